@@ -1,0 +1,62 @@
+// A kernel launch with every expression already evaluated: what the evaluator runs, knowing no expressions.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/dtype.hpp"
+
+namespace evotune {
+
+// How an input buffer is filled before each validation.
+struct FillSpec {
+  enum class Kind { random_uniform, constant } kind = Kind::random_uniform;
+  double low = -1.0;   // random_uniform range
+  double high = 1.0;
+  double value = 0.0;  // constant
+};
+
+// A device buffer of the problem. Inputs are filled; outputs are NaN-poisoned and compared.
+struct BufferSpec {
+  std::string name;
+  DType dtype = DType::f32;
+  std::int64_t count = 0;  // elements
+  bool is_input = true;    // AccessType ReadOnly or ReadWrite
+  bool is_output = false;  // AccessType WriteOnly or ReadWrite
+  FillSpec fill;
+};
+
+// One kernel argument, in the kernel's parameter order: a buffer (by name) or a scalar value.
+struct ArgSpec {
+  enum class Kind { buffer, scalar } kind = Kind::buffer;
+  std::string name;
+  DType dtype = DType::f32;  // scalar's type (buffers: the buffer's element type)
+  double value = 0.0;        // scalar value, converted to dtype when packed
+};
+
+struct LaunchSpec {
+  std::string kernel_name;                     // the extern "C" symbol
+  std::array<std::uint32_t, 3> grid{1, 1, 1};  // blocks
+  std::array<std::uint32_t, 3> block{1, 1, 1}; // threads
+  std::uint32_t dynamic_smem_bytes = 0;
+  std::vector<ArgSpec> args;
+};
+
+// Everything the evaluator needs for one (variant, problem): buffers, the variant's and the reference's launches.
+struct ProblemBuffers {
+  std::vector<BufferSpec> buffers;
+};
+
+}  // namespace evotune
+
+namespace evotune {
+
+// Acceptance thresholds of a variant's outputs against the reference's.
+struct Tolerances {
+  double max_abs = 2e-2;
+  double rel_l2 = 1e-2;
+};
+
+}  // namespace evotune

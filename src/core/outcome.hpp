@@ -1,0 +1,52 @@
+// The result of evaluating one variant: a status plus whatever was measured on the way.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/status.hpp"
+
+namespace evotune {
+
+struct TimingStats {
+  double median_us = 0;
+  double min_us = 0;
+  double mean_us = 0;
+  double stddev_us = 0;
+  double p20_us = 0;
+  double p80_us = 0;
+  int samples = 0;
+};
+
+struct ErrorStats {
+  double max_abs = 0;        // max |out - ref| over finite elements
+  double rel_l2 = 0;         // ||out - ref||_2 / ||ref||_2
+  std::int64_t non_finite = 0;  // NaN/Inf elements in the output (unwritten elements stay NaN)
+  std::int64_t elements = 0;
+};
+
+struct CompileInfo {
+  std::string arch;             // "sm_90a"
+  int registers = 0;            // per thread
+  int static_smem_bytes = 0;
+  int spill_store_bytes = 0;    // local-memory spills reported by ptxas
+  int spill_load_bytes = 0;
+  int stack_frame_bytes = 0;
+  double compile_ms = 0;
+  bool from_cache = false;
+  std::string log;
+};
+
+struct Outcome {
+  Status status = Status::ok;
+  std::string message;                 // the reason when status != ok
+  CompileInfo compile;
+  std::optional<ErrorStats> error;     // present once validation ran
+  std::optional<TimingStats> timing;   // present when status == ok
+  std::uint64_t validation_seed = 0;
+  double validate_ms = 0;              // host-side wall time of the validation step
+  double bench_ms = 0;                 // host-side wall time of the timing step
+};
+
+}  // namespace evotune

@@ -1,0 +1,131 @@
+// SearchSpace: a loaded, checked search-space file (format: docs/search-space-format.md).
+// Knows parameters, constraints, problem sizes, launch geometry and buffers; evaluates its expressions
+// for a (config, problem, device) and hands out concrete LaunchSpecs. Knows nothing of CUDA.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+#include "core/device_info.hpp"
+#include "core/dtype.hpp"
+#include "core/launch_spec.hpp"
+
+namespace evotune {
+
+struct TuningParameter {
+  std::string name;
+  std::vector<ParamValue> values;  // in file order; neighbours are adjacent entries
+  std::string description;
+};
+
+struct Condition {
+  std::string name;                     // short label shown when a config is rejected
+  std::vector<std::string> parameters;  // T1 "Parameters": the tuning parameters it reads
+  std::string expression;               // non-zero = valid
+  std::string reason;                   // why the combination is invalid, for the user
+};
+
+struct SizeSpec {
+  std::string name;
+  std::int64_t default_value = 1;
+  std::vector<std::int64_t> allowed;  // empty: any positive value
+  bool compile_time = false;          // baked into the kernel source as #define
+};
+
+struct ArgumentDecl {
+  std::string name;
+  DType dtype = DType::f32;
+  bool is_vector = true;     // T1 MemoryType "Vector" (buffer) or "Scalar"
+  std::string size_expr;     // vector: element count
+  std::string value_expr;    // scalar: value
+  bool is_input = true;
+  bool is_output = false;
+  FillSpec fill;
+};
+
+struct KernelDecl {
+  std::filesystem::path file;  // resolved against the space file's folder
+  std::string name;            // extern "C" kernel symbol
+  std::array<std::string, 3> grid;   // GlobalSize X/Y/Z, in blocks (GlobalSizeType "CUDA")
+  std::array<std::string, 3> block;  // LocalSize X/Y/Z, threads
+  std::string shared_memory = "0";   // dynamic shared memory, bytes
+  std::vector<std::string> arguments;  // argument names in parameter order
+};
+
+struct WorkFormula {
+  std::string flops = "0";
+  std::string bytes = "0";
+};
+
+// Result of checking a config against the conditions.
+struct ConstraintCheck {
+  bool valid = true;
+  std::string condition;  // name of the first failed condition
+  std::string reason;     // its reason
+};
+
+class SearchSpace {
+ public:
+  // Reads and checks a space file. Throws SpaceError "FILE: Field.Path: what is wrong".
+  static SearchSpace load(const std::filesystem::path& file);
+
+  const std::string& name() const;
+  const std::filesystem::path& path() const;
+  // Stable hash (hex) of the space file, the template and the reference source: results are keyed by it.
+  const std::string& hash() const;
+  const std::string& json_text() const;
+
+  const std::vector<TuningParameter>& parameters() const;
+  const std::vector<Condition>& conditions() const;
+  const std::vector<SizeSpec>& sizes() const;
+  const std::vector<ArgumentDecl>& arguments() const;
+  const KernelDecl& kernel() const;
+  const KernelDecl& reference() const;
+  const std::vector<std::string>& compiler_options() const;
+  const std::string& arch_suffix() const;  // "" or "a" (sm_90a: wgmma, setmaxnreg)
+  const Tolerances& tolerances() const;
+  const std::string& template_source() const;
+  const std::string& reference_source() const;
+  std::optional<std::int64_t> default_budget() const;  // Budget ConfigurationCount
+
+  // Defaults overridden by "B=1,H=8,S=512,D=64" (empty: all defaults). Throws Error on an unknown key,
+  // a malformed item, a non-positive value or a value outside the size's allowed list.
+  Sizes resolve_problem(const std::string& overrides) const;
+
+  // Cartesian product size of the parameter values (before constraints).
+  std::uint64_t total_configs() const;
+  // Throws Error when the config lacks a parameter, has an unknown one or a value not in the list.
+  void require_known(const Config& config) const;
+  ConstraintCheck check(const Config& config, const Sizes& sizes, const DeviceInfo& device) const;
+  // Every config that passes all conditions, in lexicographic order of parameter values (file order).
+  std::vector<Config> enumerate(const Sizes& sizes, const DeviceInfo& device) const;
+
+  // Parameters plus compile-time sizes: what the generator turns into #define lines.
+  std::map<std::string, std::int64_t> compile_time_constants(const Config& config, const Sizes& sizes) const;
+  // Compile-time sizes only: the reference kernel's #define lines.
+  std::map<std::string, std::int64_t> reference_constants(const Sizes& sizes) const;
+
+  LaunchSpec variant_launch(const Config& config, const Sizes& sizes, const DeviceInfo& device) const;
+  LaunchSpec reference_launch(const Sizes& sizes, const DeviceInfo& device) const;
+  std::vector<BufferSpec> buffers(const Sizes& sizes) const;
+  double flops(const Sizes& sizes) const;
+  double bytes(const Sizes& sizes) const;
+
+  SearchSpace(SearchSpace&&) noexcept;
+  SearchSpace& operator=(SearchSpace&&) noexcept;
+  ~SearchSpace();
+
+ private:
+  struct Impl;
+  explicit SearchSpace(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace evotune
