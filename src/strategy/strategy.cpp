@@ -1,0 +1,22 @@
+// The strategy registry: names the CLI accepts.
+#include "strategy/strategy.hpp"
+
+#include "core/error.hpp"
+#include "strategy/list_strategy.hpp"
+
+namespace evotune {
+
+const std::vector<std::string>& strategy_names() {
+  static const std::vector<std::string> names{"exhaustive", "random"};
+  return names;
+}
+
+std::unique_ptr<Strategy> make_strategy(const std::string& name, StrategyInput input) {
+  if (name == "exhaustive") return make_exhaustive(std::move(input));
+  if (name == "random") return make_random(std::move(input));
+  std::string known;
+  for (const auto& n : strategy_names()) known += (known.empty() ? "" : ", ") + n;
+  throw Error("unknown strategy '" + name + "' (known: " + known + ")");
+}
+
+}  // namespace evotune
