@@ -13,9 +13,9 @@ struct KernelSource {
   std::string hash;       // hex_hash(text): same config, same source, same hash
 };
 
-// `constants` become `#define NAME VALUE` lines (in name order) ahead of a #line directive and the template,
-// so compiler messages point into the template file.
+// `constants` become `#define NAME VALUE` lines (in name order) ahead of the template. With `line_directive`,
+// a #line directive follows them so compiler messages point into the template file.
 KernelSource render_source(const std::string& template_text, const std::string& file_name,
-                           const std::map<std::string, std::int64_t>& constants);
+                           const std::map<std::string, std::int64_t>& constants, bool line_directive = true);
 
 }  // namespace evotune

@@ -1,0 +1,25 @@
+// The evotune subcommands; each adds itself to the CLI11 app and runs from its callback.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+namespace evotune::cli {
+
+// Options shared by subcommands that read or write the results database.
+inline constexpr const char* kDefaultDb = "results/evotune.db";
+
+void add_tune_command(CLI::App& app);
+void add_best_command(CLI::App& app);
+void add_export_command(CLI::App& app);
+void add_check_command(CLI::App& app);
+void add_runs_command(CLI::App& app);
+void add_show_command(CLI::App& app);
+void add_devices_command(CLI::App& app);
+
+// The command line as typed, stored with each run.
+const std::string& command_line();
+void set_command_line(int argc, char** argv);
+
+}  // namespace evotune::cli

@@ -1,0 +1,50 @@
+// evotune's entry point: logging set-up, subcommands, and one clear line for every set-up error.
+#include <spdlog/cfg/env.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <exception>
+
+#include "cli/commands.hpp"
+
+namespace {
+std::string g_command_line;
+}
+
+namespace evotune::cli {
+const std::string& command_line() { return g_command_line; }
+void set_command_line(int argc, char** argv) {
+  for (int i = 0; i < argc; ++i) g_command_line += (i ? " " : "") + std::string(argv[i]);
+}
+}  // namespace evotune::cli
+
+int main(int argc, char** argv) {
+  spdlog::set_default_logger(spdlog::stderr_color_mt("evotune"));
+  spdlog::set_pattern("[%H:%M:%S] %^%l%$ %v");
+  spdlog::cfg::load_env_levels();  // SPDLOG_LEVEL=debug shows every failed variant's reason
+  evotune::cli::set_command_line(argc, argv);
+
+  CLI::App app{"evotune: searches CUDA kernel variants for the fastest correct one on this GPU"};
+  app.require_subcommand(1);
+  bool verbose = false;
+  app.add_flag("-v,--verbose", verbose, "Log each variant's failure reason")->each([](const std::string&) {
+    spdlog::set_level(spdlog::level::debug);
+  });
+  evotune::cli::add_tune_command(app);
+  evotune::cli::add_best_command(app);
+  evotune::cli::add_export_command(app);
+  evotune::cli::add_check_command(app);
+  evotune::cli::add_runs_command(app);
+  evotune::cli::add_show_command(app);
+  evotune::cli::add_devices_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "evotune: error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,18 @@
+// Printing ranked results: a table for people, JSON for scripts.
+#pragma once
+
+#include <cstdio>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "store/store.hpp"
+
+namespace evotune::cli {
+
+void print_result_table(const std::vector<RankedResult>& results, std::FILE* out);
+// An array, best first, of {config_id, params, time_us (median), time_min_us, time_p20_us, time_p80_us,
+// time_stddev_us, samples, tflops, gbps, status, message, device, registers}.
+nlohmann::json results_json(const std::vector<RankedResult>& results);
+
+}  // namespace evotune::cli

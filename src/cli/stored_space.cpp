@@ -1,0 +1,32 @@
+// Looks a space version and problem up in the results database.
+#include "cli/stored_space.hpp"
+
+#include "core/error.hpp"
+
+namespace evotune::cli {
+
+std::vector<RankedResult> StoredSpace::best(int top, bool include_failed) const {
+  if (!space_id || !problem_id) return {};
+  return store.best(*space_id, *problem_id, std::nullopt, top, include_failed);
+}
+
+StoredSpace open_stored_space(const std::string& space_file, const std::string& problem, const std::string& db) {
+  SearchSpace space = SearchSpace::load(space_file);
+  Sizes sizes = space.resolve_problem(problem);
+  Store store = Store::open_existing(db);
+  const auto space_id = store.find_space(space.hash());
+  if (!space_id) {
+    const auto older = store.count_older_versions(space.name(), space.hash());
+    throw Error("no results for " + space.name() + " (version " + space.hash() + ") in " + db +
+                (older > 0 ? ": " + std::to_string(older) +
+                                 " older version(s) of this space have results; the space file, its template or "
+                                 "reference changed since"
+                           : ": run `evotune tune " + space_file + "` first"));
+  }
+  const auto problem_id = store.find_problem(sizes);
+  if (!problem_id)
+    throw Error("no results for " + space.name() + " with problem " + key_value_text(sizes) + " in " + db);
+  return StoredSpace{std::move(space), std::move(sizes), std::move(store), space_id, problem_id};
+}
+
+}  // namespace evotune::cli

@@ -1,0 +1,27 @@
+// A space file plus its rows in the results database: what `best` and `export` start from.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "space/search_space.hpp"
+#include "store/store.hpp"
+
+namespace evotune::cli {
+
+struct StoredSpace {
+  SearchSpace space;
+  Sizes sizes;
+  Store store;
+  std::optional<std::int64_t> space_id;    // absent: this version of the space was never tuned
+  std::optional<std::int64_t> problem_id;  // absent: this problem was never tuned
+
+  std::vector<RankedResult> best(int top, bool include_failed) const;
+};
+
+// Loads the space, resolves the problem, opens an existing database. Throws Error with one line when the
+// database is missing; when this space version has no results it says how many older versions do.
+StoredSpace open_stored_space(const std::string& space_file, const std::string& problem, const std::string& db);
+
+}  // namespace evotune::cli

@@ -1,0 +1,67 @@
+// `evotune tune SPACE`: runs a search and prints the best configs found.
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+
+#include "cli/commands.hpp"
+#include "cli/result_table.hpp"
+#include "core/error.hpp"
+#include "session/tune_session.hpp"
+#include "strategy/strategy.hpp"
+
+namespace evotune::cli {
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void on_interrupt(int) {
+  g_interrupted = true;
+  std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
+}
+
+void run(TuneOptions options, long long budget) {
+  if (budget > 0) options.budget = budget;
+  options.command_line = command_line();
+  g_interrupted = false;
+  std::signal(SIGINT, on_interrupt);
+  const TuneSummary summary = run_tune(options, &g_interrupted);
+  std::signal(SIGINT, SIG_DFL);
+  spdlog::info("run {}: {} evaluated ({} failed) of {} valid configs ({} measured before); {}", summary.run_id,
+               summary.evaluated, summary.failed, summary.candidates, summary.skipped, summary.stop_reason);
+  print_result_table(summary.top, stdout);
+  if (summary.stop_reason != "finished" && summary.stop_reason != "budget" &&
+      summary.stop_reason != "interrupted")
+    throw Error(summary.stop_reason);
+}
+
+}  // namespace
+
+void add_tune_command(CLI::App& app) {
+  auto* command = app.add_subcommand("tune", "Search a space on the GPU and store every result");
+  auto options = std::make_shared<TuneOptions>();
+  auto budget = std::make_shared<long long>(0);
+  auto strategies = strategy_names();
+  command->add_option("space", options->space_file, "Search-space JSON file")->required()->check(CLI::ExistingFile);
+  command->add_option("--problem", options->problem, "Problem sizes, e.g. B=1,H=8,S=512,D=64 (default: the space's)");
+  command->add_option("--strategy", options->strategy, "Search strategy")
+      ->check(CLI::IsMember(strategies))
+      ->capture_default_str();
+  command->add_option("--budget", *budget, "Variants to evaluate in this run (default: the space's Budget)");
+  command->add_option("--seed", options->seed, "Seed of the strategy and of the validation inputs")
+      ->capture_default_str();
+  command->add_option("--db", options->db_file, "Results database")->capture_default_str();
+  command->add_option("--device", options->device, "GPU ordinal")->capture_default_str();
+  command->add_option("--warmup", options->eval.warmup, "Untimed launches before timing")->capture_default_str();
+  command->add_option("--reps", options->eval.repetitions, "Timed launches per variant (median reported)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  command->add_option("--timeout-ms", options->eval.timeout_ms, "A launch running longer than this is a timeout")
+      ->capture_default_str();
+  command->add_option("--compile-threads", options->compile_threads, "Parallel NVRTC compiles (0: one per core)")
+      ->capture_default_str();
+  command->callback([options, budget] { run(*options, *budget); });
+}
+
+}  // namespace evotune::cli

@@ -1,0 +1,53 @@
+// Compile-only validation of a space: every valid variant must compile, or the space's conditions are wrong.
+#include "session/check_space.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "compile/compiler.hpp"
+#include "core/known_devices.hpp"
+#include "session/variant_compiler.hpp"
+#include "space/search_space.hpp"
+
+namespace evotune {
+
+CheckReport check_space(const std::filesystem::path& space_file, const std::string& problem, const std::string& arch,
+                        int threads) {
+  const SearchSpace space = SearchSpace::load(space_file);
+  const Sizes sizes = space.resolve_problem(problem);
+  const DeviceInfo device = offline_device(arch);
+  const Compiler compiler(cuda_include_dirs());
+  CheckReport report;
+  report.space_name = space.name();
+  report.arch = device.arch() + space.arch_suffix();
+  report.problem = key_value_text(sizes);
+  report.total_configs = space.total_configs();
+  const std::vector<Config> configs = space.enumerate(sizes, device);
+  report.valid_configs = static_cast<std::int64_t>(configs.size());
+
+  const auto start = std::chrono::steady_clock::now();
+  VariantCompiler variants(space, sizes, report.arch, compiler, nullptr);
+  auto tally = [&report](const CompiledVariant& variant) {
+    const auto& result = variant.result;
+    if (result.status != Status::ok) {
+      report.failures.push_back({variant.config, result.status, result.message});
+      return;
+    }
+    ++report.compiled;
+    report.max_registers = std::max(report.max_registers, result.info.registers);
+    report.max_spill_bytes = std::max(report.max_spill_bytes, result.info.spill_store_bytes);
+  };
+  const CompiledVariant reference = variants.compile_reference();
+  if (reference.result.status != Status::ok)
+    report.failures.push_back({{}, reference.result.status, "reference: " + reference.result.message});
+  const std::size_t window = static_cast<std::size_t>(std::max(1, threads));
+  for (const Config& config : configs) {
+    if (variants.pending() >= window) tally(*variants.take());
+    variants.submit(config);
+  }
+  while (auto variant = variants.take()) tally(*variant);
+  report.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
+}
+
+}  // namespace evotune

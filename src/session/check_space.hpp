@@ -1,0 +1,38 @@
+// `evotune check`: load a space, enumerate its valid configs for an architecture, compile every one. No GPU needed.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+#include "core/status.hpp"
+
+namespace evotune {
+
+struct CheckFailure {
+  Config config;  // empty for the reference kernel
+  Status status;
+  std::string message;
+};
+
+struct CheckReport {
+  std::string space_name;
+  std::string arch;
+  std::string problem;
+  std::uint64_t total_configs = 0;  // before constraints
+  std::int64_t valid_configs = 0;
+  std::int64_t compiled = 0;
+  int max_registers = 0;
+  int max_spill_bytes = 0;
+  double compile_seconds = 0;  // wall time of all compiles
+  std::vector<CheckFailure> failures;
+};
+
+// Compiles the reference and every valid variant for `arch` ("sm_90"; the space's ArchSuffix is added) with
+// `threads` compiles at a time. Throws Error/SpaceError for a bad space file or arch.
+CheckReport check_space(const std::filesystem::path& space_file, const std::string& problem, const std::string& arch,
+                        int threads);
+
+}  // namespace evotune

@@ -1,0 +1,42 @@
+// The tuning loop: asks a strategy, compiles, evaluates on the GPU, stores, reports progress.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "eval/gpu_evaluator.hpp"
+#include "store/store.hpp"
+
+namespace evotune {
+
+struct TuneOptions {
+  std::filesystem::path space_file;
+  std::string problem;  // "B=1,S=512" overrides; empty: the space's defaults
+  std::string strategy = "exhaustive";
+  std::optional<std::int64_t> budget;  // variants to evaluate in this run; default: the space's Budget
+  std::uint64_t seed = 0;
+  std::filesystem::path db_file = "results/evotune.db";
+  int device = 0;
+  EvalSettings eval;
+  int compile_threads = 0;  // 0: one per CPU core
+  std::string command_line;
+};
+
+struct TuneSummary {
+  std::int64_t run_id = 0;
+  std::int64_t evaluated = 0;
+  std::int64_t failed = 0;
+  std::int64_t candidates = 0;  // valid configs of the space for this problem and device
+  std::int64_t skipped = 0;     // already measured before this run
+  std::string stop_reason;      // "finished", "budget", "interrupted", or why it failed
+  std::vector<RankedResult> top;  // best stored results for this space, problem and device
+};
+
+// Runs one tuning session. Set-up errors throw Error; variant faults are stored as results.
+// `interrupt` (may be null) is polled between variants: when set, the run stops cleanly.
+TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interrupt);
+
+}  // namespace evotune

@@ -1,0 +1,63 @@
+// Compile-ahead: the GPU evaluates one variant while NVRTC compiles the next ones on other cores.
+#include "session/variant_compiler.hpp"
+
+namespace evotune {
+
+VariantCompiler::VariantCompiler(const SearchSpace& space, Sizes sizes, std::string arch, const Compiler& compiler,
+                                 Store* store)
+    : space_(space), sizes_(std::move(sizes)), arch_(std::move(arch)), compiler_(compiler), store_(store) {}
+
+VariantCompiler::Pending VariantCompiler::start(Config config, KernelSource source, const std::string& kernel_name) {
+  Pending pending;
+  CompileRequest request{source.text, source.file_name, kernel_name, arch_, space_.compiler_options()};
+  pending.key = CompileKey{source.hash, arch_, Compiler::nvrtc_version(), compiler_.options_key(request)};
+  pending.variant.config = std::move(config);
+  pending.variant.source = std::move(source);
+  if (store_) {
+    if (auto cached = store_->find_compile(pending.key)) {
+      pending.variant.result = CompileResult{cached->status, cached->message, cached->info, std::move(cached->cubin)};
+      pending.variant.result.info.from_cache = true;
+      pending.variant.compile_id = cached->id;
+      return pending;
+    }
+  }
+  const Compiler& compiler = compiler_;
+  pending.compile = std::async(std::launch::async, [&compiler, request = std::move(request)] {
+    return compiler.compile(request);
+  });
+  return pending;
+}
+
+CompiledVariant VariantCompiler::finish(Pending pending) {
+  if (pending.compile.valid()) {
+    pending.variant.result = pending.compile.get();
+    if (store_) {
+      const auto& result = pending.variant.result;
+      pending.variant.compile_id = store_->put_compile(pending.key, result.status, result.message, result.info,
+                                                       result.cubin);
+    }
+  }
+  return std::move(pending.variant);
+}
+
+CompiledVariant VariantCompiler::compile_reference() {
+  const auto& reference = space_.reference();
+  KernelSource source = render_source(space_.reference_source(), reference.file.filename().string(),
+                                      space_.reference_constants(sizes_));
+  return finish(start({}, std::move(source), reference.name));
+}
+
+void VariantCompiler::submit(const Config& config) {
+  KernelSource source = render_source(space_.template_source(), space_.kernel().file.filename().string(),
+                                      space_.compile_time_constants(config, sizes_));
+  queue_.push_back(start(config, std::move(source), space_.kernel().name));
+}
+
+std::optional<CompiledVariant> VariantCompiler::take() {
+  if (queue_.empty()) return std::nullopt;
+  Pending pending = std::move(queue_.front());
+  queue_.pop_front();
+  return finish(std::move(pending));
+}
+
+}  // namespace evotune

@@ -1,0 +1,57 @@
+// Renders and compiles variants through the store's compile cache, several compiles in flight at once.
+#pragma once
+
+#include <deque>
+#include <future>
+#include <optional>
+#include <string>
+
+#include "compile/compiler.hpp"
+#include "core/config.hpp"
+#include "core/outcome.hpp"
+#include "gen/kernel_source.hpp"
+#include "space/search_space.hpp"
+#include "store/store.hpp"
+
+namespace evotune {
+
+struct CompiledVariant {
+  Config config;
+  KernelSource source;
+  CompileResult result;                   // result.info.from_cache tells where it came from
+  std::optional<std::int64_t> compile_id; // row in the compile cache, when a store is attached
+};
+
+// Submit configs in the order they should be evaluated; take() hands them back in that order. Cache look-ups
+// and writes happen on the calling thread (the store is not shared between threads); NVRTC runs on workers.
+class VariantCompiler {
+ public:
+  // `store` may be null (compile-only checks without a database).
+  VariantCompiler(const SearchSpace& space, Sizes sizes, std::string arch, const Compiler& compiler, Store* store);
+
+  // The reference kernel, compiled (or read from the cache) now.
+  CompiledVariant compile_reference();
+  void submit(const Config& config);
+  // The oldest submitted variant, waiting for its compile; nullopt when nothing is pending.
+  std::optional<CompiledVariant> take();
+  std::size_t pending() const { return queue_.size(); }
+  const std::string& arch() const { return arch_; }
+
+ private:
+  struct Pending {
+    CompiledVariant variant;
+    CompileKey key;
+    std::future<CompileResult> compile;  // invalid when the cache answered
+  };
+  Pending start(Config config, KernelSource source, const std::string& kernel_name);
+  CompiledVariant finish(Pending pending);
+
+  const SearchSpace& space_;
+  Sizes sizes_;
+  std::string arch_;
+  const Compiler& compiler_;
+  Store* store_;
+  std::deque<Pending> queue_;
+};
+
+}  // namespace evotune
