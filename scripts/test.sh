@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The whole test suite: install, build with warnings as errors, run every test (GPU tests skip without a GPU),
+# print the pass/fail/skip counts. Arguments go to ctest (e.g. -L gpu for the GPU tests only).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+scripts/install_deps.sh || exit 1
+scripts/build.sh -DEVOTUNE_WERROR=ON || exit 1
+log=$(mktemp)
+(cd build && ctest --output-on-failure --timeout 1500 "$@") 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+total=$(grep -oE 'tests passed, [0-9]+ tests failed out of [0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)
+failed=$(grep -oE '[0-9]+ tests failed out of' "$log" | grep -oE '^[0-9]+' || echo 0)
+skipped=$(grep -cE '\(Skipped\)|Not Run \(Disabled\)' "$log" || true)
+passed=$((total - failed - skipped))
+rm -f "$log"
+echo "tests: ${passed} passed, ${failed} failed, ${skipped} skipped"
+exit "$status"
