@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Exports the best stored attention variant for a problem, builds it with nvcc beside a small harness and checks
 # its output against float64 on the CPU. Needs a GPU and a database with results.
-# Usage: scripts/check_export.sh [B H S D CAUSAL] [--db PATH]   (default 1 8 512 64 0, results/evotune.db)
+# Usage: [DB=results/evotune.db] scripts/check_export.sh [B H S D CAUSAL]   (default 1 8 512 64 0)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${1:-1} H=${2:-8} S=${3:-512} D=${4:-64} CAUSAL=${5:-0}
