@@ -1,0 +1,189 @@
+// The schema's versions and the open-time checks; a new version appends a migration, never edits one.
+#include "store/schema.hpp"
+
+#include <sqlite3.h>
+
+#include <array>
+#include <string>
+
+#include "core/error.hpp"
+
+namespace evotune {
+namespace {
+
+constexpr int kBusyTimeoutMs = 10'000;
+// "evtu": marks a file as evotune's, so a foreign SQLite database is refused rather than extended.
+constexpr std::int64_t kApplicationId = 0x65767475;
+
+#define EVOTUNE_NOW "(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))"
+#define EVOTUNE_STATUSES \
+  "('ok', 'compile_error', 'resource_error', 'launch_error', 'timeout', 'wrong_result', 'nan')"
+
+// kMigrations[i] takes the schema from version i to version i + 1.
+constexpr std::array<const char*, 1> kMigrations{{
+    R"sql(
+CREATE TABLE devices (
+  id                 INTEGER PRIMARY KEY,
+  name               TEXT    NOT NULL,
+  arch               TEXT    NOT NULL,
+  cc_major           INTEGER NOT NULL,
+  cc_minor           INTEGER NOT NULL,
+  driver_version     INTEGER NOT NULL,
+  nvrtc_version      TEXT    NOT NULL,
+  sm_count           INTEGER NOT NULL,
+  l2_bytes           INTEGER NOT NULL,
+  max_smem_per_block INTEGER NOT NULL,
+  created_at         TEXT    NOT NULL DEFAULT )sql" EVOTUNE_NOW R"sql(,
+  UNIQUE (name, arch, driver_version, nvrtc_version)
+);
+CREATE TABLE spaces (
+  id         INTEGER PRIMARY KEY,
+  name       TEXT NOT NULL,
+  path       TEXT NOT NULL,
+  hash       TEXT NOT NULL UNIQUE,
+  json       TEXT NOT NULL,
+  created_at TEXT NOT NULL DEFAULT )sql" EVOTUNE_NOW R"sql(
+);
+CREATE INDEX spaces_by_name ON spaces (name);
+CREATE TABLE problems (
+  id    INTEGER PRIMARY KEY,
+  sizes TEXT NOT NULL UNIQUE
+);
+CREATE TABLE configs (
+  id       INTEGER PRIMARY KEY,
+  space_id INTEGER NOT NULL REFERENCES spaces (id),
+  params   TEXT    NOT NULL,
+  UNIQUE (space_id, params)
+);
+CREATE TABLE compiles (
+  id                INTEGER PRIMARY KEY,
+  source_hash       TEXT    NOT NULL,
+  arch              TEXT    NOT NULL,
+  nvrtc_version     TEXT    NOT NULL,
+  options           TEXT    NOT NULL,
+  status            TEXT    NOT NULL CHECK (status IN )sql" EVOTUNE_STATUSES R"sql(),
+  message           TEXT    NOT NULL,
+  log               TEXT    NOT NULL,
+  cubin             BLOB,
+  registers         INTEGER NOT NULL,
+  static_smem_bytes INTEGER NOT NULL,
+  spill_store_bytes INTEGER NOT NULL,
+  spill_load_bytes  INTEGER NOT NULL,
+  stack_frame_bytes INTEGER NOT NULL,
+  compile_ms        REAL    NOT NULL,
+  created_at        TEXT    NOT NULL DEFAULT )sql" EVOTUNE_NOW R"sql(,
+  UNIQUE (source_hash, arch, nvrtc_version, options)
+);
+CREATE TABLE runs (
+  id          INTEGER PRIMARY KEY,
+  space_id    INTEGER NOT NULL REFERENCES spaces (id),
+  problem_id  INTEGER NOT NULL REFERENCES problems (id),
+  device_id   INTEGER REFERENCES devices (id),
+  strategy    TEXT    NOT NULL,
+  seed        INTEGER NOT NULL,
+  budget      INTEGER NOT NULL,
+  command     TEXT    NOT NULL,
+  started_at  TEXT    NOT NULL DEFAULT )sql" EVOTUNE_NOW R"sql(,
+  finished_at TEXT,
+  status      TEXT    NOT NULL DEFAULT 'running'
+              CHECK (status IN ('running', 'finished', 'interrupted', 'failed')),
+  evaluated   INTEGER NOT NULL DEFAULT 0,
+  failed      INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE measurements (
+  id                INTEGER PRIMARY KEY,
+  run_id            INTEGER NOT NULL REFERENCES runs (id),
+  config_id         INTEGER NOT NULL REFERENCES configs (id),
+  problem_id        INTEGER NOT NULL REFERENCES problems (id),
+  device_id         INTEGER NOT NULL REFERENCES devices (id),
+  compile_id        INTEGER REFERENCES compiles (id),
+  status            TEXT    NOT NULL CHECK (status IN )sql" EVOTUNE_STATUSES R"sql(),
+  message           TEXT    NOT NULL,
+  time_median_us    REAL,
+  time_min_us       REAL,
+  time_mean_us      REAL,
+  time_stddev_us    REAL,
+  time_p20_us       REAL,
+  time_p80_us       REAL,
+  samples           INTEGER,
+  max_abs_err       REAL,
+  rel_l2_err        REAL,
+  non_finite        INTEGER,
+  compared_elements INTEGER,
+  validation_seed   INTEGER NOT NULL,
+  tflops            REAL,
+  gbps              REAL,
+  compile_ms        REAL    NOT NULL,
+  validate_ms       REAL    NOT NULL,
+  bench_ms          REAL    NOT NULL,
+  created_at        TEXT    NOT NULL DEFAULT )sql" EVOTUNE_NOW R"sql(,
+  UNIQUE (config_id, problem_id, device_id),
+  CHECK (status <> 'ok' OR time_median_us IS NOT NULL)
+);
+CREATE INDEX measurements_by_problem ON measurements (problem_id, device_id, status, time_median_us);
+CREATE INDEX measurements_by_run ON measurements (run_id);
+CREATE INDEX measurements_by_compile ON measurements (compile_id);
+)sql",
+}};
+
+#undef EVOTUNE_NOW
+#undef EVOTUNE_STATUSES
+
+std::int64_t pragma_int(const sqlite::Connection& db, const char* sql) {
+  sqlite::Statement statement(db, sql);
+  if (!statement.step()) db.fail(std::string("no result from ") + sql);
+  return statement.int64(0);
+}
+
+std::string unsupported(const sqlite::Connection& db, std::int64_t version) {
+  return db.file() + ": schema version " + std::to_string(version) +
+         " is newer than this evotune supports (" + std::to_string(latest_schema_version()) + ")";
+}
+
+}  // namespace
+
+int latest_schema_version() { return static_cast<int>(kMigrations.size()); }
+
+void prepare_schema(sqlite::Connection& db) {
+  db.set_busy_timeout(kBusyTimeoutMs);
+  // The first read of the file: a file that is not a database fails here, before anything is written.
+  // Tables are counted before user_version is read: a migration commits both at once, so this order cannot
+  // see another process's new tables with the old version.
+  std::int64_t tables = 0;
+  try {
+    tables = pragma_int(db, "SELECT count(*) FROM sqlite_master");
+  } catch (const Error&) {
+    const int code = db.error_code();
+    if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT) db.fail("not a SQLite database, or a damaged one");
+    throw;
+  }
+  const std::int64_t version = pragma_int(db, "PRAGMA user_version");
+  const std::int64_t application = pragma_int(db, "PRAGMA application_id");
+  if (version > latest_schema_version()) throw Error(unsupported(db, version));
+  if ((application != 0 && application != kApplicationId) || (version == 0 && tables > 0))
+    throw Error(db.file() + ": a SQLite database of another program, not an evotune results database");
+
+  if (db.read_only()) {
+    if (version < latest_schema_version())
+      throw Error(db.file() + ": read-only, and its schema (version " + std::to_string(version) +
+                  ") needs an upgrade to version " + std::to_string(latest_schema_version()));
+    db.exec("PRAGMA foreign_keys = ON");
+    return;
+  }
+  // WAL lets readers and one writer share the file across processes; NORMAL sync is durable enough in WAL.
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA synchronous = NORMAL");
+  db.exec("PRAGMA foreign_keys = ON");
+  if (version == latest_schema_version()) return;
+
+  sqlite::Transaction transaction(db);
+  // Another process may have migrated between the read above and taking the write lock.
+  const std::int64_t current = pragma_int(db, "PRAGMA user_version");
+  if (current > latest_schema_version()) throw Error(unsupported(db, current));
+  for (std::int64_t next = current; next < latest_schema_version(); ++next) db.exec(kMigrations[next]);
+  db.exec("PRAGMA application_id = " + std::to_string(kApplicationId));
+  db.exec("PRAGMA user_version = " + std::to_string(latest_schema_version()));
+  transaction.commit();
+}
+
+}  // namespace evotune

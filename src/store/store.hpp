@@ -1,0 +1,154 @@
+// Store: the results database (SQLite; schema in docs/database-schema.md). Knows nothing of CUDA.
+// One Store per thread; several Stores, in threads or processes, may share one file (WAL, 10 s busy timeout).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+#include "core/device_info.hpp"
+#include "core/outcome.hpp"
+#include "core/status.hpp"
+#include "store/sqlite.hpp"
+
+namespace evotune {
+
+// Identity of one NVRTC compile: the compile cache's key.
+struct CompileKey {
+  std::string source_hash, arch, nvrtc_version, options;
+};
+
+struct StoredCompile {
+  std::int64_t id = 0;
+  Status status = Status::ok;
+  std::string message;
+  CompileInfo info;   // info.arch is the key's arch; info.from_cache is true
+  std::string cubin;  // empty when the compile failed
+};
+
+struct RunStart {
+  std::int64_t space_id = 0, problem_id = 0;
+  std::optional<std::int64_t> device_id;  // none for compile-only runs
+  std::string strategy;
+  std::uint64_t seed = 0;
+  std::int64_t budget = 0;
+  std::string command;  // the command line, for the record
+};
+
+struct MeasurementRecord {
+  std::int64_t run_id = 0, config_id = 0, problem_id = 0, device_id = 0;
+  std::optional<std::int64_t> compile_id;
+  Outcome outcome;  // outcome.compile.compile_ms is stored; the rest of CompileInfo lives in compiles
+  double tflops = 0, gbps = 0;
+};
+
+// One measurement of a config, as `best` lists it.
+struct RankedResult {
+  std::int64_t config_id = 0;
+  Config params;
+  Status status = Status::ok;
+  std::string message;
+  std::optional<TimingStats> timing;  // present for ok results
+  double tflops = 0, gbps = 0;
+  std::string device_name;
+  std::int64_t measurement_id = 0;
+  int registers = 0;  // 0 when the measurement has no compile row
+};
+
+struct RunSummary {
+  std::int64_t id = 0;
+  std::string space_name, space_hash;
+  // problem: key_value_text of the sizes ("B=1,H=8,S=512"); device_name "" for a run without a device;
+  // finished_at "" while running.
+  std::string problem, device_name, strategy, status, started_at, finished_at;
+  std::uint64_t seed = 0;
+  std::int64_t budget = 0, evaluated = 0, failed = 0;
+};
+
+// One measurement of a config with everything stored about it.
+struct MeasurementDetail {
+  std::int64_t measurement_id = 0, run_id = 0;
+  Sizes problem;
+  std::string device_name;
+  std::optional<std::int64_t> compile_id;
+  // Compile info (arch, registers, smem, spills, log) comes from the compile row when there is one.
+  Outcome outcome;
+  double tflops = 0, gbps = 0;
+  std::string created_at;
+};
+
+struct ConfigDetail {
+  std::int64_t config_id = 0, space_id = 0;
+  std::string space_name, space_hash, space_path;
+  Config params;
+  std::vector<MeasurementDetail> measurements;  // ok ones fastest first, then the failures
+};
+
+class Store {
+ public:
+  // Opens or creates the database; creates the parent folder when missing. Throws Error (one line naming the
+  // file) for an unwritable path, a file that is not an evotune database, or a newer schema. Never deletes or
+  // rewrites existing data; pending migrations run in one transaction.
+  explicit Store(const std::filesystem::path& db_file);
+  // For read-only commands: Error when the file does not exist. A read-only file is fine if its schema is
+  // current.
+  static Store open_existing(const std::filesystem::path& db_file);
+
+  Store(Store&&) noexcept = default;
+  Store& operator=(Store&&) noexcept = default;
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+
+  // The upserts return the row's id, inserting it the first time; an existing row is never changed.
+  std::int64_t upsert_device(const DeviceInfo& device, const std::string& nvrtc_version);
+  std::int64_t upsert_space(const std::string& name, const std::string& path, const std::string& hash,
+                            const std::string& json);
+  std::int64_t upsert_problem(const Sizes& sizes);
+  std::int64_t upsert_config(std::int64_t space_id, const Config& config);
+  std::optional<std::int64_t> find_space(const std::string& hash) const;
+  std::optional<std::int64_t> find_problem(const Sizes& sizes) const;
+
+  // A run starts as 'running'; finish_run sets status ('finished', 'interrupted', 'failed'), finished_at and
+  // the final counts. Error for an unknown run or status.
+  std::int64_t begin_run(const RunStart& run);
+  void finish_run(std::int64_t run_id, const std::string& status, std::int64_t evaluated,
+                  std::int64_t failed);
+
+  // The compile cache. put_compile is idempotent on the key: an existing entry is kept and its id returned.
+  std::optional<StoredCompile> find_compile(const CompileKey& key) const;
+  std::int64_t put_compile(const CompileKey& key, Status status, const std::string& message,
+                           const CompileInfo& info, const std::string& cubin);
+
+  // Inserts the measurement unless (config, problem, device) already has one, which is kept as it is; a new
+  // row also counts toward its run's evaluated/failed. One transaction. Error for an ok outcome without
+  // timing.
+  void record_measurement(const MeasurementRecord& record);
+
+  // canonical_json of every config of the space measured on (problem, device).
+  std::set<std::string> measured_configs(std::int64_t space_id, std::int64_t problem_id,
+                                         std::int64_t device_id) const;
+  // Ok results by median time ascending, then (if include_failed) failures by status. top_k <= 0: all.
+  // No device: every device's measurements.
+  std::vector<RankedResult> best(std::int64_t space_id, std::int64_t problem_id,
+                                 std::optional<std::int64_t> device_id, int top_k, bool include_failed) const;
+  std::vector<RunSummary> runs(int limit) const;  // newest first; limit <= 0: all
+  std::optional<ConfigDetail> config_detail(std::int64_t config_id) const;
+  std::int64_t count_measurements(std::int64_t space_id, std::int64_t problem_id,
+                                  std::optional<std::int64_t> device_id) const;
+  // Space rows with this name but another hash: older (or other) versions of the space file.
+  std::int64_t count_older_versions(const std::string& space_name, const std::string& hash) const;
+
+ private:
+  Store(const std::filesystem::path& db_file, bool create);
+
+  std::filesystem::path path_;
+  sqlite::Connection db_;
+};
+
+}  // namespace evotune

@@ -1,0 +1,201 @@
+// Store: the read-only queries behind `best`, `runs`, `show` and the session's resume check.
+#include <string_view>
+
+#include "core/error.hpp"
+#include "store/store.hpp"
+
+namespace evotune {
+namespace {
+
+// ok first, fastest first; then failures grouped by status; ties by insertion order.
+constexpr std::string_view kRankOrder =
+    " ORDER BY m.status <> 'ok', CASE WHEN m.status = 'ok' THEN m.time_median_us END, m.status, m.id";
+
+Status read_status(const sqlite::Statement& row, int column, const std::string& file) {
+  const std::string text = row.text(column);
+  const auto status = status_from_string(text);
+  if (!status) throw Error(file + ": unknown status '" + text + "' in the database");
+  return *status;
+}
+
+// Seven columns from `first`: median, min, mean, stddev, p20, p80, samples. NULL median: no timing.
+std::optional<TimingStats> read_timing(const sqlite::Statement& row, int first) {
+  if (row.is_null(first)) return std::nullopt;
+  TimingStats timing;
+  timing.median_us = row.real(first);
+  timing.min_us = row.real(first + 1);
+  timing.mean_us = row.real(first + 2);
+  timing.stddev_us = row.real(first + 3);
+  timing.p20_us = row.real(first + 4);
+  timing.p80_us = row.real(first + 5);
+  timing.samples = static_cast<int>(row.int64(first + 6));
+  return timing;
+}
+
+// Four columns from `first`: max_abs_err, rel_l2_err, non_finite, compared_elements. NULL: validation never
+// ran.
+std::optional<ErrorStats> read_error(const sqlite::Statement& row, int first) {
+  if (row.is_null(first)) return std::nullopt;
+  ErrorStats error;
+  error.max_abs = row.real(first);
+  error.rel_l2 = row.real(first + 1);
+  error.non_finite = row.int64(first + 2);
+  error.elements = row.int64(first + 3);
+  return error;
+}
+
+int limit_of(int limit) { return limit > 0 ? limit : -1; }  // SQLite: a negative LIMIT means none
+
+}  // namespace
+
+std::set<std::string> Store::measured_configs(std::int64_t space_id, std::int64_t problem_id,
+                                              std::int64_t device_id) const {
+  sqlite::Statement select(db_, R"(
+      SELECT c.params FROM measurements m JOIN configs c ON c.id = m.config_id
+      WHERE c.space_id = ?1 AND m.problem_id = ?2 AND m.device_id = ?3)");
+  select.bind_int(1, space_id).bind_int(2, problem_id).bind_int(3, device_id);
+  std::set<std::string> params;
+  while (select.step()) params.insert(select.text(0));
+  return params;
+}
+
+std::vector<RankedResult> Store::best(std::int64_t space_id, std::int64_t problem_id,
+                                      std::optional<std::int64_t> device_id, int top_k,
+                                      bool include_failed) const {
+  sqlite::Statement select(db_, std::string(R"(
+      SELECT m.config_id, c.params, m.status, m.message,
+             m.time_median_us, m.time_min_us, m.time_mean_us, m.time_stddev_us, m.time_p20_us, m.time_p80_us, m.samples,
+             m.tflops, m.gbps, d.name, m.id, cp.registers
+      FROM measurements m
+      JOIN configs c ON c.id = m.config_id
+      JOIN devices d ON d.id = m.device_id
+      LEFT JOIN compiles cp ON cp.id = m.compile_id
+      WHERE c.space_id = ?1 AND m.problem_id = ?2 AND (?3 IS NULL OR m.device_id = ?3)
+        AND (?4 OR m.status = 'ok'))") +
+                                    std::string(kRankOrder) + " LIMIT ?5");
+  select.bind_int(1, space_id).bind_int(2, problem_id).bind_int(3, device_id);
+  select.bind_int(4, include_failed ? 1 : 0).bind_int(5, limit_of(top_k));
+  std::vector<RankedResult> results;
+  while (select.step()) {
+    RankedResult& result = results.emplace_back();
+    result.config_id = select.int64(0);
+    result.params = parse_int_map(select.text(1));
+    result.status = read_status(select, 2, path_.string());
+    result.message = select.text(3);
+    result.timing = read_timing(select, 4);
+    result.tflops = select.real(11);
+    result.gbps = select.real(12);
+    result.device_name = select.text(13);
+    result.measurement_id = select.int64(14);
+    result.registers = static_cast<int>(select.int64(15));
+  }
+  return results;
+}
+
+std::vector<RunSummary> Store::runs(int limit) const {
+  sqlite::Statement select(db_, R"(
+      SELECT r.id, s.name, s.hash, p.sizes, d.name, r.strategy, r.status, r.started_at, r.finished_at,
+             r.seed, r.budget, r.evaluated, r.failed
+      FROM runs r
+      JOIN spaces s ON s.id = r.space_id
+      JOIN problems p ON p.id = r.problem_id
+      LEFT JOIN devices d ON d.id = r.device_id
+      ORDER BY r.id DESC LIMIT ?1)");
+  select.bind_int(1, limit_of(limit));
+  std::vector<RunSummary> summaries;
+  while (select.step()) {
+    RunSummary& run = summaries.emplace_back();
+    run.id = select.int64(0);
+    run.space_name = select.text(1);
+    run.space_hash = select.text(2);
+    run.problem = key_value_text(parse_int_map(select.text(3)));
+    run.device_name = select.text(4);
+    run.strategy = select.text(5);
+    run.status = select.text(6);
+    run.started_at = select.text(7);
+    run.finished_at = select.text(8);
+    run.seed = static_cast<std::uint64_t>(select.int64(9));
+    run.budget = select.int64(10);
+    run.evaluated = select.int64(11);
+    run.failed = select.int64(12);
+  }
+  return summaries;
+}
+
+std::optional<ConfigDetail> Store::config_detail(std::int64_t config_id) const {
+  sqlite::Statement config(db_, R"(
+      SELECT c.space_id, s.name, s.hash, s.path, c.params FROM configs c JOIN spaces s ON s.id = c.space_id
+      WHERE c.id = ?1)");
+  config.bind_int(1, config_id);
+  if (!config.step()) return std::nullopt;
+  ConfigDetail detail;
+  detail.config_id = config_id;
+  detail.space_id = config.int64(0);
+  detail.space_name = config.text(1);
+  detail.space_hash = config.text(2);
+  detail.space_path = config.text(3);
+  detail.params = parse_int_map(config.text(4));
+
+  sqlite::Statement select(db_, std::string(R"(
+      SELECT m.id, m.run_id, p.sizes, d.name, m.compile_id, m.status, m.message,
+             m.time_median_us, m.time_min_us, m.time_mean_us, m.time_stddev_us, m.time_p20_us, m.time_p80_us, m.samples,
+             m.max_abs_err, m.rel_l2_err, m.non_finite, m.compared_elements,
+             m.validation_seed, m.tflops, m.gbps, m.compile_ms, m.validate_ms, m.bench_ms, m.created_at,
+             cp.arch, cp.registers, cp.static_smem_bytes, cp.spill_store_bytes, cp.spill_load_bytes,
+             cp.stack_frame_bytes, cp.log
+      FROM measurements m
+      JOIN problems p ON p.id = m.problem_id
+      JOIN devices d ON d.id = m.device_id
+      LEFT JOIN compiles cp ON cp.id = m.compile_id
+      WHERE m.config_id = ?1)") + std::string(kRankOrder));
+  select.bind_int(1, config_id);
+  while (select.step()) {
+    MeasurementDetail& measurement = detail.measurements.emplace_back();
+    measurement.measurement_id = select.int64(0);
+    measurement.run_id = select.int64(1);
+    measurement.problem = parse_int_map(select.text(2));
+    measurement.device_name = select.text(3);
+    measurement.compile_id = select.optional_int64(4);
+    Outcome& outcome = measurement.outcome;
+    outcome.status = read_status(select, 5, path_.string());
+    outcome.message = select.text(6);
+    outcome.timing = read_timing(select, 7);
+    outcome.error = read_error(select, 14);
+    outcome.validation_seed = static_cast<std::uint64_t>(select.int64(18));
+    measurement.tflops = select.real(19);
+    measurement.gbps = select.real(20);
+    outcome.compile.compile_ms = select.real(21);
+    outcome.validate_ms = select.real(22);
+    outcome.bench_ms = select.real(23);
+    measurement.created_at = select.text(24);
+    if (measurement.compile_id) {
+      outcome.compile.arch = select.text(25);
+      outcome.compile.registers = static_cast<int>(select.int64(26));
+      outcome.compile.static_smem_bytes = static_cast<int>(select.int64(27));
+      outcome.compile.spill_store_bytes = static_cast<int>(select.int64(28));
+      outcome.compile.spill_load_bytes = static_cast<int>(select.int64(29));
+      outcome.compile.stack_frame_bytes = static_cast<int>(select.int64(30));
+      outcome.compile.log = select.text(31);
+    }
+  }
+  return detail;
+}
+
+std::int64_t Store::count_measurements(std::int64_t space_id, std::int64_t problem_id,
+                                       std::optional<std::int64_t> device_id) const {
+  sqlite::Statement select(db_, R"(
+      SELECT count(*) FROM measurements m JOIN configs c ON c.id = m.config_id
+      WHERE c.space_id = ?1 AND m.problem_id = ?2 AND (?3 IS NULL OR m.device_id = ?3))");
+  select.bind_int(1, space_id).bind_int(2, problem_id).bind_int(3, device_id);
+  select.step();
+  return select.int64(0);
+}
+
+std::int64_t Store::count_older_versions(const std::string& space_name, const std::string& hash) const {
+  sqlite::Statement select(db_, "SELECT count(*) FROM spaces WHERE name = ?1 AND hash <> ?2");
+  select.bind_text(1, space_name).bind_text(2, hash);
+  select.step();
+  return select.int64(0);
+}
+
+}  // namespace evotune

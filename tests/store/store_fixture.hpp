@@ -1,0 +1,108 @@
+// Test helpers for the store: a unique temporary folder, a Store with one space/problem/device/run, outcomes.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <random>
+#include <string>
+
+#include "core/outcome.hpp"
+#include "store/store.hpp"
+
+namespace evotune::store_test {
+
+// A fresh folder under the system temp dir, removed with everything in it when the object goes.
+class TempDir {
+ public:
+  TempDir() {
+    std::random_device entropy;
+    const auto tag = (static_cast<std::uint64_t>(entropy()) << 32) | entropy();
+    path_ = std::filesystem::temp_directory_path() / ("evotune-store-test-" + std::to_string(tag));
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path file(const std::string& name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+inline std::string read_bytes(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+inline void write_bytes(const std::filesystem::path& file, const std::string& bytes) {
+  std::ofstream(file, std::ios::binary) << bytes;
+}
+
+inline DeviceInfo test_device(const std::string& name = "NVIDIA H100 80GB HBM3") {
+  DeviceInfo device;
+  device.name = name;
+  device.cc_major = 9;
+  device.cc_minor = 0;
+  device.driver_version = 13000;
+  device.sm_count = 132;
+  device.l2_bytes = 50LL << 20;
+  device.max_smem_per_block = 227 * 1024;
+  return device;
+}
+
+inline Outcome ok_outcome(double median_us) {
+  Outcome outcome;
+  outcome.status = Status::ok;
+  outcome.timing =
+      TimingStats{median_us, median_us * 0.9, median_us * 1.05, 0.5, median_us * 0.95, median_us * 1.1, 50};
+  outcome.error = ErrorStats{1e-3, 2e-4, 0, 4096};
+  outcome.validation_seed = 42;
+  outcome.compile.compile_ms = 120.5;
+  outcome.validate_ms = 3.25;
+  outcome.bench_ms = 40.0;
+  return outcome;
+}
+
+inline Outcome failed_outcome(Status status, const std::string& message) {
+  Outcome outcome;
+  outcome.status = status;
+  outcome.message = message;
+  return outcome;
+}
+
+// A Store in a temp folder with one space, problem, device and running run.
+class StoreTest : public ::testing::Test {
+ protected:
+  StoreTest()
+      : store(dir.file("evotune.db")),
+        space_id(store.upsert_space("attention", "search_spaces/attention.json", "hash-v1", "{}")),
+        problem_id(store.upsert_problem({{"B", 1}, {"H", 8}, {"S", 512}})),
+        device_id(store.upsert_device(test_device(), "12.8")),
+        run_id(store.begin_run({space_id, problem_id, device_id, "random", 7, 100, "evotune tune"})) {}
+
+  std::int64_t config(std::int64_t block_m, std::int64_t block_n = 32) {
+    return store.upsert_config(space_id, {{"BLOCK_M", block_m}, {"BLOCK_N", block_n}});
+  }
+  void measure(std::int64_t config_id, const Outcome& outcome,
+               std::optional<std::int64_t> device = std::nullopt,
+               std::optional<std::int64_t> compile_id = std::nullopt) {
+    store.record_measurement({run_id, config_id, problem_id, device.value_or(device_id), compile_id, outcome,
+                              outcome.timing ? 100.0 : 0.0, outcome.timing ? 900.0 : 0.0});
+  }
+
+  TempDir dir;
+  Store store;
+  std::int64_t space_id, problem_id, device_id, run_id;
+};
+
+}  // namespace evotune::store_test

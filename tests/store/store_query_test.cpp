@@ -1,0 +1,162 @@
+// Store queries: best ordering, resume sets, run listing, config detail, counts.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "store/store.hpp"
+#include "store_fixture.hpp"
+
+namespace evotune {
+namespace {
+
+using store_test::failed_outcome;
+using store_test::ok_outcome;
+using store_test::StoreTest;
+using store_test::test_device;
+
+TEST_F(StoreTest, BestListsOkByMedianThenFailures) {
+  const auto slow = config(16), fast = config(32), middle = config(64), broken = config(128),
+             wrong = config(256);
+  measure(slow, ok_outcome(30.0));
+  measure(broken, failed_outcome(Status::resource_error, "too much shared memory"));
+  measure(fast, ok_outcome(10.0));
+  measure(wrong, failed_outcome(Status::compile_error, "syntax"));
+  measure(middle, ok_outcome(20.0));
+
+  const auto ok_only = store.best(space_id, problem_id, device_id, 10, false);
+  ASSERT_EQ(ok_only.size(), 3u);
+  EXPECT_EQ(ok_only[0].config_id, fast);
+  EXPECT_EQ(ok_only[1].config_id, middle);
+  EXPECT_EQ(ok_only[2].config_id, slow);
+  EXPECT_EQ(ok_only[0].params, (Config{{"BLOCK_M", 32}, {"BLOCK_N", 32}}));
+  EXPECT_DOUBLE_EQ(ok_only[0].timing->p80_us, 11.0);
+  EXPECT_EQ(ok_only[0].timing->samples, 50);
+  EXPECT_DOUBLE_EQ(ok_only[0].tflops, 100.0);
+  EXPECT_DOUBLE_EQ(ok_only[0].gbps, 900.0);
+  EXPECT_EQ(ok_only[0].device_name, "NVIDIA H100 80GB HBM3");
+
+  const auto all = store.best(space_id, problem_id, device_id, 0, true);
+  ASSERT_EQ(all.size(), 5u);
+  EXPECT_EQ(all[2].config_id, slow);
+  EXPECT_EQ(all[3].status, Status::compile_error);
+  EXPECT_EQ(all[4].status, Status::resource_error);
+  EXPECT_EQ(all[4].message, "too much shared memory");
+  EXPECT_FALSE(all[4].timing.has_value());
+
+  const auto top2 = store.best(space_id, problem_id, device_id, 2, true);
+  ASSERT_EQ(top2.size(), 2u);
+  EXPECT_EQ(top2[1].config_id, middle);
+}
+
+TEST_F(StoreTest, BestFiltersByDeviceAndReadsRegisters) {
+  const auto h200 = store.upsert_device(test_device("NVIDIA H200"), "12.8");
+  CompileInfo info;
+  info.registers = 96;
+  const auto compile_id = store.put_compile({"abc", "sm_90", "12.8", ""}, Status::ok, "", info, "cubin");
+  measure(config(64), ok_outcome(8.0), device_id, compile_id);
+  measure(config(64), ok_outcome(6.0), h200);
+
+  const auto h100_only = store.best(space_id, problem_id, device_id, 5, false);
+  ASSERT_EQ(h100_only.size(), 1u);
+  EXPECT_EQ(h100_only[0].registers, 96);
+  const auto both = store.best(space_id, problem_id, std::nullopt, 5, false);
+  ASSERT_EQ(both.size(), 2u);
+  EXPECT_EQ(both[0].device_name, "NVIDIA H200");
+  EXPECT_EQ(both[0].registers, 0);
+  EXPECT_EQ(store.count_measurements(space_id, problem_id, h200), 1);
+  EXPECT_TRUE(store.best(space_id, problem_id + 1, std::nullopt, 5, true).empty());
+}
+
+TEST_F(StoreTest, MeasuredConfigsAreCanonicalTextPerSpaceProblemDevice) {
+  measure(config(64), ok_outcome(1.0));
+  measure(config(128), failed_outcome(Status::timeout, "slow"));
+  const auto other_problem = store.upsert_problem({{"S", 4096}});
+  store.record_measurement(
+      {run_id, config(256), other_problem, device_id, std::nullopt, ok_outcome(2.0), 0, 0});
+
+  EXPECT_EQ(store.measured_configs(space_id, problem_id, device_id),
+            (std::set<std::string>{R"({"BLOCK_M":128,"BLOCK_N":32})", R"({"BLOCK_M":64,"BLOCK_N":32})"}));
+  EXPECT_EQ(store.measured_configs(space_id, other_problem, device_id).size(), 1u);
+  const auto other_space = store.upsert_space("attention", "a.json", "hash-v2", "{}");
+  EXPECT_TRUE(store.measured_configs(other_space, problem_id, device_id).empty());
+}
+
+TEST_F(StoreTest, RunsAreNewestFirst) {
+  const auto second =
+      store.begin_run({space_id, problem_id, device_id, "evolve", 9, 50, "evotune tune -s evolve"});
+  const auto runs = store.runs(0);
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].id, second);
+  EXPECT_EQ(runs[1].id, run_id);
+  EXPECT_EQ(runs[0].space_name, "attention");
+  EXPECT_EQ(runs[0].space_hash, "hash-v1");
+  EXPECT_EQ(runs[0].problem, "B=1,H=8,S=512");
+  EXPECT_EQ(runs[0].device_name, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(runs[0].budget, 50);
+  EXPECT_EQ(runs[0].seed, 9u);
+  EXPECT_EQ(runs[0].started_at.size(), std::string("2025-01-01T00:00:00.000Z").size()) << runs[0].started_at;
+  EXPECT_EQ(runs[0].started_at.back(), 'Z');
+  EXPECT_EQ(store.runs(1).size(), 1u);
+}
+
+TEST_F(StoreTest, ConfigDetailHasEveryMeasurementWithCompileInfo) {
+  CompileInfo info;
+  info.arch = "sm_90";
+  info.registers = 128;
+  info.static_smem_bytes = 32768;
+  info.spill_store_bytes = 4;
+  info.log = "ptxas log";
+  const auto compile_id = store.put_compile({"src", "sm_90", "12.8", "-O3"}, Status::ok, "", info, "bin");
+  const auto config_id = config(64);
+  measure(config_id, ok_outcome(12.0), device_id, compile_id);
+  const auto big = store.upsert_problem({{"B", 4}, {"H", 8}, {"S", 512}});
+  store.record_measurement({run_id, config_id, big, device_id, std::nullopt,
+                            failed_outcome(Status::wrong_result, "max abs 0.5"), 0, 0});
+
+  const auto detail = store.config_detail(config_id);
+  ASSERT_TRUE(detail.has_value());
+  EXPECT_EQ(detail->space_name, "attention");
+  EXPECT_EQ(detail->space_hash, "hash-v1");
+  EXPECT_EQ(detail->space_path, "search_spaces/attention.json");
+  EXPECT_EQ(detail->params, (Config{{"BLOCK_M", 64}, {"BLOCK_N", 32}}));
+  ASSERT_EQ(detail->measurements.size(), 2u);
+
+  const MeasurementDetail& ok = detail->measurements[0];
+  EXPECT_EQ(ok.problem, (Sizes{{"B", 1}, {"H", 8}, {"S", 512}}));
+  EXPECT_EQ(ok.device_name, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(ok.compile_id, compile_id);
+  EXPECT_EQ(ok.run_id, run_id);
+  EXPECT_EQ(ok.outcome.status, Status::ok);
+  EXPECT_DOUBLE_EQ(ok.outcome.timing->median_us, 12.0);
+  ASSERT_TRUE(ok.outcome.error.has_value());
+  EXPECT_EQ(ok.outcome.error->elements, 4096);
+  EXPECT_DOUBLE_EQ(ok.outcome.error->max_abs, 1e-3);
+  EXPECT_EQ(ok.outcome.validation_seed, 42u);
+  EXPECT_DOUBLE_EQ(ok.outcome.compile.compile_ms, 120.5);
+  EXPECT_DOUBLE_EQ(ok.outcome.validate_ms, 3.25);
+  EXPECT_EQ(ok.outcome.compile.registers, 128);
+  EXPECT_EQ(ok.outcome.compile.static_smem_bytes, 32768);
+  EXPECT_EQ(ok.outcome.compile.spill_store_bytes, 4);
+  EXPECT_EQ(ok.outcome.compile.log, "ptxas log");
+  EXPECT_FALSE(ok.created_at.empty());
+
+  const MeasurementDetail& wrong = detail->measurements[1];
+  EXPECT_EQ(wrong.outcome.status, Status::wrong_result);
+  EXPECT_EQ(wrong.outcome.message, "max abs 0.5");
+  EXPECT_EQ(wrong.problem.at("B"), 4);
+  EXPECT_FALSE(wrong.outcome.timing.has_value());
+  EXPECT_EQ(wrong.compile_id, std::nullopt);
+
+  EXPECT_EQ(store.config_detail(config_id + 1000), std::nullopt);
+}
+
+TEST_F(StoreTest, OlderVersionsShareTheName) {
+  EXPECT_EQ(store.count_older_versions("attention", "hash-v1"), 0);
+  store.upsert_space("attention", "search_spaces/attention.json", "hash-v2", "{}");
+  store.upsert_space("gemm", "search_spaces/gemm.json", "gemm-1", "{}");
+  EXPECT_EQ(store.count_older_versions("attention", "hash-v2"), 1);
+  EXPECT_EQ(store.count_older_versions("attention", "hash-v3"), 2);
+}
+
+}  // namespace
+}  // namespace evotune

@@ -1,0 +1,160 @@
+// Store writes: idempotent upserts, runs, the compile cache, measurements that are never duplicated.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/error.hpp"
+#include "store/store.hpp"
+#include "store_fixture.hpp"
+
+namespace evotune {
+namespace {
+
+using store_test::failed_outcome;
+using store_test::ok_outcome;
+using store_test::StoreTest;
+using store_test::test_device;
+
+TEST_F(StoreTest, UpsertsAreIdempotent) {
+  EXPECT_EQ(store.upsert_space("attention", "elsewhere.json", "hash-v1", "{\"changed\":1}"), space_id);
+  EXPECT_EQ(store.upsert_problem({{"S", 512}, {"H", 8}, {"B", 1}}), problem_id);
+  EXPECT_EQ(store.upsert_device(test_device(), "12.8"), device_id);
+  const auto config_id = config(64);
+  EXPECT_EQ(config(64), config_id);
+  EXPECT_EQ(store.upsert_config(space_id, {{"BLOCK_N", 32}, {"BLOCK_M", 64}}), config_id);
+}
+
+TEST_F(StoreTest, DistinctKeysGetDistinctRows) {
+  EXPECT_NE(store.upsert_device(test_device(), "13.0"), device_id);
+  EXPECT_NE(store.upsert_device(test_device("NVIDIA H200"), "12.8"), device_id);
+  EXPECT_NE(store.upsert_space("attention", "a.json", "hash-v2", "{}"), space_id);
+  EXPECT_NE(store.upsert_problem({{"B", 2}, {"H", 8}, {"S", 512}}), problem_id);
+  const auto other_space = store.upsert_space("gemm", "g.json", "gemm-hash", "{}");
+  EXPECT_NE(store.upsert_config(other_space, {{"BLOCK_M", 64}, {"BLOCK_N", 32}}), config(64));
+}
+
+TEST_F(StoreTest, FindReportsMissingRows) {
+  EXPECT_EQ(store.find_space("hash-v1"), space_id);
+  EXPECT_EQ(store.find_space("no-such-hash"), std::nullopt);
+  EXPECT_EQ(store.find_problem({{"B", 1}, {"H", 8}, {"S", 512}}), problem_id);
+  EXPECT_EQ(store.find_problem({{"B", 1}}), std::nullopt);
+}
+
+TEST_F(StoreTest, CompileCacheRoundTripsBinaryCubins) {
+  const CompileKey key{"0123456789abcdef", "sm_90a", "12.8", "-std=c++17 -lineinfo"};
+  EXPECT_EQ(store.find_compile(key), std::nullopt);
+  CompileInfo info;
+  info.arch = "sm_90a";
+  info.registers = 168;
+  info.static_smem_bytes = 49152;
+  info.spill_store_bytes = 8;
+  info.spill_load_bytes = 12;
+  info.stack_frame_bytes = 16;
+  info.compile_ms = 812.5;
+  info.log = "ptxas info    : Used 168 registers";
+  const std::string cubin(
+      "\x7f"
+      "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0payload\0end",
+      27);
+  const auto id = store.put_compile(key, Status::ok, "", info, cubin);
+
+  const auto stored = store.find_compile(key);
+  ASSERT_TRUE(stored.has_value());
+  EXPECT_EQ(stored->id, id);
+  EXPECT_EQ(stored->status, Status::ok);
+  EXPECT_EQ(stored->cubin, cubin);
+  EXPECT_EQ(stored->cubin.size(), 27u);
+  EXPECT_EQ(stored->info.arch, "sm_90a");
+  EXPECT_EQ(stored->info.registers, 168);
+  EXPECT_EQ(stored->info.static_smem_bytes, 49152);
+  EXPECT_EQ(stored->info.spill_store_bytes, 8);
+  EXPECT_EQ(stored->info.spill_load_bytes, 12);
+  EXPECT_EQ(stored->info.stack_frame_bytes, 16);
+  EXPECT_DOUBLE_EQ(stored->info.compile_ms, 812.5);
+  EXPECT_EQ(stored->info.log, info.log);
+  EXPECT_TRUE(stored->info.from_cache);
+
+  CompileInfo other = info;
+  other.registers = 1;
+  EXPECT_EQ(store.put_compile(key, Status::compile_error, "changed", other, "x"), id);
+  EXPECT_EQ(store.find_compile(key)->info.registers, 168);
+  EXPECT_EQ(store.find_compile({key.source_hash, "sm_80", key.nvrtc_version, key.options}), std::nullopt);
+}
+
+TEST_F(StoreTest, FailedCompilesAreCachedWithTheirLog) {
+  const CompileKey key{"feedfacefeedface", "sm_90", "12.8", ""};
+  CompileInfo info;
+  info.log = "error: identifier \"BLOCK_K\" is undefined";
+  store.put_compile(key, Status::compile_error, "NVRTC_ERROR_COMPILATION", info, "");
+  const auto stored = store.find_compile(key);
+  ASSERT_TRUE(stored.has_value());
+  EXPECT_EQ(stored->status, Status::compile_error);
+  EXPECT_EQ(stored->message, "NVRTC_ERROR_COMPILATION");
+  EXPECT_EQ(stored->info.log, info.log);
+  EXPECT_EQ(stored->cubin, "");
+}
+
+TEST_F(StoreTest, MeasurementsAreNeverDuplicatedOrOverwritten) {
+  const auto config_id = config(64);
+  measure(config_id, ok_outcome(10.0));
+  measure(config_id, ok_outcome(5.0));
+  measure(config_id, failed_outcome(Status::launch_error, "illegal address"));
+  const auto results = store.best(space_id, problem_id, device_id, 0, true);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].status, Status::ok);
+  EXPECT_DOUBLE_EQ(results[0].timing->median_us, 10.0);
+  EXPECT_EQ(store.count_measurements(space_id, problem_id, device_id), 1);
+  EXPECT_EQ(store.runs(1).at(0).evaluated, 1);
+
+  const auto other_device = store.upsert_device(test_device("NVIDIA H200"), "12.8");
+  measure(config_id, ok_outcome(7.0), other_device);
+  EXPECT_EQ(store.count_measurements(space_id, problem_id, std::nullopt), 2);
+}
+
+TEST_F(StoreTest, OkWithoutTimingIsRefused) {
+  Outcome outcome;
+  outcome.status = Status::ok;
+  EXPECT_THROW(measure(config(64), outcome), Error);
+  EXPECT_EQ(store.count_measurements(space_id, problem_id, device_id), 0);
+  EXPECT_EQ(store.runs(1).at(0).evaluated, 0);
+}
+
+TEST_F(StoreTest, MeasurementForUnknownRunRollsBack) {
+  MeasurementRecord record{run_id + 99,  config(64),      problem_id, device_id,
+                           std::nullopt, ok_outcome(1.0), 0,          0};
+  EXPECT_THROW(store.record_measurement(record), Error);
+  EXPECT_EQ(store.count_measurements(space_id, problem_id, device_id), 0);
+  measure(config(64), ok_outcome(1.0));
+  EXPECT_EQ(store.count_measurements(space_id, problem_id, device_id), 1);
+}
+
+TEST_F(StoreTest, RunsCountAndFinish) {
+  measure(config(16), ok_outcome(3.0));
+  measure(config(32), failed_outcome(Status::compile_error, "bad"));
+  RunSummary running = store.runs(1).at(0);
+  EXPECT_EQ(running.status, "running");
+  EXPECT_EQ(running.evaluated, 2);
+  EXPECT_EQ(running.failed, 1);
+  EXPECT_EQ(running.finished_at, "");
+
+  store.finish_run(run_id, "interrupted", 5, 2);
+  const RunSummary done = store.runs(1).at(0);
+  EXPECT_EQ(done.status, "interrupted");
+  EXPECT_EQ(done.evaluated, 5);
+  EXPECT_EQ(done.failed, 2);
+  EXPECT_NE(done.finished_at, "");
+  EXPECT_THROW(store.finish_run(run_id, "bogus", 0, 0), Error);
+  EXPECT_THROW(store.finish_run(run_id + 99, "finished", 0, 0), Error);
+}
+
+TEST_F(StoreTest, LargeSeedsRoundTrip) {
+  const std::uint64_t seed = 0xfedcba9876543210ULL;
+  store.begin_run({space_id, problem_id, std::nullopt, "evolve", seed, 10, "evotune tune --seed"});
+  const RunSummary run = store.runs(1).at(0);
+  EXPECT_EQ(run.seed, seed);
+  EXPECT_EQ(run.device_name, "");
+  EXPECT_EQ(run.strategy, "evolve");
+}
+
+}  // namespace
+}  // namespace evotune
