@@ -1,0 +1,150 @@
+// Reads KernelSpecification (the template, its launch geometry and arguments) and Reference.
+#include <algorithm>
+#include <array>
+
+#include "core/dtype.hpp"
+#include "space/space_file.hpp"
+
+namespace evotune {
+namespace {
+
+std::string read_kernel_file(const Field& field, const std::filesystem::path& folder,
+                             std::filesystem::path& resolved) {
+  const std::filesystem::path given = field.text();
+  resolved = (given.is_absolute() ? given : folder / given).lexically_normal();
+  const auto text = read_text_file(resolved);
+  if (!text) field.fail("file not found: " + resolved.string());
+  return *text;
+}
+
+std::array<std::string, 3> read_dims(const Field& field) {
+  field.allow_only({"X", "Y", "Z"});
+  std::array<std::string, 3> dims{"1", "1", "1"};
+  dims[0] = field.at("X").expression();
+  if (const auto y = field.find("Y")) dims[1] = y->expression();
+  if (const auto z = field.find("Z")) dims[2] = z->expression();
+  return dims;
+}
+
+// Geometry and name: the part KernelSpecification and Reference share.
+void read_launch(const Field& section, const std::filesystem::path& folder, KernelDecl& kernel,
+                 std::string& source) {
+  source = read_kernel_file(section.at("KernelFile"), folder, kernel.file);
+  kernel.name = section.at("KernelName").identifier();
+  kernel.grid = read_dims(section.at("GlobalSize"));
+  kernel.block = read_dims(section.at("LocalSize"));
+  if (const auto shared = section.find("SharedMemory")) kernel.shared_memory = shared->expression();
+}
+
+FillSpec read_fill(const Field& field) {
+  FillSpec fill;
+  const std::string type = field.find("FillType") ? field.at("FillType").text() : "Random";
+  if (type == "Random") {
+    if (field.find("FillValue")) field.at("FillValue").fail("FillValue needs FillType Constant");
+    if (const auto range = field.find("FillRange")) {
+      const auto bounds = range->elements();
+      if (bounds.size() != 2) range->fail("expected [low, high]");
+      fill.low = bounds[0].number();
+      fill.high = bounds[1].number();
+      if (fill.low > fill.high) range->fail("low is above high");
+    }
+  } else if (type == "Constant") {
+    if (field.find("FillRange")) field.at("FillRange").fail("FillRange needs FillType Random");
+    fill.kind = FillSpec::Kind::constant;
+    fill.value = field.at("FillValue").number();
+  } else {
+    field.at("FillType").fail("unknown FillType '" + type + "' (known: Random, Constant)");
+  }
+  return fill;
+}
+
+ArgumentDecl read_argument(const Field& field) {
+  field.allow_only(
+      {"Name", "Type", "MemoryType", "Size", "AccessType", "FillType", "FillRange", "FillValue", "Value"});
+  ArgumentDecl argument;
+  argument.name = field.at("Name").identifier();
+  const std::string type = field.at("Type").text();
+  const auto dtype = dtype_from_string(type);
+  if (!dtype)
+    field.at("Type").fail("unknown Type '" + type + "' (known: half, bfloat16, float, double, int32, int64)");
+  argument.dtype = *dtype;
+  const std::string memory = field.at("MemoryType").text();
+  if (memory == "Scalar") {
+    argument.is_vector = false;
+    for (const char* key : {"Size", "FillType", "FillRange", "FillValue"})
+      if (field.find(key)) field.at(key).fail("not allowed for a Scalar argument");
+    if (const auto access = field.find("AccessType"); access && access->text() != "ReadOnly")
+      access->fail("a Scalar argument is ReadOnly");
+    argument.value_expr = field.at("Value").expression();
+    return argument;
+  }
+  if (memory != "Vector")
+    field.at("MemoryType").fail("unknown MemoryType '" + memory + "' (known: Vector, Scalar)");
+  if (field.find("Value")) field.at("Value").fail("not allowed for a Vector argument (use Size)");
+  argument.size_expr = field.at("Size").expression();
+  const std::string access = field.at("AccessType").text();
+  if (access != "ReadOnly" && access != "WriteOnly" && access != "ReadWrite")
+    field.at("AccessType")
+        .fail("unknown AccessType '" + access + "' (known: ReadOnly, WriteOnly, ReadWrite)");
+  argument.is_input = access != "WriteOnly";
+  argument.is_output = access != "ReadOnly";
+  if (!argument.is_input) {
+    for (const char* key : {"FillType", "FillRange", "FillValue"})
+      if (field.find(key)) field.at(key).fail("a WriteOnly argument is not filled (it is NaN-poisoned)");
+  }
+  argument.fill = read_fill(field);
+  return argument;
+}
+
+}  // namespace
+
+void read_kernel_section(const Field& section, const std::filesystem::path& folder, SpaceFile& space) {
+  section.allow_only({"Language", "KernelFile", "KernelName", "CompilerOptions", "ArchSuffix",
+                      "GlobalSizeType", "GlobalSize", "LocalSize", "SharedMemory", "Arguments"});
+  if (const auto language = section.find("Language"); language && language->text() != "CUDA")
+    language->fail("unsupported Language '" + language->text() + "' (evotune tunes CUDA)");
+  if (const auto type = section.find("GlobalSizeType"); type && type->text() != "CUDA")
+    type->fail("unsupported GlobalSizeType '" + type->text() + "' (use CUDA: GlobalSize counts blocks)");
+  read_launch(section, folder, space.kernel, space.template_source);
+  if (const auto options = section.find("CompilerOptions")) space.compiler_options = options->texts();
+  if (const auto suffix = section.find("ArchSuffix")) {
+    space.arch_suffix = suffix->text();
+    if (space.arch_suffix != "" && space.arch_suffix != "a")
+      suffix->fail("unknown ArchSuffix '" + space.arch_suffix + "' (known: \"\", \"a\")");
+  }
+  const auto arguments = section.at("Arguments");
+  bool has_output = false;
+  for (const auto& element : arguments.elements()) {
+    auto argument = read_argument(element);
+    for (const auto& earlier : space.arguments)
+      if (earlier.name == argument.name)
+        element.at("Name").fail("duplicate argument '" + argument.name + "'");
+    has_output = has_output || argument.is_output;
+    space.kernel.arguments.push_back(argument.name);
+    space.arguments.push_back(std::move(argument));
+  }
+  if (!has_output)
+    arguments.fail("no output argument (AccessType WriteOnly or ReadWrite): nothing to validate");
+}
+
+void read_reference_section(const Field& section, const std::filesystem::path& folder, SpaceFile& space) {
+  section.allow_only({"KernelFile", "KernelName", "GlobalSize", "LocalSize", "SharedMemory", "Arguments"});
+  read_launch(section, folder, space.reference, space.reference_source);
+  for (const auto& element : section.at("Arguments").elements()) {
+    const std::string name = element.text();
+    const auto& known = space.kernel.arguments;
+    if (std::find(known.begin(), known.end(), name) == known.end())
+      element.fail("unknown argument '" + name + "' (not in KernelSpecification.Arguments)");
+    auto& taken = space.reference.arguments;
+    if (std::find(taken.begin(), taken.end(), name) != taken.end())
+      element.fail("argument '" + name + "' listed twice");
+    taken.push_back(name);
+  }
+  for (const auto& argument : space.arguments) {
+    const auto& taken = space.reference.arguments;
+    if (argument.is_output && std::find(taken.begin(), taken.end(), argument.name) == taken.end())
+      section.at("Arguments").fail("output '" + argument.name + "' is missing: the reference must write it");
+  }
+}
+
+}  // namespace evotune

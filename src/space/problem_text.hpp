@@ -1,0 +1,18 @@
+// Problem sizes from text: the space file's defaults overridden by "B=1,H=8,S=512,D=64" (--problem).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+#include "space/search_space.hpp"
+
+namespace evotune {
+
+// Every declared size: its default, or the value given in `overrides` (items NAME=VALUE separated by commas,
+// spaces allowed around them; empty text: all defaults). Throws Error, one line naming the key, on an unknown
+// key, a key given twice, a malformed item, a non-positive value (for a size with no Values list) or a value
+// outside the size's Values.
+Sizes resolve_sizes(const std::vector<SizeSpec>& specs, const std::string& overrides);
+
+}  // namespace evotune

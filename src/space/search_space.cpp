@@ -1,0 +1,216 @@
+// SearchSpace: the loaded file plus its compiled model; the methods set values on the model and read results.
+#include "space/search_space.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <mutex>
+
+#include "core/error.hpp"
+#include "core/hash.hpp"
+#include "space/problem_text.hpp"
+#include "space/space_file.hpp"
+#include "space/space_model.hpp"
+
+namespace evotune {
+namespace {
+
+// Steps an odometer over the parameters' value indices, the last parameter fastest, and updates the model's
+// values for the digits that changed. False once every combination was visited.
+bool advance(const std::vector<TuningParameter>& parameters, std::vector<std::size_t>& digits,
+             SpaceModel& model) {
+  for (std::size_t p = parameters.size(); p-- > 0;) {
+    const bool carry = ++digits[p] == parameters[p].values.size();
+    if (carry) digits[p] = 0;
+    model.set_parameter(p, parameters[p].values[digits[p]]);
+    if (!carry) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+struct SearchSpace::Impl {
+  explicit Impl(SpaceFile read) : file(std::move(read)), model(file) {
+    const std::string separator(1, '\0');
+    hash = hex_hash(file.json_text + separator + file.template_source + separator + file.reference_source);
+  }
+
+  // Puts the config's values into the model, in file order. Call with the mutex held.
+  void set_config(const Config& config) {
+    for (std::size_t i = 0; i < file.parameters.size(); ++i)
+      model.set_parameter(i, config.at(file.parameters[i].name));
+  }
+
+  SpaceFile file;
+  SpaceModel model;  // evaluation rebinds values, so every use holds the mutex
+  std::string hash;
+  std::mutex mutex;
+};
+
+SearchSpace::SearchSpace(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+SearchSpace::SearchSpace(SearchSpace&&) noexcept = default;
+SearchSpace& SearchSpace::operator=(SearchSpace&&) noexcept = default;
+SearchSpace::~SearchSpace() = default;
+
+SearchSpace SearchSpace::load(const std::filesystem::path& file) {
+  return SearchSpace(std::make_unique<Impl>(read_space_file(file)));
+}
+
+const std::string& SearchSpace::name() const { return impl_->file.name; }
+const std::filesystem::path& SearchSpace::path() const { return impl_->file.path; }
+const std::string& SearchSpace::hash() const { return impl_->hash; }
+const std::string& SearchSpace::json_text() const { return impl_->file.json_text; }
+const std::vector<TuningParameter>& SearchSpace::parameters() const { return impl_->file.parameters; }
+const std::vector<Condition>& SearchSpace::conditions() const { return impl_->file.conditions; }
+const std::vector<SizeSpec>& SearchSpace::sizes() const { return impl_->file.sizes; }
+const std::vector<ArgumentDecl>& SearchSpace::arguments() const { return impl_->file.arguments; }
+const KernelDecl& SearchSpace::kernel() const { return impl_->file.kernel; }
+const KernelDecl& SearchSpace::reference() const { return impl_->file.reference; }
+const std::vector<std::string>& SearchSpace::compiler_options() const { return impl_->file.compiler_options; }
+const std::string& SearchSpace::arch_suffix() const { return impl_->file.arch_suffix; }
+const Tolerances& SearchSpace::tolerances() const { return impl_->file.tolerances; }
+const std::string& SearchSpace::template_source() const { return impl_->file.template_source; }
+const std::string& SearchSpace::reference_source() const { return impl_->file.reference_source; }
+std::optional<std::int64_t> SearchSpace::default_budget() const { return impl_->file.budget; }
+
+Sizes SearchSpace::resolve_problem(const std::string& overrides) const {
+  return resolve_sizes(impl_->file.sizes, overrides);
+}
+
+std::uint64_t SearchSpace::total_configs() const {
+  std::uint64_t total = 1;
+  for (const auto& parameter : impl_->file.parameters) {
+    const std::uint64_t count = parameter.values.size();
+    if (total > std::numeric_limits<std::uint64_t>::max() / count)
+      return std::numeric_limits<std::uint64_t>::max();
+    total *= count;
+  }
+  return total;
+}
+
+void SearchSpace::require_known(const Config& config) const {
+  const auto& parameters = impl_->file.parameters;
+  for (const auto& [name, value] : config) {
+    const auto it = std::find_if(parameters.begin(), parameters.end(),
+                                 [&](const TuningParameter& parameter) { return parameter.name == name; });
+    if (it == parameters.end())
+      throw Error("config " + canonical_json(config) + ": unknown parameter '" + name + "'");
+    if (std::find(it->values.begin(), it->values.end(), value) == it->values.end())
+      throw Error("config " + canonical_json(config) + ": " + name + "=" + std::to_string(value) +
+                  " is not one of its values");
+  }
+  for (const auto& parameter : parameters)
+    if (!config.count(parameter.name))
+      throw Error("config " + canonical_json(config) + ": parameter '" + parameter.name + "' is missing");
+}
+
+ConstraintCheck SearchSpace::check(const Config& config, const Sizes& sizes, const DeviceInfo& device) const {
+  require_known(config);
+  std::lock_guard lock(impl_->mutex);
+  auto& model = impl_->model;
+  model.set_device(device);
+  model.set_sizes(sizes);
+  impl_->set_config(config);
+  model.update(Scope::variant);
+  const auto failed = model.first_failed_condition();
+  if (!failed) return {};
+  const auto& condition = impl_->file.conditions[*failed];
+  std::string reason = condition.reason;
+  if (model.condition_undefined(*failed))
+    reason = "cannot be evaluated (an integer operation got a non-integer or a zero divisor)" +
+             (reason.empty() ? "" : "; " + reason);
+  return {false, condition.name, reason};
+}
+
+std::vector<Config> SearchSpace::enumerate(const Sizes& sizes, const DeviceInfo& device) const {
+  std::lock_guard lock(impl_->mutex);
+  const auto& parameters = impl_->file.parameters;
+  const auto& conditions = impl_->file.conditions;
+  auto& model = impl_->model;
+  model.set_device(device);
+  model.set_sizes(sizes);
+  std::vector<std::size_t> digits(parameters.size(), 0);
+  for (std::size_t i = 0; i < parameters.size(); ++i) model.set_parameter(i, parameters[i].values[0]);
+  std::vector<std::uint64_t> rejected(conditions.size(), 0);
+  std::vector<Config> valid;
+  do {
+    model.update(Scope::variant);
+    if (const auto failed = model.first_failed_condition()) {
+      ++rejected[*failed];
+      continue;
+    }
+    Config config;
+    for (std::size_t i = 0; i < parameters.size(); ++i)
+      config[parameters[i].name] = parameters[i].values[digits[i]];
+    valid.push_back(std::move(config));
+  } while (advance(parameters, digits, model));
+  if (!valid.empty()) return valid;
+  const auto worst = std::max_element(rejected.begin(), rejected.end()) - rejected.begin();
+  const auto& condition = conditions[worst];
+  throw SpaceError(impl_->file.label + ": no configuration satisfies the conditions for problem " +
+                   key_value_text(sizes) + " on device " + device.name + " (" + device.arch() +
+                   "); condition '" + condition.name + "' rejected the most (" +
+                   std::to_string(rejected[worst]) + " of " + std::to_string(total_configs()) + ")" +
+                   (condition.reason.empty() ? "" : ": " + condition.reason));
+}
+
+std::map<std::string, std::int64_t> SearchSpace::compile_time_constants(const Config& config,
+                                                                        const Sizes& sizes) const {
+  require_known(config);
+  auto constants = reference_constants(sizes);
+  for (const auto& [name, value] : config) constants[name] = value;
+  return constants;
+}
+
+std::map<std::string, std::int64_t> SearchSpace::reference_constants(const Sizes& sizes) const {
+  std::map<std::string, std::int64_t> constants;
+  for (const auto& size : impl_->file.sizes) {
+    if (!size.compile_time) continue;
+    const auto it = sizes.find(size.name);
+    if (it == sizes.end()) throw Error(impl_->file.label + ": the problem lacks size '" + size.name + "'");
+    constants[size.name] = it->second;
+  }
+  return constants;
+}
+
+LaunchSpec SearchSpace::variant_launch(const Config& config, const Sizes& sizes,
+                                       const DeviceInfo& device) const {
+  require_known(config);
+  std::lock_guard lock(impl_->mutex);
+  impl_->model.set_device(device);
+  impl_->model.set_sizes(sizes);
+  impl_->set_config(config);
+  impl_->model.update(Scope::variant);
+  return impl_->model.launch(Scope::variant);
+}
+
+LaunchSpec SearchSpace::reference_launch(const Sizes& sizes, const DeviceInfo& device) const {
+  std::lock_guard lock(impl_->mutex);
+  impl_->model.set_device(device);
+  impl_->model.set_sizes(sizes);
+  impl_->model.update(Scope::reference);
+  return impl_->model.launch(Scope::reference);
+}
+
+std::vector<BufferSpec> SearchSpace::buffers(const Sizes& sizes) const {
+  std::lock_guard lock(impl_->mutex);
+  impl_->model.set_sizes(sizes);
+  impl_->model.update(Scope::sizes);
+  return impl_->model.buffers();
+}
+
+double SearchSpace::flops(const Sizes& sizes) const {
+  std::lock_guard lock(impl_->mutex);
+  impl_->model.set_sizes(sizes);
+  impl_->model.update(Scope::sizes);
+  return impl_->model.flops();
+}
+
+double SearchSpace::bytes(const Sizes& sizes) const {
+  std::lock_guard lock(impl_->mutex);
+  impl_->model.set_sizes(sizes);
+  impl_->model.update(Scope::sizes);
+  return impl_->model.bytes();
+}
+
+}  // namespace evotune

@@ -1,0 +1,205 @@
+// Reads the top-level sections of a space file: configuration space, problem, expressions, validation, work,
+// budget. Names share one namespace (parameters, sizes, expressions, device limits, functions).
+#include "space/space_file.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "space/device_variables.hpp"
+#include "space/expression.hpp"
+
+namespace evotune {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json parse_json(const std::string& text, const std::string& label) {
+  try {
+    return Json::parse(text);
+  } catch (const Json::parse_error& error) {
+    const std::size_t end = std::min<std::size_t>(error.byte == 0 ? 0 : error.byte - 1, text.size());
+    std::size_t line = 1, column = 1;
+    for (std::size_t i = 0; i < end; ++i) {
+      column = text[i] == '\n' ? 1 : column + 1;
+      if (text[i] == '\n') ++line;
+    }
+    std::string detail = error.what();
+    const auto at = detail.find("column ");
+    const auto colon = detail.find(": ", at == std::string::npos ? 0 : at);
+    if (colon != std::string::npos) detail = detail.substr(colon + 2);
+    throw SpaceError(label + ":" + std::to_string(line) + ":" + std::to_string(column) +
+                     ": malformed JSON: " + detail);
+  }
+}
+
+// Every expression variable lives in one namespace; this remembers who owns each name.
+class Names {
+ public:
+  Names() {
+    for (const auto& [name, value] : device_variables(DeviceInfo{})) owners_[name] = "a device limit";
+  }
+  void claim(const std::string& name, const std::string& owner, const Field& where) {
+    if (is_function_name(name)) where.fail("'" + name + "' is the name of a function");
+    const auto [it, fresh] = owners_.emplace(name, owner);
+    if (!fresh) where.fail("duplicate name '" + name + "' (already " + it->second + ")");
+  }
+
+ private:
+  std::map<std::string, std::string> owners_;
+};
+
+TuningParameter read_parameter(const Field& field, Names& names) {
+  field.allow_only({"Name", "Type", "Values"});
+  TuningParameter parameter;
+  parameter.name = field.at("Name").identifier();
+  names.claim(parameter.name, "a tuning parameter", field.at("Name"));
+  const std::string type = field.find("Type") ? field.at("Type").text() : "int";
+  if (type != "int" && type != "uint" && type != "bool")
+    field.at("Type").fail("unknown Type '" + type + "' (known: int, uint, bool)");
+  const auto values = field.at("Values");
+  parameter.values = values.integer_list();
+  for (const auto value : parameter.values) {
+    if (type == "uint" && value < 0)
+      values.fail("negative value " + std::to_string(value) + " for Type uint");
+    if (type == "bool" && value != 0 && value != 1)
+      values.fail("value " + std::to_string(value) + " for Type bool (allowed: 0, 1)");
+  }
+  if (const auto description = field.find("Description")) parameter.description = description->text();
+  return parameter;
+}
+
+Condition read_condition(const Field& field, const std::vector<TuningParameter>& parameters) {
+  field.allow_only({"Name", "Parameters", "Expression", "Reason"});
+  Condition condition;
+  condition.name = field.at("Name").text();
+  condition.expression = field.at("Expression").expression();
+  if (const auto reason = field.find("Reason")) condition.reason = reason->text();
+  if (const auto listed = field.find("Parameters")) {
+    for (const auto& element : listed->elements()) {
+      const std::string name = element.text();
+      bool known = false;
+      for (const auto& parameter : parameters) known = known || parameter.name == name;
+      if (!known) element.fail("'" + name + "' is not a tuning parameter");
+      condition.parameters.push_back(name);
+    }
+  }
+  return condition;
+}
+
+void read_configuration_space(const Field& section, SpaceFile& space, Names& names) {
+  section.allow_only({"TuningParameters", "Conditions"});
+  const auto list = section.at("TuningParameters");
+  for (const auto& element : list.elements()) space.parameters.push_back(read_parameter(element, names));
+  if (space.parameters.empty()) list.fail("empty list");
+  if (const auto conditions = section.find("Conditions"))
+    for (const auto& element : conditions->elements())
+      space.conditions.push_back(read_condition(element, space.parameters));
+}
+
+SizeSpec read_size(const Field& field, Names& names) {
+  field.allow_only({"Name", "Default", "Values", "CompileTime"});
+  SizeSpec size;
+  size.name = field.at("Name").identifier();
+  names.claim(size.name, "a problem size", field.at("Name"));
+  if (const auto values = field.find("Values")) size.allowed = values->integer_list();
+  if (const auto compile_time = field.find("CompileTime")) size.compile_time = compile_time->boolean();
+  const auto fallback = field.at("Default");
+  size.default_value = fallback.integer();
+  const auto& allowed = size.allowed;
+  if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), size.default_value) == allowed.end())
+    fallback.fail("default " + std::to_string(size.default_value) + " is not in Values");
+  if (allowed.empty() && size.default_value <= 0)
+    fallback.fail("default " + std::to_string(size.default_value) +
+                  " is not positive (list Values to allow it)");
+  return size;
+}
+
+void read_validation(const Field& section, Tolerances& tolerances) {
+  section.allow_only({"AbsoluteTolerance", "RelativeL2Tolerance"});
+  for (auto [key, target] : {std::pair{"AbsoluteTolerance", &tolerances.max_abs},
+                             std::pair{"RelativeL2Tolerance", &tolerances.rel_l2}}) {
+    const auto field = section.find(key);
+    if (!field) continue;
+    *target = field->number();
+    if (*target < 0) field->fail("negative tolerance");
+  }
+}
+
+std::optional<std::int64_t> read_budget(const Field& section) {
+  std::optional<std::int64_t> count;
+  for (const auto& entry : section.elements()) {
+    entry.allow_only({"Type", "BudgetValue"});
+    const std::string type = entry.at("Type").text();
+    const auto value = entry.at("BudgetValue");
+    if (value.number() <= 0) value.fail("budget must be positive");
+    if (type == "ConfigurationCount") {
+      count = value.integer();
+    } else if (type != "TuningDuration" && type != "ConfigurationFraction") {
+      entry.at("Type").fail("unknown budget Type '" + type +
+                            "' (known: ConfigurationCount, TuningDuration, ConfigurationFraction)");
+    }
+  }
+  return count;
+}
+
+}  // namespace
+
+std::optional<std::string> read_text_file(const std::filesystem::path& file) {
+  if (!std::filesystem::is_regular_file(file)) return std::nullopt;
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+SpaceFile read_space_file(const std::filesystem::path& file) {
+  SpaceFile space;
+  space.path = file;
+  space.label = file.string();
+  const auto text = read_text_file(file);
+  if (!text) throw SpaceError(space.label + ": cannot read the file");
+  space.json_text = *text;
+  const Json json = parse_json(space.json_text, space.label);
+  const Field root(json, "", space.label);
+  root.allow_only({"General", "Name", "ConfigurationSpace", "Problem", "Expressions", "KernelSpecification",
+                   "Reference", "Validation", "Work", "Budget"});
+  if (const auto general = root.find("General")) {
+    if (const auto version = general->find("FormatVersion"); version && version->integer() != 1)
+      version->fail("unsupported format version " + version->json().dump() + " (this evotune reads 1)");
+  }
+  space.name = root.at("Name").text();
+  if (space.name.empty()) root.at("Name").fail("empty name");
+
+  Names names;
+  read_configuration_space(root.at("ConfigurationSpace"), space, names);
+  if (const auto problem = root.find("Problem")) {
+    problem->allow_only({"Sizes"});
+    for (const auto& element : problem->at("Sizes").elements())
+      space.sizes.push_back(read_size(element, names));
+  }
+  if (const auto expressions = root.find("Expressions")) {
+    for (const auto& [key, field] : expressions->members()) {
+      if (!is_c_identifier(key)) field.fail("'" + key + "' is not a C identifier");
+      names.claim(key, "a named expression", field);
+      space.expressions.push_back({key, field.expression()});
+    }
+  }
+  const auto folder = file.parent_path();
+  read_kernel_section(root.at("KernelSpecification"), folder, space);
+  read_reference_section(root.at("Reference"), folder, space);
+  if (const auto validation = root.find("Validation")) read_validation(*validation, space.tolerances);
+  if (const auto work = root.find("Work")) {
+    work->allow_only({"Flops", "Bytes"});
+    if (const auto flops = work->find("Flops")) space.work.flops = flops->expression();
+    if (const auto bytes = work->find("Bytes")) space.work.bytes = bytes->expression();
+  }
+  if (const auto budget = root.find("Budget")) space.budget = read_budget(*budget);
+  return space;
+}
+
+}  // namespace evotune

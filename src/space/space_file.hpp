@@ -1,0 +1,54 @@
+// Reading a space file: JSON -> the declared structs, with every structural error naming its field path.
+// Expressions stay text here; space_model compiles and checks them.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/launch_spec.hpp"
+#include "space/field.hpp"
+#include "space/search_space.hpp"
+
+namespace evotune {
+
+struct NamedExpression {
+  std::string name;
+  std::string text;
+};
+
+// A space file read and structurally checked.
+struct SpaceFile {
+  std::filesystem::path path;
+  std::string label;  // the path as given: the prefix of every error message
+  std::string json_text;
+  std::string name;
+  std::vector<TuningParameter> parameters;
+  std::vector<Condition> conditions;
+  std::vector<SizeSpec> sizes;
+  std::vector<NamedExpression> expressions;  // file order
+  KernelDecl kernel;
+  KernelDecl reference;
+  std::vector<ArgumentDecl> arguments;  // KernelSpecification.Arguments, in the kernel's order
+  std::vector<std::string> compiler_options;
+  std::string arch_suffix;
+  std::string template_source;
+  std::string reference_source;
+  Tolerances tolerances;
+  WorkFormula work;
+  std::optional<std::int64_t> budget;
+};
+
+// Throws SpaceError "FILE: Field.Path: what is wrong" (or "FILE:LINE:COLUMN: ..." for malformed JSON).
+SpaceFile read_space_file(const std::filesystem::path& file);
+
+// The whole file, or nullopt when it is missing or unreadable.
+std::optional<std::string> read_text_file(const std::filesystem::path& file);
+
+// The KernelSpecification and Reference sections (kernel_section.cpp). `folder` resolves relative paths.
+void read_kernel_section(const Field& section, const std::filesystem::path& folder, SpaceFile& space);
+void read_reference_section(const Field& section, const std::filesystem::path& folder, SpaceFile& space);
+
+}  // namespace evotune

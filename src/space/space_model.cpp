@@ -1,0 +1,244 @@
+// Compiles a space file's expressions into one variable table and evaluates them for given values.
+#include "space/space_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <tuple>
+
+#include "core/error.hpp"
+#include "space/device_variables.hpp"
+
+namespace evotune {
+namespace {
+
+constexpr std::int64_t kUint32Max = std::numeric_limits<std::uint32_t>::max();
+constexpr std::int64_t kCountMax = std::int64_t{1} << 53;  // doubles hold every integer up to here
+
+std::string number_text(double value) {
+  std::ostringstream text;
+  text.precision(17);
+  text << value;
+  return text.str();
+}
+
+std::string scope_text(Scope scope) {
+  return scope == Scope::reference ? "the reference's launch" : "buffer sizes and Work";
+}
+
+template <typename T>
+std::optional<std::size_t> index_of(const std::vector<T>& items, const std::string& name) {
+  for (std::size_t i = 0; i < items.size(); ++i)
+    if (items[i].name == name) return i;
+  return std::nullopt;
+}
+
+}  // namespace
+
+SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
+  for (const auto& parameter : file.parameters) parameter_slots_.push_back(table_.add(parameter.name));
+  for (const auto& size : file.sizes) size_slots_.push_back(table_.add(size.name));
+  for (const auto& [name, value] : device_variables(DeviceInfo{})) device_slots_.push_back(table_.add(name));
+
+  for (std::size_t i = 0; i < file.expressions.size(); ++i) {
+    const auto& declared = file.expressions[i];
+    Named named{compile(declared.text, "Expressions." + declared.name, Scope::variant, i)};
+    for (const auto& name : named.compiled.expression.names()) {
+      const auto parameter = index_of(file.parameters, name);
+      const auto earlier = index_of(file.expressions, name);
+      const bool device = !parameter && !earlier && !index_of(file.sizes, name);
+      named.needs_parameters |= parameter || (earlier && named_[*earlier].needs_parameters);
+      named.needs_device |= device || (earlier && named_[*earlier].needs_device);
+    }
+    named.slot = table_.add(declared.name);
+    named_.push_back(std::move(named));
+  }
+  const std::size_t all = named_.size();
+  for (std::size_t i = 0; i < file.conditions.size(); ++i)
+    conditions_.push_back(compile(file.conditions[i].expression,
+                                  "ConfigurationSpace.Conditions[" + std::to_string(i) + "].Expression",
+                                  Scope::variant, all));
+  const char* axes[] = {"X", "Y", "Z"};
+  for (auto [decl, section, scope, target] :
+       {std::tuple{&file.kernel, "KernelSpecification", Scope::variant, &kernel_geometry_},
+        std::tuple{&file.reference, "Reference", Scope::reference, &reference_geometry_}}) {
+    for (int axis = 0; axis < 3; ++axis)
+      target->push_back(
+          compile(decl->grid[axis], std::string(section) + ".GlobalSize." + axes[axis], scope, all));
+    for (int axis = 0; axis < 3; ++axis)
+      target->push_back(
+          compile(decl->block[axis], std::string(section) + ".LocalSize." + axes[axis], scope, all));
+    target->push_back(compile(decl->shared_memory, std::string(section) + ".SharedMemory", scope, all));
+  }
+  for (std::size_t i = 0; i < file.arguments.size(); ++i) {
+    const auto& argument = file.arguments[i];
+    const std::string path = "KernelSpecification.Arguments[" + std::to_string(i) + "].";
+    sizes_.emplace_back();
+    variant_values_.emplace_back();
+    reference_values_.emplace_back();
+    if (argument.is_vector) {
+      sizes_.back() = compile(argument.size_expr, path + "Size", Scope::sizes, all);
+      continue;
+    }
+    variant_values_.back() = compile(argument.value_expr, path + "Value", Scope::variant, all);
+    const auto& taken = file.reference.arguments;
+    if (std::find(taken.begin(), taken.end(), argument.name) != taken.end())
+      reference_values_.back() = compile(argument.value_expr, path + "Value", Scope::reference, all);
+  }
+  flops_ = compile(file.work.flops, "Work.Flops", Scope::sizes, all);
+  bytes_ = compile(file.work.bytes, "Work.Bytes", Scope::sizes, all);
+}
+
+SpaceModel::Compiled SpaceModel::compile(const std::string& text, std::string path, Scope scope,
+                                         std::size_t visible_named) {
+  std::string problem;
+  try {
+    Expression expression(text);
+    for (const auto& name : expression.names()) {
+      problem = unavailable(name, scope, visible_named);
+      if (!problem.empty()) break;
+    }
+    if (problem.empty()) {
+      expression.bind(table_);
+      return Compiled{std::move(expression), std::move(path)};
+    }
+  } catch (const ExpressionError& error) {
+    problem = error.what();
+  }
+  throw SpaceError(file_->label + ": " + path + ": " + problem);
+}
+
+std::string SpaceModel::unavailable(const std::string& name, Scope scope, std::size_t visible_named) const {
+  const std::string quoted = "'" + name + "'";
+  if (index_of(file_->parameters, name))
+    return scope == Scope::variant ? ""
+                                   : quoted + " is a tuning parameter, not visible in " + scope_text(scope);
+  if (index_of(file_->sizes, name)) return "";
+  if (const auto named = index_of(file_->expressions, name)) {
+    if (*named == visible_named) return quoted + " refers to itself";
+    if (*named > visible_named)
+      return quoted + " is defined later in Expressions (an expression can use only the ones before it)";
+    if (scope != Scope::variant && named_[*named].needs_parameters)
+      return quoted + " depends on tuning parameters, not visible in " + scope_text(scope);
+    if (scope == Scope::sizes && named_[*named].needs_device)
+      return quoted + " depends on device limits, not visible in " + scope_text(scope);
+    return "";
+  }
+  if (table_.find(name))  // a device limit
+    return scope == Scope::sizes ? quoted + " is a device limit, not visible in " + scope_text(scope) : "";
+  return "unknown name " + quoted;
+}
+
+void SpaceModel::set_device(const DeviceInfo& device) {
+  const auto values = device_variables(device);
+  for (std::size_t i = 0; i < values.size(); ++i) table_.set(device_slots_[i], values[i].second);
+}
+
+void SpaceModel::set_sizes(const Sizes& sizes) {
+  for (const auto& [name, value] : sizes)
+    if (!index_of(file_->sizes, name)) throw Error(file_->label + ": unknown problem size '" + name + "'");
+  for (std::size_t i = 0; i < file_->sizes.size(); ++i) {
+    const auto it = sizes.find(file_->sizes[i].name);
+    if (it == sizes.end())
+      throw Error(file_->label + ": the problem lacks size '" + file_->sizes[i].name + "'");
+    table_.set(size_slots_[i], static_cast<double>(it->second));
+  }
+}
+
+void SpaceModel::set_parameter(std::size_t index, ParamValue value) {
+  table_.set(parameter_slots_[index], static_cast<double>(value));
+}
+
+void SpaceModel::update(Scope scope) {
+  for (const auto& named : named_) {
+    if (scope != Scope::variant && named.needs_parameters) continue;
+    if (scope == Scope::sizes && named.needs_device) continue;
+    table_.set(named.slot, named.compiled.expression.evaluate());
+  }
+}
+
+std::optional<std::size_t> SpaceModel::first_failed_condition() const {
+  for (std::size_t i = 0; i < conditions_.size(); ++i) {
+    const double value = conditions_[i].expression.evaluate();
+    if (value == 0 || std::isnan(value)) return i;
+  }
+  return std::nullopt;
+}
+
+bool SpaceModel::condition_undefined(std::size_t index) const {
+  return std::isnan(conditions_[index].expression.evaluate());
+}
+
+std::int64_t SpaceModel::whole(const Compiled& compiled, std::int64_t max, Scope scope) const {
+  const double value = compiled.expression.evaluate();
+  if (value >= 0 && value <= static_cast<double>(max) && value == std::floor(value))
+    return static_cast<std::int64_t>(value);
+  throw SpaceError(file_->label + ": " + compiled.path + ": evaluates to " + number_text(value) +
+                   ", not an integer in [0, " + std::to_string(max) + "]" + context(scope));
+}
+
+std::string SpaceModel::context(Scope scope) const {
+  std::string text;
+  for (std::size_t i = 0; i < file_->sizes.size(); ++i)
+    text += (text.empty() ? "" : ",") + file_->sizes[i].name + "=" + number_text(table_.get(size_slots_[i]));
+  text = " (problem " + text;
+  if (scope == Scope::variant) {
+    text += "; config ";
+    for (std::size_t i = 0; i < file_->parameters.size(); ++i)
+      text += (i ? "," : "") + file_->parameters[i].name + "=" + number_text(table_.get(parameter_slots_[i]));
+  }
+  return text + ")";
+}
+
+LaunchSpec SpaceModel::launch(Scope scope) const {
+  const bool variant = scope == Scope::variant;
+  const auto& geometry = variant ? kernel_geometry_ : reference_geometry_;
+  const KernelDecl& decl = variant ? file_->kernel : file_->reference;
+  LaunchSpec spec;
+  spec.kernel_name = decl.name;
+  for (int axis = 0; axis < 3; ++axis) {
+    spec.grid[axis] = static_cast<std::uint32_t>(whole(geometry[axis], kUint32Max, scope));
+    spec.block[axis] = static_cast<std::uint32_t>(whole(geometry[3 + axis], kUint32Max, scope));
+  }
+  spec.dynamic_smem_bytes = static_cast<std::uint32_t>(whole(geometry[6], kUint32Max, scope));
+  for (const auto& name : decl.arguments) {
+    const std::size_t i = *index_of(file_->arguments, name);
+    const auto& argument = file_->arguments[i];
+    ArgSpec arg{argument.is_vector ? ArgSpec::Kind::buffer : ArgSpec::Kind::scalar, name, argument.dtype,
+                0.0};
+    if (!argument.is_vector) {
+      const Compiled& value = *(variant ? variant_values_ : reference_values_)[i];
+      arg.value = value.expression.evaluate();
+      const bool integral = !is_floating(argument.dtype);
+      if (!std::isfinite(arg.value) || (integral && arg.value != std::floor(arg.value)))
+        throw SpaceError(file_->label + ": " + value.path + ": evaluates to " + number_text(arg.value) +
+                         (integral ? ", not an integer" : ", not a finite number") + context(scope));
+    }
+    spec.args.push_back(std::move(arg));
+  }
+  return spec;
+}
+
+std::vector<BufferSpec> SpaceModel::buffers() const {
+  std::vector<BufferSpec> result;
+  for (std::size_t i = 0; i < file_->arguments.size(); ++i) {
+    const auto& argument = file_->arguments[i];
+    if (!argument.is_vector) continue;
+    result.push_back(BufferSpec{argument.name, argument.dtype, whole(*sizes_[i], kCountMax, Scope::sizes),
+                                argument.is_input, argument.is_output, argument.fill});
+  }
+  return result;
+}
+
+double SpaceModel::amount(const Compiled& compiled) const {
+  const double value = compiled.expression.evaluate();
+  if (std::isfinite(value) && value >= 0) return value;
+  throw SpaceError(file_->label + ": " + compiled.path + ": evaluates to " + number_text(value) +
+                   ", not a non-negative number" + context(Scope::sizes));
+}
+
+double SpaceModel::flops() const { return amount(*flops_); }
+double SpaceModel::bytes() const { return amount(*bytes_); }
+
+}  // namespace evotune

@@ -1,0 +1,83 @@
+// The compiled expressions of a space file and the variable values they read: set the values, then evaluate
+// conditions, launch geometry, arguments, buffer sizes and work. Not thread-safe (SearchSpace serialises it).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+#include "core/device_info.hpp"
+#include "core/launch_spec.hpp"
+#include "space/expression.hpp"
+#include "space/space_file.hpp"
+
+namespace evotune {
+
+// What an expression may read. variant: everything; reference: sizes, device limits and the named
+// expressions that need no tuning parameter; sizes: sizes and the named expressions that need neither.
+enum class Scope { variant, reference, sizes };
+
+class SpaceModel {
+ public:
+  // Compiles every expression of the file, checking each name against its scope. Throws SpaceError
+  // "FILE: Field.Path: unknown name 'X'" and the like. `file` must outlive the model.
+  explicit SpaceModel(const SpaceFile& file);
+  SpaceModel(const SpaceModel&) = delete;
+  SpaceModel& operator=(const SpaceModel&) = delete;
+
+  void set_device(const DeviceInfo& device);
+  // Throws Error when a declared size is missing or an undeclared one is given.
+  void set_sizes(const Sizes& sizes);
+  void set_parameter(std::size_t index, ParamValue value);  // index in file order
+
+  // Evaluates the named expressions the scope sees, in file order. Call after changing values.
+  void update(Scope scope);
+  // The first condition that rejects the current values (zero or NaN), after update(Scope::variant).
+  std::optional<std::size_t> first_failed_condition() const;
+  bool condition_undefined(std::size_t index) const;  // evaluates to NaN
+
+  // variant: the template's launch (after update(Scope::variant)); reference: the reference's launch (after
+  // update(Scope::reference)). Throws SpaceError naming the field when a value is not a valid integer.
+  LaunchSpec launch(Scope scope) const;
+  // After update(Scope::sizes).
+  std::vector<BufferSpec> buffers() const;
+  double flops() const;
+  double bytes() const;
+
+ private:
+  struct Compiled {
+    Expression expression;
+    std::string path;
+  };
+  struct Named {
+    Compiled compiled;
+    std::size_t slot = 0;
+    bool needs_parameters = false;
+    bool needs_device = false;
+  };
+
+  Compiled compile(const std::string& text, std::string path, Scope scope, std::size_t visible_named);
+  std::string unavailable(const std::string& name, Scope scope, std::size_t visible_named) const;
+  std::int64_t whole(const Compiled& compiled, std::int64_t max, Scope scope) const;
+  double amount(const Compiled& compiled) const;
+  std::string context(Scope scope) const;
+
+  const SpaceFile* file_;
+  VariableTable table_;
+  std::vector<std::size_t> parameter_slots_;
+  std::vector<std::size_t> size_slots_;
+  std::vector<std::size_t> device_slots_;
+  std::vector<Named> named_;
+  std::vector<Compiled> conditions_;
+  std::vector<Compiled> kernel_geometry_;  // grid X Y Z, block X Y Z, shared memory
+  std::vector<Compiled> reference_geometry_;
+  std::vector<std::optional<Compiled>> sizes_;             // per argument: Vector Size
+  std::vector<std::optional<Compiled>> variant_values_;    // per argument: Scalar Value for the template
+  std::vector<std::optional<Compiled>> reference_values_;  // ... for the reference, when it takes it
+  std::optional<Compiled> flops_;
+  std::optional<Compiled> bytes_;
+};
+
+}  // namespace evotune
