@@ -1,0 +1,119 @@
+// NVRTC compilation to cubin, and the search for the CUDA headers.
+#include "compile/compiler.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+
+#include "compile/ptxas_log.hpp"
+#include "core/error.hpp"
+#include "cuda/nvrtc.hpp"
+
+namespace evotune {
+namespace {
+
+void add_env_candidate(std::vector<std::string>& candidates, const char* variable) {
+  const char* root = std::getenv(variable);
+  if (root != nullptr && *root != '\0') candidates.push_back(std::string(root) + "/include");
+}
+
+}  // namespace
+
+std::vector<std::string> cuda_include_dirs() {
+  std::vector<std::string> candidates;
+  add_env_candidate(candidates, "CUDA_HOME");
+  add_env_candidate(candidates, "CUDA_PATH");
+#ifdef EVOTUNE_CUDA_INCLUDE_DIR
+  // CMake's CUDAToolkit_INCLUDE_DIRS may be a ;-separated list.
+  const std::string configured = EVOTUNE_CUDA_INCLUDE_DIR;
+  for (std::size_t start = 0; start <= configured.size();) {
+    const std::size_t end = std::min(configured.find(';', start), configured.size());
+    if (end > start) candidates.push_back(configured.substr(start, end - start));
+    start = end + 1;
+  }
+#endif
+  candidates.push_back("/usr/local/cuda/include");
+  return cuda_include_dirs(candidates);
+}
+
+std::vector<std::string> cuda_include_dirs(const std::vector<std::string>& candidates) {
+  namespace fs = std::filesystem;
+  std::string tried;
+  for (const auto& dir : candidates) {
+    std::error_code ignored;
+    if (fs::exists(fs::path(dir) / "cuda_fp16.h", ignored)) {
+      std::vector<std::string> dirs{dir};
+      if (fs::is_directory(fs::path(dir) / "cccl", ignored)) dirs.push_back(dir + "/cccl");
+      return dirs;
+    }
+    spdlog::debug("no cuda_fp16.h in {}", dir);
+    tried += (tried.empty() ? "" : ", ") + dir;
+  }
+  throw Error("CUDA headers not found (no cuda_fp16.h in " + (tried.empty() ? std::string("any dir") : tried) +
+              "): set CUDA_HOME to the CUDA toolkit");
+}
+
+Compiler::Compiler(std::vector<std::string> include_dirs) : include_dirs_(std::move(include_dirs)) {}
+
+std::vector<std::string> Compiler::effective_options(const CompileRequest& request) const {
+  std::vector<std::string> options{"--gpu-architecture=" + request.arch};
+  for (const auto& dir : include_dirs_) options.push_back("-I" + dir);
+  options.push_back("-Xptxas=-v");
+  options.push_back("-lineinfo");
+  options.insert(options.end(), request.options.begin(), request.options.end());
+  return options;
+}
+
+std::string Compiler::options_key(const CompileRequest& request) const {
+  std::string key = "nvrtc=" + nvrtc_version();
+  for (const auto& option : effective_options(request)) key += ' ' + option;
+  return key;
+}
+
+std::string Compiler::nvrtc_version() {
+  int major = 0;
+  int minor = 0;
+  cuda::check(nvrtcVersion(&major, &minor), "nvrtcVersion");
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+CompileResult Compiler::compile(const CompileRequest& request) const {
+  const auto start = std::chrono::steady_clock::now();
+  CompileResult result;
+  result.info.arch = request.arch;
+  try {
+    cuda::NvrtcProgram program(request.source, request.file_name.empty() ? "kernel.cu" : request.file_name);
+    const nvrtcResult compiled = program.compile(effective_options(request));
+    const std::string log = program.log();
+    CompileInfo usage = parse_ptxas_log(log, request.kernel_name);
+    usage.arch = request.arch;
+    usage.log = log;
+    result.info = std::move(usage);
+    if (compiled == NVRTC_SUCCESS) {
+      result.cubin = program.cubin();
+      if (result.cubin.empty()) {
+        result.status = Status::compile_error;
+        result.message = "no cubin for arch '" + request.arch + "' (need a real arch such as sm_90)";
+      }
+    } else if (compiled == NVRTC_ERROR_COMPILATION) {
+      const CompileFailure failure = diagnose_failure(log, result.info);
+      result.status = failure.status;
+      result.message = failure.message;
+    } else {
+      cuda::check(compiled, "nvrtcCompileProgram");
+    }
+  } catch (const cuda::NvrtcError& e) {
+    result.status = Status::compile_error;
+    result.message = e.what();
+    if (const auto end = result.info.log.find('\n'); !result.info.log.empty())
+      result.message += ": " + result.info.log.substr(0, end);
+    result.cubin.clear();
+  }
+  result.info.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace evotune

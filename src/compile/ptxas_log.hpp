@@ -1,0 +1,26 @@
+// Reads NVRTC's log: resource usage from `ptxas -v`, and why a compilation failed.
+#pragma once
+
+#include <string>
+
+#include "core/outcome.hpp"
+#include "core/status.hpp"
+
+namespace evotune {
+
+// Registers, static shared memory, stack frame and spills of kernel_name as `-Xptxas=-v` reports them
+// ("Used 9 registers, used 1 barriers, 1024 bytes smem", "0 bytes stack frame, 0 bytes spill stores, ...").
+// When the log has no entry for kernel_name, the largest value of each field over all entries. Only those
+// five fields of the result are set.
+CompileInfo parse_ptxas_log(const std::string& log, const std::string& kernel_name);
+
+// The status and one-line message of a failed compilation: resource_error for ptxas running out of a
+// resource (shared, local or parameter space; NVRTC 13 fails static shared memory over 48 KB with no
+// message, so that case is read from `usage`), else compile_error with the first error line of the log.
+struct CompileFailure {
+  Status status = Status::compile_error;
+  std::string message;
+};
+CompileFailure diagnose_failure(const std::string& log, const CompileInfo& usage);
+
+}  // namespace evotune

@@ -1,0 +1,109 @@
+// Source and launches of the fill and poison kernels.
+#include "eval/builtin_kernels.hpp"
+
+#include <algorithm>
+
+#include "core/error.hpp"
+
+namespace evotune {
+namespace {
+
+// dtype codes follow the order of evotune::DType: f16, bf16, f32, f64, i32, i64.
+const char* kSource = R"(
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+
+__device__ unsigned long long evotune_mix(unsigned long long x) {  // splitmix64 finaliser
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+extern "C" __global__ void evotune_fill(void* out, long long n, int dtype, unsigned long long seed,
+                                        double low, double high) {
+  const unsigned long long key = evotune_mix(seed);
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+       i += (long long)gridDim.x * blockDim.x) {
+    const double u = (evotune_mix(key ^ (unsigned long long)i) >> 11) * 0x1.0p-53;  // [0, 1)
+    const double v = low + u * (high - low);
+    switch (dtype) {
+      case 0: ((__half*)out)[i] = __double2half(v); break;
+      case 1: ((__nv_bfloat16*)out)[i] = __double2bfloat16(v); break;
+      case 2: ((float*)out)[i] = (float)v; break;
+      case 3: ((double*)out)[i] = v; break;
+      case 4: ((int*)out)[i] = (int)floor(low + u * (high - low + 1)); break;
+      case 5: ((long long*)out)[i] = (long long)floor(low + u * (high - low + 1)); break;
+    }
+  }
+}
+
+extern "C" __global__ void evotune_poison(void* out, long long n, int dtype) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+       i += (long long)gridDim.x * blockDim.x) {
+    switch (dtype) {
+      case 0: ((unsigned short*)out)[i] = 0x7e00; break;
+      case 1: ((unsigned short*)out)[i] = 0x7fc0; break;
+      case 2: ((unsigned int*)out)[i] = 0x7fc00000u; break;
+      case 3: ((unsigned long long*)out)[i] = 0x7ff8000000000000ULL; break;
+      case 4: ((int*)out)[i] = 0x7fffffff; break;
+      case 5: ((long long*)out)[i] = 0x7fffffffffffffffLL; break;
+    }
+  }
+}
+)";
+
+constexpr unsigned kBlock = 256;
+constexpr long long kMaxBlocks = 4096;  // grid-stride loops cover the rest
+
+void launch(CUfunction function, CUstream stream, std::int64_t count, void** params) {
+  const long long blocks = std::clamp<long long>((count + kBlock - 1) / kBlock, 1, kMaxBlocks);
+  cuda::check(cuda::driver().cuLaunchKernel(function, static_cast<unsigned>(blocks), 1, 1, kBlock, 1, 1, 0, stream,
+                                            params, nullptr),
+              "cuLaunchKernel");
+}
+
+int dtype_code(DType dtype) { return static_cast<int>(dtype); }
+
+}  // namespace
+
+std::string compile_builtin_kernels(const Compiler& compiler, const std::string& arch) {
+  const CompileResult result = compiler.compile({kSource, "evotune_builtins.cu", "evotune_fill", arch, {}});
+  if (result.status != Status::ok)
+    throw Error("cannot compile evotune's fill kernels for " + arch + ": " + result.message);
+  return result.cubin;
+}
+
+BuiltinKernels::BuiltinKernels(const std::string& cubin) : module_(cuda::Module::load(cubin)) {
+  fill_ = module_.function("evotune_fill");
+  poison_ = module_.function("evotune_poison");
+}
+
+void BuiltinKernels::fill(CUstream stream, CUdeviceptr buffer, DType dtype, std::int64_t count, const FillSpec& spec,
+                          std::uint64_t seed) const {
+  const bool constant = spec.kind == FillSpec::Kind::constant;
+  double low = constant ? spec.value : spec.low;
+  double high = constant ? spec.value : spec.high;
+  if (constant && !is_floating(dtype)) high = low - 1;  // floor(low + u * 0) == low
+  int code = dtype_code(dtype);
+  unsigned long long seed_arg = seed;
+  long long n = count;
+  void* params[] = {&buffer, &n, &code, &seed_arg, &low, &high};
+  launch(fill_, stream, count, params);
+}
+
+void BuiltinKernels::poison(CUstream stream, CUdeviceptr buffer, DType dtype, std::int64_t count) const {
+  int code = dtype_code(dtype);
+  long long n = count;
+  void* params[] = {&buffer, &n, &code};
+  launch(poison_, stream, count, params);
+}
+
+std::uint64_t buffer_seed(std::uint64_t validation_seed, std::size_t buffer_index) {
+  std::uint64_t x = validation_seed ^ (0x9e3779b97f4a7c15ULL * (buffer_index + 1));
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+}  // namespace evotune

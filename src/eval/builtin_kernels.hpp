@@ -1,0 +1,46 @@
+// evotune's own device kernels: reproducible random fill and NaN poisoning of buffers of any DType.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <string>
+
+#include "compile/compiler.hpp"
+#include "core/dtype.hpp"
+#include "core/launch_spec.hpp"
+#include "cuda/resources.hpp"
+
+namespace evotune {
+
+// Compiles the builtin kernels for arch ("sm_90"). Throws Error with the compiler's message on failure.
+std::string compile_builtin_kernels(const Compiler& compiler, const std::string& arch);
+
+// The builtin kernels loaded in the current context.
+class BuiltinKernels {
+ public:
+  BuiltinKernels() = default;                         // not loaded
+  explicit BuiltinKernels(const std::string& cubin);  // loads in the current context; throws CudaError
+
+  // Fills count elements at `buffer` as FillSpec says. Element i of a random fill is a counter-based hash
+  // of (seed, i): the same seed gives the same data, on any launch shape. Integer types get
+  // floor(low + u * (high - low + 1)). Asynchronous on `stream`; throws CudaError when the launch fails.
+  void fill(CUstream stream, CUdeviceptr buffer, DType dtype, std::int64_t count, const FillSpec& spec,
+            std::uint64_t seed) const;
+
+  // Writes NaN (0x7e00 half, 0x7fc0 bfloat16, quiet NaN float/double; the maximum value for integer
+  // types) over count elements, so elements a kernel leaves unwritten show. Asynchronous on `stream`.
+  void poison(CUstream stream, CUdeviceptr buffer, DType dtype, std::int64_t count) const;
+
+  void abandon() noexcept { module_.abandon(); }
+
+ private:
+  cuda::Module module_;
+  CUfunction fill_ = nullptr;
+  CUfunction poison_ = nullptr;
+};
+
+// A per-buffer seed derived from a validation seed, so buffers of one problem get unrelated data.
+std::uint64_t buffer_seed(std::uint64_t validation_seed, std::size_t buffer_index);
+
+}  // namespace evotune

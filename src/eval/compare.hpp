@@ -1,0 +1,29 @@
+// Pure numerics of validation and timing: output comparison, the verdict, sample statistics.
+#pragma once
+
+#include <vector>
+
+#include "core/launch_spec.hpp"
+#include "core/outcome.hpp"
+#include "core/status.hpp"
+
+namespace evotune {
+
+// Compares a variant's output with the reference's, element by element (both the same length; throws
+// Error otherwise). A non-finite output element counts in non_finite unless the reference holds the same
+// non-finite value there (NaN/NaN, +Inf/+Inf); max_abs and rel_l2 are taken over the elements finite in
+// both; a finite output where the reference is non-finite makes max_abs infinite. rel_l2 is
+// ||out - ref||_2 / ||ref||_2, or the absolute ||out - ref||_2 when the reference is all zeros.
+ErrorStats compare_outputs(const std::vector<double>& reference, const std::vector<double>& output);
+
+// The combined statistics of several output buffers: the worst of each measure, counts added.
+ErrorStats merge(const ErrorStats& a, const ErrorStats& b);
+
+// nan when any element is non-finite, wrong_result when max_abs or rel_l2 is over its tolerance, else ok.
+Status judge(const ErrorStats& error, const Tolerances& tolerances);
+
+// Median, min, mean, sample standard deviation and the 20th/80th percentiles (linear interpolation) of
+// per-launch times in microseconds. No samples: all zero.
+TimingStats summarize(std::vector<double> samples_us);
+
+}  // namespace evotune

@@ -1,0 +1,322 @@
+// Validation and timing of one variant; recovery of the device after faults and hung kernels.
+#include "eval/gpu_evaluator.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <future>
+#include <thread>
+
+#include "compile/compiler.hpp"
+#include "core/error.hpp"
+#include "cuda/resources.hpp"
+#include "eval/compare.hpp"
+#include "eval/device_state.hpp"
+#include "eval/launch_args.hpp"
+
+namespace evotune {
+
+// Why one evaluation stopped; `reset` says whether the context must be rebuilt before the next one.
+struct GpuEvaluator::Failure {
+  enum class Reset { none, sticky, hung };
+  Status status;
+  std::string message;
+  Reset reset = Reset::none;
+};
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Static shared memory above this needs no opt-in; dynamic shared memory above it does.
+constexpr std::uint32_t kDefaultSmemLimit = 48 * 1024;
+// How long a context reset may take after a fault. With a hung kernel, driver 580 blocks the reset until
+// the kernel ends (measured on an H100: still blocked after 30 s), so waiting longer there is pointless.
+constexpr double kResetLimitMs = 30000;
+constexpr double kHungResetLimitMs = 2000;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+Status status_of(CUresult result) {
+  switch (result) {
+    case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
+    case CUDA_ERROR_OUT_OF_MEMORY: return Status::resource_error;
+    case CUDA_ERROR_LAUNCH_TIMEOUT: return Status::timeout;
+    default: return Status::launch_error;
+  }
+}
+
+std::string format_number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", value);
+  return text;
+}
+
+std::string describe(Status status, const ErrorStats& error, const Tolerances& tolerances) {
+  if (status == Status::nan)
+    return std::to_string(error.non_finite) + " of " + std::to_string(error.elements) +
+           " output elements are NaN/Inf (unwritten or non-finite)";
+  return "max_abs " + format_number(error.max_abs) + " (tolerance " + format_number(tolerances.max_abs) +
+         "), rel_l2 " + format_number(error.rel_l2) + " (tolerance " + format_number(tolerances.rel_l2) + ")";
+}
+
+}  // namespace
+
+GpuEvaluator::GpuEvaluator(int device_ordinal, std::vector<BufferSpec> buffers, CompiledKernel reference,
+                           Tolerances tolerances, EvalSettings settings)
+    : ordinal_(device_ordinal),
+      buffers_(std::move(buffers)),
+      reference_(std::move(reference)),
+      tolerances_(tolerances),
+      settings_(settings) {
+  settings_.warmup = std::max(settings_.warmup, 0);
+  settings_.repetitions = std::max(settings_.repetitions, 0);
+  cuda::driver();  // throws the one-line "no driver" error
+  const int count = cuda::device_count();
+  if (count == 0) throw Error("GPU evaluation impossible: " + cuda::no_device_reason());
+  if (ordinal_ < 0 || ordinal_ >= count)
+    throw Error("CUDA device " + std::to_string(ordinal_) + " does not exist (" + std::to_string(count) + " found)");
+  device_ = cuda::query_device(ordinal_);
+  builtin_cubin_ = compile_builtin_kernels(Compiler(cuda_include_dirs()), device_.arch());
+  if (reference_.cubin.empty()) throw Error("the reference kernel has an empty cubin");
+  const std::string name = "reference kernel '" + reference_.launch.kernel_name + "'";
+  try {
+    build_state();
+    reference_outputs(0);
+  } catch (const Failure& failure) {
+    Outcome ignored;
+    handle(failure, ignored);
+    throw Error(name + " does not run: " + failure.message);
+  } catch (const cuda::CudaError& e) {
+    throw Error(name + " does not load: " + e.what());
+  }
+  for (const auto& output : cached_reference_)
+    if (std::any_of(output.begin(), output.end(), [](double v) { return !std::isfinite(v); }))
+      spdlog::warn("{} leaves NaN/Inf in its outputs; variants must match them", name);
+}
+
+GpuEvaluator::~GpuEvaluator() = default;
+
+void GpuEvaluator::build_state() {
+  const std::size_t scratch = settings_.flush_l2 ? 2 * static_cast<std::size_t>(device_.l2_bytes) : 4;
+  state_ = std::make_unique<DeviceState>(ordinal_, buffers_, builtin_cubin_, reference_.cubin,
+                                         reference_.launch.kernel_name, scratch, settings_.repetitions);
+  check_resources(state_->reference, reference_.launch, "reference kernel");
+}
+
+Outcome GpuEvaluator::evaluate(const CompiledKernel& variant, std::uint64_t validation_seed) {
+  Outcome outcome;
+  outcome.validation_seed = validation_seed;
+  if (!healthy_) {
+    outcome.status = Status::launch_error;
+    outcome.message = "GPU evaluator unusable: " + unhealthy_reason_;
+    return outcome;
+  }
+  const auto start = Clock::now();
+  try {
+    state_->context.make_current();
+    const auto& expected = reference_outputs(validation_seed);
+    const CUfunction function = load_variant(variant);
+    check_resources(function, variant.launch, "variant");
+    KernelArgs args = arguments(variant.launch, Role::variant);
+    state_->prepare(validation_seed, Role::variant);
+    launch(function, variant.launch, args);
+    wait(settings_.timeout_ms, "variant");
+    const auto outputs = state_->download_outputs(Role::variant);
+    ErrorStats error;
+    for (std::size_t i = 0; i < outputs.size(); ++i)
+      error = i == 0 ? compare_outputs(expected[i], outputs[i]) : merge(error, compare_outputs(expected[i], outputs[i]));
+    outcome.error = error;
+    outcome.status = judge(error, tolerances_);
+    outcome.validate_ms = ms_since(start);
+    if (outcome.status == Status::ok) {
+      const auto bench_start = Clock::now();
+      outcome.timing = time_variant(function, variant.launch);
+      outcome.bench_ms = ms_since(bench_start);
+    } else {
+      outcome.message = describe(outcome.status, error, tolerances_);
+    }
+  } catch (const Failure& failure) {
+    handle(failure, outcome);
+  } catch (const cuda::CudaError& e) {
+    handle({status_of(e.result()), e.what(), cuda::is_sticky(e.result()) ? Failure::Reset::sticky : Failure::Reset::none},
+           outcome);
+  } catch (const std::exception& e) {
+    handle({Status::launch_error, e.what()}, outcome);
+  }
+  if (outcome.validate_ms == 0) outcome.validate_ms = ms_since(start);
+  if (healthy_) state_->variant_module = cuda::Module();
+  return outcome;
+}
+
+void GpuEvaluator::handle(const Failure& failure, Outcome& outcome) {
+  outcome.status = failure.status;
+  outcome.message = failure.message;
+  outcome.timing.reset();
+  if (failure.reset != Failure::Reset::none) recover(failure.message, failure.reset == Failure::Reset::hung);
+}
+
+const std::vector<std::vector<double>>& GpuEvaluator::reference_outputs(std::uint64_t seed) {
+  if (cached_seed_ == seed) return cached_reference_;
+  try {
+    KernelArgs args = arguments(reference_.launch, Role::reference);
+    state_->prepare(seed, Role::reference);
+    launch(state_->reference, reference_.launch, args);
+    wait(settings_.timeout_ms, "reference kernel");
+    cached_reference_ = state_->download_outputs(Role::reference);
+    cached_seed_ = seed;
+    return cached_reference_;
+  } catch (const Failure& failure) {
+    throw Failure{failure.status, "reference kernel: " + failure.message, failure.reset};
+  } catch (const cuda::CudaError& e) {
+    throw Failure{Status::launch_error, std::string("reference kernel: ") + e.what(),
+                  cuda::is_sticky(e.result()) ? Failure::Reset::sticky : Failure::Reset::none};
+  }
+}
+
+CUfunction GpuEvaluator::load_variant(const CompiledKernel& variant) {
+  if (variant.cubin.empty()) throw Failure{Status::launch_error, "the variant has no cubin"};
+  try {
+    state_->variant_module = cuda::Module::load(variant.cubin);
+  } catch (const cuda::CudaError& e) {
+    if (cuda::is_sticky(e.result())) throw;
+    throw Failure{status_of(e.result()), std::string("cannot load the variant's cubin: ") + e.what()};
+  }
+  try {
+    return state_->variant_module.function(variant.launch.kernel_name);
+  } catch (const cuda::CudaError& e) {
+    throw Failure{Status::launch_error, "no kernel '" + variant.launch.kernel_name + "' in the cubin: " + e.what()};
+  }
+}
+
+void GpuEvaluator::check_resources(CUfunction function, const LaunchSpec& launch, const char* who) const {
+  const cuda::FunctionAttributes attributes = cuda::function_attributes(function);
+  const std::int64_t smem = static_cast<std::int64_t>(attributes.static_smem_bytes) + launch.dynamic_smem_bytes;
+  if (smem > device_.max_smem_per_block)
+    throw Failure{Status::resource_error,
+                  std::string(who) + " needs " + std::to_string(smem) + " bytes of shared memory (" +
+                      std::to_string(attributes.static_smem_bytes) + " static + " +
+                      std::to_string(launch.dynamic_smem_bytes) + " dynamic); the device allows " +
+                      std::to_string(device_.max_smem_per_block)};
+  const std::int64_t threads = std::int64_t{launch.block[0]} * launch.block[1] * launch.block[2];
+  if (threads > attributes.max_threads_per_block)
+    throw Failure{Status::resource_error,
+                  std::string(who) + " block of " + std::to_string(threads) + " threads exceeds the kernel's limit of " +
+                      std::to_string(attributes.max_threads_per_block) + " (" + std::to_string(attributes.num_regs) +
+                      " registers per thread)"};
+  if (launch.dynamic_smem_bytes > kDefaultSmemLimit) {
+    const CUresult result = cuda::driver().cuFuncSetAttribute(
+        function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(launch.dynamic_smem_bytes));
+    if (result != CUDA_SUCCESS)
+      throw Failure{Status::resource_error, std::string(who) + ": cuFuncSetAttribute(" +
+                                                std::to_string(launch.dynamic_smem_bytes) +
+                                                " bytes dynamic shared memory): " + cuda::error_text(result)};
+  }
+}
+
+KernelArgs GpuEvaluator::arguments(const LaunchSpec& launch, Role role) const {
+  try {
+    return KernelArgs(launch.args, [&](const std::string& name) { return state_->address(name, role); });
+  } catch (const Error& e) {
+    throw Failure{Status::launch_error, e.what()};
+  }
+}
+
+void GpuEvaluator::launch(CUfunction function, const LaunchSpec& launch, KernelArgs& args) const {
+  cuda::check(cuda::driver().cuLaunchKernel(function, launch.grid[0], launch.grid[1], launch.grid[2], launch.block[0],
+                                            launch.block[1], launch.block[2], launch.dynamic_smem_bytes,
+                                            state_->stream.get(), args.params(), nullptr),
+              "cuLaunchKernel");
+}
+
+void GpuEvaluator::wait(double timeout_ms, const std::string& who) const {
+  const cuda::Event& done = state_->events.back();
+  done.record(state_->stream.get());
+  const auto deadline = Clock::now() + std::chrono::duration<double, std::milli>(timeout_ms);
+  while (!done.done()) {
+    if (Clock::now() > deadline)
+      throw Failure{Status::timeout, who + " did not finish within " + format_number(timeout_ms) + " ms",
+                    Failure::Reset::hung};
+    std::this_thread::sleep_for(std::chrono::microseconds(20));
+  }
+}
+
+TimingStats GpuEvaluator::time_variant(CUfunction function, const LaunchSpec& launch) {
+  const DeviceState& state = *state_;
+  KernelArgs args = arguments(launch, Role::variant);
+  for (int i = 0; i < settings_.warmup; ++i) this->launch(function, launch, args);
+  const std::size_t scratch_words = state.l2_scratch.bytes() / 4;
+  for (int i = 0; i < settings_.repetitions; ++i) {
+    if (settings_.flush_l2)
+      cuda::check(cuda::driver().cuMemsetD32Async(state.l2_scratch.get(), static_cast<unsigned>(i), scratch_words,
+                                                  state.stream.get()),
+                  "cuMemsetD32Async");
+    state.events[2 * i].record(state.stream.get());
+    this->launch(function, launch, args);
+    state.events[2 * i + 1].record(state.stream.get());
+  }
+  wait(settings_.timeout_ms * (settings_.warmup + settings_.repetitions), "variant (timing)");
+  std::vector<double> samples_us;
+  for (int i = 0; i < settings_.repetitions; ++i)
+    samples_us.push_back(1000.0 * cuda::elapsed_ms(state.events[2 * i], state.events[2 * i + 1]));
+  return summarize(std::move(samples_us));
+}
+
+void GpuEvaluator::recover(const std::string& cause, bool kernel_may_be_running) {
+  spdlog::warn("resetting the CUDA context of device {} after: {}", ordinal_, cause);
+  cached_seed_.reset();  // the reference runs again in the new context, as a check that it works
+  const CUdevice device = state_->context.device();
+  const CUcontext context = state_->context.get();
+  state_->abandon();
+  state_.reset();
+  // The reset runs on its own thread: if a hung kernel cannot be stopped, only that thread stays stuck.
+  auto finished = std::make_shared<std::promise<CUresult>>();
+  std::future<CUresult> result = finished->get_future();
+  std::thread([device, context, finished] {
+    const CUresult reset = cuda::reset_primary_context(device, context);
+    cuda::log_release_failure(cuda::driver().cuCtxSetCurrent(nullptr), "cuCtxSetCurrent");
+    finished->set_value(reset);
+  }).detach();
+  const double limit_ms = kernel_may_be_running ? kHungResetLimitMs : kResetLimitMs;
+  if (result.wait_for(std::chrono::duration<double, std::milli>(limit_ms)) != std::future_status::ready) {
+    mark_unhealthy("device " + std::to_string(ordinal_) + " did not recover within " + format_number(limit_ms) +
+                   " ms after: " + cause + " (restart evotune)");
+    return;
+  }
+  if (const CUresult reset = result.get(); reset != CUDA_SUCCESS)
+    spdlog::warn("cuDevicePrimaryCtxReset: {}", cuda::error_text(reset));
+  std::string failure = rebuild();
+  if (!failure.empty()) {
+    // Second chance, exactly as cudaDeviceReset would do it: on this thread, with the context current.
+    spdlog::warn("rebuilding after the reset failed ({}); resetting again on the evaluating thread", failure);
+    if (const CUresult reset = cuda::reset_primary_context(device, context); reset != CUDA_SUCCESS)
+      spdlog::warn("cuDevicePrimaryCtxReset: {}", cuda::error_text(reset));
+    failure = rebuild();
+  }
+  if (!failure.empty())
+    mark_unhealthy("cannot rebuild the device state after: " + cause + ": " + failure +
+                   " (the driver keeps this error until the process exits: restart the evaluating process)");
+}
+
+std::string GpuEvaluator::rebuild() {
+  try {
+    build_state();
+    return "";
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (const Failure& failure) {
+    return failure.message;
+  }
+}
+
+void GpuEvaluator::mark_unhealthy(const std::string& reason) {
+  healthy_ = false;
+  unhealthy_reason_ = reason;
+  spdlog::error("{}", reason);
+}
+
+}  // namespace evotune

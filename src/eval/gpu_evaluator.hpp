@@ -1,0 +1,89 @@
+// GpuEvaluator: validates one compiled variant against the reference kernel on a GPU, then times it.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/device_info.hpp"
+#include "core/launch_spec.hpp"
+#include "core/outcome.hpp"
+
+namespace evotune {
+
+struct EvalSettings {
+  int warmup = 3;            // untimed launches before the timed ones
+  int repetitions = 30;      // timed launches, each with its own event pair
+  bool flush_l2 = true;      // overwrite a 2x-L2 scratch buffer before each timed launch
+  double timeout_ms = 10000; // per validation launch; the timing phase gets this per launch
+};
+
+struct CompiledKernel {
+  std::string cubin;
+  LaunchSpec launch;
+};
+
+class DeviceState;
+class KernelArgs;
+enum class Role;
+
+// Owns the device's primary context while it lives; one evaluator per device at a time. Not thread-safe:
+// call evaluate() from one thread at a time (any thread).
+class GpuEvaluator {
+ public:
+  // Compiles the builtin fill kernels for the device, allocates every buffer (outputs once for the
+  // reference, once for variants) and runs the reference once as a check. Throws Error for set-up
+  // problems: no driver or device, no CUDA headers, a reference that fails to load, launch or finish.
+  GpuEvaluator(int device_ordinal, std::vector<BufferSpec> buffers, CompiledKernel reference,
+               Tolerances tolerances, EvalSettings settings);
+  ~GpuEvaluator();
+  GpuEvaluator(const GpuEvaluator&) = delete;
+  GpuEvaluator& operator=(const GpuEvaluator&) = delete;
+
+  const DeviceInfo& device() const { return device_; }
+
+  // Fills inputs from validation_seed, runs the reference (cached per seed) and the variant, compares,
+  // and times an ok variant. Every variant fault is a status in the Outcome (compile fields untouched);
+  // this never throws for a variant. After a sticky fault or a hung kernel it resets the context and
+  // rebuilds the device state; where the driver refuses (driver 580 does, for both) healthy() turns false.
+  Outcome evaluate(const CompiledKernel& variant, std::uint64_t validation_seed);
+
+  // False once a hung kernel could not be killed (or the state not rebuilt): evaluate() then only returns
+  // failures, and the caller should stop with unhealthy_reason().
+  bool healthy() const { return healthy_; }
+  const std::string& unhealthy_reason() const { return unhealthy_reason_; }
+
+ private:
+  struct Failure;
+  CUfunction load_variant(const CompiledKernel& variant);
+  void check_resources(CUfunction function, const LaunchSpec& launch, const char* who) const;
+  KernelArgs arguments(const LaunchSpec& launch, Role role) const;
+  void launch(CUfunction function, const LaunchSpec& launch, KernelArgs& args) const;
+  void wait(double timeout_ms, const std::string& who) const;
+  const std::vector<std::vector<double>>& reference_outputs(std::uint64_t seed);
+  TimingStats time_variant(CUfunction function, const LaunchSpec& launch);
+  void build_state();
+  void handle(const Failure& failure, Outcome& outcome);
+  void recover(const std::string& cause, bool kernel_may_be_running);
+  std::string rebuild();  // build_state(); the failure's text, empty on success
+  void mark_unhealthy(const std::string& reason);
+
+  int ordinal_;
+  std::vector<BufferSpec> buffers_;
+  CompiledKernel reference_;
+  Tolerances tolerances_;
+  EvalSettings settings_;
+  DeviceInfo device_;
+  std::string builtin_cubin_;
+  std::unique_ptr<DeviceState> state_;
+  std::optional<std::uint64_t> cached_seed_;  // seed of cached_reference_
+  std::vector<std::vector<double>> cached_reference_;
+  bool healthy_ = true;
+  std::string unhealthy_reason_;
+};
+
+}  // namespace evotune

@@ -1,0 +1,183 @@
+// NVRTC compilation on the CPU: cubins, resource usage, failures as values, include-dir discovery.
+#include "compile/compiler.hpp"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "core/error.hpp"
+
+namespace evotune {
+namespace {
+
+const char* kSaxpy = R"(
+extern "C" __global__ void saxpy(float* y, const float* x, float a, int n) {
+  __shared__ float tile[256];
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  tile[threadIdx.x] = i < n ? x[i] : 0.0f;
+  __syncthreads();
+  if (i < n) y[i] = a * tile[255 - threadIdx.x] + y[i];
+}
+)";
+
+CompileRequest saxpy_request(const std::string& arch) {
+  return {kSaxpy, "saxpy.cu", "saxpy", arch, {"-std=c++17"}};
+}
+
+Compiler make_compiler() { return Compiler(cuda_include_dirs()); }
+
+TEST(Compiler, CompilesForSm80AndSm90) {
+  const Compiler compiler = make_compiler();
+  for (const std::string arch : {"sm_80", "sm_90", "sm_90a"}) {
+    const CompileResult result = compiler.compile(saxpy_request(arch));
+    ASSERT_EQ(result.status, Status::ok) << arch << ": " << result.message << "\n" << result.info.log;
+    EXPECT_FALSE(result.cubin.empty()) << arch;
+    EXPECT_EQ(result.cubin.substr(0, 4), "\x7f" "ELF") << arch;
+    EXPECT_GT(result.info.registers, 0) << arch;
+    EXPECT_EQ(result.info.static_smem_bytes, 256 * 4) << arch;
+    EXPECT_EQ(result.info.spill_store_bytes, 0) << arch;
+    EXPECT_EQ(result.info.arch, arch);
+    EXPECT_GT(result.info.compile_ms, 0.0);
+    EXPECT_NE(result.info.log.find("ptxas info"), std::string::npos);
+  }
+}
+
+TEST(Compiler, SyntaxErrorIsACompileError) {
+  CompileRequest request = saxpy_request("sm_90");
+  request.source = "extern \"C\" __global__ void bad(float* y) { y[0] = 1 }\n";
+  request.kernel_name = "bad";
+  const CompileResult result = make_compiler().compile(request);
+  EXPECT_EQ(result.status, Status::compile_error);
+  EXPECT_NE(result.message.find("error"), std::string::npos) << result.message;
+  EXPECT_NE(result.message.find("expected a \";\""), std::string::npos) << result.message;
+  EXPECT_TRUE(result.cubin.empty());
+  EXPECT_FALSE(result.info.log.empty());
+}
+
+TEST(Compiler, HugeStaticSharedArrayIsAResourceError) {
+  CompileRequest request = saxpy_request("sm_90");
+  request.source = R"(
+extern "C" __global__ void big(float* y) {
+  __shared__ float s[300 * 256];  // 300 KB
+  s[threadIdx.x] = 1.0f;
+  __syncthreads();
+  y[threadIdx.x] = s[threadIdx.x + 7];
+})";
+  request.kernel_name = "big";
+  const CompileResult result = make_compiler().compile(request);
+  EXPECT_EQ(result.status, Status::resource_error) << result.message << "\n" << result.info.log;
+  EXPECT_FALSE(result.message.empty());
+  EXPECT_EQ(result.info.static_smem_bytes, 300 * 1024);
+}
+
+TEST(Compiler, BadOptionIsACompileErrorNotAThrow) {
+  CompileRequest request = saxpy_request("sm_90");
+  request.options.push_back("--no-such-option");
+  const CompileResult result = make_compiler().compile(request);
+  EXPECT_EQ(result.status, Status::compile_error);
+  EXPECT_NE(result.message.find("NVRTC_ERROR_INVALID_OPTION"), std::string::npos) << result.message;
+}
+
+TEST(Compiler, Fp16AndCcclPipelineHeadersCompile) {
+  CompileRequest request = saxpy_request("sm_90");
+  request.source = R"(
+#include <cuda_fp16.h>
+#include <cuda/pipeline>
+extern "C" __global__ void halve(half* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = __hmul(y[i], __float2half(0.5f));
+})";
+  request.kernel_name = "halve";
+  const CompileResult result = make_compiler().compile(request);
+  EXPECT_EQ(result.status, Status::ok) << result.message << "\n" << result.info.log;
+  EXPECT_FALSE(result.cubin.empty());
+}
+
+TEST(Compiler, CompilesFromSeveralThreads) {
+  const Compiler compiler = make_compiler();
+  std::vector<CompileResult> results(4);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < results.size(); ++t)
+    threads.emplace_back([&, t] { results[t] = compiler.compile(saxpy_request(t % 2 ? "sm_80" : "sm_90")); });
+  for (auto& thread : threads) thread.join();
+  for (const auto& result : results) {
+    EXPECT_EQ(result.status, Status::ok) << result.message;
+    EXPECT_GT(result.info.registers, 0);
+  }
+}
+
+TEST(Compiler, OptionsKeyIsStableAndDistinguishesOptions) {
+  const Compiler compiler({"/opt/cuda/include"});
+  const CompileRequest request = saxpy_request("sm_90");
+  const std::string key = compiler.options_key(request);
+  EXPECT_EQ(key, compiler.options_key(request));
+  EXPECT_EQ(key, "nvrtc=" + Compiler::nvrtc_version() +
+                     " --gpu-architecture=sm_90 -I/opt/cuda/include -Xptxas=-v -lineinfo -std=c++17");
+  EXPECT_NE(key, compiler.options_key(saxpy_request("sm_90a")));
+  CompileRequest other_source = request;
+  other_source.source = "different";
+  EXPECT_EQ(key, compiler.options_key(other_source));
+}
+
+TEST(Compiler, NvrtcVersionIsMajorDotMinor) {
+  const std::string version = Compiler::nvrtc_version();
+  EXPECT_NE(version.find('.'), std::string::npos);
+  EXPECT_GE(std::stoi(version), 12);
+}
+
+// Sets an environment variable for one test and restores it after.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = getenv(name)) old_ = old;
+    setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (old_.empty()) unsetenv(name_);
+    else setenv(name_, old_.c_str(), 1);
+  }
+
+ private:
+  const char* name_;
+  std::string old_;
+};
+
+TEST(IncludeDirs, HonoursCudaHome) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / "evotune_fake_cuda_home";
+  fs::remove_all(root);
+  fs::create_directories(root / "include" / "cccl");
+  std::ofstream(root / "include" / "cuda_fp16.h") << "// fake\n";
+  ScopedEnv home("CUDA_HOME", root.string());
+  const auto dirs = cuda_include_dirs();
+  ASSERT_EQ(dirs.size(), 2u);
+  EXPECT_EQ(dirs[0], (root / "include").string());
+  EXPECT_EQ(dirs[1], (root / "include" / "cccl").string());
+  fs::remove_all(root);
+}
+
+TEST(IncludeDirs, SkipsADirWithoutHeaders) {
+  ScopedEnv home("CUDA_HOME", "/nonexistent/cuda");
+  const auto dirs = cuda_include_dirs();
+  ASSERT_FALSE(dirs.empty());
+  EXPECT_NE(dirs[0], "/nonexistent/cuda/include");
+  EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(dirs[0]) / "cuda_fp16.h"));
+}
+
+TEST(IncludeDirs, NoHeadersAnywhereThrowsNamingTheDirs) {
+  try {
+    cuda_include_dirs({"/nonexistent/a/include", "/nonexistent/b/include"});
+    FAIL() << "expected Error";
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("/nonexistent/a/include"), std::string::npos) << message;
+    EXPECT_NE(message.find("/nonexistent/b/include"), std::string::npos) << message;
+    EXPECT_NE(message.find("CUDA_HOME"), std::string::npos) << message;
+  }
+}
+
+}  // namespace
+}  // namespace evotune

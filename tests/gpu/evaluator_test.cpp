@@ -1,0 +1,230 @@
+// GpuEvaluator on a real GPU: every status a variant can end with, recovery after a fault, timing.
+#include "eval/gpu_evaluator.hpp"
+
+#include <gtest/gtest.h>
+
+#include "compile/compiler.hpp"
+#include "cuda/driver.hpp"
+#include "cuda/resources.hpp"
+
+namespace evotune {
+namespace {
+
+constexpr int kN = 1 << 20;
+
+const char* kReference = R"(
+extern "C" __global__ void saxpy_ref(float* out, const float* x, const float* y, float a, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = a * x[i] + y[i];
+})";
+
+class Evaluator : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (cuda::device_count() == 0) GTEST_SKIP() << cuda::no_device_reason();
+    compiler_ = std::make_unique<Compiler>(cuda_include_dirs());
+    arch_ = cuda::query_device(0).arch();
+  }
+
+  std::string compile(const std::string& source, const std::string& kernel) const {
+    const CompileResult result = compiler_->compile({source, kernel + ".cu", kernel, arch_, {"-std=c++17"}});
+    EXPECT_EQ(result.status, Status::ok) << result.message << "\n" << result.info.log;
+    return result.cubin;
+  }
+
+  static LaunchSpec saxpy_launch(const std::string& kernel, unsigned block) {
+    LaunchSpec launch;
+    launch.kernel_name = kernel;
+    launch.grid = {(kN + block - 1) / block, 1, 1};
+    launch.block = {block, 1, 1};
+    launch.args = {{ArgSpec::Kind::buffer, "out", DType::f32, 0},
+                   {ArgSpec::Kind::buffer, "x", DType::f32, 0},
+                   {ArgSpec::Kind::buffer, "y", DType::f32, 0},
+                   {ArgSpec::Kind::scalar, "a", DType::f32, 2.5},
+                   {ArgSpec::Kind::scalar, "n", DType::i32, kN}};
+    return launch;
+  }
+
+  std::unique_ptr<GpuEvaluator> make_evaluator(EvalSettings settings = {3, 10, true, 10000}) const {
+    std::vector<BufferSpec> buffers{{"x", DType::f32, kN, true, false, {}},
+                                    {"y", DType::f32, kN, true, false, {}},
+                                    {"out", DType::f32, kN, false, true, {}}};
+    CompiledKernel reference{compile(kReference, "saxpy_ref"), saxpy_launch("saxpy_ref", 256)};
+    return std::make_unique<GpuEvaluator>(0, buffers, reference, Tolerances{1e-5, 1e-6}, settings);
+  }
+
+  // A variant whose body (inside `if (i < n)`, i being the global index) is `body`.
+  CompiledKernel variant(const std::string& body, unsigned block = 128, std::uint32_t dynamic_smem = 0) const {
+    const std::string source =
+        "extern \"C\" __global__ void v(float* out, const float* x, const float* y, float a, int n) {\n"
+        "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  if (i < n) { " + body + " }\n}\n";
+    CompiledKernel kernel{compile(source, "v"), saxpy_launch("v", block)};
+    kernel.launch.dynamic_smem_bytes = dynamic_smem;
+    return kernel;
+  }
+
+  std::unique_ptr<Compiler> compiler_;
+  std::string arch_;
+};
+
+const std::string kCorrect = "out[i] = a * x[i] + y[i];";
+
+TEST_F(Evaluator, CorrectVariantIsOkAndTimed) {
+  auto evaluator = make_evaluator();
+  const Outcome outcome = evaluator->evaluate(variant(kCorrect), 1234);
+  ASSERT_EQ(outcome.status, Status::ok) << outcome.message;
+  ASSERT_TRUE(outcome.error.has_value());
+  EXPECT_EQ(outcome.error->max_abs, 0);
+  EXPECT_EQ(outcome.error->non_finite, 0);
+  EXPECT_EQ(outcome.error->elements, kN);
+  ASSERT_TRUE(outcome.timing.has_value());
+  const TimingStats& t = *outcome.timing;
+  std::printf("saxpy n=%d: median %.2f us, min %.2f, p20 %.2f, p80 %.2f, stddev %.2f; validate %.1f ms, bench %.1f ms\n",
+              kN, t.median_us, t.min_us, t.p20_us, t.p80_us, t.stddev_us, outcome.validate_ms, outcome.bench_ms);
+  EXPECT_EQ(t.samples, 10);
+  EXPECT_GT(t.min_us, 0);
+  EXPECT_LE(t.min_us, t.p20_us);
+  EXPECT_LE(t.p20_us, t.median_us);
+  EXPECT_LE(t.median_us, t.p80_us);
+  EXPECT_LT(t.median_us, 10000);
+  EXPECT_EQ(outcome.validation_seed, 1234u);
+  EXPECT_GT(outcome.validate_ms, 0);
+  EXPECT_GT(outcome.bench_ms, 0);
+  EXPECT_TRUE(evaluator->healthy());
+  EXPECT_EQ(evaluator->device().arch(), arch_);
+}
+
+TEST_F(Evaluator, UnwrittenElementsAreNan) {
+  auto evaluator = make_evaluator();
+  const Outcome outcome = evaluator->evaluate(variant("if (i % 7 != 0) out[i] = a * x[i] + y[i];"), 1);
+  EXPECT_EQ(outcome.status, Status::nan) << outcome.message;
+  ASSERT_TRUE(outcome.error.has_value());
+  EXPECT_EQ(outcome.error->non_finite, (kN + 6) / 7);
+  EXPECT_FALSE(outcome.timing.has_value());
+  EXPECT_NE(outcome.message.find("NaN"), std::string::npos) << outcome.message;
+}
+
+TEST_F(Evaluator, WrongValuesAreWrongResult) {
+  auto evaluator = make_evaluator();
+  const Outcome outcome = evaluator->evaluate(variant("out[i] = a * x[i] + 1.001f * y[i];"), 1);
+  EXPECT_EQ(outcome.status, Status::wrong_result) << outcome.message;
+  ASSERT_TRUE(outcome.error.has_value());
+  EXPECT_GT(outcome.error->max_abs, 1e-5);
+  EXPECT_EQ(outcome.error->non_finite, 0);
+  EXPECT_NE(outcome.message.find("max_abs"), std::string::npos) << outcome.message;
+}
+
+// The driver documents CUDA_ERROR_ILLEGAL_ADDRESS as poisoning the process; the evaluator resets the
+// context and either runs the next variant clean or reports itself unhealthy, never a wrong verdict.
+// Run this test in its own process: a poisoned driver fails every later test.
+TEST_F(Evaluator, FaultIsLaunchErrorThenRecoveryOrUnhealthy) {
+  auto evaluator = make_evaluator();
+  const Outcome fault = evaluator->evaluate(variant("out[i + (1LL << 36)] = 1.0f;"), 5);
+  EXPECT_EQ(fault.status, Status::launch_error);
+  EXPECT_NE(fault.message.find("CUDA_ERROR_ILLEGAL_ADDRESS"), std::string::npos) << fault.message;
+  std::printf("fault message: %s; healthy after: %d (%s)\n", fault.message.c_str(), evaluator->healthy(),
+              evaluator->unhealthy_reason().c_str());
+  if (!evaluator->healthy()) {
+    EXPECT_NE(evaluator->unhealthy_reason().find("restart"), std::string::npos) << evaluator->unhealthy_reason();
+    const Outcome refused = evaluator->evaluate(variant(kCorrect), 5);
+    EXPECT_EQ(refused.status, Status::launch_error);
+    EXPECT_NE(refused.message.find("unusable"), std::string::npos) << refused.message;
+    return;
+  }
+  for (const std::uint64_t seed : {5u, 6u}) {
+    const Outcome next = evaluator->evaluate(variant(kCorrect), seed);
+    EXPECT_EQ(next.status, Status::ok) << next.message;
+    EXPECT_TRUE(next.timing.has_value());
+  }
+}
+
+TEST_F(Evaluator, TooMuchDynamicSharedMemoryIsAResourceError) {
+  auto evaluator = make_evaluator();
+  const std::uint32_t too_much = static_cast<std::uint32_t>(evaluator->device().max_smem_per_block) + 1024;
+  const Outcome outcome = evaluator->evaluate(variant(kCorrect, 128, too_much), 1);
+  EXPECT_EQ(outcome.status, Status::resource_error) << outcome.message;
+  EXPECT_NE(outcome.message.find("shared memory"), std::string::npos) << outcome.message;
+}
+
+TEST_F(Evaluator, LargeButAllowedDynamicSharedMemoryRuns) {
+  auto evaluator = make_evaluator();
+  const Outcome outcome = evaluator->evaluate(variant(kCorrect, 128, 100 * 1024), 1);
+  EXPECT_EQ(outcome.status, Status::ok) << outcome.message;
+}
+
+TEST_F(Evaluator, BlockOverTheKernelsThreadLimitIsAResourceError) {
+  auto evaluator = make_evaluator();
+  const std::string source =
+      "extern \"C\" __global__ void __launch_bounds__(128) v(float* out, const float* x, const float* y, float a,"
+      " int n) { const int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) out[i] = a * x[i] + y[i]; }";
+  CompiledKernel kernel{compile(source, "v"), saxpy_launch("v", 256)};
+  const Outcome outcome = evaluator->evaluate(kernel, 1);
+  EXPECT_EQ(outcome.status, Status::resource_error) << outcome.message;
+  EXPECT_NE(outcome.message.find("threads"), std::string::npos) << outcome.message;
+}
+
+TEST_F(Evaluator, MissingKernelAndBadCubinAreLaunchErrors) {
+  auto evaluator = make_evaluator();
+  CompiledKernel renamed = variant(kCorrect);
+  renamed.launch.kernel_name = "not_there";
+  const Outcome missing = evaluator->evaluate(renamed, 1);
+  EXPECT_EQ(missing.status, Status::launch_error);
+  EXPECT_NE(missing.message.find("not_there"), std::string::npos) << missing.message;
+
+  CompiledKernel garbage{"this is not a cubin", saxpy_launch("v", 128)};
+  const Outcome bad = evaluator->evaluate(garbage, 1);
+  EXPECT_EQ(bad.status, Status::launch_error) << bad.message;
+  EXPECT_EQ(evaluator->evaluate(variant(kCorrect), 1).status, Status::ok);
+}
+
+TEST_F(Evaluator, ReadWriteBufferAndHalfScalars) {
+  // y = a * x + y in place, in half precision: both copies of y start from the same seeded data.
+  const char* source = R"(
+#include <cuda_fp16.h>
+extern "C" __global__ void axpy_h(half* y, const half* x, half a, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = __hadd(__hmul(a, x[i]), y[i]);
+})";
+  LaunchSpec launch;
+  launch.kernel_name = "axpy_h";
+  launch.grid = {kN / 256, 1, 1};
+  launch.block = {256, 1, 1};
+  launch.args = {{ArgSpec::Kind::buffer, "y", DType::f16, 0},
+                 {ArgSpec::Kind::buffer, "x", DType::f16, 0},
+                 {ArgSpec::Kind::scalar, "a", DType::f16, 0.5},
+                 {ArgSpec::Kind::scalar, "n", DType::i32, kN}};
+  std::vector<BufferSpec> buffers{{"x", DType::f16, kN, true, false, {}}, {"y", DType::f16, kN, true, true, {}}};
+  GpuEvaluator evaluator(0, buffers, {compile(source, "axpy_h"), launch}, Tolerances{}, {1, 5, false, 10000});
+  const Outcome same = evaluator.evaluate({compile(source, "axpy_h"), launch}, 9);
+  EXPECT_EQ(same.status, Status::ok) << same.message;
+  ASSERT_TRUE(same.error.has_value());
+  EXPECT_EQ(same.error->max_abs, 0);
+  LaunchSpec doubled = launch;
+  doubled.args[2].value = 1.0;
+  EXPECT_EQ(evaluator.evaluate({compile(source, "axpy_h"), doubled}, 9).status, Status::wrong_result);
+}
+
+TEST_F(Evaluator, BrokenReferenceIsASetUpError) {
+  std::vector<BufferSpec> buffers{{"out", DType::f32, kN, false, true, {}}};
+  LaunchSpec launch = saxpy_launch("saxpy_ref", 256);
+  EXPECT_THROW(GpuEvaluator(0, buffers, {compile(kReference, "saxpy_ref"), launch}, {}, {}), Error);  // no x, y
+}
+
+TEST_F(Evaluator, InfiniteLoopTimesOut) {
+  auto evaluator = make_evaluator({1, 3, true, 500});
+  const Outcome outcome = evaluator->evaluate(variant("volatile const float* p = x; while (p[0] < 100.0f) {} out[i] = 0;", 128), 1);
+  EXPECT_EQ(outcome.status, Status::timeout) << outcome.message;
+  std::printf("timeout message: %s; healthy after: %d (%s)\n", outcome.message.c_str(), evaluator->healthy(),
+              evaluator->unhealthy_reason().c_str());
+  if (evaluator->healthy()) {
+    const Outcome next = evaluator->evaluate(variant(kCorrect), 2);
+    EXPECT_EQ(next.status, Status::ok) << next.message;
+  } else {
+    EXPECT_FALSE(evaluator->unhealthy_reason().empty());
+    EXPECT_EQ(evaluator->evaluate(variant(kCorrect), 2).status, Status::launch_error);
+  }
+}
+
+}  // namespace
+}  // namespace evotune
