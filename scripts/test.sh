@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 scripts/install_deps.sh || exit 1
 scripts/build.sh -DEVOTUNE_WERROR=ON || exit 1
 log=$(mktemp)
-(cd build && ctest --output-on-failure --timeout 1500 "$@") 2>&1 | tee "$log"
+(cd build && ctest --output-on-failure "$@") 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 total=$(grep -oE 'tests passed, [0-9]+ tests failed out of [0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)
 failed=$(grep -oE '[0-9]+ tests failed out of' "$log" | grep -oE '^[0-9]+' || echo 0)

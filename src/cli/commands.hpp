@@ -18,6 +18,11 @@ void add_runs_command(CLI::App& app);
 void add_show_command(CLI::App& app);
 void add_devices_command(CLI::App& app);
 
+// Thrown to end the program with this exit code once the reason has been printed.
+struct ExitCode {
+  int code;
+};
+
 // The command line as typed, stored with each run.
 const std::string& command_line();
 void set_command_line(int argc, char** argv);

@@ -4,6 +4,7 @@
 #include "cli/commands.hpp"
 #include "compile/compiler.hpp"
 #include "cuda/driver.hpp"
+#include "cuda/resources.hpp"
 
 namespace evotune::cli {
 

@@ -42,6 +42,8 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
+  } catch (const evotune::cli::ExitCode& exit) {
+    return exit.code;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "evotune: error: %s\n", e.what());
     return 1;

@@ -3,7 +3,10 @@
 
 #include <atomic>
 #include <csignal>
+#include <cerrno>
 #include <cstdio>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cli/commands.hpp"
 #include "cli/result_table.hpp"
@@ -21,19 +24,57 @@ extern "C" void on_interrupt(int) {
   std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
 }
 
+// Exit codes of the process that runs the session.
+constexpr int kChildFinished = 0;
+constexpr int kChildFailed = 1;
+constexpr int kChildGpuUnusable = 3;
+
+int run_session(const TuneOptions& options) {
+  try {
+    g_interrupted = false;
+    std::signal(SIGINT, on_interrupt);
+    const TuneSummary summary = run_tune(options, &g_interrupted);
+    spdlog::info("run {}: {} evaluated ({} failed) of {} valid configs ({} measured before); {}", summary.run_id,
+                 summary.evaluated, summary.failed, summary.candidates, summary.skipped, summary.stop_reason);
+    if (summary.gpu_unusable) return kChildGpuUnusable;
+    print_result_table(summary.top, stdout);
+    return kChildFinished;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "evotune: error: %s\n", e.what());
+    return kChildFailed;
+  }
+}
+
+// A kernel fault (illegal address) or a hang leaves the process's CUDA context unusable, so the session runs in
+// a child process; when it reports the GPU unusable (the faulting variant already stored), a fresh child picks
+// up where it stopped, since measured configs are never measured again. The parent never touches CUDA.
 void run(TuneOptions options, long long budget) {
   if (budget > 0) options.budget = budget;
   options.command_line = command_line();
-  g_interrupted = false;
-  std::signal(SIGINT, on_interrupt);
-  const TuneSummary summary = run_tune(options, &g_interrupted);
-  std::signal(SIGINT, SIG_DFL);
-  spdlog::info("run {}: {} evaluated ({} failed) of {} valid configs ({} measured before); {}", summary.run_id,
-               summary.evaluated, summary.failed, summary.candidates, summary.skipped, summary.stop_reason);
-  print_result_table(summary.top, stdout);
-  if (summary.stop_reason != "finished" && summary.stop_reason != "budget" &&
-      summary.stop_reason != "interrupted")
-    throw Error(summary.stop_reason);
+  constexpr int kMaxRestarts = 1000;
+  for (int restart = 0;; ++restart) {
+    std::fflush(nullptr);
+    const pid_t child = fork();
+    if (child < 0) throw Error("fork failed: cannot start the tuning process");
+    if (child == 0) {
+      const int code = run_session(options);
+      std::fflush(nullptr);
+      _exit(code);
+    }
+    std::signal(SIGINT, SIG_IGN);  // the child stops cleanly on Ctrl-C; the parent waits for it
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    std::signal(SIGINT, SIG_DFL);
+    if (WIFSIGNALED(status))
+      throw Error("the tuning process died with signal " + std::to_string(WTERMSIG(status)) +
+                  ": rerun the same command to go on");
+    const int code = WEXITSTATUS(status);
+    if (code == kChildFinished) return;
+    if (code != kChildGpuUnusable) throw ExitCode{code};  // the child printed why
+    if (restart == kMaxRestarts) throw Error("too many GPU faults: stopping after " + std::to_string(restart) + " restarts");
+    spdlog::warn("restarting the tuning process with a fresh GPU context (restart {})", restart + 1);
+  }
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/hash.hpp"
 #include "cuda/driver.hpp"
+#include "cuda/resources.hpp"
 #include "session/progress.hpp"
 #include "session/variant_compiler.hpp"
 #include "space/search_space.hpp"
@@ -130,8 +131,9 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
     if (!ok) spdlog::debug("{}: {} {}", short_label(variant->config), to_string(outcome.status), outcome.message);
     progress.update(ok, improved ? best_us : std::nullopt, improved ? short_label(variant->config) : "");
     if (!evaluator.healthy()) {
-      summary.stop_reason = "the GPU did not recover after " + short_label(variant->config) + " (" +
-                            std::string(to_string(outcome.status)) + "): rerun the same command to go on";
+      summary.stop_reason = "the GPU context is unusable after " + short_label(variant->config) + " (" +
+                            std::string(to_string(outcome.status)) + "): " + evaluator.unhealthy_reason();
+      summary.gpu_unusable = true;
       break;
     }
   }
