@@ -24,15 +24,19 @@ class TuneCli : public ::testing::Test {
   std::string db_;
 };
 
-TEST_F(TuneCli, TuneBestRetuneExport) {
-  const std::string space = "tests/data/spaces/saxpy.json";
-  const auto tune = test::run_evotune("tune " + space + " --problem N=100000 --db " + db_ + " --reps 10");
-  ASSERT_EQ(tune.exit_code, 0) << tune.err;
+std::vector<nlohmann::json> best_results(const std::string& space, const std::string& db) {
+  const auto best = test::run_evotune("best " + space + " --problem N=100000 --db " + db + " --json --top 1000");
+  EXPECT_EQ(best.exit_code, 0) << best.err;
+  return nlohmann::json::parse(best.out).get<std::vector<nlohmann::json>>();
+}
 
-  const auto best = test::run_evotune("best " + space + " --problem N=100000 --db " + db_ + " --json --top 100");
-  ASSERT_EQ(best.exit_code, 0) << best.err;
-  const auto results = nlohmann::json::parse(best.out);
-  ASSERT_GT(results.size(), 10u);
+// The saxpy space has 36 valid configs for N=100000 and a default budget of 20.
+TEST_F(TuneCli, TuneContinueBestExport) {
+  const std::string space = "tests/data/spaces/saxpy.json";
+  const auto first = test::run_evotune("tune " + space + " --problem N=100000 --db " + db_ + " --reps 10");
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  auto results = best_results(space, db_);
+  ASSERT_EQ(results.size(), 20u);
   double previous = 0;
   for (const auto& r : results) {
     EXPECT_EQ(r["status"], "ok") << r.dump();
@@ -41,13 +45,19 @@ TEST_F(TuneCli, TuneBestRetuneExport) {
     previous = r["time_us"].get<double>();
     EXPECT_TRUE(r["params"].contains("BLOCK"));
     EXPECT_TRUE(r.contains("config_id"));
-    EXPECT_TRUE(r.contains("tflops"));
+    EXPECT_GT(r["tflops"].get<double>(), 0.0);
   }
 
-  const auto again = test::run_evotune("tune " + space + " --problem N=100000 --db " + db_);
-  ASSERT_EQ(again.exit_code, 0) << again.err;
-  EXPECT_NE(again.err.find(std::to_string(results.size()) + " already measured"), std::string::npos) << again.err;
-  EXPECT_NE(again.err.find("0 evaluated"), std::string::npos) << again.err;
+  const auto second = test::run_evotune("tune " + space + " --problem N=100000 --db " + db_ + " --reps 10");
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_NE(second.err.find("20 already measured"), std::string::npos) << second.err;
+  EXPECT_NE(second.err.find(": 16 evaluated"), std::string::npos) << second.err;
+  EXPECT_EQ(best_results(space, db_).size(), 36u);
+
+  const auto third = test::run_evotune("tune " + space + " --problem N=100000 --db " + db_);
+  ASSERT_EQ(third.exit_code, 0) << third.err;
+  EXPECT_NE(third.err.find(": 0 evaluated"), std::string::npos) << third.err;
+  EXPECT_EQ(best_results(space, db_).size(), 36u);
 
   const std::string exported = (dir_ / "best.cu").string();
   const auto export_run = test::run_evotune("export " + space + " --problem N=100000 --db " + db_ + " -o " + exported);
