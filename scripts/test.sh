@@ -8,9 +8,9 @@ scripts/build.sh -DEVOTUNE_WERROR=ON || exit 1
 log=$(mktemp)
 (cd build && ctest --output-on-failure "$@") 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
-total=$(grep -oE 'tests passed, [0-9]+ tests failed out of [0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)
+total=$(grep -oE 'tests passed(, [0-9]+ tests failed)? out of [0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)
 failed=$(grep -oE '[0-9]+ tests failed out of' "$log" | grep -oE '^[0-9]+' || echo 0)
-skipped=$(grep -cE '\(Skipped\)|Not Run \(Disabled\)' "$log" || true)
+skipped=$(grep -cE '^[[:space:]]*[0-9]+ - .* \(Skipped\)$' "$log" || true)
 passed=$((total - failed - skipped))
 rm -f "$log"
 echo "tests: ${passed} passed, ${failed} failed, ${skipped} skipped"

@@ -19,9 +19,16 @@ namespace {
 
 std::atomic<bool> g_interrupted{false};
 
-extern "C" void on_interrupt(int) {
+std::atomic<pid_t> g_child{0};
+
+extern "C" void on_interrupt(int signal) {
   g_interrupted = true;
-  std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
+  std::signal(signal, SIG_DFL);  // a second one ends the process at once
+}
+
+// In the parent: SIGTERM (from `timeout`, a scheduler) asks the child to stop cleanly, as Ctrl-C does.
+extern "C" void forward_terminate(int) {
+  if (const pid_t child = g_child.load(); child > 0) kill(child, SIGINT);
 }
 
 // Exit codes of the process that runs the session.
@@ -33,6 +40,7 @@ int run_session(const TuneOptions& options) {
   try {
     g_interrupted = false;
     std::signal(SIGINT, on_interrupt);
+    std::signal(SIGTERM, on_interrupt);
     const TuneSummary summary = run_tune(options, &g_interrupted);
     spdlog::info("run {}: {} evaluated ({} failed) of {} valid configs ({} measured before); {}", summary.run_id,
                  summary.evaluated, summary.failed, summary.candidates, summary.skipped, summary.stop_reason);
@@ -61,11 +69,15 @@ void run(TuneOptions options, long long budget) {
       std::fflush(nullptr);
       _exit(code);
     }
+    g_child = child;
     std::signal(SIGINT, SIG_IGN);  // the child stops cleanly on Ctrl-C; the parent waits for it
+    std::signal(SIGTERM, forward_terminate);
     int status = 0;
     while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
     std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    g_child = 0;
     if (WIFSIGNALED(status))
       throw Error("the tuning process died with signal " + std::to_string(WTERMSIG(status)) +
                   ": rerun the same command to go on");

@@ -111,7 +111,13 @@ TEST_P(AttentionReference, MatchesFloat64OnTheCpu) {
 INSTANTIATE_TEST_SUITE_P(Shapes, AttentionReference,
                          ::testing::Values(Case{"B=1,H=2,S=77,D=64,CAUSAL=0"}, Case{"B=2,H=1,S=130,D=64,CAUSAL=1"},
                                            Case{"B=1,H=2,S=96,D=128,CAUSAL=0"}, Case{"B=1,H=1,S=200,D=128,CAUSAL=1"},
-                                           Case{"B=1,H=8,S=512,D=64,CAUSAL=0"}));
+                                           Case{"B=1,H=8,S=512,D=64,CAUSAL=0"}),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           std::string name = info.param.problem;
+                           for (char& c : name)
+                             if (c == '=' || c == ',') c = '_';
+                           return name;
+                         });
 
 }  // namespace
 }  // namespace evotune
