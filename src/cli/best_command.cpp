@@ -34,7 +34,9 @@ void run(const BestOptions& options) {
 void add_best_command(CLI::App& app) {
   auto* command = app.add_subcommand("best", "List the fastest stored configs of a space for a problem");
   auto options = std::make_shared<BestOptions>();
-  command->add_option("space", options->space_file, "Search-space JSON file")->required()->check(CLI::ExistingFile);
+  command->add_option("space", options->space_file, "Search-space JSON file")
+      ->required()
+      ->check(CLI::ExistingFile);
   command->add_option("--problem", options->problem, "Problem sizes (default: the space's)");
   command->add_option("--top", options->top, "How many")->capture_default_str()->check(CLI::PositiveNumber);
   command->add_flag("--json", options->json, "Print a JSON array, best first");

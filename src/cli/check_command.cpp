@@ -17,17 +17,19 @@ struct CheckOptions {
 };
 
 void run(const CheckOptions& options) {
-  const int threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
+  const int threads =
+      options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
   int failed_checks = 0;
   for (const auto& space : options.spaces) {
     for (const auto& arch : options.archs) {
       const CheckReport report = check_space(space, options.problem, arch, threads);
-      std::printf("%s [%s, %s]: %lld of %llu configs valid, %lld compiled, %zu failed (max %d registers, "
-                  "max %d spill bytes, %.1f s)\n",
-                  report.space_name.c_str(), report.arch.c_str(), report.problem.c_str(),
-                  static_cast<long long>(report.valid_configs), static_cast<unsigned long long>(report.total_configs),
-                  static_cast<long long>(report.compiled), report.failures.size(), report.max_registers,
-                  report.max_spill_bytes, report.compile_seconds);
+      std::printf(
+          "%s [%s, %s]: %lld of %llu configs valid, %lld compiled, %zu failed (max %d registers, "
+          "max %d spill bytes, %.1f s)\n",
+          report.space_name.c_str(), report.arch.c_str(), report.problem.c_str(),
+          static_cast<long long>(report.valid_configs), static_cast<unsigned long long>(report.total_configs),
+          static_cast<long long>(report.compiled), report.failures.size(), report.max_registers,
+          report.max_spill_bytes, report.compile_seconds);
       for (const auto& failure : report.failures)
         std::printf("  %s %s: %s\n", std::string(to_string(failure.status)).c_str(),
                     failure.config.empty() ? "reference" : canonical_json(failure.config).c_str(),
@@ -36,18 +38,23 @@ void run(const CheckOptions& options) {
     }
   }
   if (failed_checks > 0)
-    throw Error(std::to_string(failed_checks) + " check(s) failed: a config the conditions allow must compile");
+    throw Error(std::to_string(failed_checks) +
+                " check(s) failed: a config the conditions allow must compile");
 }
 
 }  // namespace
 
 void add_check_command(CLI::App& app) {
-  auto* command = app.add_subcommand("check", "Validate space files and compile every valid variant (no GPU)");
+  auto* command =
+      app.add_subcommand("check", "Validate space files and compile every valid variant (no GPU)");
   auto options = std::make_shared<CheckOptions>();
-  command->add_option("spaces", options->spaces, "Search-space JSON files")->required()->check(CLI::ExistingFile);
+  command->add_option("spaces", options->spaces, "Search-space JSON files")
+      ->required()
+      ->check(CLI::ExistingFile);
   command->add_option("--arch", options->archs, "Target architectures (repeatable)")->capture_default_str();
   command->add_option("--problem", options->problem, "Problem sizes (default: the space's)");
-  command->add_option("--threads", options->threads, "Parallel compiles (0: one per core)")->capture_default_str();
+  command->add_option("--threads", options->threads, "Parallel compiles (0: one per core)")
+      ->capture_default_str();
   command->callback([options] { run(*options); });
 }
 

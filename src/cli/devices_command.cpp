@@ -19,11 +19,12 @@ void add_devices_command(CLI::App& app) {
     }
     for (int ordinal = 0; ordinal < count; ++ordinal) {
       const DeviceInfo d = cuda::query_device(ordinal);
-      std::printf("%d: %s (%s), driver %d, %d SMs, L2 %lld KiB, %lld MiB, smem/block (opt-in) %d B, smem/SM %d B, "
-                  "regs/SM %d, threads/block %d\n",
-                  ordinal, d.name.c_str(), d.arch().c_str(), d.driver_version, d.sm_count,
-                  static_cast<long long>(d.l2_bytes / 1024), static_cast<long long>(d.global_mem_bytes >> 20),
-                  d.max_smem_per_block, d.smem_per_sm, d.regs_per_sm, d.max_threads_per_block);
+      std::printf(
+          "%d: %s (%s), driver %d, %d SMs, L2 %lld KiB, %lld MiB, smem/block (opt-in) %d B, smem/SM %d B, "
+          "regs/SM %d, threads/block %d\n",
+          ordinal, d.name.c_str(), d.arch().c_str(), d.driver_version, d.sm_count,
+          static_cast<long long>(d.l2_bytes / 1024), static_cast<long long>(d.global_mem_bytes >> 20),
+          d.max_smem_per_block, d.smem_per_sm, d.regs_per_sm, d.max_threads_per_block);
     }
   });
 }

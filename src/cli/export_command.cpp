@@ -38,8 +38,8 @@ std::string header(const StoredSpace& stored, const RankedResult& chosen) {
   char timing[160] = "not timed";
   if (chosen.timing)
     std::snprintf(timing, sizeof timing, "median %.2f us (p20 %.2f, p80 %.2f, %d samples), %.1f TFLOP/s",
-                  chosen.timing->median_us, chosen.timing->p20_us, chosen.timing->p80_us, chosen.timing->samples,
-                  chosen.tflops);
+                  chosen.timing->median_us, chosen.timing->p20_us, chosen.timing->p80_us,
+                  chosen.timing->samples, chosen.tflops);
   std::string text = "// Exported by evotune\n";
   text += "// space:   " + stored.space.name() + " (" + stored.space.path().string() + ", hash " +
           stored.space.hash() + ")\n";
@@ -55,9 +55,10 @@ void run(const ExportOptions& options) {
   const StoredSpace stored = open_stored_space(options.space_file, options.problem, options.db);
   const RankedResult chosen = choose(stored, options.config_id);
   if (chosen.status != Status::ok)
-    spdlog::warn("config {} did not pass ({}): exporting it anyway", chosen.config_id, to_string(chosen.status));
-  const std::string text =
-      render_export(stored.space, stored.sizes, chosen.params, offline_device(options.arch), header(stored, chosen));
+    spdlog::warn("config {} did not pass ({}): exporting it anyway", chosen.config_id,
+                 to_string(chosen.status));
+  const std::string text = render_export(stored.space, stored.sizes, chosen.params,
+                                         offline_device(options.arch), header(stored, chosen));
   std::ofstream out(options.output, std::ios::binary);
   if (!out) throw Error("cannot write " + options.output);
   out << text;
@@ -70,9 +71,12 @@ void run(const ExportOptions& options) {
 }  // namespace
 
 void add_export_command(CLI::App& app) {
-  auto* command = app.add_subcommand("export", "Write a stored variant as a standalone .cu with a host launcher");
+  auto* command =
+      app.add_subcommand("export", "Write a stored variant as a standalone .cu with a host launcher");
   auto options = std::make_shared<ExportOptions>();
-  command->add_option("space", options->space_file, "Search-space JSON file")->required()->check(CLI::ExistingFile);
+  command->add_option("space", options->space_file, "Search-space JSON file")
+      ->required()
+      ->check(CLI::ExistingFile);
   command->add_option("--problem", options->problem, "Problem sizes (default: the space's)");
   command->add_option("--config", options->config_id, "Config id (default: the fastest working one)");
   command->add_option("-o,--output", options->output, "Output .cu file")->required();

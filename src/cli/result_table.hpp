@@ -2,9 +2,8 @@
 #pragma once
 
 #include <cstdio>
-#include <vector>
-
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "store/store.hpp"
 

@@ -19,14 +19,15 @@ void add_runs_command(CLI::App& app) {
       std::printf("no runs in %s\n", db->c_str());
       return;
     }
-    std::printf("%5s  %-20s %-12s %-11s %-10s %6s %6s %-24s %s\n", "run", "started", "status", "strategy", "seed",
-                "evals", "failed", "space", "problem / device");
+    std::printf("%5s  %-20s %-12s %-11s %-10s %6s %6s %-24s %s\n", "run", "started", "status", "strategy",
+                "seed", "evals", "failed", "space", "problem / device");
     for (const auto& run : runs)
-      std::printf("%5lld  %-20s %-12s %-11s %-10llu %6lld %6lld %-24s %s / %s\n", static_cast<long long>(run.id),
-                  run.started_at.c_str(), run.status.c_str(), run.strategy.c_str(),
-                  static_cast<unsigned long long>(run.seed), static_cast<long long>(run.evaluated),
-                  static_cast<long long>(run.failed), (run.space_name + "@" + run.space_hash.substr(0, 8)).c_str(),
-                  run.problem.c_str(), run.device_name.c_str());
+      std::printf("%5lld  %-20s %-12s %-11s %-10llu %6lld %6lld %-24s %s / %s\n",
+                  static_cast<long long>(run.id), run.started_at.c_str(), run.status.c_str(),
+                  run.strategy.c_str(), static_cast<unsigned long long>(run.seed),
+                  static_cast<long long>(run.evaluated), static_cast<long long>(run.failed),
+                  (run.space_name + "@" + run.space_hash.substr(0, 8)).c_str(), run.problem.c_str(),
+                  run.device_name.c_str());
   });
 }
 

@@ -10,24 +10,28 @@ namespace {
 
 void print_measurement(const MeasurementDetail& m, bool with_log) {
   const Outcome& o = m.outcome;
-  std::printf("  measurement %lld (run %lld, %s) problem %s on %s: %s\n", static_cast<long long>(m.measurement_id),
-              static_cast<long long>(m.run_id), m.created_at.c_str(), key_value_text(m.problem).c_str(),
-              m.device_name.c_str(), std::string(to_string(o.status)).c_str());
+  std::printf("  measurement %lld (run %lld, %s) problem %s on %s: %s\n",
+              static_cast<long long>(m.measurement_id), static_cast<long long>(m.run_id),
+              m.created_at.c_str(), key_value_text(m.problem).c_str(), m.device_name.c_str(),
+              std::string(to_string(o.status)).c_str());
   if (!o.message.empty()) std::printf("    reason: %s\n", o.message.c_str());
   if (o.timing)
-    std::printf("    time: median %.2f us, min %.2f, mean %.2f, stddev %.2f, p20 %.2f, p80 %.2f (%d samples); "
-                "%.1f TFLOP/s, %.0f GB/s\n",
-                o.timing->median_us, o.timing->min_us, o.timing->mean_us, o.timing->stddev_us, o.timing->p20_us,
-                o.timing->p80_us, o.timing->samples, m.tflops, m.gbps);
+    std::printf(
+        "    time: median %.2f us, min %.2f, mean %.2f, stddev %.2f, p20 %.2f, p80 %.2f (%d samples); "
+        "%.1f TFLOP/s, %.0f GB/s\n",
+        o.timing->median_us, o.timing->min_us, o.timing->mean_us, o.timing->stddev_us, o.timing->p20_us,
+        o.timing->p80_us, o.timing->samples, m.tflops, m.gbps);
   if (o.error)
     std::printf("    error vs reference: max_abs %.3g, rel_l2 %.3g, non-finite %lld of %lld (seed %llu)\n",
                 o.error->max_abs, o.error->rel_l2, static_cast<long long>(o.error->non_finite),
-                static_cast<long long>(o.error->elements), static_cast<unsigned long long>(o.validation_seed));
+                static_cast<long long>(o.error->elements),
+                static_cast<unsigned long long>(o.validation_seed));
   if (m.compile_id)
-    std::printf("    compile %lld (%s): %d registers, %d B static smem, %d B stack, spills %d/%d B, %.0f ms\n",
-                static_cast<long long>(*m.compile_id), o.compile.arch.c_str(), o.compile.registers,
-                o.compile.static_smem_bytes, o.compile.stack_frame_bytes, o.compile.spill_store_bytes,
-                o.compile.spill_load_bytes, o.compile.compile_ms);
+    std::printf(
+        "    compile %lld (%s): %d registers, %d B static smem, %d B stack, spills %d/%d B, %.0f ms\n",
+        static_cast<long long>(*m.compile_id), o.compile.arch.c_str(), o.compile.registers,
+        o.compile.static_smem_bytes, o.compile.stack_frame_bytes, o.compile.spill_store_bytes,
+        o.compile.spill_load_bytes, o.compile.compile_ms);
   if (with_log && !o.compile.log.empty()) std::printf("    log:\n%s\n", o.compile.log.c_str());
 }
 

@@ -10,7 +10,8 @@ std::vector<RankedResult> StoredSpace::best(int top, bool include_failed) const 
   return store.best(*space_id, *problem_id, std::nullopt, top, include_failed);
 }
 
-StoredSpace open_stored_space(const std::string& space_file, const std::string& problem, const std::string& db) {
+StoredSpace open_stored_space(const std::string& space_file, const std::string& problem,
+                              const std::string& db) {
   SearchSpace space = SearchSpace::load(space_file);
   Sizes sizes = space.resolve_problem(problem);
   Store store = Store::open_existing(db);
@@ -18,10 +19,11 @@ StoredSpace open_stored_space(const std::string& space_file, const std::string& 
   if (!space_id) {
     const auto older = store.count_older_versions(space.name(), space.hash());
     throw Error("no results for " + space.name() + " (version " + space.hash() + ") in " + db +
-                (older > 0 ? ": " + std::to_string(older) +
-                                 " older version(s) of this space have results; the space file, its template or "
-                                 "reference changed since"
-                           : ": run `evotune tune " + space_file + "` first"));
+                (older > 0
+                     ? ": " + std::to_string(older) +
+                           " older version(s) of this space have results; the space file, its template or "
+                           "reference changed since"
+                     : ": run `evotune tune " + space_file + "` first"));
   }
   const auto problem_id = store.find_problem(sizes);
   if (!problem_id)

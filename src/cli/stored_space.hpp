@@ -22,6 +22,7 @@ struct StoredSpace {
 
 // Loads the space, resolves the problem, opens an existing database. Throws Error with one line when the
 // database is missing; when this space version has no results it says how many older versions do.
-StoredSpace open_stored_space(const std::string& space_file, const std::string& problem, const std::string& db);
+StoredSpace open_stored_space(const std::string& space_file, const std::string& problem,
+                              const std::string& db);
 
 }  // namespace evotune::cli

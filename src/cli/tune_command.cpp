@@ -1,12 +1,12 @@
 // `evotune tune SPACE`: runs a search and prints the best configs found.
 #include <spdlog/spdlog.h>
-
-#include <atomic>
-#include <csignal>
-#include <cerrno>
-#include <cstdio>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
 
 #include "cli/commands.hpp"
 #include "cli/result_table.hpp"
@@ -42,8 +42,9 @@ int run_session(const TuneOptions& options) {
     std::signal(SIGINT, on_interrupt);
     std::signal(SIGTERM, on_interrupt);
     const TuneSummary summary = run_tune(options, &g_interrupted);
-    spdlog::info("run {}: {} evaluated ({} failed) of {} valid configs ({} measured before); {}", summary.run_id,
-                 summary.evaluated, summary.failed, summary.candidates, summary.skipped, summary.stop_reason);
+    spdlog::info("run {}: {} evaluated ({} failed) of {} valid configs ({} measured before); {}",
+                 summary.run_id, summary.evaluated, summary.failed, summary.candidates, summary.skipped,
+                 summary.stop_reason);
     if (summary.gpu_unusable) return kChildGpuUnusable;
     print_result_table(summary.top, stdout);
     return kChildFinished;
@@ -53,9 +54,9 @@ int run_session(const TuneOptions& options) {
   }
 }
 
-// A kernel fault (illegal address) or a hang leaves the process's CUDA context unusable, so the session runs in
-// a child process; when it reports the GPU unusable (the faulting variant already stored), a fresh child picks
-// up where it stopped, since measured configs are never measured again. The parent never touches CUDA.
+// A kernel fault (illegal address) or a hang leaves the process's CUDA context unusable, so the session runs
+// in a child process; when it reports the GPU unusable (the faulting variant already stored), a fresh child
+// picks up where it stopped, since measured configs are never measured again. The parent never touches CUDA.
 void run(TuneOptions options, long long budget) {
   if (budget > 0) options.budget = budget;
   options.command_line = command_line();
@@ -84,7 +85,8 @@ void run(TuneOptions options, long long budget) {
     const int code = WEXITSTATUS(status);
     if (code == kChildFinished) return;
     if (code != kChildGpuUnusable) throw ExitCode{code};  // the child printed why
-    if (restart == kMaxRestarts) throw Error("too many GPU faults: stopping after " + std::to_string(restart) + " restarts");
+    if (restart == kMaxRestarts)
+      throw Error("too many GPU faults: stopping after " + std::to_string(restart) + " restarts");
     spdlog::warn("restarting the tuning process with a fresh GPU context (restart {})", restart + 1);
   }
 }
@@ -96,8 +98,11 @@ void add_tune_command(CLI::App& app) {
   auto options = std::make_shared<TuneOptions>();
   auto budget = std::make_shared<long long>(0);
   auto strategies = strategy_names();
-  command->add_option("space", options->space_file, "Search-space JSON file")->required()->check(CLI::ExistingFile);
-  command->add_option("--problem", options->problem, "Problem sizes, e.g. B=1,H=8,S=512,D=64 (default: the space's)");
+  command->add_option("space", options->space_file, "Search-space JSON file")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command->add_option("--problem", options->problem,
+                      "Problem sizes, e.g. B=1,H=8,S=512,D=64 (default: the space's)");
   command->add_option("--strategy", options->strategy, "Search strategy")
       ->check(CLI::IsMember(strategies))
       ->capture_default_str();
@@ -106,13 +111,16 @@ void add_tune_command(CLI::App& app) {
       ->capture_default_str();
   command->add_option("--db", options->db_file, "Results database")->capture_default_str();
   command->add_option("--device", options->device, "GPU ordinal")->capture_default_str();
-  command->add_option("--warmup", options->eval.warmup, "Untimed launches before timing")->capture_default_str();
+  command->add_option("--warmup", options->eval.warmup, "Untimed launches before timing")
+      ->capture_default_str();
   command->add_option("--reps", options->eval.repetitions, "Timed launches per variant (median reported)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  command->add_option("--timeout-ms", options->eval.timeout_ms, "A launch running longer than this is a timeout")
+  command
+      ->add_option("--timeout-ms", options->eval.timeout_ms, "A launch running longer than this is a timeout")
       ->capture_default_str();
-  command->add_option("--compile-threads", options->compile_threads, "Parallel NVRTC compiles (0: one per core)")
+  command
+      ->add_option("--compile-threads", options->compile_threads, "Parallel NVRTC compiles (0: one per core)")
       ->capture_default_str();
   command->callback([options, budget] { run(*options, *budget); });
 }

@@ -7,10 +7,10 @@
 namespace evotune {
 
 struct DeviceInfo {
-  std::string name;          // "NVIDIA H100 80GB HBM3"; "offline sm_90" for compile-only use
-  int cc_major = 0;          // compute capability
+  std::string name;  // "NVIDIA H100 80GB HBM3"; "offline sm_90" for compile-only use
+  int cc_major = 0;  // compute capability
   int cc_minor = 0;
-  int driver_version = 0;    // cuDriverGetVersion, e.g. 13000; 0 offline
+  int driver_version = 0;  // cuDriverGetVersion, e.g. 13000; 0 offline
   int sm_count = 0;
   std::int64_t l2_bytes = 0;
   std::int64_t global_mem_bytes = 0;

@@ -11,7 +11,8 @@ class Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// An error in a search-space file; the message names the field ("ConfigurationSpace.TuningParameters[2].Values: ...").
+// An error in a search-space file; the message names the field
+// ("ConfigurationSpace.TuningParameters[2].Values: ...").
 class SpaceError : public Error {
  public:
   using Error::Error;

@@ -1,4 +1,5 @@
-// Published per-architecture limits (CUDA C++ Programming Guide, "Technical Specifications per Compute Capability").
+// Published per-architecture limits (CUDA C++ Programming Guide, "Technical Specifications per Compute
+// Capability").
 #include "core/known_devices.hpp"
 
 #include <array>

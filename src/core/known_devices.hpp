@@ -1,4 +1,5 @@
-// Device limits per architecture, for compile-only use (`evotune check --arch sm_XY`) on a machine with no GPU.
+// Device limits per architecture, for compile-only use (`evotune check --arch sm_XY`) on a machine with no
+// GPU.
 #pragma once
 
 #include <string>

@@ -13,7 +13,7 @@ namespace evotune {
 // How an input buffer is filled before each validation.
 struct FillSpec {
   enum class Kind { random_uniform, constant } kind = Kind::random_uniform;
-  double low = -1.0;   // random_uniform range
+  double low = -1.0;  // random_uniform range
   double high = 1.0;
   double value = 0.0;  // constant
 };
@@ -37,14 +37,15 @@ struct ArgSpec {
 };
 
 struct LaunchSpec {
-  std::string kernel_name;                     // the extern "C" symbol
-  std::array<std::uint32_t, 3> grid{1, 1, 1};  // blocks
-  std::array<std::uint32_t, 3> block{1, 1, 1}; // threads
+  std::string kernel_name;                      // the extern "C" symbol
+  std::array<std::uint32_t, 3> grid{1, 1, 1};   // blocks
+  std::array<std::uint32_t, 3> block{1, 1, 1};  // threads
   std::uint32_t dynamic_smem_bytes = 0;
   std::vector<ArgSpec> args;
 };
 
-// Everything the evaluator needs for one (variant, problem): buffers, the variant's and the reference's launches.
+// Everything the evaluator needs for one (variant, problem): buffers, the variant's and the reference's
+// launches.
 struct ProblemBuffers {
   std::vector<BufferSpec> buffers;
 };

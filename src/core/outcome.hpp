@@ -20,17 +20,17 @@ struct TimingStats {
 };
 
 struct ErrorStats {
-  double max_abs = 0;        // max |out - ref| over finite elements
-  double rel_l2 = 0;         // ||out - ref||_2 / ||ref||_2
+  double max_abs = 0;           // max |out - ref| over finite elements
+  double rel_l2 = 0;            // ||out - ref||_2 / ||ref||_2
   std::int64_t non_finite = 0;  // NaN/Inf elements in the output (unwritten elements stay NaN)
   std::int64_t elements = 0;
 };
 
 struct CompileInfo {
-  std::string arch;             // "sm_90a"
-  int registers = 0;            // per thread
+  std::string arch;   // "sm_90a"
+  int registers = 0;  // per thread
   int static_smem_bytes = 0;
-  int spill_store_bytes = 0;    // local-memory spills reported by ptxas
+  int spill_store_bytes = 0;  // local-memory spills reported by ptxas
   int spill_load_bytes = 0;
   int stack_frame_bytes = 0;
   double compile_ms = 0;
@@ -40,13 +40,13 @@ struct CompileInfo {
 
 struct Outcome {
   Status status = Status::ok;
-  std::string message;                 // the reason when status != ok
+  std::string message;  // the reason when status != ok
   CompileInfo compile;
-  std::optional<ErrorStats> error;     // present once validation ran
-  std::optional<TimingStats> timing;   // present when status == ok
+  std::optional<ErrorStats> error;    // present once validation ran
+  std::optional<TimingStats> timing;  // present when status == ok
   std::uint64_t validation_seed = 0;
-  double validate_ms = 0;              // host-side wall time of the validation step
-  double bench_ms = 0;                 // host-side wall time of the timing step
+  double validate_ms = 0;  // host-side wall time of the validation step
+  double bench_ms = 0;     // host-side wall time of the timing step
 };
 
 }  // namespace evotune

@@ -1,18 +1,21 @@
 // Compile-only validation of a space: every valid variant must compile, or the space's conditions are wrong.
 #include "session/check_space.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 
 #include "compile/compiler.hpp"
 #include "core/known_devices.hpp"
+#include "session/progress.hpp"
 #include "session/variant_compiler.hpp"
 #include "space/search_space.hpp"
 
 namespace evotune {
 
-CheckReport check_space(const std::filesystem::path& space_file, const std::string& problem, const std::string& arch,
-                        int threads) {
+CheckReport check_space(const std::filesystem::path& space_file, const std::string& problem,
+                        const std::string& arch, int threads) {
   const SearchSpace space = SearchSpace::load(space_file);
   const Sizes sizes = space.resolve_problem(problem);
   const DeviceInfo device = offline_device(arch);
@@ -27,8 +30,10 @@ CheckReport check_space(const std::filesystem::path& space_file, const std::stri
 
   const auto start = std::chrono::steady_clock::now();
   VariantCompiler variants(space, sizes, report.arch, compiler, nullptr);
-  auto tally = [&report](const CompiledVariant& variant) {
+  Progress progress(report.valid_configs, isatty(STDERR_FILENO) != 0, "compiled");
+  auto tally = [&report, &progress](const CompiledVariant& variant) {
     const auto& result = variant.result;
+    progress.update(result.status == Status::ok, std::nullopt, "");
     if (result.status != Status::ok) {
       report.failures.push_back({variant.config, result.status, result.message});
       return;
@@ -46,6 +51,7 @@ CheckReport check_space(const std::filesystem::path& space_file, const std::stri
     variants.submit(config);
   }
   while (auto variant = variants.take()) tally(*variant);
+  progress.finish();
   report.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }

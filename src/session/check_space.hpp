@@ -1,4 +1,5 @@
-// `evotune check`: load a space, enumerate its valid configs for an architecture, compile every one. No GPU needed.
+// `evotune check`: load a space, enumerate its valid configs for an architecture, compile every one. No GPU
+// needed.
 #pragma once
 
 #include <cstdint>
@@ -32,7 +33,7 @@ struct CheckReport {
 
 // Compiles the reference and every valid variant for `arch` ("sm_90"; the space's ArchSuffix is added) with
 // `threads` compiles at a time. Throws Error/SpaceError for a bad space file or arch.
-CheckReport check_space(const std::filesystem::path& space_file, const std::string& problem, const std::string& arch,
-                        int threads);
+CheckReport check_space(const std::filesystem::path& space_file, const std::string& problem,
+                        const std::string& arch, int threads);
 
 }  // namespace evotune

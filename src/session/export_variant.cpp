@@ -48,7 +48,8 @@ std::string render_export(const SearchSpace& space, const Sizes& sizes, const Co
   }
   const auto& g = launch.grid;
   const auto& b = launch.block;
-  out << "extern \"C\" cudaError_t " << launch.kernel_name << "_launch(" << parameters << "cudaStream_t stream) {\n";
+  out << "extern \"C\" cudaError_t " << launch.kernel_name << "_launch(" << parameters
+      << "cudaStream_t stream) {\n";
   if (!size_checks.empty()) out << "  if (" << size_checks << ") return cudaErrorInvalidValue;\n";
   out << "  const dim3 grid(" << g[0] << ", " << g[1] << ", " << g[2] << ");\n";
   out << "  const dim3 block(" << b[0] << ", " << b[1] << ", " << b[2] << ");\n";

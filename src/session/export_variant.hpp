@@ -9,9 +9,10 @@
 
 namespace evotune {
 
-// The file's text: `header` (already-formatted comment lines: config, device, time, hash), the variant's source,
-// and `<kernel>_launch(<kernel arguments>, cudaStream_t)`, whose grid, block and shared memory are those of
-// `sizes`; it returns cudaErrorInvalidValue when called with integer sizes other than the tuned ones.
+// The file's text: `header` (already-formatted comment lines: config, device, time, hash), the variant's
+// source, and `<kernel>_launch(<kernel arguments>, cudaStream_t)`, whose grid, block and shared memory are
+// those of `sizes`; it returns cudaErrorInvalidValue when called with integer sizes other than the tuned
+// ones.
 std::string render_export(const SearchSpace& space, const Sizes& sizes, const Config& config,
                           const DeviceInfo& device, const std::string& header);
 

@@ -19,14 +19,18 @@ std::string format_duration(double seconds) {
   return buffer;
 }
 
-Progress::Progress(std::int64_t total, bool live_line)
-    : total_(total), live_line_(live_line), start_(std::chrono::steady_clock::now()), last_print_(start_) {}
+Progress::Progress(std::int64_t total, bool live_line, std::string verb)
+    : total_(total),
+      live_line_(live_line),
+      verb_(std::move(verb)),
+      start_(std::chrono::steady_clock::now()),
+      last_print_(start_) {}
 
 Progress::~Progress() { finish(); }
 
 std::string Progress::line() const {
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  std::string text = std::to_string(done_) + "/" + std::to_string(total_) + " evaluated, " +
+  std::string text = std::to_string(done_) + "/" + std::to_string(total_) + " " + verb_ + ", " +
                      std::to_string(failed_) + " failed";
   if (best_us_) {
     char best[64];
@@ -34,7 +38,8 @@ std::string Progress::line() const {
     text += best + std::string(" (") + best_label_ + ")";
   }
   if (done_ > 0 && done_ < total_)
-    text += ", ETA " + format_duration(elapsed / static_cast<double>(done_) * static_cast<double>(total_ - done_));
+    text += ", ETA " +
+            format_duration(elapsed / static_cast<double>(done_) * static_cast<double>(total_ - done_));
   text += ", elapsed " + format_duration(elapsed);
   return text;
 }

@@ -1,4 +1,5 @@
-// Progress of a long run: done/total, failures, best so far, ETA. A live line on a terminal, log lines otherwise.
+// Progress of a long run: done/total, failures, best so far, ETA. A live line on a terminal, log lines
+// otherwise.
 #pragma once
 
 #include <chrono>
@@ -10,8 +11,8 @@ namespace evotune {
 
 class Progress {
  public:
-  // total: the number of variants this run means to evaluate.
-  Progress(std::int64_t total, bool live_line);
+  // total: the number of variants this run means to handle; verb: what is done to each ("evaluated").
+  Progress(std::int64_t total, bool live_line, std::string verb = "evaluated");
   ~Progress();
   void update(bool ok, std::optional<double> best_us, const std::string& best_label);
   void finish();
@@ -24,6 +25,7 @@ class Progress {
 
   std::int64_t total_;
   bool live_line_;
+  std::string verb_;
   std::int64_t done_ = 0;
   std::int64_t failed_ = 0;
   std::optional<double> best_us_;

@@ -34,7 +34,8 @@ Outcome compile_failure(const CompiledVariant& variant) {
 
 std::string short_label(const Config& config) {
   std::string label;
-  for (const auto& [name, value] : config) label += (label.empty() ? "" : " ") + name + "=" + std::to_string(value);
+  for (const auto& [name, value] : config)
+    label += (label.empty() ? "" : " ") + name + "=" + std::to_string(value);
   return label;
 }
 
@@ -55,7 +56,8 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
   const DeviceInfo device = cuda::query_device(options.device);
   const std::string arch = device.arch() + space.arch_suffix();
 
-  const std::int64_t space_id = store.upsert_space(space.name(), space.path().string(), space.hash(), space.json_text());
+  const std::int64_t space_id =
+      store.upsert_space(space.name(), space.path().string(), space.hash(), space.json_text());
   const std::int64_t problem_id = store.upsert_problem(sizes);
   const std::int64_t device_id = store.upsert_device(device, Compiler::nvrtc_version());
 
@@ -79,8 +81,8 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
   VariantCompiler variants(space, sizes, arch, compiler, &store);
   const CompiledVariant reference = variants.compile_reference();
   if (reference.result.status != Status::ok)
-    throw Error("the reference kernel " + space.reference().file.string() + " does not compile: " +
-                reference.result.message);
+    throw Error("the reference kernel " + space.reference().file.string() +
+                " does not compile: " + reference.result.message);
   GpuEvaluator evaluator(options.device, space.buffers(sizes),
                          CompiledKernel{reference.result.cubin, space.reference_launch(sizes, device)},
                          space.tolerances(), options.eval);
@@ -118,7 +120,8 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
                                    validation_seed(options.seed, variant->config));
       outcome.compile = variant->result.info;
     }
-    MeasurementRecord record{summary.run_id, store.upsert_config(space_id, variant->config), problem_id, device_id,
+    MeasurementRecord record{summary.run_id,      store.upsert_config(space_id, variant->config),
+                             problem_id,          device_id,
                              variant->compile_id, outcome};
     if (outcome.timing && outcome.timing->median_us > 0) {
       record.tflops = flops / (outcome.timing->median_us * 1e-6) / 1e12;
@@ -128,7 +131,8 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
     const bool ok = outcome.status == Status::ok;
     const bool improved = ok && (!best_us || outcome.timing->median_us < *best_us);
     if (improved) best_us = outcome.timing->median_us;
-    if (!ok) spdlog::debug("{}: {} {}", short_label(variant->config), to_string(outcome.status), outcome.message);
+    if (!ok)
+      spdlog::debug("{}: {} {}", short_label(variant->config), to_string(outcome.status), outcome.message);
     progress.update(ok, improved ? best_us : std::nullopt, improved ? short_label(variant->config) : "");
     if (!evaluator.healthy()) {
       summary.stop_reason = "the GPU context is unusable after " + short_label(variant->config) + " (" +
@@ -138,11 +142,13 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
     }
   }
   progress.finish();
-  if (summary.stop_reason == "finished" && proposed >= budget && proposed < remaining) summary.stop_reason = "budget";
+  if (summary.stop_reason == "finished" && proposed >= budget && proposed < remaining)
+    summary.stop_reason = "budget";
   summary.evaluated = progress.done();
   summary.failed = progress.failed();
   const bool clean = summary.stop_reason == "finished" || summary.stop_reason == "budget";
-  store.finish_run(summary.run_id, clean ? "finished" : (summary.stop_reason == "interrupted" ? "interrupted" : "failed"),
+  store.finish_run(summary.run_id,
+                   clean ? "finished" : (summary.stop_reason == "interrupted" ? "interrupted" : "failed"),
                    summary.evaluated, summary.failed);
   summary.top = store.best(space_id, problem_id, device_id, 5, false);
   return summary;

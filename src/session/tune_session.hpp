@@ -29,10 +29,10 @@ struct TuneSummary {
   std::int64_t run_id = 0;
   std::int64_t evaluated = 0;
   std::int64_t failed = 0;
-  std::int64_t candidates = 0;  // valid configs of the space for this problem and device
-  std::int64_t skipped = 0;     // already measured before this run
-  std::string stop_reason;      // "finished", "budget", "interrupted", or why it failed
-  bool gpu_unusable = false;    // a fault left the GPU context unusable: a fresh process can go on
+  std::int64_t candidates = 0;    // valid configs of the space for this problem and device
+  std::int64_t skipped = 0;       // already measured before this run
+  std::string stop_reason;        // "finished", "budget", "interrupted", or why it failed
+  bool gpu_unusable = false;      // a fault left the GPU context unusable: a fresh process can go on
   std::vector<RankedResult> top;  // best stored results for this space, problem and device
 };
 

@@ -3,11 +3,12 @@
 
 namespace evotune {
 
-VariantCompiler::VariantCompiler(const SearchSpace& space, Sizes sizes, std::string arch, const Compiler& compiler,
-                                 Store* store)
+VariantCompiler::VariantCompiler(const SearchSpace& space, Sizes sizes, std::string arch,
+                                 const Compiler& compiler, Store* store)
     : space_(space), sizes_(std::move(sizes)), arch_(std::move(arch)), compiler_(compiler), store_(store) {}
 
-VariantCompiler::Pending VariantCompiler::start(Config config, KernelSource source, const std::string& kernel_name) {
+VariantCompiler::Pending VariantCompiler::start(Config config, KernelSource source,
+                                                const std::string& kernel_name) {
   Pending pending;
   CompileRequest request{source.text, source.file_name, kernel_name, arch_, space_.compiler_options()};
   pending.key = CompileKey{source.hash, arch_, Compiler::nvrtc_version(), compiler_.options_key(request)};
@@ -15,16 +16,16 @@ VariantCompiler::Pending VariantCompiler::start(Config config, KernelSource sour
   pending.variant.source = std::move(source);
   if (store_) {
     if (auto cached = store_->find_compile(pending.key)) {
-      pending.variant.result = CompileResult{cached->status, cached->message, cached->info, std::move(cached->cubin)};
+      pending.variant.result =
+          CompileResult{cached->status, cached->message, cached->info, std::move(cached->cubin)};
       pending.variant.result.info.from_cache = true;
       pending.variant.compile_id = cached->id;
       return pending;
     }
   }
   const Compiler& compiler = compiler_;
-  pending.compile = std::async(std::launch::async, [&compiler, request = std::move(request)] {
-    return compiler.compile(request);
-  });
+  pending.compile = std::async(
+      std::launch::async, [&compiler, request = std::move(request)] { return compiler.compile(request); });
   return pending;
 }
 
@@ -33,8 +34,8 @@ CompiledVariant VariantCompiler::finish(Pending pending) {
     pending.variant.result = pending.compile.get();
     if (store_) {
       const auto& result = pending.variant.result;
-      pending.variant.compile_id = store_->put_compile(pending.key, result.status, result.message, result.info,
-                                                       result.cubin);
+      pending.variant.compile_id =
+          store_->put_compile(pending.key, result.status, result.message, result.info, result.cubin);
     }
   }
   return std::move(pending.variant);

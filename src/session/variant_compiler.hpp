@@ -18,8 +18,8 @@ namespace evotune {
 struct CompiledVariant {
   Config config;
   KernelSource source;
-  CompileResult result;                   // result.info.from_cache tells where it came from
-  std::optional<std::int64_t> compile_id; // row in the compile cache, when a store is attached
+  CompileResult result;                    // result.info.from_cache tells where it came from
+  std::optional<std::int64_t> compile_id;  // row in the compile cache, when a store is attached
 };
 
 // Submit configs in the order they should be evaluated; take() hands them back in that order. Cache look-ups
@@ -27,7 +27,8 @@ struct CompiledVariant {
 class VariantCompiler {
  public:
   // `store` may be null (compile-only checks without a database).
-  VariantCompiler(const SearchSpace& space, Sizes sizes, std::string arch, const Compiler& compiler, Store* store);
+  VariantCompiler(const SearchSpace& space, Sizes sizes, std::string arch, const Compiler& compiler,
+                  Store* store);
 
   // The reference kernel, compiled (or read from the cache) now.
   CompiledVariant compile_reference();

@@ -30,7 +30,8 @@ class CliErrors : public ::testing::Test {
 };
 
 TEST_F(CliErrors, MalformedSpaceFile) {
-  expect_one_line_error(test::run_evotune("check tests/data/spaces/bad/malformed.json --arch sm_90"), "malformed.json");
+  expect_one_line_error(test::run_evotune("check tests/data/spaces/bad/malformed.json --arch sm_90"),
+                        "malformed.json");
 }
 
 TEST_F(CliErrors, EmptyValuesNamesTheField) {
@@ -43,7 +44,8 @@ TEST_F(CliErrors, UnknownNameInACondition) {
 }
 
 TEST_F(CliErrors, MissingTemplateFile) {
-  expect_one_line_error(test::run_evotune("check tests/data/spaces/bad/missing_kernel_file.json"), "KernelFile");
+  expect_one_line_error(test::run_evotune("check tests/data/spaces/bad/missing_kernel_file.json"),
+                        "KernelFile");
 }
 
 TEST_F(CliErrors, ConstraintsExcludingEverything) {
@@ -60,8 +62,8 @@ TEST_F(CliErrors, UnknownArch) {
 }
 
 TEST_F(CliErrors, BestWithoutADatabase) {
-  expect_one_line_error(test::run_evotune("best tests/data/spaces/saxpy.json --db " + (dir_ / "none.db").string()),
-                        "none.db");
+  expect_one_line_error(
+      test::run_evotune("best tests/data/spaces/saxpy.json --db " + (dir_ / "none.db").string()), "none.db");
 }
 
 TEST_F(CliErrors, CorruptDatabaseIsLeftUntouched) {
@@ -76,8 +78,8 @@ TEST_F(CliErrors, CorruptDatabaseIsLeftUntouched) {
 
 TEST_F(CliErrors, TuneWithoutAGpuSaysSo) {
   if (cuda::device_count() > 0) GTEST_SKIP() << "this machine has a GPU";
-  expect_one_line_error(test::run_evotune("tune tests/data/spaces/saxpy.json --db " + (dir_ / "r.db").string()),
-                        "needs a GPU");
+  expect_one_line_error(
+      test::run_evotune("tune tests/data/spaces/saxpy.json --db " + (dir_ / "r.db").string()), "needs a GPU");
 }
 
 TEST_F(CliErrors, CheckCompilesEveryValidVariantOfTheTestSpace) {

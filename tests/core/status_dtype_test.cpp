@@ -2,17 +2,17 @@
 #include <gtest/gtest.h>
 
 #include "core/dtype.hpp"
+#include "core/error.hpp"
 #include "core/hash.hpp"
 #include "core/known_devices.hpp"
-#include "core/error.hpp"
 #include "core/status.hpp"
 
 namespace evotune {
 namespace {
 
 TEST(Status, EveryStatusRoundTripsThroughItsName) {
-  for (Status s : {Status::ok, Status::compile_error, Status::resource_error, Status::launch_error, Status::timeout,
-                   Status::wrong_result, Status::nan}) {
+  for (Status s : {Status::ok, Status::compile_error, Status::resource_error, Status::launch_error,
+                   Status::timeout, Status::wrong_result, Status::nan}) {
     const auto back = status_from_string(to_string(s));
     ASSERT_TRUE(back.has_value()) << to_string(s);
     EXPECT_EQ(*back, s);

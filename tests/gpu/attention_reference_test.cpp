@@ -59,10 +59,10 @@ TEST_P(AttentionReference, MatchesFloat64OnTheCpu) {
   context.make_current();
 
   const Compiler compiler(cuda_include_dirs());
-  const KernelSource source = render_source(space.reference_source(), "flash_attn_ref.cu",
-                                            space.reference_constants(sizes));
-  const CompileResult compiled =
-      compiler.compile({source.text, source.file_name, space.reference().name, device.arch(), space.compiler_options()});
+  const KernelSource source =
+      render_source(space.reference_source(), "flash_attn_ref.cu", space.reference_constants(sizes));
+  const CompileResult compiled = compiler.compile(
+      {source.text, source.file_name, space.reference().name, device.arch(), space.compiler_options()});
   ASSERT_EQ(compiled.status, Status::ok) << compiled.message;
 
   std::mt19937_64 rng(GetParam().problem[0] + 17);
@@ -85,14 +85,15 @@ TEST_P(AttentionReference, MatchesFloat64OnTheCpu) {
   const cuda::Module module = cuda::Module::load(compiled.cubin);
   const auto& g = launch.grid;
   const auto& b = launch.block;
-  cuda::check(cuda::driver().cuLaunchKernel(module.function(launch.kernel_name), g[0], g[1], g[2], b[0], b[1], b[2],
-                                            launch.dynamic_smem_bytes, nullptr, args.params(), nullptr),
+  cuda::check(cuda::driver().cuLaunchKernel(module.function(launch.kernel_name), g[0], g[1], g[2], b[0], b[1],
+                                            b[2], launch.dynamic_smem_bytes, nullptr, args.params(), nullptr),
               "cuLaunchKernel");
   cuda::check(cuda::driver().cuCtxSynchronize(), "cuCtxSynchronize");
 
   std::vector<std::uint16_t> out_bits(host["O"].size());
   memory.at("O").download(out_bits.data(), out_bits.size() * 2);
-  const std::vector<double> out = to_doubles(out_bits.data(), DType::f16, static_cast<std::int64_t>(out_bits.size()));
+  const std::vector<double> out =
+      to_doubles(out_bits.data(), DType::f16, static_cast<std::int64_t>(out_bits.size()));
   const std::vector<double> expected = attention_float64(host["Q"], host["K"], host["V"], sizes);
   double max_abs = 0, diff2 = 0, ref2 = 0;
   for (std::size_t i = 0; i < out.size(); ++i) {
@@ -109,8 +110,10 @@ TEST_P(AttentionReference, MatchesFloat64OnTheCpu) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, AttentionReference,
-                         ::testing::Values(Case{"B=1,H=2,S=77,D=64,CAUSAL=0"}, Case{"B=2,H=1,S=130,D=64,CAUSAL=1"},
-                                           Case{"B=1,H=2,S=96,D=128,CAUSAL=0"}, Case{"B=1,H=1,S=200,D=128,CAUSAL=1"},
+                         ::testing::Values(Case{"B=1,H=2,S=77,D=64,CAUSAL=0"},
+                                           Case{"B=2,H=1,S=130,D=64,CAUSAL=1"},
+                                           Case{"B=1,H=2,S=96,D=128,CAUSAL=0"},
+                                           Case{"B=1,H=1,S=200,D=128,CAUSAL=1"},
                                            Case{"B=1,H=8,S=512,D=64,CAUSAL=0"}),
                          [](const ::testing::TestParamInfo<Case>& info) {
                            std::string name = info.param.problem;

@@ -1,4 +1,5 @@
-// End to end on a GPU: tune a small space with the CLI, query it, tune again (nothing re-measured), export it.
+// End to end on a GPU: tune a small space with the CLI, query it, tune again (nothing re-measured), export
+// it.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -25,7 +26,8 @@ class TuneCli : public ::testing::Test {
 };
 
 std::vector<nlohmann::json> best_results(const std::string& space, const std::string& db) {
-  const auto best = test::run_evotune("best " + space + " --problem N=100000 --db " + db + " --json --top 1000");
+  const auto best =
+      test::run_evotune("best " + space + " --problem N=100000 --db " + db + " --json --top 1000");
   EXPECT_EQ(best.exit_code, 0) << best.err;
   return nlohmann::json::parse(best.out).get<std::vector<nlohmann::json>>();
 }
@@ -60,7 +62,8 @@ TEST_F(TuneCli, TuneContinueBestExport) {
   EXPECT_EQ(best_results(space, db_).size(), 36u);
 
   const std::string exported = (dir_ / "best.cu").string();
-  const auto export_run = test::run_evotune("export " + space + " --problem N=100000 --db " + db_ + " -o " + exported);
+  const auto export_run =
+      test::run_evotune("export " + space + " --problem N=100000 --db " + db_ + " -o " + exported);
   ASSERT_EQ(export_run.exit_code, 0) << export_run.err;
   EXPECT_TRUE(std::filesystem::exists(exported));
 }

@@ -30,7 +30,8 @@ TEST(Exhaustive, ProposesEveryCandidateInOrderOnce) {
 
 TEST(Exhaustive, SkipsConfigsAlreadyMeasured) {
   const auto configs = grid(5);
-  auto strategy = make_strategy("exhaustive", {configs, {canonical_json(configs[1]), canonical_json(configs[3])}, 0});
+  auto strategy =
+      make_strategy("exhaustive", {configs, {canonical_json(configs[1]), canonical_json(configs[3])}, 0});
   EXPECT_EQ(drain(*strategy), (std::vector<Config>{configs[0], configs[2], configs[4]}));
 }
 
@@ -64,9 +65,7 @@ TEST(SeededRng, KnownSequenceForSeed) {
   for (int i = 0; i < 1000; ++i) EXPECT_LT(rng.below(7), 7u);
 }
 
-TEST(MakeStrategy, UnknownNameIsAnError) {
-  EXPECT_THROW(make_strategy("annealing-ish", {}), Error);
-}
+TEST(MakeStrategy, UnknownNameIsAnError) { EXPECT_THROW(make_strategy("annealing-ish", {}), Error); }
 
 }  // namespace
 }  // namespace evotune

@@ -1,6 +1,8 @@
 // Runs the evotune binary in tests and captures its exit code, stdout and stderr.
 #pragma once
 
+#include <sys/wait.h>
+
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -8,7 +10,6 @@
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 
 namespace evotune::test {
 
@@ -18,7 +19,8 @@ struct CommandResult {
   std::string err;
 };
 
-// The binary under test: $EVOTUNE_BINARY when set (a build carried to another machine), else the one built here.
+// The binary under test: $EVOTUNE_BINARY when set (a build carried to another machine), else the one built
+// here.
 inline std::string evotune_binary() {
   const char* from_environment = std::getenv("EVOTUNE_BINARY");
   return from_environment && *from_environment ? from_environment : EVOTUNE_BINARY;
