@@ -4,6 +4,8 @@
 #include <sqlite3.h>
 
 #include <array>
+#include <chrono>
+#include <thread>
 #include <string>
 
 #include "core/error.hpp"
@@ -140,6 +142,22 @@ std::string unsupported(const sqlite::Connection& db, std::int64_t version) {
          " is newer than this evotune supports (" + std::to_string(latest_schema_version()) + ")";
 }
 
+// Switching a new file to WAL needs an exclusive lock, and SQLite answers SQLITE_BUSY at once, without its busy
+// handler, when another connection is doing the same: retry for as long as the busy timeout.
+void enable_wal(sqlite::Connection& db) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+  for (;;) {
+    try {
+      db.exec("PRAGMA journal_mode = WAL");
+      return;
+    } catch (const Error&) {
+      const int code = db.error_code();
+      if ((code != SQLITE_BUSY && code != SQLITE_LOCKED) || std::chrono::steady_clock::now() > deadline) throw;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
 }  // namespace
 
 int latest_schema_version() { return static_cast<int>(kMigrations.size()); }
@@ -171,7 +189,7 @@ void prepare_schema(sqlite::Connection& db) {
     return;
   }
   // WAL lets readers and one writer share the file across processes; NORMAL sync is durable enough in WAL.
-  db.exec("PRAGMA journal_mode = WAL");
+  enable_wal(db);
   db.exec("PRAGMA synchronous = NORMAL");
   db.exec("PRAGMA foreign_keys = ON");
   if (version == latest_schema_version()) return;
