@@ -92,7 +92,7 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
   const double flops = space.flops(sizes);
   const double bytes = space.bytes(sizes);
   const std::size_t window = static_cast<std::size_t>(compile_thread_count(options.compile_threads));
-  const bool ahead = strategy->proposes_ahead();
+  const bool ahead = true;
   std::int64_t proposed = 0;
   auto refill = [&] {
     while (proposed < budget && variants.pending() < (ahead ? window : 1)) {

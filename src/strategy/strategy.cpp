@@ -6,6 +6,11 @@
 
 namespace evotune {
 
+std::optional<double> objective(const Outcome& outcome) {
+  if (outcome.status != Status::ok || !outcome.timing) return std::nullopt;
+  return outcome.timing->median_us;
+}
+
 const std::vector<std::string>& strategy_names() {
   static const std::vector<std::string> names{"exhaustive", "random"};
   return names;

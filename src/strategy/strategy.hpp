@@ -1,7 +1,8 @@
-// Strategy: picks the next config to evaluate. Never sees CUDA; learns only through observe().
+// Strategy: picks the next config to evaluate. Never sees CUDA; learns only through its input and observe().
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -13,27 +14,41 @@
 
 namespace evotune {
 
+// One stored result of an earlier run (same space, problem and device), as a learning strategy sees it.
+struct PastResult {
+  Config config;
+  Status status = Status::ok;
+  std::optional<double> time_us;  // the median, for ok results
+};
+
+// What every strategy starts from.
+struct StrategyInput {
+  std::vector<Config> candidates;  // the valid configs for this problem and device, in enumeration order
+  // Each tuning parameter's values in the space file's order: neighbours are adjacent entries.
+  std::map<std::string, std::vector<ParamValue>> parameter_values;
+  std::set<std::string> already_measured;  // canonical_json of configs measured before: never proposed again
+  std::vector<PastResult> history;         // those earlier results, ok ones fastest first, then failures
+  std::uint64_t seed = 0;
+  int patience = 0;  // generations without improvement before a learning strategy stops; 0: its default
+};
+
 class Strategy {
  public:
   virtual ~Strategy() = default;
-  // The next config to evaluate, or nullopt when the strategy has nothing left to propose.
+  // The next config to evaluate. nullopt: nothing to propose until the outcomes of earlier proposals are
+  // observed; when none is still in flight, the search is over. Never proposes a config twice, nor one
+  // already measured.
   virtual std::optional<Config> next() = 0;
-  // The outcome of a config this strategy proposed.
+  // The outcome of a config this strategy proposed (any order, once each).
   virtual void observe(const Config& /*config*/, const Outcome& /*outcome*/) {}
-  // Whether next() may be called again before the outcomes of earlier proposals are observed
-  // (lets the session compile ahead).
-  virtual bool proposes_ahead() const { return true; }
+  // A line for the log on how the search started (e.g. "seeded 8 of 20 from the database"); may be empty.
+  virtual std::string describe_start() const { return {}; }
 };
 
-// What every strategy starts from: the valid configs of the space for this problem and device, and the
-// canonical text (canonical_json) of those already measured for the same space, problem and device.
-struct StrategyInput {
-  std::vector<Config> candidates;
-  std::set<std::string> already_measured;
-  std::uint64_t seed = 0;
-};
+// The objective every strategy minimises: the median time of an ok outcome; nullopt for a failure (worst).
+std::optional<double> objective(const Outcome& outcome);
 
-// "exhaustive" or "random"; throws Error for another name.
+// "exhaustive", "random", ...; throws Error for another name.
 std::unique_ptr<Strategy> make_strategy(const std::string& name, StrategyInput input);
 const std::vector<std::string>& strategy_names();
 

@@ -23,7 +23,7 @@ std::vector<Config> drain(Strategy& strategy) {
 }
 
 TEST(Exhaustive, ProposesEveryCandidateInOrderOnce) {
-  auto strategy = make_strategy("exhaustive", {grid(10), {}, 0});
+  auto strategy = make_strategy("exhaustive", {.candidates = grid(10)});
   EXPECT_EQ(drain(*strategy), grid(10));
   EXPECT_FALSE(strategy->next().has_value());
 }
@@ -31,13 +31,13 @@ TEST(Exhaustive, ProposesEveryCandidateInOrderOnce) {
 TEST(Exhaustive, SkipsConfigsAlreadyMeasured) {
   const auto configs = grid(5);
   auto strategy =
-      make_strategy("exhaustive", {configs, {canonical_json(configs[1]), canonical_json(configs[3])}, 0});
+      make_strategy("exhaustive", {.candidates = configs, .already_measured = {canonical_json(configs[1]), canonical_json(configs[3])}});
   EXPECT_EQ(drain(*strategy), (std::vector<Config>{configs[0], configs[2], configs[4]}));
 }
 
 TEST(Random, IsAPermutationOfTheUnmeasuredCandidates) {
   const auto configs = grid(50);
-  auto strategy = make_strategy("random", {configs, {canonical_json(configs[7])}, 42});
+  auto strategy = make_strategy("random", {.candidates = configs, .already_measured = {canonical_json(configs[7])}, .seed = 42});
   const auto seen = drain(*strategy);
   ASSERT_EQ(seen.size(), 49u);
   std::set<std::string> unique;
@@ -48,9 +48,9 @@ TEST(Random, IsAPermutationOfTheUnmeasuredCandidates) {
 }
 
 TEST(Random, SameSeedSameOrderOtherSeedOtherOrder) {
-  auto a = make_strategy("random", {grid(30), {}, 7});
-  auto b = make_strategy("random", {grid(30), {}, 7});
-  auto c = make_strategy("random", {grid(30), {}, 8});
+  auto a = make_strategy("random", {.candidates = grid(30), .seed = 7});
+  auto b = make_strategy("random", {.candidates = grid(30), .seed = 7});
+  auto c = make_strategy("random", {.candidates = grid(30), .seed = 8});
   const auto order_a = drain(*a);
   EXPECT_EQ(order_a, drain(*b));
   EXPECT_NE(order_a, drain(*c));
