@@ -25,9 +25,10 @@ struct PastResult {
 struct StrategyInput {
   std::vector<Config> candidates;  // the valid configs for this problem and device, in enumeration order
   // Each tuning parameter's values in the space file's order: neighbours are adjacent entries.
-  std::map<std::string, std::vector<ParamValue>> parameter_values;
-  std::set<std::string> already_measured;  // canonical_json of configs measured before: never proposed again
-  std::vector<PastResult> history;         // those earlier results, ok ones fastest first, then failures
+  std::map<std::string, std::vector<ParamValue>> parameter_values{};
+  // canonical_json of configs measured before: never proposed again.
+  std::set<std::string> already_measured{};
+  std::vector<PastResult> history{};  // those earlier results, ok ones fastest first, then failures
   std::uint64_t seed = 0;
   int patience = 0;  // generations without improvement before a learning strategy stops; 0: its default
 };
