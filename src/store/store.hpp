@@ -88,6 +88,18 @@ struct ConfigDetail {
   std::vector<MeasurementDetail> measurements;  // ok ones fastest first, then the failures
 };
 
+// A devices row: the limits the store keeps (the other DeviceInfo limits stay 0) and the NVRTC version.
+struct StoredDevice {
+  std::int64_t id = 0;
+  DeviceInfo info;
+  std::string nvrtc_version;
+};
+
+struct DeviceMeasurements {
+  StoredDevice device;
+  std::int64_t measurements = 0;
+};
+
 class Store {
  public:
   // Opens or creates the database; creates the parent folder when missing. Throws Error (one line naming the
@@ -141,6 +153,8 @@ class Store {
   std::optional<ConfigDetail> config_detail(std::int64_t config_id) const;
   std::int64_t count_measurements(std::int64_t space_id, std::int64_t problem_id,
                                   std::optional<std::int64_t> device_id) const;
+  // Devices with measurements of this space version and problem: most measurements first, ties by row id.
+  std::vector<DeviceMeasurements> measured_devices(std::int64_t space_id, std::int64_t problem_id) const;
   // Space rows with this name but another hash: older (or other) versions of the space file.
   std::int64_t count_older_versions(const std::string& space_name, const std::string& hash) const;
 
