@@ -38,6 +38,8 @@ int main(int argc, char** argv) {
   evotune::cli::add_runs_command(app);
   evotune::cli::add_show_command(app);
   evotune::cli::add_devices_command(app);
+  evotune::cli::add_record_command(app);
+  evotune::cli::add_bench_strategies_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
