@@ -1,85 +1,84 @@
-// Bad input reaches the user as one clear line and a non-zero exit, and leaves the database as it was.
+// Bad space files and problems reach the user as one clear line and a non-zero exit, from every command that
+// reads them, and leave the results database as it was.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <filesystem>
-#include <fstream>
-
-#include "cuda/driver.hpp"
-#include "support/run_command.hpp"
+#include "cli/cli_error_fixture.hpp"
 
 namespace evotune {
 namespace {
 
-class CliErrors : public ::testing::Test {
+class CliErrors : public test::CliErrorTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() / ("evotune_cli_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir_);
+  // `check`, `best`, `export` and `tune` of `space_and_problem` (a space file and its options), each against
+  // a results database: every one must fail naming `cause`, changing no file.
+  void expect_every_command_refuses(const std::string& space_and_problem, const std::string& cause) const {
+    const std::string db = " --db " + make_results_db().string();
+    expect_refused("check " + space_and_problem + " --arch sm_90", cause);
+    expect_refused("best " + space_and_problem + db, cause);
+    expect_refused("best " + space_and_problem + db + " --json --failed", cause);
+    expect_refused("export " + space_and_problem + db + " -o " + (dir_ / "out.cu").string(), cause);
+    // The space and the problem are read before tune looks for a GPU: the cause shows on any machine.
+    expect_refused("tune " + space_and_problem + db, cause);
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  // Exit code 1 and exactly one line on stderr, starting "evotune: error: " and containing `expected`.
-  static void expect_one_line_error(const test::CommandResult& result, const std::string& expected) {
-    EXPECT_EQ(result.exit_code, 1) << result.err;
-    EXPECT_EQ(result.err.rfind("evotune: error: ", 0), 0u) << result.err;
-    EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
-    EXPECT_NE(result.err.find(expected), std::string::npos) << result.err;
-  }
-  std::filesystem::path dir_;
 };
 
-TEST_F(CliErrors, MalformedSpaceFile) {
-  expect_one_line_error(test::run_evotune("check tests/data/spaces/bad/malformed.json --arch sm_90"),
-                        "malformed.json");
+TEST_F(CliErrors, MalformedJson) {
+  expect_every_command_refuses("tests/data/spaces/bad/malformed.json", "malformed JSON");
 }
 
-TEST_F(CliErrors, EmptyValuesNamesTheField) {
-  expect_one_line_error(test::run_evotune("check tests/data/spaces/bad/empty_values.json"),
-                        "ConfigurationSpace.TuningParameters");
+TEST_F(CliErrors, ParameterWithNoValues) {
+  expect_every_command_refuses("tests/data/spaces/bad/empty_values.json",
+                               "ConfigurationSpace.TuningParameters[1].Values: empty list");
 }
 
-TEST_F(CliErrors, UnknownNameInACondition) {
-  expect_one_line_error(test::run_evotune("check tests/data/spaces/bad/unknown_name.json"), "unknown name");
+TEST_F(CliErrors, UnknownNameInAConditionExpression) {
+  expect_every_command_refuses("tests/data/spaces/bad/unknown_name.json", "unknown name 'BLOK'");
+}
+
+TEST_F(CliErrors, ConditionListingAnUnknownParameter) {
+  expect_every_command_refuses("tests/data/spaces/bad/condition_parameter.json",
+                               "'ITEM' is not a tuning parameter");
 }
 
 TEST_F(CliErrors, MissingTemplateFile) {
-  expect_one_line_error(test::run_evotune("check tests/data/spaces/bad/missing_kernel_file.json"),
-                        "KernelFile");
+  expect_every_command_refuses("tests/data/spaces/bad/missing_kernel_file.json",
+                               "KernelFile: file not found");
 }
 
-TEST_F(CliErrors, ConstraintsExcludingEverything) {
-  expect_one_line_error(test::run_evotune("check tests/data/spaces/bad/impossible.json"), "no configuration");
+TEST_F(CliErrors, UnknownProblemKey) {
+  expect_every_command_refuses(test::kSaxpy + " --problem Q=3", "unknown size 'Q'");
 }
 
-TEST_F(CliErrors, UnknownProblemKeyAndNonPositiveSize) {
-  expect_one_line_error(test::run_evotune("check tests/data/spaces/saxpy.json --problem Q=3"), "Q");
-  expect_one_line_error(test::run_evotune("check tests/data/spaces/saxpy.json --problem N=0"), "N");
+TEST_F(CliErrors, NonPositiveSize) {
+  expect_every_command_refuses(test::kSaxpy + " --problem N=0", "N=0 is not positive");
+  expect_every_command_refuses(test::kSaxpy + " --problem N=-4", "N=-4 is not positive");
 }
 
-TEST_F(CliErrors, UnknownArch) {
-  expect_one_line_error(test::run_evotune("check tests/data/spaces/saxpy.json --arch sm_12"), "sm_12");
+TEST_F(CliErrors, MalformedProblem) {
+  expect_every_command_refuses(test::kSaxpy + " --problem N=abc", "malformed item 'N=abc'");
 }
+
+// Which configs are valid depends on the device, so only check and tune enumerate them; best and export
+// list what is stored.
+TEST_F(CliErrors, ConstraintsExcludingEveryConfig) {
+  const std::string space = "tests/data/spaces/bad/impossible.json";
+  expect_refused("check " + space + " --arch sm_90", "no configuration satisfies the conditions");
+  expect_tune_refused(space + " --db " + make_results_db().string(),
+                      "no configuration satisfies the conditions");
+}
+
+TEST_F(CliErrors, UnknownArch) { expect_refused("check " + test::kSaxpy + " --arch sm_12", "sm_12"); }
 
 TEST_F(CliErrors, BestWithoutADatabase) {
-  expect_one_line_error(
-      test::run_evotune("best tests/data/spaces/saxpy.json --db " + (dir_ / "none.db").string()), "none.db");
-}
-
-TEST_F(CliErrors, CorruptDatabaseIsLeftUntouched) {
-  const auto db = dir_ / "corrupt.db";
-  const std::string garbage(4096, 'x');
-  std::ofstream(db) << garbage;
-  expect_one_line_error(test::run_evotune("runs --db " + db.string()), "corrupt.db");
-  std::ifstream in(db);
-  const std::string after((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  EXPECT_EQ(after, garbage);
+  expect_refused("best " + test::kSaxpy + " --db " + (dir_ / "none.db").string(),
+                 "no results database there");
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "none.db"));
 }
 
 TEST_F(CliErrors, TuneWithoutAGpuSaysSo) {
   if (cuda::device_count() > 0) GTEST_SKIP() << "this machine has a GPU";
-  expect_one_line_error(
-      test::run_evotune("tune tests/data/spaces/saxpy.json --db " + (dir_ / "r.db").string()), "needs a GPU");
+  expect_refused("tune " + test::kSaxpy + " --db " + (dir_ / "r.db").string(), "needs a GPU");
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "r.db"));
 }
 
 TEST_F(CliErrors, CheckCompilesEveryValidVariantOfTheTestSpace) {
@@ -88,6 +87,21 @@ TEST_F(CliErrors, CheckCompilesEveryValidVariantOfTheTestSpace) {
   EXPECT_NE(result.out.find("saxpy [sm_80"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("saxpy [sm_90"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find(", 0 failed"), std::string::npos) << result.out;
+}
+
+// The fault space's one variant that does not compile (FAULT 2) is reported with its compiler error, and
+// check fails: a config the conditions allow must compile. The other 14 compile.
+TEST_F(CliErrors, CheckReportsTheFaultSpacesCompileError) {
+  const auto result = test::run_evotune("check tests/data/spaces/faults.json --arch sm_90");
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  EXPECT_NE(result.out.find("faults [sm_90, N=1048576]: 15 of 26 configs valid, 14 compiled, 1 failed"),
+            std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("  compile_error {\"BLOCK\":256,\"FAULT\":2,\"VEC\":1}: "), std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("cannot be used to initialize an entity of type \"float *\""), std::string::npos)
+      << result.out;
+  EXPECT_NE(result.err.find("evotune: error: 1 check(s) failed"), std::string::npos) << result.err;
 }
 
 }  // namespace

@@ -1,0 +1,124 @@
+// End to end on a GPU: tuning the fault space stores every failure with its status, quickly, and only once.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "cuda/driver.hpp"
+#include "support/run_command.hpp"
+
+namespace evotune {
+namespace {
+
+// tests/data/spaces/faults.json: FAULT selects the behaviour (faults.cu says how each one fails).
+//
+//  FAULT  behaviour                                              expected status
+//    0    VEC elements per thread (VEC 1 and 4)                  ok
+//    1    grid-stride loop (VEC 1 and 4)                         ok
+//    2    a float assigned to a float*                           compile_error
+//    3    twice the device's dynamic shared memory per block     resource_error
+//    4    blocks of twice the device's maximum thread count      resource_error
+//    5    stores through a wild pointer                          launch_error (illegal address)
+//    6    float4 loads from x + 1                                launch_error (misaligned address)
+//    7    stores 2^36 elements past the end of out               launch_error (illegal address)
+//    8    two warps each wait for the other's flag (deadlock)    timeout
+//    9    spins on a volatile read that never changes            timeout
+//   10    out = a * x + 0.5                                      wrong_result
+//   11    every 8th element left unwritten                       nan
+//   12    NaN written into every 8th element                     nan
+struct Expected {
+  const char* status;
+  const char* message_keyword;  // a word the stored reason must contain ("" for ok, or where it may vary)
+};
+const std::map<int, Expected> kExpected{
+    {0, {"ok", ""}},
+    {1, {"ok", ""}},
+    {2, {"compile_error", "float *"}},
+    {3, {"resource_error", "shared memory"}},
+    {4, {"resource_error", "threads"}},
+    {5, {"launch_error", "ILLEGAL_ADDRESS"}},
+    {6, {"launch_error", "MISALIGNED_ADDRESS"}},
+    {7, {"launch_error", "ILLEGAL_ADDRESS"}},
+    {8, {"timeout", ""}},
+    {9, {"timeout", ""}},
+    {10, {"wrong_result", "max_abs"}},
+    {11, {"nan", "NaN"}},
+    {12, {"nan", "NaN"}},
+};
+constexpr std::size_t kValidConfigs = 15;  // FAULT 0 and 1 with VEC 1 and 4, every other FAULT with VEC 1
+constexpr double kRunLimitSeconds = 60;
+
+const std::string kSpace = "tests/data/spaces/faults.json";
+
+class FaultSpace : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (cuda::device_count() == 0) GTEST_SKIP() << cuda::no_device_reason();
+    dir_ = std::filesystem::temp_directory_path() / ("evotune_fault_space_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+    db_ = (dir_ / "faults.db").string();
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  // Runs an exhaustive tune with a short launch timeout, so that the two hangs end quickly.
+  test::CommandResult tune(double* seconds) const {
+    const auto start = std::chrono::steady_clock::now();
+    auto result =
+        test::run_evotune("tune " + kSpace + " --db " + db_ + " --strategy exhaustive --timeout-ms 2000");
+    *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  }
+
+  std::vector<nlohmann::json> stored() const {
+    const auto best = test::run_evotune("best " + kSpace + " --db " + db_ + " --json --failed --top 100");
+    EXPECT_EQ(best.exit_code, 0) << best.err;
+    return nlohmann::json::parse(best.out).get<std::vector<nlohmann::json>>();
+  }
+
+  std::filesystem::path dir_;
+  std::string db_;
+};
+
+TEST_F(FaultSpace, EveryFaultEndsWithItsStatusAndIsNeverMeasuredTwice) {
+  double seconds = 0;
+  const auto first = tune(&seconds);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_LT(seconds, kRunLimitSeconds) << first.err;
+  std::printf("fault space: exhaustive tune took %.1f s\n", seconds);
+
+  const auto results = stored();
+  ASSERT_EQ(results.size(), kValidConfigs) << first.err;
+  std::map<int, int> seen;
+  for (const auto& r : results) {
+    const int fault = r.at("params").at("FAULT").get<int>();
+    ++seen[fault];
+    ASSERT_TRUE(kExpected.contains(fault)) << r.dump();
+    const Expected& expected = kExpected.at(fault);
+    EXPECT_EQ(r.at("status"), expected.status) << "FAULT=" << fault << ": " << r.dump();
+    if (std::string(expected.status) == "ok") {
+      ASSERT_TRUE(r.at("time_us").is_number()) << r.dump();
+      EXPECT_GT(r.at("time_us").get<double>(), 0.0) << r.dump();
+    } else {
+      EXPECT_TRUE(r.at("time_us").is_null()) << r.dump();
+      EXPECT_FALSE(r.at("message").get<std::string>().empty()) << r.dump();
+      EXPECT_NE(r.at("message").get<std::string>().find(expected.message_keyword), std::string::npos)
+          << "FAULT=" << fault << ": " << r.dump();
+    }
+  }
+  for (const auto& [fault, expected] : kExpected)
+    EXPECT_EQ(seen[fault], fault <= 1 ? 2 : 1) << "FAULT=" << fault << " (" << expected.status << ")";
+
+  const auto second = tune(&seconds);
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_LT(seconds, kRunLimitSeconds) << second.err;
+  EXPECT_NE(second.err.find(std::to_string(kValidConfigs) + " already measured"), std::string::npos)
+      << second.err;
+  EXPECT_NE(second.err.find(": 0 evaluated"), std::string::npos) << second.err;
+  EXPECT_EQ(stored(), results);
+}
+
+}  // namespace
+}  // namespace evotune
