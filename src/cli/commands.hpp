@@ -18,6 +18,7 @@ void add_show_command(CLI::App& app);
 void add_devices_command(CLI::App& app);
 void add_record_command(CLI::App& app);
 void add_bench_strategies_command(CLI::App& app);
+void add_worker_command(CLI::App& app);
 
 // Thrown to end the program with this exit code once the reason has been printed.
 struct ExitCode {

@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
   evotune::cli::add_devices_command(app);
   evotune::cli::add_record_command(app);
   evotune::cli::add_bench_strategies_command(app);
+  evotune::cli::add_worker_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

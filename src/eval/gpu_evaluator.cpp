@@ -87,6 +87,7 @@ GpuEvaluator::GpuEvaluator(int device_ordinal, std::vector<BufferSpec> buffers, 
   try {
     build_state();
     reference_outputs(0);
+    reference_ms_ = time_reference();
   } catch (const Failure& failure) {
     Outcome ignored;
     handle(failure, ignored);
@@ -266,7 +267,26 @@ TimingStats GpuEvaluator::time_variant(CUfunction function, const LaunchSpec& la
   return summarize(std::move(samples_us));
 }
 
+double GpuEvaluator::time_reference() {
+  const DeviceState& state = *state_;
+  KernelArgs args = arguments(reference_.launch, Role::reference);
+  const int launches = std::min<int>(3, static_cast<int>(state.events.size() / 2));
+  for (int i = 0; i < launches; ++i) {
+    state.events[2 * i].record(state.stream.get());
+    launch(state.reference, reference_.launch, args);
+    state.events[2 * i + 1].record(state.stream.get());
+  }
+  wait(settings_.timeout_ms * launches, "reference kernel (timing)");
+  std::vector<double> samples_us;
+  for (int i = 0; i < launches; ++i) samples_us.push_back(1000.0 * cuda::elapsed_ms(state.events[2 * i], state.events[2 * i + 1]));
+  return launches > 0 ? summarize(std::move(samples_us)).median_us / 1000.0 : 0.0;
+}
+
 void GpuEvaluator::recover(const std::string& cause, bool kernel_may_be_running) {
+  if (!settings_.reset_in_process) {
+    mark_unhealthy("the CUDA context of device " + std::to_string(ordinal_) + " is unusable after: " + cause);
+    return;
+  }
   spdlog::warn("resetting the CUDA context of device {} after: {}", ordinal_, cause);
   cached_seed_.reset();  // the reference runs again in the new context, as a check that it works
   const CUdevice device = state_->context.device();
@@ -316,7 +336,10 @@ std::string GpuEvaluator::rebuild() {
 void GpuEvaluator::mark_unhealthy(const std::string& reason) {
   healthy_ = false;
   unhealthy_reason_ = reason;
-  spdlog::error("{}", reason);
+  if (settings_.reset_in_process)
+    spdlog::error("{}", reason);
+  else
+    spdlog::debug("{}", reason);
 }
 
 }  // namespace evotune

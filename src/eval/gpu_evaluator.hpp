@@ -20,6 +20,9 @@ struct EvalSettings {
   int repetitions = 30;      // timed launches, each with its own event pair
   bool flush_l2 = true;      // overwrite a 2x-L2 scratch buffer before each timed launch
   double timeout_ms = 10000; // per validation launch; the timing phase gets this per launch
+  // After a sticky fault or a hung kernel: try to reset the context in this process (true), or give up at
+  // once and report unhealthy (false: a worker process, which the pool replaces with a fresh one).
+  bool reset_in_process = true;
 };
 
 struct CompiledKernel {
@@ -45,6 +48,10 @@ class GpuEvaluator {
   GpuEvaluator& operator=(const GpuEvaluator&) = delete;
 
   const DeviceInfo& device() const { return device_; }
+  // Median time of the reference kernel over a few launches, measured once when the evaluator was built.
+  double reference_ms() const { return reference_ms_; }
+  // The per-launch limit from now on (the timing phase allows it once per launch).
+  void set_timeout_ms(double timeout_ms) { settings_.timeout_ms = timeout_ms; }
 
   // Fills inputs from validation_seed, runs the reference (cached per seed) and the variant, compares,
   // and times an ok variant. Every variant fault is a status in the Outcome (compile fields untouched);
@@ -66,6 +73,7 @@ class GpuEvaluator {
   void wait(double timeout_ms, const std::string& who) const;
   const std::vector<std::vector<double>>& reference_outputs(std::uint64_t seed);
   TimingStats time_variant(CUfunction function, const LaunchSpec& launch);
+  double time_reference();
   void build_state();
   void handle(const Failure& failure, Outcome& outcome);
   void recover(const std::string& cause, bool kernel_may_be_running);
@@ -82,6 +90,7 @@ class GpuEvaluator {
   std::unique_ptr<DeviceState> state_;
   std::optional<std::uint64_t> cached_seed_;  // seed of cached_reference_
   std::vector<std::vector<double>> cached_reference_;
+  double reference_ms_ = 0;
   bool healthy_ = true;
   std::string unhealthy_reason_;
 };

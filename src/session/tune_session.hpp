@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "eval/gpu_evaluator.hpp"
 #include "store/store.hpp"
@@ -19,9 +20,16 @@ struct TuneOptions {
   std::optional<std::int64_t> budget;  // variants to evaluate in this run; default: the space's Budget
   std::uint64_t seed = 0;
   std::filesystem::path db_file = "results/evotune.db";
-  int device = 0;
-  EvalSettings eval;
-  int compile_threads = 0;  // 0: one per CPU core
+  std::string devices = "0";  // GPU ordinals, "0,1", or "all": one worker process each
+  EvalSettings eval;          // eval.timeout_ms is the ceiling of the derived launch limit
+  int compile_threads = 0;    // 0: one per CPU core
+  int patience = 0;           // learning strategies: generations without progress before stopping
+  // A recorded sweep answers instead of a GPU (no compiles): replay_workers workers, each answer after
+  // replay_delay_ms.
+  std::optional<std::filesystem::path> replay_file;
+  double replay_delay_ms = 0;
+  int replay_workers = 1;
+  std::vector<std::string> worker_command;  // how to start a worker: {evotune binary, "worker"}
   std::string command_line;
 };
 
@@ -32,7 +40,8 @@ struct TuneSummary {
   std::int64_t candidates = 0;    // valid configs of the space for this problem and device
   std::int64_t skipped = 0;       // already measured before this run
   std::string stop_reason;        // "finished", "budget", "interrupted", or why it failed
-  bool gpu_unusable = false;      // a fault left the GPU context unusable: a fresh process can go on
+  int worker_restarts = 0;        // workers replaced after a fault, a hang or a crash
+  double seconds = 0;             // wall time of the search loop
   std::vector<RankedResult> top;  // best stored results for this space, problem and device
 };
 

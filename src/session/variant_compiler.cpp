@@ -61,4 +61,11 @@ std::optional<CompiledVariant> VariantCompiler::take() {
   return finish(std::move(pending));
 }
 
+std::optional<CompiledVariant> VariantCompiler::take_if_ready(std::chrono::milliseconds wait) {
+  if (queue_.empty()) return std::nullopt;
+  const auto& compile = queue_.front().compile;
+  if (compile.valid() && compile.wait_for(wait) != std::future_status::ready) return std::nullopt;
+  return take();
+}
+
 }  // namespace evotune

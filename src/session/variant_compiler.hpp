@@ -1,6 +1,7 @@
 // Renders and compiles variants through the store's compile cache, several compiles in flight at once.
 #pragma once
 
+#include <chrono>
 #include <deque>
 #include <future>
 #include <optional>
@@ -35,6 +36,9 @@ class VariantCompiler {
   void submit(const Config& config);
   // The oldest submitted variant, waiting for its compile; nullopt when nothing is pending.
   std::optional<CompiledVariant> take();
+  // The oldest submitted variant if its compile has finished (or waits at most `wait` for it); nullopt
+  // otherwise.
+  std::optional<CompiledVariant> take_if_ready(std::chrono::milliseconds wait = std::chrono::milliseconds(0));
   std::size_t pending() const { return queue_.size(); }
   const std::string& arch() const { return arch_; }
 

@@ -1,0 +1,28 @@
+// How long a variant may run before it counts as hung: derived from the reference kernel's time and the best
+// time found so far, never above the user's ceiling.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace evotune {
+
+struct TimeoutPolicy {
+  double ceiling_ms = 10000;    // --timeout-ms
+  double floor_ms = 50;         // launch jitter and tiny problems never make the limit shorter than this
+  double reference_factor = 20; // a variant may be this many times slower than the (naive) reference
+  double best_factor = 100;     // ... and this many times slower than the best variant so far
+};
+
+struct LaunchLimit {
+  double per_launch_ms = 0;  // one validation or timing launch
+  std::string basis;         // what set it, for the timeout message: "20 x reference 0.41 ms"
+};
+
+LaunchLimit launch_limit(const TimeoutPolicy& policy, double reference_ms, std::optional<double> best_ms);
+
+// The watchdog on a whole job (validation, then warm-up and timed launches, plus host work): past it the
+// worker is killed. Generous, since the worker enforces per_launch_ms itself.
+double job_deadline_ms(const LaunchLimit& limit, int warmup, int repetitions);
+
+}  // namespace evotune

@@ -1,0 +1,146 @@
+// The search loop: strategy -> compile (cache, all cores) -> worker pool (all GPUs) -> store -> strategy.
+#include "session/search_loop.hpp"
+
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include "core/error.hpp"
+#include "core/hash.hpp"
+#include "eval/wire_format.hpp"
+#include "session/progress.hpp"
+
+namespace evotune {
+namespace {
+
+using std::chrono::milliseconds;
+
+std::uint64_t validation_seed(std::uint64_t run_seed, const Config& config) {
+  return fnv1a64(canonical_json(config), 0x9e3779b97f4a7c15ULL ^ run_seed);
+}
+
+std::string short_label(const Config& config) {
+  std::string label;
+  for (const auto& [name, value] : config) label += (label.empty() ? "" : " ") + name + "=" + std::to_string(value);
+  return label;
+}
+
+}  // namespace
+
+SearchLoop::SearchLoop(Context context) : c_(context) { policy_.ceiling_ms = c_.options.eval.timeout_ms; }
+
+std::size_t SearchLoop::in_flight() const {
+  return ready_.size() + running_.size() + (c_.compiler ? c_.compiler->pending() : 0);
+}
+
+void SearchLoop::propose(std::int64_t budget, std::size_t window) {
+  strategy_waiting_ = false;
+  while (result_.proposed < budget && in_flight() < window + c_.pool.size()) {
+    auto config = c_.strategy.next();
+    if (!config) {
+      strategy_waiting_ = true;
+      return;
+    }
+    ++result_.proposed;
+    if (c_.compiler)
+      c_.compiler->submit(*config);
+    else
+      ready_.push_back(Variant{*config, std::nullopt, {}, {}, Status::ok, {}});
+  }
+}
+
+void SearchLoop::gather_compiles(milliseconds wait) {
+  if (!c_.compiler) return;
+  while (auto compiled = c_.compiler->take_if_ready(wait)) {
+    wait = milliseconds(0);
+    Variant variant{std::move(compiled->config), compiled->compile_id, compiled->result.info,
+                    std::move(compiled->result.cubin), compiled->result.status, compiled->result.message};
+    if (variant.compile_status != Status::ok) {
+      Outcome outcome;
+      outcome.status = variant.compile_status;
+      outcome.message = variant.compile_message;
+      finish(variant, std::move(outcome));
+    } else {
+      ready_.push_back(std::move(variant));
+    }
+  }
+}
+
+void SearchLoop::dispatch() {
+  while (c_.pool.idle() > 0 && !ready_.empty()) {
+    Variant variant = std::move(ready_.front());
+    ready_.pop_front();
+    const LaunchLimit limit = launch_limit(policy_, c_.reference_ms, best_us_ ? std::optional(*best_us_ / 1000) : std::nullopt);
+    PoolJob job;
+    job.ticket = next_ticket_++;
+    job.payload = {{"config", canonical_json(variant.config)},
+                   {"seed", validation_seed(c_.options.seed, variant.config)},
+                   {"timeout_ms", limit.per_launch_ms},
+                   {"timeout_basis", limit.basis}};
+    if (c_.compiler)
+      job.payload["kernel"] =
+          to_json(CompiledKernel{variant.cubin, c_.space.variant_launch(variant.config, c_.sizes, c_.device)});
+    job.deadline_ms = job_deadline_ms(limit, c_.options.eval.warmup, c_.options.eval.repetitions);
+    variant.cubin.clear();
+    running_.emplace(job.ticket, std::move(variant));
+    c_.pool.submit(std::move(job));
+  }
+}
+
+void SearchLoop::finish(const Variant& variant, Outcome outcome) {
+  outcome.compile = variant.compile;
+  MeasurementRecord record{c_.keys.run_id, c_.store.upsert_config(c_.keys.space_id, variant.config),
+                           c_.keys.problem_id, c_.keys.device_id, variant.compile_id, outcome};
+  if (outcome.timing && outcome.timing->median_us > 0) {
+    const double seconds = outcome.timing->median_us * 1e-6;
+    record.tflops = c_.space.flops(c_.sizes) / seconds / 1e12;
+    record.gbps = c_.space.bytes(c_.sizes) / seconds / 1e9;
+  }
+  c_.store.record_measurement(record);
+  c_.strategy.observe(variant.config, outcome);
+  const bool ok = outcome.status == Status::ok;
+  const bool improved = ok && (!best_us_ || outcome.timing->median_us < *best_us_);
+  if (improved) best_us_ = outcome.timing->median_us;
+  if (!ok) spdlog::debug("{}: {} {}", short_label(variant.config), to_string(outcome.status), outcome.message);
+  progress_->update(ok, improved ? best_us_ : std::nullopt, improved ? short_label(variant.config) : "");
+}
+
+SearchLoop::Result SearchLoop::run(std::int64_t budget, std::int64_t expected, std::size_t window,
+                                   const std::atomic<bool>* interrupt) {
+  Progress progress(expected, isatty(STDERR_FILENO) != 0);
+  progress_ = &progress;
+  const auto start = std::chrono::steady_clock::now();
+  result_.stop_reason = "finished";
+  try {
+    for (;;) {
+      if (interrupt && interrupt->load()) {
+        result_.stop_reason = "interrupted";
+        break;
+      }
+      propose(budget, window);
+      gather_compiles(milliseconds(0));
+      dispatch();
+      if (in_flight() == 0) break;  // the budget is spent, or the strategy has nothing more to propose
+      if (!running_.empty()) {
+        const bool compiling = c_.compiler && c_.compiler->pending() > 0 && c_.pool.idle() > 0;
+        for (auto& done : c_.pool.collect(milliseconds(compiling ? 2 : 50))) {
+          auto it = running_.find(done.ticket);
+          if (it == running_.end()) throw Error("internal: an answer for an unknown job");
+          finish(it->second, std::move(done.outcome));
+          running_.erase(it);
+        }
+      } else {
+        gather_compiles(milliseconds(20));
+      }
+    }
+  } catch (const Error& e) {
+    result_.stop_reason = e.what();
+  }
+  progress.finish();
+  progress_ = nullptr;
+  result_.evaluated = progress.done();
+  result_.failed = progress.failed();
+  result_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result_;
+}
+
+}  // namespace evotune

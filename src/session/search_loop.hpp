@@ -1,0 +1,77 @@
+// SearchLoop: asks the strategy, compiles ahead, keeps every worker busy, stores and observes each outcome.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "core/device_info.hpp"
+#include "eval/worker_pool.hpp"
+#include "session/launch_timeout.hpp"
+#include "session/progress.hpp"
+#include "session/tune_session.hpp"
+#include "session/variant_compiler.hpp"
+#include "space/search_space.hpp"
+#include "store/store.hpp"
+#include "strategy/strategy.hpp"
+
+namespace evotune {
+
+class SearchLoop {
+ public:
+  struct Keys {
+    std::int64_t space_id, problem_id, device_id, run_id;
+  };
+  struct Context {
+    const SearchSpace& space;
+    const Sizes& sizes;
+    const DeviceInfo& device;
+    Store& store;
+    Strategy& strategy;
+    WorkerPool& pool;
+    VariantCompiler* compiler;  // null: replay, where configs need no binary
+    const TuneOptions& options;
+    Keys keys;
+    double reference_ms;
+  };
+  struct Result {
+    std::int64_t proposed = 0, evaluated = 0, failed = 0;
+    std::string stop_reason;  // "finished", "interrupted", or the error that ended the run
+    double seconds = 0;
+  };
+
+  explicit SearchLoop(Context context);
+  // Proposes at most `budget` configs (progress counts toward `expected`), keeping up to `window` compiles
+  // in flight. Stops early when `interrupt` is set.
+  Result run(std::int64_t budget, std::int64_t expected, std::size_t window, const std::atomic<bool>* interrupt);
+
+ private:
+  struct Variant {
+    Config config;
+    std::optional<std::int64_t> compile_id;
+    CompileInfo compile;
+    std::string cubin;
+    Status compile_status = Status::ok;
+    std::string compile_message;
+  };
+  void propose(std::int64_t budget, std::size_t window);
+  void gather_compiles(std::chrono::milliseconds wait);
+  void dispatch();
+  void finish(const Variant& variant, Outcome outcome);
+  std::size_t in_flight() const;
+
+  Context c_;
+  TimeoutPolicy policy_;
+  std::optional<double> best_us_;
+  std::deque<Variant> ready_;              // compiled (or replayed), waiting for a worker
+  std::map<std::int64_t, Variant> running_;  // by ticket
+  std::int64_t next_ticket_ = 1;
+  bool strategy_waiting_ = false;  // next() said nothing until more outcomes arrive
+  Result result_;
+  Progress* progress_ = nullptr;
+};
+
+}  // namespace evotune

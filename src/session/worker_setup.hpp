@@ -1,0 +1,32 @@
+// The set-up messages of a tuning run's worker processes, and which GPUs they run on.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/device_info.hpp"
+#include "eval/gpu_evaluator.hpp"
+#include "space/search_space.hpp"
+
+namespace evotune {
+
+// "0", "0,1" or "all" (of `count` GPUs) to ordinals. Throws Error for malformed text, a repeated or
+// missing GPU.
+std::vector<int> parse_device_list(const std::string& text, int count);
+
+// The GPU all the ordinals share (a run stores its results under one device); Error when they differ.
+DeviceInfo common_device(const std::vector<int>& ordinals);
+
+// One GPU worker per ordinal; workers never reset a faulted context themselves (the pool restarts them).
+std::vector<nlohmann::json> gpu_worker_setups(const std::vector<int>& ordinals, const std::vector<BufferSpec>& buffers,
+                                              const CompiledKernel& reference, const Tolerances& tolerances,
+                                              EvalSettings settings);
+
+// `workers` replay workers answering from a recorded sweep, each answer after delay_ms.
+std::vector<nlohmann::json> replay_worker_setups(const std::filesystem::path& sweep_file, double delay_ms,
+                                                 int workers);
+
+}  // namespace evotune
