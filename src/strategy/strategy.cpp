@@ -2,6 +2,7 @@
 #include "strategy/strategy.hpp"
 
 #include "core/error.hpp"
+#include "strategy/anneal_strategy.hpp"
 #include "strategy/evolve_strategy.hpp"
 #include "strategy/list_strategy.hpp"
 
@@ -13,7 +14,7 @@ std::optional<double> objective(const Outcome& outcome) {
 }
 
 const std::vector<std::string>& strategy_names() {
-  static const std::vector<std::string> names{"exhaustive", "random", "evolve"};
+  static const std::vector<std::string> names{"exhaustive", "random", "evolve", "anneal"};
   return names;
 }
 
@@ -21,6 +22,7 @@ std::unique_ptr<Strategy> make_strategy(const std::string& name, StrategyInput i
   if (name == "exhaustive") return make_exhaustive(std::move(input));
   if (name == "random") return make_random(std::move(input));
   if (name == "evolve") return make_evolve(std::move(input));
+  if (name == "anneal") return make_anneal(std::move(input));
   std::string known;
   for (const auto& n : strategy_names()) known += (known.empty() ? "" : ", ") + n;
   throw Error("unknown strategy '" + name + "' (known: " + known + ")");

@@ -91,6 +91,18 @@ TEST(SeededRng, UnitIsInRangeAndChanceFollowsItsProbability) {
   EXPECT_EQ(a.unit(), b.unit());
 }
 
+TEST(MakeStrategy, EveryNamedStrategyProposesACandidate) {
+  const auto configs = grid(40);
+  for (const std::string& name : strategy_names()) {
+    auto strategy = make_strategy(name, input_of(configs, {}, 1));
+    auto config = strategy->next();
+    ASSERT_TRUE(config.has_value()) << name;
+    EXPECT_NE(std::find(configs.begin(), configs.end(), *config), configs.end()) << name;
+  }
+  EXPECT_NE(std::find(strategy_names().begin(), strategy_names().end(), "evolve"), strategy_names().end());
+  EXPECT_NE(std::find(strategy_names().begin(), strategy_names().end(), "anneal"), strategy_names().end());
+}
+
 TEST(MakeStrategy, UnknownNameIsAnError) { EXPECT_THROW(make_strategy("annealing-ish", {}), Error); }
 
 }  // namespace
