@@ -1,6 +1,7 @@
 // Exhaustive and random search: coverage, skipping, determinism by seed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "core/error.hpp"
@@ -16,6 +17,15 @@ std::vector<Config> grid(int n) {
   return configs;
 }
 
+StrategyInput input_of(std::vector<Config> candidates, std::set<std::string> already_measured = {},
+                       std::uint64_t seed = 0) {
+  StrategyInput input;
+  input.candidates = std::move(candidates);
+  input.already_measured = std::move(already_measured);
+  input.seed = seed;
+  return input;
+}
+
 std::vector<Config> drain(Strategy& strategy) {
   std::vector<Config> seen;
   while (auto config = strategy.next()) seen.push_back(*config);
@@ -23,21 +33,21 @@ std::vector<Config> drain(Strategy& strategy) {
 }
 
 TEST(Exhaustive, ProposesEveryCandidateInOrderOnce) {
-  auto strategy = make_strategy("exhaustive", {.candidates = grid(10)});
+  auto strategy = make_strategy("exhaustive", input_of(grid(10)));
   EXPECT_EQ(drain(*strategy), grid(10));
   EXPECT_FALSE(strategy->next().has_value());
 }
 
 TEST(Exhaustive, SkipsConfigsAlreadyMeasured) {
   const auto configs = grid(5);
-  auto strategy =
-      make_strategy("exhaustive", {.candidates = configs, .already_measured = {canonical_json(configs[1]), canonical_json(configs[3])}});
+  auto strategy = make_strategy("exhaustive",
+                                input_of(configs, {canonical_json(configs[1]), canonical_json(configs[3])}));
   EXPECT_EQ(drain(*strategy), (std::vector<Config>{configs[0], configs[2], configs[4]}));
 }
 
 TEST(Random, IsAPermutationOfTheUnmeasuredCandidates) {
   const auto configs = grid(50);
-  auto strategy = make_strategy("random", {.candidates = configs, .already_measured = {canonical_json(configs[7])}, .seed = 42});
+  auto strategy = make_strategy("random", input_of(configs, {canonical_json(configs[7])}, 42));
   const auto seen = drain(*strategy);
   ASSERT_EQ(seen.size(), 49u);
   std::set<std::string> unique;
@@ -48,9 +58,9 @@ TEST(Random, IsAPermutationOfTheUnmeasuredCandidates) {
 }
 
 TEST(Random, SameSeedSameOrderOtherSeedOtherOrder) {
-  auto a = make_strategy("random", {.candidates = grid(30), .seed = 7});
-  auto b = make_strategy("random", {.candidates = grid(30), .seed = 7});
-  auto c = make_strategy("random", {.candidates = grid(30), .seed = 8});
+  auto a = make_strategy("random", input_of(grid(30), {}, 7));
+  auto b = make_strategy("random", input_of(grid(30), {}, 7));
+  auto c = make_strategy("random", input_of(grid(30), {}, 8));
   const auto order_a = drain(*a);
   EXPECT_EQ(order_a, drain(*b));
   EXPECT_NE(order_a, drain(*c));
@@ -63,6 +73,34 @@ TEST(SeededRng, KnownSequenceForSeed) {
   EXPECT_EQ(engine(), 9981545732273789042ULL);
   SeededRng rng(1);
   for (int i = 0; i < 1000; ++i) EXPECT_LT(rng.below(7), 7u);
+}
+
+TEST(SeededRng, UnitIsInRangeAndChanceFollowsItsProbability) {
+  SeededRng rng(12);
+  int hits = 0;
+  for (int i = 0; i < 10000; ++i) {
+    const double u = rng.unit();
+    EXPECT_GE(u, 0.0);
+    EXPECT_LT(u, 1.0);
+    hits += rng.chance(0.25) ? 1 : 0;
+  }
+  EXPECT_NEAR(hits, 2500, 200);
+  EXPECT_FALSE(rng.chance(0));
+  EXPECT_TRUE(rng.chance(1));
+  SeededRng a(99), b(99);
+  EXPECT_EQ(a.unit(), b.unit());
+}
+
+TEST(MakeStrategy, EveryNamedStrategyProposesACandidate) {
+  const auto configs = grid(40);
+  for (const std::string& name : strategy_names()) {
+    auto strategy = make_strategy(name, input_of(configs, {}, 1));
+    auto config = strategy->next();
+    ASSERT_TRUE(config.has_value()) << name;
+    EXPECT_NE(std::find(configs.begin(), configs.end(), *config), configs.end()) << name;
+  }
+  EXPECT_NE(std::find(strategy_names().begin(), strategy_names().end(), "evolve"), strategy_names().end());
+  EXPECT_NE(std::find(strategy_names().begin(), strategy_names().end(), "anneal"), strategy_names().end());
 }
 
 TEST(MakeStrategy, UnknownNameIsAnError) { EXPECT_THROW(make_strategy("annealing-ish", {}), Error); }

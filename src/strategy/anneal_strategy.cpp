@@ -1,0 +1,145 @@
+// Simulated annealing in synchronous rounds: every chain proposes one config, then all of them move.
+#include "strategy/anneal_strategy.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace evotune {
+namespace {
+
+constexpr int kStepAttempts = 40;
+
+bool contains(const std::vector<Genome>& genomes, const Genome& genome) {
+  return std::find(genomes.begin(), genomes.end(), genome) != genomes.end();
+}
+
+}  // namespace
+
+AnnealStrategy::AnnealStrategy(const StrategyInput& input, AnnealSettings settings)
+    : known_(input), settings_(settings), rng_(input.seed) {
+  if (input.patience > 0) settings_.patience = input.patience;
+  const std::size_t valid = known_.grid().candidates().size();
+  const std::size_t count = std::min(settings_.chains, std::max<std::size_t>(1, valid / 8));
+  const std::vector<Scored> stored = known_.fastest(count / 2);
+  std::vector<Genome> placed;
+  for (const Scored& start : stored) {
+    chains_.push_back({start, start.fitness, 0, settings_.start_temperature, std::nullopt});
+    placed.push_back(start.genome);
+  }
+  for (Genome& start : spread_sample(known_.untaken(), count - stored.size(), placed, rng_))
+    chains_.push_back({std::nullopt, std::nullopt, 0, settings_.start_temperature, std::move(start)});
+  best_before_round_ = known_.best();
+  start_line_ = fmt::format("anneal: {} chains, {} started from the database", chains_.size(), stored.size());
+  if (!stored.empty()) start_line_ += fmt::format(" (best stored {:.2f} us)", *stored.front().fitness);
+  start_line_ += fmt::format(", {} random", chains_.size() - stored.size());
+  plan_round();
+}
+
+std::optional<Config> AnnealStrategy::next() {
+  if (done_) return std::nullopt;
+  if (cursor_ == round_.size()) {
+    if (!in_flight_.empty()) return std::nullopt;
+    finish_round();
+    if (stale_rounds_ >= settings_.patience || known_.untaken_count() == 0) done_ = true;
+    if (!done_) plan_round();
+    if (round_.empty()) done_ = true;
+    if (done_) return std::nullopt;
+  }
+  const Genome& genome = round_[cursor_++];
+  known_.take(genome);
+  in_flight_.insert(genome);
+  return known_.grid().decode(genome);
+}
+
+void AnnealStrategy::observe(const Config& config, const Outcome& outcome) {
+  auto genome = known_.grid().encode(config);
+  if (!genome || in_flight_.erase(*genome) == 0) return;
+  known_.record(*genome, objective(outcome));
+}
+
+void AnnealStrategy::finish_round() {
+  for (Chain& chain : chains_) {
+    if (!chain.proposal) continue;
+    if (const Fitness* fitness = known_.fitness(*chain.proposal)) settle(chain, *chain.proposal, *fitness);
+    chain.proposal.reset();
+  }
+  // Population annealing, simply: a chain far behind the best known is moved to one of the best configs.
+  const Fitness& best = known_.best();
+  for (Chain& chain : chains_) {
+    if (!best || !chain.current) continue;
+    const Fitness& now = chain.current->fitness;
+    if (!now || *now > *best * (1 + settings_.resample_gap)) restart(chain);
+  }
+  stale_rounds_ = better(known_.best(), best_before_round_) ? 0 : stale_rounds_ + 1;
+  best_before_round_ = known_.best();
+}
+
+void AnnealStrategy::plan_round() {
+  round_.clear();
+  cursor_ = 0;
+  for (const Chain& chain : chains_)
+    if (chain.proposal) round_.push_back(*chain.proposal);
+  for (Chain& chain : chains_) {
+    if (chain.proposal || !chain.current) continue;
+    chain.proposal = step(chain);
+    if (chain.proposal) round_.push_back(*chain.proposal);
+  }
+}
+
+std::optional<Genome> AnnealStrategy::step(Chain& chain) {
+  const ParamGrid& grid = known_.grid();
+  for (int attempt = 0; attempt < kStepAttempts; ++attempt) {
+    auto candidate = repair(mutate(chain.current->genome, grid, settings_.move, rng_), grid, rng_);
+    if (!candidate) return std::nullopt;
+    if (contains(round_, *candidate)) continue;
+    if (const Fitness* fitness = known_.fitness(*candidate)) {
+      settle(chain, *candidate, *fitness);
+      continue;
+    }
+    if (known_.taken(*candidate)) continue;
+    if (rng_.chance(settings_.avoid_failures * known_.failed_share_nearby(*candidate))) continue;
+    return candidate;
+  }
+  // The neighbourhood is all known: go on from a best config, at the nearest config not yet measured.
+  restart(chain);
+  auto usable = [&](const Genome& g) { return !known_.taken(g) && !contains(round_, g); };
+  return nearest_candidate(chain.current->genome, grid, rng_, usable);
+}
+
+void AnnealStrategy::settle(Chain& chain, const Genome& genome, const Fitness& fitness) {
+  if (!chain.current) {
+    chain.current = Scored{genome, fitness};
+    chain.best = fitness;
+    if (!fitness) restart(chain);
+    return;
+  }
+  const Fitness& now = chain.current->fitness;
+  bool accept = better(fitness, now);
+  if (!accept && fitness && now)
+    accept = rng_.chance(std::exp(-(*fitness - *now) / *now / chain.temperature));
+  if (accept) chain.current = Scored{genome, fitness};
+  chain.temperature = std::max(settings_.min_temperature, chain.temperature * settings_.cooling);
+  if (better(fitness, chain.best)) {
+    chain.best = fitness;
+    chain.stale = 0;
+  } else if (++chain.stale >= settings_.restart_after) {
+    restart(chain);
+  }
+}
+
+void AnnealStrategy::restart(Chain& chain) {
+  const std::vector<Scored> top = known_.fastest(chains_.size());
+  chain.stale = 0;
+  if (top.empty()) return;
+  chain.current = top[std::min(rng_.below(top.size()), rng_.below(top.size()))];
+  chain.best = chain.current->fitness;
+  chain.temperature = settings_.start_temperature;
+}
+
+std::unique_ptr<Strategy> make_anneal(StrategyInput input) {
+  return std::make_unique<AnnealStrategy>(input, AnnealSettings{});
+}
+
+}  // namespace evotune

@@ -1,0 +1,156 @@
+// Simulated annealing: no repeats, determinism, rounds of one proposal per chain, seeding, stopping.
+#include "strategy/anneal_strategy.hpp"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "strategy/synthetic_landscape.hpp"
+
+namespace evotune {
+namespace {
+
+using testing::AttentionLandscape;
+using testing::drive;
+
+Outcome timed(double us) {
+  Outcome outcome;
+  outcome.timing = TimingStats{
+      .median_us = us, .min_us = us, .mean_us = us, .stddev_us = 0, .p20_us = us, .p80_us = us, .samples = 1};
+  return outcome;
+}
+
+TEST(Anneal, NeverProposesAKnownConfigNorOneTwice) {
+  const AttentionLandscape land;
+  StrategyInput input = land.input(8);
+  for (std::size_t i = 0; i < land.candidates().size(); i += 5) {
+    const Config& config = land.candidates()[i];
+    input.history.push_back({config, Status::ok, AttentionLandscape::time_us(config).value_or(50)});
+    input.already_measured.insert(canonical_json(config));
+  }
+  std::stable_sort(input.history.begin(), input.history.end(),
+                   [](const auto& a, const auto& b) { return *a.time_us < *b.time_us; });
+  input.patience = 1000;
+  const std::set<std::string> measured = input.already_measured;
+  AnnealStrategy strategy(input, {});
+  const auto evaluated = drive(strategy, AttentionLandscape::outcome, 100000, 8);
+  std::set<Config> unique;
+  for (const Config& config : evaluated) {
+    EXPECT_FALSE(measured.contains(canonical_json(config)));
+    EXPECT_TRUE(unique.insert(config).second);
+  }
+  EXPECT_EQ(evaluated.size(), land.candidates().size() - measured.size());
+}
+
+TEST(Anneal, SameSeedSameProposalsOtherSeedOthers) {
+  const AttentionLandscape land;
+  auto run = [&](std::uint64_t seed) {
+    StrategyInput input = land.input(seed);
+    input.patience = 100;
+    AnnealStrategy strategy(input, {});
+    return drive(strategy, AttentionLandscape::outcome, 200, 3);
+  };
+  const auto first = run(21);
+  EXPECT_EQ(first.size(), 200u);
+  EXPECT_EQ(first, run(21));
+  EXPECT_NE(first, run(22));
+}
+
+TEST(Anneal, EachChainHasOneProposalInFlightAndOutcomeOrderDoesNotMatter) {
+  const AttentionLandscape land;
+  auto run = [&](bool reversed) {
+    AnnealStrategy strategy(land.input(2), {});
+    EXPECT_EQ(strategy.describe_start(), "anneal: 8 chains, 0 started from the database, 8 random");
+    std::vector<Config> proposed;
+    for (int round = 0; round < 6; ++round) {
+      std::vector<Config> batch;
+      while (auto config = strategy.next()) batch.push_back(*config);
+      EXPECT_EQ(batch.size(), 8u);
+      proposed.insert(proposed.end(), batch.begin(), batch.end());
+      if (reversed) std::reverse(batch.begin(), batch.end());
+      for (const Config& config : batch) strategy.observe(config, AttentionLandscape::outcome(config));
+    }
+    return proposed;
+  };
+  EXPECT_EQ(run(false), run(true));
+}
+
+TEST(Anneal, ChainsStartAtTheFastestStoredConfigs) {
+  const AttentionLandscape land;
+  StrategyInput input = land.input(6);
+  for (const Config& config : land.candidates())
+    if (auto t = AttentionLandscape::time_us(config)) input.history.push_back({config, Status::ok, t});
+  std::sort(input.history.begin(), input.history.end(),
+            [](const auto& a, const auto& b) { return *a.time_us < *b.time_us; });
+  input.history.erase(input.history.begin() + 4, input.history.end());
+  AnnealStrategy strategy(input, {});
+  EXPECT_EQ(strategy.describe_start(), "anneal: 8 chains, 4 started from the database (best stored " +
+                                           fmt::format("{:.2f}", *input.history.front().time_us) +
+                                           " us), 4 random");
+  // The first round steps away from each stored config: four proposals are its neighbours.
+  const ParamGrid grid(land.parameter_values(), land.candidates());
+  std::size_t near_stored = 0;
+  while (auto config = strategy.next()) {
+    std::size_t nearest = SIZE_MAX;
+    for (const PastResult& past : input.history)
+      nearest = std::min(nearest, index_distance(*grid.encode(*config), *grid.encode(past.config)));
+    EXPECT_GT(nearest, 0u);
+    near_stored += nearest <= 3 ? 1 : 0;
+  }
+  EXPECT_GE(near_stored, 4u);
+}
+
+TEST(Anneal, PatienceEndsASearchThatStopsImproving) {
+  const AttentionLandscape land;
+  StrategyInput input = land.input(4);
+  input.patience = 2;
+  AnnealStrategy strategy(input, {});
+  const auto evaluated = drive(
+      strategy, [](const Config&) { return timed(10); }, 100000, 8);
+  // The first round sets the best; then two rounds of 8 chains bring nothing better.
+  EXPECT_EQ(evaluated.size(), 8u + 2 * 8u);
+  EXPECT_FALSE(strategy.next().has_value());
+}
+
+TEST(Anneal, FailuresSteerTheSearchAway) {
+  const AttentionLandscape land;
+  auto outcome = [](const Config& config) {
+    if (config.at("PAD") == 0 || config.at("WARPS") == 1) {
+      Outcome failed;
+      failed.status = Status::launch_error;
+      return failed;
+    }
+    return AttentionLandscape::outcome(config);
+  };
+  std::size_t failing = 0;
+  for (const Config& config : land.candidates()) failing += objective(outcome(config)) ? 0 : 1;
+  const double failing_share = static_cast<double>(failing) / static_cast<double>(land.candidates().size());
+  std::size_t later = 0, later_failed = 0;
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    AnnealStrategy strategy(land.input(seed), {});
+    const auto evaluated = drive(strategy, outcome, 200);
+    for (std::size_t i = 32; i < evaluated.size(); ++i, ++later)
+      later_failed += objective(outcome(evaluated[i])) ? 0 : 1;
+  }
+  ASSERT_GT(later, 0u);
+  EXPECT_LT(static_cast<double>(later_failed) / static_cast<double>(later), failing_share / 2);
+}
+
+TEST(Anneal, TinySpaceIsCoveredOnce) {
+  StrategyInput input;
+  for (ParamValue x = 0; x < 4; ++x)
+    for (ParamValue y = 0; y < 4; ++y) input.candidates.push_back({{"X", x}, {"Y", y}});
+  input.parameter_values = {{"X", {0, 1, 2, 3}}, {"Y", {0, 1, 2, 3}}};
+  input.patience = 100;
+  AnnealStrategy strategy(input, {});
+  EXPECT_EQ(strategy.describe_start(), "anneal: 2 chains, 0 started from the database, 2 random");
+  const auto evaluated = drive(
+      strategy, [](const Config& c) { return timed(1.0 + c.at("X") * c.at("Y")); }, 100);
+  EXPECT_EQ(std::set<Config>(evaluated.begin(), evaluated.end()).size(), 16u);
+  EXPECT_EQ(evaluated.size(), 16u);
+}
+
+}  // namespace
+}  // namespace evotune
