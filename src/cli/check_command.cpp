@@ -22,7 +22,8 @@ void run(const CheckOptions& options) {
   int failed_checks = 0;
   for (const auto& space : options.spaces) {
     for (const auto& arch : options.archs) {
-      const CheckReport report = check_space(space, options.problem, arch, threads);
+      const CheckReport report =
+          check_space(space, options.problem, arch, threads, {self_path(), "compile-worker"});
       std::printf(
           "%s [%s, %s]: %lld of %llu configs valid, %lld compiled, %zu failed (max %d registers, "
           "max %d spill bytes, %.1f s)\n",

@@ -19,11 +19,15 @@ void add_devices_command(CLI::App& app);
 void add_record_command(CLI::App& app);
 void add_bench_strategies_command(CLI::App& app);
 void add_worker_command(CLI::App& app);
+void add_compile_worker_command(CLI::App& app);
 
 // Thrown to end the program with this exit code once the reason has been printed.
 struct ExitCode {
   int code;
 };
+
+// This executable's path: child processes (GPU workers, compiles) run it again.
+std::string self_path();
 
 // The command line as typed, stored with each run.
 const std::string& command_line();

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 
 #include "cli/commands.hpp"
 
@@ -14,6 +15,7 @@ std::string g_command_line;
 
 namespace evotune::cli {
 const std::string& command_line() { return g_command_line; }
+std::string self_path() { return std::filesystem::read_symlink("/proc/self/exe").string(); }
 void set_command_line(int argc, char** argv) {
   for (int i = 0; i < argc; ++i) g_command_line += (i ? " " : "") + std::string(argv[i]);
 }
@@ -41,6 +43,7 @@ int main(int argc, char** argv) {
   evotune::cli::add_record_command(app);
   evotune::cli::add_bench_strategies_command(app);
   evotune::cli::add_worker_command(app);
+  evotune::cli::add_compile_worker_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -29,18 +29,19 @@ constexpr int kInterruptedExit = 130;
 void run(TuneOptions options, long long budget) {
   if (budget > 0) options.budget = budget;
   options.command_line = command_line();
-  options.worker_command = {std::filesystem::read_symlink("/proc/self/exe").string(), "worker"};
+  options.worker_command = {self_path(), "worker"};
   g_interrupted = false;
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);
   const TuneSummary summary = run_tune(options, &g_interrupted);
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
-  spdlog::info("run {}: {} evaluated ({} failed) of {} valid configs ({} measured before) in {:.1f} s "
-               "({:.0f} per minute), {} worker restarts; {}",
-               summary.run_id, summary.evaluated, summary.failed, summary.candidates, summary.skipped,
-               summary.seconds, summary.seconds > 0 ? 60.0 * summary.evaluated / summary.seconds : 0.0,
-               summary.worker_restarts, summary.stop_reason);
+  spdlog::info(
+      "run {}: {} evaluated ({} failed) of {} valid configs ({} measured before) in {:.1f} s "
+      "({:.0f} per minute), {} worker restarts; {}",
+      summary.run_id, summary.evaluated, summary.failed, summary.candidates, summary.skipped, summary.seconds,
+      summary.seconds > 0 ? 60.0 * summary.evaluated / summary.seconds : 0.0, summary.worker_restarts,
+      summary.stop_reason);
   print_result_table(summary.top, stdout);
   if (summary.stop_reason == "interrupted") {
     std::fprintf(stderr, "evotune: interrupted: rerun the same command to go on\n");
@@ -57,19 +58,25 @@ void add_tune_command(CLI::App& app) {
   auto options = std::make_shared<TuneOptions>();
   auto budget = std::make_shared<long long>(0);
   auto replay = std::make_shared<std::string>();
-  command->add_option("space", options->space_file, "Search-space JSON file")->required()->check(CLI::ExistingFile);
-  command->add_option("--problem", options->problem, "Problem sizes, e.g. B=1,H=8,S=512,D=64 (default: the space's)");
+  command->add_option("space", options->space_file, "Search-space JSON file")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command->add_option("--problem", options->problem,
+                      "Problem sizes, e.g. B=1,H=8,S=512,D=64 (default: the space's)");
   command->add_option("--strategy", options->strategy, "Search strategy")
       ->check(CLI::IsMember(strategy_names()))
       ->capture_default_str();
   command->add_option("--budget", *budget, "Variants to evaluate in this run (default: the space's Budget)");
-  command->add_option("--seed", options->seed, "Seed of the strategy and of the validation inputs")->capture_default_str();
-  command->add_option("--patience", options->patience,
-                      "Learning strategies: generations without improvement before stopping (0: the strategy's default)");
+  command->add_option("--seed", options->seed, "Seed of the strategy and of the validation inputs")
+      ->capture_default_str();
+  command->add_option(
+      "--patience", options->patience,
+      "Learning strategies: generations without improvement before stopping (0: the strategy's default)");
   command->add_option("--db", options->db_file, "Results database")->capture_default_str();
   command->add_option("--devices", options->devices, "GPUs to evaluate on: 0, 0,1 or all (one worker each)")
       ->capture_default_str();
-  command->add_option("--warmup", options->eval.warmup, "Untimed launches before timing")->capture_default_str();
+  command->add_option("--warmup", options->eval.warmup, "Untimed launches before timing")
+      ->capture_default_str();
   command->add_option("--reps", options->eval.repetitions, "Timed launches per variant (median reported)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
@@ -78,9 +85,11 @@ void add_tune_command(CLI::App& app) {
                    "Ceiling of the per-launch limit (derived from the reference's and the best time)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  command->add_option("--compile-threads", options->compile_threads, "Parallel NVRTC compiles (0: one per core)")
+  command
+      ->add_option("--compile-threads", options->compile_threads, "Parallel NVRTC compiles (0: one per core)")
       ->capture_default_str();
-  command->add_option("--replay", *replay, "Answer from a recorded sweep instead of a GPU (see evotune record)")
+  command
+      ->add_option("--replay", *replay, "Answer from a recorded sweep instead of a GPU (see evotune record)")
       ->check(CLI::ExistingFile);
   command->add_option("--replay-delay-ms", options->replay_delay_ms, "Replay: wait this long per answer")
       ->capture_default_str();

@@ -4,6 +4,7 @@
 
 #include "cli/commands.hpp"
 #include "eval/worker_engine.hpp"
+#include "ipc/child_process.hpp"
 
 namespace evotune::cli {
 
@@ -13,7 +14,7 @@ void add_worker_command(CLI::App& app) {
     // Ctrl-C reaches the whole process group: the tuning process decides when a worker ends.
     std::signal(SIGINT, SIG_IGN);
     std::signal(SIGTERM, SIG_IGN);
-    const int code = run_worker(3, 4);
+    const int code = run_worker(kChildJobFd, kChildAnswerFd);
     if (code != 0) throw ExitCode{code};
   });
 }

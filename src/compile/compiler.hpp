@@ -18,9 +18,9 @@ std::vector<std::string> cuda_include_dirs(const std::vector<std::string>& candi
 
 struct CompileRequest {
   std::string source;
-  std::string file_name;    // shown in diagnostics, e.g. "attention_fwd.cu"
-  std::string kernel_name;  // the extern "C" kernel whose resource usage is reported
-  std::string arch;         // "sm_90" or "sm_90a": always a real arch, the result is a cubin
+  std::string file_name;             // shown in diagnostics, e.g. "attention_fwd.cu"
+  std::string kernel_name;           // the extern "C" kernel whose resource usage is reported
+  std::string arch;                  // "sm_90" or "sm_90a": always a real arch, the result is a cubin
   std::vector<std::string> options;  // extra NVRTC options, e.g. "-std=c++17"
 };
 
@@ -34,9 +34,15 @@ struct CompileResult {
 class Compiler {
  public:
   explicit Compiler(std::vector<std::string> include_dirs);
+  // Each compile runs in a child process started with `child_command` (e.g. {evotune, "compile-worker"}):
+  // NVRTC scales across processes better than across threads of one, and a compiler crash or hang then
+  // costs only that variant (a compile_error).
+  Compiler(std::vector<std::string> include_dirs, std::vector<std::string> child_command);
 
   // Never throws for a bad source: failures are a status and a message. Thread-safe (no shared state).
   CompileResult compile(const CompileRequest& request) const;
+  // compile() in this process, whatever the mode: what a compile child runs.
+  CompileResult compile_here(const CompileRequest& request) const;
 
   // Canonical text of everything that decides the cubin apart from the source: NVRTC version, then the
   // effective options in the order they are passed. Same request, same text.
@@ -48,6 +54,7 @@ class Compiler {
   std::vector<std::string> effective_options(const CompileRequest& request) const;
 
   std::vector<std::string> include_dirs_;
+  std::vector<std::string> child_command_;
 };
 
 }  // namespace evotune

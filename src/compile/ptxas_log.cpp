@@ -43,10 +43,12 @@ bool is_error_line(const std::string& line) {
 }  // namespace
 
 CompileInfo parse_ptxas_log(const std::string& log, const std::string& kernel_name) {
-  static const std::regex function_line(R"((?:Compiling entry function|Function properties for) '?([\w$]+)'?)");
+  static const std::regex function_line(
+      R"((?:Compiling entry function|Function properties for) '?([\w$]+)'?)");
   static const std::regex registers(R"(Used (\d+) registers)");
   static const std::regex smem(R"((\d+) bytes smem)");
-  static const std::regex frame(R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)");
+  static const std::regex frame(
+      R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)");
 
   std::map<std::string, CompileInfo> per_function;
   std::string current;

@@ -58,8 +58,8 @@ constexpr long long kMaxBlocks = 4096;  // grid-stride loops cover the rest
 
 void launch(CUfunction function, CUstream stream, std::int64_t count, void** params) {
   const long long blocks = std::clamp<long long>((count + kBlock - 1) / kBlock, 1, kMaxBlocks);
-  cuda::check(cuda::driver().cuLaunchKernel(function, static_cast<unsigned>(blocks), 1, 1, kBlock, 1, 1, 0, stream,
-                                            params, nullptr),
+  cuda::check(cuda::driver().cuLaunchKernel(function, static_cast<unsigned>(blocks), 1, 1, kBlock, 1, 1, 0,
+                                            stream, params, nullptr),
               "cuLaunchKernel");
 }
 
@@ -79,8 +79,8 @@ BuiltinKernels::BuiltinKernels(const std::string& cubin) : module_(cuda::Module:
   poison_ = module_.function("evotune_poison");
 }
 
-void BuiltinKernels::fill(CUstream stream, CUdeviceptr buffer, DType dtype, std::int64_t count, const FillSpec& spec,
-                          std::uint64_t seed) const {
+void BuiltinKernels::fill(CUstream stream, CUdeviceptr buffer, DType dtype, std::int64_t count,
+                          const FillSpec& spec, std::uint64_t seed) const {
   const bool constant = spec.kind == FillSpec::Kind::constant;
   double low = constant ? spec.value : spec.low;
   double high = constant ? spec.value : spec.high;

@@ -65,7 +65,8 @@ ErrorStats merge(const ErrorStats& a, const ErrorStats& b) {
 Status judge(const ErrorStats& error, const Tolerances& tolerances) {
   if (error.non_finite > 0) return Status::nan;
   // Written so that a NaN statistic fails too.
-  if (!(error.max_abs <= tolerances.max_abs) || !(error.rel_l2 <= tolerances.rel_l2)) return Status::wrong_result;
+  if (!(error.max_abs <= tolerances.max_abs) || !(error.rel_l2 <= tolerances.rel_l2))
+    return Status::wrong_result;
   return Status::ok;
 }
 

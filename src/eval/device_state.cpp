@@ -6,13 +6,15 @@
 namespace evotune {
 namespace {
 
-std::size_t bytes_of(const BufferSpec& spec) { return static_cast<std::size_t>(spec.count) * size_of(spec.dtype); }
+std::size_t bytes_of(const BufferSpec& spec) {
+  return static_cast<std::size_t>(spec.count) * size_of(spec.dtype);
+}
 
 }  // namespace
 
-DeviceState::DeviceState(int ordinal, const std::vector<BufferSpec>& buffers, const std::string& builtin_cubin,
-                         const std::string& reference_cubin, const std::string& reference_kernel,
-                         std::size_t scratch_bytes, int event_pairs)
+DeviceState::DeviceState(int ordinal, const std::vector<BufferSpec>& buffers,
+                         const std::string& builtin_cubin, const std::string& reference_cubin,
+                         const std::string& reference_kernel, std::size_t scratch_bytes, int event_pairs)
     : context(ordinal) {
   context.make_current();
   stream = cuda::Stream::create();

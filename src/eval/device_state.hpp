@@ -22,8 +22,8 @@ class DeviceState {
   // allocates every buffer (outputs twice), an L2-flush scratch of scratch_bytes and 2 * event_pairs + 1
   // timing events. Throws CudaError.
   DeviceState(int ordinal, const std::vector<BufferSpec>& buffers, const std::string& builtin_cubin,
-              const std::string& reference_cubin, const std::string& reference_kernel, std::size_t scratch_bytes,
-              int event_pairs);
+              const std::string& reference_cubin, const std::string& reference_kernel,
+              std::size_t scratch_bytes, int event_pairs);
   DeviceState(const DeviceState&) = delete;
   DeviceState& operator=(const DeviceState&) = delete;
 

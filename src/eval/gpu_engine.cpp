@@ -22,7 +22,8 @@ class GpuEngine : public WorkerEngine {
 
   Outcome evaluate(const nlohmann::json& job) override {
     evaluator_.set_timeout_ms(std::min(ceiling_ms_, job.at("timeout_ms").get<double>()));
-    Outcome outcome = evaluator_.evaluate(kernel_from_json(job.at("kernel")), job.at("seed").get<std::uint64_t>());
+    Outcome outcome =
+        evaluator_.evaluate(kernel_from_json(job.at("kernel")), job.at("seed").get<std::uint64_t>());
     if (outcome.status == Status::timeout && job.contains("timeout_basis"))
       outcome.message += " (limit: " + job["timeout_basis"].get<std::string>() + ")";
     return outcome;

@@ -44,9 +44,12 @@ double ms_since(Clock::time_point start) {
 Status status_of(CUresult result) {
   switch (result) {
     case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
-    case CUDA_ERROR_OUT_OF_MEMORY: return Status::resource_error;
-    case CUDA_ERROR_LAUNCH_TIMEOUT: return Status::timeout;
-    default: return Status::launch_error;
+    case CUDA_ERROR_OUT_OF_MEMORY:
+      return Status::resource_error;
+    case CUDA_ERROR_LAUNCH_TIMEOUT:
+      return Status::timeout;
+    default:
+      return Status::launch_error;
   }
 }
 
@@ -79,7 +82,8 @@ GpuEvaluator::GpuEvaluator(int device_ordinal, std::vector<BufferSpec> buffers, 
   const int count = cuda::device_count();
   if (count == 0) throw Error("GPU evaluation impossible: " + cuda::no_device_reason());
   if (ordinal_ < 0 || ordinal_ >= count)
-    throw Error("CUDA device " + std::to_string(ordinal_) + " does not exist (" + std::to_string(count) + " found)");
+    throw Error("CUDA device " + std::to_string(ordinal_) + " does not exist (" + std::to_string(count) +
+                " found)");
   device_ = cuda::query_device(ordinal_);
   builtin_cubin_ = compile_builtin_kernels(Compiler(cuda_include_dirs()), device_.arch());
   if (reference_.cubin.empty()) throw Error("the reference kernel has an empty cubin");
@@ -130,7 +134,8 @@ Outcome GpuEvaluator::evaluate(const CompiledKernel& variant, std::uint64_t vali
     const auto outputs = state_->download_outputs(Role::variant);
     ErrorStats error;
     for (std::size_t i = 0; i < outputs.size(); ++i)
-      error = i == 0 ? compare_outputs(expected[i], outputs[i]) : merge(error, compare_outputs(expected[i], outputs[i]));
+      error = i == 0 ? compare_outputs(expected[i], outputs[i])
+                     : merge(error, compare_outputs(expected[i], outputs[i]));
     outcome.error = error;
     outcome.status = judge(error, tolerances_);
     outcome.validate_ms = ms_since(start);
@@ -144,7 +149,8 @@ Outcome GpuEvaluator::evaluate(const CompiledKernel& variant, std::uint64_t vali
   } catch (const Failure& failure) {
     handle(failure, outcome);
   } catch (const cuda::CudaError& e) {
-    handle({status_of(e.result()), e.what(), cuda::is_sticky(e.result()) ? Failure::Reset::sticky : Failure::Reset::none},
+    handle({status_of(e.result()), e.what(),
+            cuda::is_sticky(e.result()) ? Failure::Reset::sticky : Failure::Reset::none},
            outcome);
   } catch (const std::exception& e) {
     handle({Status::launch_error, e.what()}, outcome);
@@ -190,13 +196,15 @@ CUfunction GpuEvaluator::load_variant(const CompiledKernel& variant) {
   try {
     return state_->variant_module.function(variant.launch.kernel_name);
   } catch (const cuda::CudaError& e) {
-    throw Failure{Status::launch_error, "no kernel '" + variant.launch.kernel_name + "' in the cubin: " + e.what()};
+    throw Failure{Status::launch_error,
+                  "no kernel '" + variant.launch.kernel_name + "' in the cubin: " + e.what()};
   }
 }
 
 void GpuEvaluator::check_resources(CUfunction function, const LaunchSpec& launch, const char* who) const {
   const cuda::FunctionAttributes attributes = cuda::function_attributes(function);
-  const std::int64_t smem = static_cast<std::int64_t>(attributes.static_smem_bytes) + launch.dynamic_smem_bytes;
+  const std::int64_t smem =
+      static_cast<std::int64_t>(attributes.static_smem_bytes) + launch.dynamic_smem_bytes;
   if (smem > device_.max_smem_per_block)
     throw Failure{Status::resource_error,
                   std::string(who) + " needs " + std::to_string(smem) + " bytes of shared memory (" +
@@ -205,13 +213,14 @@ void GpuEvaluator::check_resources(CUfunction function, const LaunchSpec& launch
                       std::to_string(device_.max_smem_per_block)};
   const std::int64_t threads = std::int64_t{launch.block[0]} * launch.block[1] * launch.block[2];
   if (threads > attributes.max_threads_per_block)
-    throw Failure{Status::resource_error,
-                  std::string(who) + " block of " + std::to_string(threads) + " threads exceeds the kernel's limit of " +
-                      std::to_string(attributes.max_threads_per_block) + " (" + std::to_string(attributes.num_regs) +
-                      " registers per thread)"};
+    throw Failure{Status::resource_error, std::string(who) + " block of " + std::to_string(threads) +
+                                              " threads exceeds the kernel's limit of " +
+                                              std::to_string(attributes.max_threads_per_block) + " (" +
+                                              std::to_string(attributes.num_regs) + " registers per thread)"};
   if (launch.dynamic_smem_bytes > kDefaultSmemLimit) {
-    const CUresult result = cuda::driver().cuFuncSetAttribute(
-        function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(launch.dynamic_smem_bytes));
+    const CUresult result =
+        cuda::driver().cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                          static_cast<int>(launch.dynamic_smem_bytes));
     if (result != CUDA_SUCCESS)
       throw Failure{Status::resource_error, std::string(who) + ": cuFuncSetAttribute(" +
                                                 std::to_string(launch.dynamic_smem_bytes) +
@@ -228,9 +237,9 @@ KernelArgs GpuEvaluator::arguments(const LaunchSpec& launch, Role role) const {
 }
 
 void GpuEvaluator::launch(CUfunction function, const LaunchSpec& launch, KernelArgs& args) const {
-  cuda::check(cuda::driver().cuLaunchKernel(function, launch.grid[0], launch.grid[1], launch.grid[2], launch.block[0],
-                                            launch.block[1], launch.block[2], launch.dynamic_smem_bytes,
-                                            state_->stream.get(), args.params(), nullptr),
+  cuda::check(cuda::driver().cuLaunchKernel(
+                  function, launch.grid[0], launch.grid[1], launch.grid[2], launch.block[0], launch.block[1],
+                  launch.block[2], launch.dynamic_smem_bytes, state_->stream.get(), args.params(), nullptr),
               "cuLaunchKernel");
 }
 
@@ -253,8 +262,8 @@ TimingStats GpuEvaluator::time_variant(CUfunction function, const LaunchSpec& la
   const std::size_t scratch_words = state.l2_scratch.bytes() / 4;
   for (int i = 0; i < settings_.repetitions; ++i) {
     if (settings_.flush_l2)
-      cuda::check(cuda::driver().cuMemsetD32Async(state.l2_scratch.get(), static_cast<unsigned>(i), scratch_words,
-                                                  state.stream.get()),
+      cuda::check(cuda::driver().cuMemsetD32Async(state.l2_scratch.get(), static_cast<unsigned>(i),
+                                                  scratch_words, state.stream.get()),
                   "cuMemsetD32Async");
     state.events[2 * i].record(state.stream.get());
     this->launch(function, launch, args);
@@ -278,7 +287,8 @@ double GpuEvaluator::time_reference() {
   }
   wait(settings_.timeout_ms * launches, "reference kernel (timing)");
   std::vector<double> samples_us;
-  for (int i = 0; i < launches; ++i) samples_us.push_back(1000.0 * cuda::elapsed_ms(state.events[2 * i], state.events[2 * i + 1]));
+  for (int i = 0; i < launches; ++i)
+    samples_us.push_back(1000.0 * cuda::elapsed_ms(state.events[2 * i], state.events[2 * i + 1]));
   return launches > 0 ? summarize(std::move(samples_us)).median_us / 1000.0 : 0.0;
 }
 
@@ -303,8 +313,8 @@ void GpuEvaluator::recover(const std::string& cause, bool kernel_may_be_running)
   }).detach();
   const double limit_ms = kernel_may_be_running ? kHungResetLimitMs : kResetLimitMs;
   if (result.wait_for(std::chrono::duration<double, std::milli>(limit_ms)) != std::future_status::ready) {
-    mark_unhealthy("device " + std::to_string(ordinal_) + " did not recover within " + format_number(limit_ms) +
-                   " ms after: " + cause + " (restart evotune)");
+    mark_unhealthy("device " + std::to_string(ordinal_) + " did not recover within " +
+                   format_number(limit_ms) + " ms after: " + cause + " (restart evotune)");
     return;
   }
   if (const CUresult reset = result.get(); reset != CUDA_SUCCESS)

@@ -49,7 +49,7 @@ std::uint16_t double_to_half(double value) {
   }
   int exponent = 0;
   std::frexp(magnitude, &exponent);  // magnitude = f * 2^exponent, f in [0.5, 1)
-  --exponent;                         // magnitude = (1 + m) * 2^exponent
+  --exponent;                        // magnitude = (1 + m) * 2^exponent
   int mantissa = static_cast<int>(std::nearbyint((std::ldexp(magnitude, -exponent) - 1.0) * 1024.0));
   if (mantissa == 1024) {
     mantissa = 0;
@@ -75,12 +75,24 @@ std::vector<double> to_doubles(const void* bytes, DType dtype, std::int64_t coun
   for (std::size_t i = 0; i < values.size(); ++i) {
     const unsigned char* element = data + i * stride;
     switch (dtype) {
-      case DType::f16: values[i] = half_to_double(load<std::uint16_t>(element)); break;
-      case DType::bf16: values[i] = bfloat16_to_double(load<std::uint16_t>(element)); break;
-      case DType::f32: values[i] = load<float>(element); break;
-      case DType::f64: values[i] = load<double>(element); break;
-      case DType::i32: values[i] = load<std::int32_t>(element); break;
-      case DType::i64: values[i] = static_cast<double>(load<std::int64_t>(element)); break;
+      case DType::f16:
+        values[i] = half_to_double(load<std::uint16_t>(element));
+        break;
+      case DType::bf16:
+        values[i] = bfloat16_to_double(load<std::uint16_t>(element));
+        break;
+      case DType::f32:
+        values[i] = load<float>(element);
+        break;
+      case DType::f64:
+        values[i] = load<double>(element);
+        break;
+      case DType::i32:
+        values[i] = load<std::int32_t>(element);
+        break;
+      case DType::i64:
+        values[i] = static_cast<double>(load<std::int64_t>(element));
+        break;
     }
   }
   return values;
@@ -88,12 +100,18 @@ std::vector<double> to_doubles(const void* bytes, DType dtype, std::int64_t coun
 
 std::string scalar_bytes(double value, DType dtype) {
   switch (dtype) {
-    case DType::f16: return bytes_of(double_to_half(value));
-    case DType::bf16: return bytes_of(double_to_bfloat16(value));
-    case DType::f32: return bytes_of(static_cast<float>(value));
-    case DType::f64: return bytes_of(value);
-    case DType::i32: return bytes_of(static_cast<std::int32_t>(value));
-    case DType::i64: return bytes_of(static_cast<std::int64_t>(value));
+    case DType::f16:
+      return bytes_of(double_to_half(value));
+    case DType::bf16:
+      return bytes_of(double_to_bfloat16(value));
+    case DType::f32:
+      return bytes_of(static_cast<float>(value));
+    case DType::f64:
+      return bytes_of(value);
+    case DType::i32:
+      return bytes_of(static_cast<std::int32_t>(value));
+    case DType::i64:
+      return bytes_of(static_cast<std::int64_t>(value));
   }
   return {};
 }

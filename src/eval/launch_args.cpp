@@ -8,7 +8,8 @@
 
 namespace evotune {
 
-KernelArgs::KernelArgs(const std::vector<ArgSpec>& args, const BufferLookup& buffer_address) : slots_(args.size()) {
+KernelArgs::KernelArgs(const std::vector<ArgSpec>& args, const BufferLookup& buffer_address)
+    : slots_(args.size()) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const ArgSpec& arg = args[i];
     if (arg.kind == ArgSpec::Kind::buffer) {

@@ -18,7 +18,9 @@ class ReplayEngine : public WorkerEngine {
         objective_(sweep_),
         delay_ms_(setup.value("delay_ms", 0.0)) {}
 
-  nlohmann::json ready_info() const override { return {{"device", to_json(sweep_.device)}, {"reference_ms", 0.0}}; }
+  nlohmann::json ready_info() const override {
+    return {{"device", to_json(sweep_.device)}, {"reference_ms", 0.0}};
+  }
 
   Outcome evaluate(const nlohmann::json& job) override {
     if (delay_ms_ > 0) std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(delay_ms_));

@@ -1,6 +1,7 @@
 // JSON conversions of the worker messages' parts.
 #include "eval/wire_format.hpp"
 
+#include "compile/compile_wire.hpp"
 #include "core/error.hpp"
 
 namespace evotune {
@@ -15,39 +16,14 @@ DType dtype_named(const std::string& name) {
 }
 
 json timing_json(const TimingStats& t) {
-  return {{"median_us", t.median_us}, {"min_us", t.min_us}, {"mean_us", t.mean_us}, {"stddev_us", t.stddev_us},
-          {"p20_us", t.p20_us},       {"p80_us", t.p80_us}, {"samples", t.samples}};
+  return {{"median_us", t.median_us}, {"min_us", t.min_us}, {"mean_us", t.mean_us},
+          {"stddev_us", t.stddev_us}, {"p20_us", t.p20_us}, {"p80_us", t.p80_us},
+          {"samples", t.samples}};
 }
 
 TimingStats timing_from(const json& j) {
   return {j.at("median_us"), j.at("min_us"), j.at("mean_us"), j.at("stddev_us"),
           j.at("p20_us"),    j.at("p80_us"), j.at("samples")};
-}
-
-json compile_json(const CompileInfo& c) {
-  return {{"arch", c.arch},
-          {"registers", c.registers},
-          {"static_smem_bytes", c.static_smem_bytes},
-          {"spill_store_bytes", c.spill_store_bytes},
-          {"spill_load_bytes", c.spill_load_bytes},
-          {"stack_frame_bytes", c.stack_frame_bytes},
-          {"compile_ms", c.compile_ms},
-          {"from_cache", c.from_cache},
-          {"log", c.log}};
-}
-
-CompileInfo compile_from(const json& j) {
-  CompileInfo c;
-  c.arch = j.at("arch");
-  c.registers = j.at("registers");
-  c.static_smem_bytes = j.at("static_smem_bytes");
-  c.spill_store_bytes = j.at("spill_store_bytes");
-  c.spill_load_bytes = j.at("spill_load_bytes");
-  c.stack_frame_bytes = j.at("stack_frame_bytes");
-  c.compile_ms = j.at("compile_ms");
-  c.from_cache = j.at("from_cache");
-  c.log = j.at("log");
-  return c;
 }
 
 }  // namespace
@@ -124,12 +100,16 @@ json to_json(const Tolerances& t) { return {{"max_abs", t.max_abs}, {"rel_l2", t
 Tolerances tolerances_from_json(const json& j) { return {j.at("max_abs"), j.at("rel_l2")}; }
 
 json to_json(const EvalSettings& s) {
-  return {{"warmup", s.warmup}, {"repetitions", s.repetitions}, {"flush_l2", s.flush_l2}, {"timeout_ms", s.timeout_ms},
+  return {{"warmup", s.warmup},
+          {"repetitions", s.repetitions},
+          {"flush_l2", s.flush_l2},
+          {"timeout_ms", s.timeout_ms},
           {"reset_in_process", s.reset_in_process}};
 }
 
 EvalSettings settings_from_json(const json& j) {
-  return {j.at("warmup"), j.at("repetitions"), j.at("flush_l2"), j.at("timeout_ms"), j.at("reset_in_process")};
+  return {j.at("warmup"), j.at("repetitions"), j.at("flush_l2"), j.at("timeout_ms"),
+          j.at("reset_in_process")};
 }
 
 json to_json(const DeviceInfo& d) {
@@ -169,7 +149,7 @@ DeviceInfo device_from_json(const json& j) {
 json to_json(const Outcome& o) {
   json j = {{"status", std::string(to_string(o.status))},
             {"message", o.message},
-            {"compile", compile_json(o.compile)},
+            {"compile", to_json(o.compile)},
             {"validation_seed", o.validation_seed},
             {"validate_ms", o.validate_ms},
             {"bench_ms", o.bench_ms}};
@@ -188,7 +168,7 @@ Outcome outcome_from_json(const json& j) {
   if (!status) throw Error("unknown status in a worker message");
   o.status = *status;
   o.message = j.at("message");
-  o.compile = compile_from(j.at("compile"));
+  o.compile = compile_info_from_json(j.at("compile"));
   o.validation_seed = j.at("validation_seed");
   o.validate_ms = j.at("validate_ms");
   o.bench_ms = j.at("bench_ms");

@@ -3,11 +3,9 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/prctl.h>
+#include <spdlog/spdlog.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -16,41 +14,13 @@
 
 #include "core/error.hpp"
 #include "eval/wire_format.hpp"
+#include "ipc/child_process.hpp"
 
 namespace evotune {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr int kJobFd = 3;
-constexpr int kAnswerFd = 4;
 constexpr int kMaxAttempts = 2;
-
-std::string describe_exit(int status) {
-  if (WIFEXITED(status)) return "exited with code " + std::to_string(WEXITSTATUS(status));
-  if (WIFSIGNALED(status)) {
-    const char* name = sigabbrev_np(WTERMSIG(status));
-    return "was killed by signal " + std::to_string(WTERMSIG(status)) + (name ? std::string(" (SIG") + name + ")" : "");
-  }
-  return "ended (status " + std::to_string(status) + ")";
-}
-
-int reap(pid_t pid) {
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return status;
-}
-
-// In the child between fork and exec: only async-signal-safe calls.
-[[noreturn]] void exec_worker(pid_t parent, int job_read, int answer_write, char* const* argv) {
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (getppid() != parent) _exit(126);
-  const int job = fcntl(job_read, F_DUPFD, 10);
-  const int answer = fcntl(answer_write, F_DUPFD, 10);
-  if (job < 0 || answer < 0 || dup2(job, kJobFd) < 0 || dup2(answer, kAnswerFd) < 0) _exit(126);
-  execv(argv[0], argv);
-  _exit(127);
-}
 
 Outcome failure(Status status, std::string message) {
   Outcome outcome;
@@ -64,7 +34,8 @@ Outcome failure(Status status, std::string message) {
 WorkerPool::WorkerPool(std::vector<std::string> command, std::vector<nlohmann::json> setups,
                        std::chrono::milliseconds setup_limit)
     : command_(std::move(command)), setups_(std::move(setups)), setup_limit_(setup_limit) {
-  if (command_.empty() || setups_.empty()) throw Error("a worker pool needs a command and at least one worker");
+  if (command_.empty() || setups_.empty())
+    throw Error("a worker pool needs a command and at least one worker");
   std::signal(SIGPIPE, SIG_IGN);  // a worker that died shows as end of file, not as a signal here
   workers_.resize(setups_.size());
   try {
@@ -80,38 +51,18 @@ WorkerPool::~WorkerPool() {
 }
 
 std::size_t WorkerPool::idle() const {
-  return static_cast<std::size_t>(std::count_if(workers_.begin(), workers_.end(), [](const Worker& w) { return !w.job; }));
+  return static_cast<std::size_t>(
+      std::count_if(workers_.begin(), workers_.end(), [](const Worker& w) { return !w.job; }));
 }
 
 std::size_t WorkerPool::busy() const { return workers_.size() - idle(); }
 
 void WorkerPool::start(Worker& worker, const nlohmann::json& setup) {
-  int job_pipe[2], answer_pipe[2];
-  if (pipe2(job_pipe, O_CLOEXEC) != 0) throw Error(std::string("cannot create a worker pipe: ") + std::strerror(errno));
-  if (pipe2(answer_pipe, O_CLOEXEC) != 0) {
-    close(job_pipe[0]);
-    close(job_pipe[1]);
-    throw Error(std::string("cannot create a worker pipe: ") + std::strerror(errno));
-  }
-  std::vector<char*> argv;
-  for (auto& word : command_) argv.push_back(word.data());
-  argv.push_back(nullptr);
-  const pid_t parent = getpid();
-  const pid_t pid = fork();
-  if (pid == 0) exec_worker(parent, job_pipe[0], answer_pipe[1], argv.data());
-  close(job_pipe[0]);
-  close(answer_pipe[1]);
-  if (pid < 0) {
-    close(job_pipe[1]);
-    close(answer_pipe[0]);
-    throw Error(std::string("cannot start a worker process: ") + std::strerror(errno));
-  }
   worker = Worker{};
-  worker.pid = pid;
-  worker.to_fd = job_pipe[1];
-  worker.from_fd = answer_pipe[0];
-  fcntl(worker.from_fd, F_SETFL, fcntl(worker.from_fd, F_GETFL) | O_NONBLOCK);
-
+  const ChildProcess child = spawn_child(command_);
+  worker.pid = child.pid;
+  worker.to_fd = child.to_fd;
+  worker.from_fd = child.from_fd;
   const auto give_up = [&](const std::string& why) {
     stop(worker);
     throw Error(why);
@@ -119,36 +70,32 @@ void WorkerPool::start(Worker& worker, const nlohmann::json& setup) {
   try {
     write_frame(worker.to_fd, setup);
   } catch (const Error&) {
-    give_up("the worker process " + describe_exit(reap(std::exchange(worker.pid, -1))) + " before its set-up");
   }
   const auto deadline = Clock::now() + setup_limit_;
   for (;;) {
-    if (auto message = worker.reader.next()) {
-      if (message->value("type", "") == "ready") {
-        worker.info = message->value("info", nlohmann::json::object());
-        return;
-      }
-      give_up(message->value("message", std::string("the worker could not set up")));
-    }
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    if (left <= 0) give_up("the worker process did not set up within " + std::to_string(setup_limit_.count()) + " ms");
+    if (left <= 0)
+      give_up("the worker process did not set up within " + std::to_string(setup_limit_.count()) + " ms");
     pollfd fd{worker.from_fd, POLLIN, 0};
     if (poll(&fd, 1, static_cast<int>(left)) < 0 && errno != EINTR)
       give_up(std::string("poll failed: ") + std::strerror(errno));
-    if (!worker.reader.pull(worker.from_fd) && !worker.reader.next()) {
-      const int status = reap(std::exchange(worker.pid, -1));
-      give_up("the worker process " + describe_exit(status) + " during its set-up");
+    const bool open = worker.reader.pull(worker.from_fd);
+    if (auto message = worker.reader.next()) {
+      if (message->value("type", "") != "ready")
+        give_up(message->value("message", std::string("the worker could not set up")));
+      worker.info = message->value("info", nlohmann::json::object());
+      return;
     }
+    if (!open)
+      give_up("the worker process " + describe_exit(reap_child(std::exchange(worker.pid, -1))) +
+              " during its set-up");
   }
 }
 
 void WorkerPool::stop(Worker& worker) {
-  if (worker.to_fd >= 0) close(std::exchange(worker.to_fd, -1));
-  if (worker.from_fd >= 0) close(std::exchange(worker.from_fd, -1));
-  if (worker.pid > 0) {
-    kill(worker.pid, SIGKILL);
-    reap(std::exchange(worker.pid, -1));
-  }
+  ChildProcess child{std::exchange(worker.pid, -1), std::exchange(worker.to_fd, -1),
+                     std::exchange(worker.from_fd, -1)};
+  stop_child(child);
 }
 
 void WorkerPool::restart(int index) {
@@ -187,7 +134,8 @@ std::optional<PoolResult> WorkerPool::read_answers(int index) {
   Worker& worker = workers_[index];
   const bool open = worker.reader.pull(worker.from_fd);
   while (auto message = worker.reader.next()) {
-    if (message->value("type", "") != "result" || !worker.job || message->value("ticket", -1LL) != worker.job->ticket)
+    if (message->value("type", "") != "result" || !worker.job ||
+        message->value("ticket", -1LL) != worker.job->ticket)
       throw Error("worker " + std::to_string(index) + " sent an unexpected message");
     PoolResult result{worker.job->ticket, index, outcome_from_json(message->at("outcome"))};
     worker.job.reset();
@@ -198,7 +146,7 @@ std::optional<PoolResult> WorkerPool::read_answers(int index) {
     return result;
   }
   if (!open) {
-    const std::string why = "the worker process " + describe_exit(reap(std::exchange(worker.pid, -1)));
+    const std::string why = "the worker process " + describe_exit(reap_child(std::exchange(worker.pid, -1)));
     return on_death(index, why, false);
   }
   return std::nullopt;
@@ -214,8 +162,9 @@ std::optional<PoolResult> WorkerPool::on_death(int index, const std::string& why
   const PoolJob& job = *worker.job;
   if (killed_for_timeout) {
     PoolResult result{job.ticket, index,
-                      failure(Status::timeout, "no answer within " + std::to_string(static_cast<long long>(job.deadline_ms)) +
-                                                   " ms: the worker was killed (the kernel hung or ran far too long)")};
+                      failure(Status::timeout,
+                              "no answer within " + std::to_string(static_cast<long long>(job.deadline_ms)) +
+                                  " ms: the worker was killed (the kernel hung or ran far too long)")};
     worker.job.reset();
     restart(index);
     return result;
@@ -243,7 +192,7 @@ std::vector<PoolResult> WorkerPool::collect(std::chrono::milliseconds wait) {
       Worker& worker = workers_[i];
       if (worker.job && now > worker.deadline) {
         kill(worker.pid, SIGKILL);
-        reap(std::exchange(worker.pid, -1));
+        reap_child(std::exchange(worker.pid, -1));
         if (auto result = on_death(static_cast<int>(i), "", true)) results.push_back(std::move(*result));
       }
     }
@@ -252,7 +201,8 @@ std::vector<PoolResult> WorkerPool::collect(std::chrono::milliseconds wait) {
     auto next_event = until;
     for (const auto& worker : workers_)
       if (worker.job) next_event = std::min(next_event, worker.deadline);
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(next_event - Clock::now()).count();
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(next_event - Clock::now()).count();
     const int timeout = results.empty() ? static_cast<int>(std::max<long long>(0, left)) : 0;
     if (poll(fds.data(), fds.size(), timeout) < 0 && errno != EINTR)
       throw Error(std::string("poll failed: ") + std::strerror(errno));

@@ -8,14 +8,13 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "core/outcome.hpp"
-#include "eval/frame_pipe.hpp"
+#include "ipc/frame_pipe.hpp"
 
 namespace evotune {
 

@@ -2,9 +2,9 @@
 #include <spdlog/spdlog.h>
 
 #include "core/error.hpp"
-#include "eval/frame_pipe.hpp"
 #include "eval/wire_format.hpp"
 #include "eval/worker_engine.hpp"
+#include "ipc/frame_pipe.hpp"
 
 namespace evotune {
 namespace {

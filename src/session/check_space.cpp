@@ -15,11 +15,12 @@
 namespace evotune {
 
 CheckReport check_space(const std::filesystem::path& space_file, const std::string& problem,
-                        const std::string& arch, int threads) {
+                        const std::string& arch, int threads,
+                        const std::vector<std::string>& compile_command) {
   const SearchSpace space = SearchSpace::load(space_file);
   const Sizes sizes = space.resolve_problem(problem);
   const DeviceInfo device = offline_device(arch);
-  const Compiler compiler(cuda_include_dirs());
+  const Compiler compiler(cuda_include_dirs(), compile_command);
   CheckReport report;
   report.space_name = space.name();
   report.arch = device.arch() + space.arch_suffix();

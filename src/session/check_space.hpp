@@ -34,6 +34,7 @@ struct CheckReport {
 // Compiles the reference and every valid variant for `arch` ("sm_90"; the space's ArchSuffix is added) with
 // `threads` compiles at a time. Throws Error/SpaceError for a bad space file or arch.
 CheckReport check_space(const std::filesystem::path& space_file, const std::string& problem,
-                        const std::string& arch, int threads);
+                        const std::string& arch, int threads,
+                        const std::vector<std::string>& compile_command = {});
 
 }  // namespace evotune

@@ -26,8 +26,11 @@ LaunchLimit launch_limit(const TimeoutPolicy& policy, double reference_ms, std::
     }
     if (candidate_ms < limit.per_launch_ms) limit = {candidate_ms, std::move(basis)};
   };
-  if (reference_ms > 0) tighten(policy.reference_factor * reference_ms, describe(policy.reference_factor, "reference", reference_ms));
-  if (best_ms && *best_ms > 0) tighten(policy.best_factor * *best_ms, describe(policy.best_factor, "best so far", *best_ms));
+  if (reference_ms > 0)
+    tighten(policy.reference_factor * reference_ms,
+            describe(policy.reference_factor, "reference", reference_ms));
+  if (best_ms && *best_ms > 0)
+    tighten(policy.best_factor * *best_ms, describe(policy.best_factor, "best so far", *best_ms));
   return limit;
 }
 

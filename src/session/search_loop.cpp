@@ -20,7 +20,8 @@ std::uint64_t validation_seed(std::uint64_t run_seed, const Config& config) {
 
 std::string short_label(const Config& config) {
   std::string label;
-  for (const auto& [name, value] : config) label += (label.empty() ? "" : " ") + name + "=" + std::to_string(value);
+  for (const auto& [name, value] : config)
+    label += (label.empty() ? "" : " ") + name + "=" + std::to_string(value);
   return label;
 }
 
@@ -52,7 +53,7 @@ void SearchLoop::gather_compiles(milliseconds wait) {
   if (!c_.compiler) return;
   while (auto compiled = c_.compiler->take_if_ready(wait)) {
     wait = milliseconds(0);
-    Variant variant{std::move(compiled->config), compiled->compile_id, compiled->result.info,
+    Variant variant{std::move(compiled->config),       compiled->compile_id,    compiled->result.info,
                     std::move(compiled->result.cubin), compiled->result.status, compiled->result.message};
     if (variant.compile_status != Status::ok) {
       Outcome outcome;
@@ -69,7 +70,8 @@ void SearchLoop::dispatch() {
   while (c_.pool.idle() > 0 && !ready_.empty()) {
     Variant variant = std::move(ready_.front());
     ready_.pop_front();
-    const LaunchLimit limit = launch_limit(policy_, c_.reference_ms, best_us_ ? std::optional(*best_us_ / 1000) : std::nullopt);
+    const LaunchLimit limit =
+        launch_limit(policy_, c_.reference_ms, best_us_ ? std::optional(*best_us_ / 1000) : std::nullopt);
     PoolJob job;
     job.ticket = next_ticket_++;
     job.payload = {{"config", canonical_json(variant.config)},
@@ -77,8 +79,8 @@ void SearchLoop::dispatch() {
                    {"timeout_ms", limit.per_launch_ms},
                    {"timeout_basis", limit.basis}};
     if (c_.compiler)
-      job.payload["kernel"] =
-          to_json(CompiledKernel{variant.cubin, c_.space.variant_launch(variant.config, c_.sizes, c_.device)});
+      job.payload["kernel"] = to_json(
+          CompiledKernel{variant.cubin, c_.space.variant_launch(variant.config, c_.sizes, c_.device)});
     job.deadline_ms = job_deadline_ms(limit, c_.options.eval.warmup, c_.options.eval.repetitions);
     variant.cubin.clear();
     running_.emplace(job.ticket, std::move(variant));
@@ -88,8 +90,9 @@ void SearchLoop::dispatch() {
 
 void SearchLoop::finish(const Variant& variant, Outcome outcome) {
   outcome.compile = variant.compile;
-  MeasurementRecord record{c_.keys.run_id, c_.store.upsert_config(c_.keys.space_id, variant.config),
-                           c_.keys.problem_id, c_.keys.device_id, variant.compile_id, outcome};
+  MeasurementRecord record{c_.keys.run_id,     c_.store.upsert_config(c_.keys.space_id, variant.config),
+                           c_.keys.problem_id, c_.keys.device_id,
+                           variant.compile_id, outcome};
   if (outcome.timing && outcome.timing->median_us > 0) {
     const double seconds = outcome.timing->median_us * 1e-6;
     record.tflops = c_.space.flops(c_.sizes) / seconds / 1e12;
@@ -100,7 +103,8 @@ void SearchLoop::finish(const Variant& variant, Outcome outcome) {
   const bool ok = outcome.status == Status::ok;
   const bool improved = ok && (!best_us_ || outcome.timing->median_us < *best_us_);
   if (improved) best_us_ = outcome.timing->median_us;
-  if (!ok) spdlog::debug("{}: {} {}", short_label(variant.config), to_string(outcome.status), outcome.message);
+  if (!ok)
+    spdlog::debug("{}: {} {}", short_label(variant.config), to_string(outcome.status), outcome.message);
   progress_->update(ok, improved ? best_us_ : std::nullopt, improved ? short_label(variant.config) : "");
 }
 

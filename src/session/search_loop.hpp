@@ -46,7 +46,8 @@ class SearchLoop {
   explicit SearchLoop(Context context);
   // Proposes at most `budget` configs (progress counts toward `expected`), keeping up to `window` compiles
   // in flight. Stops early when `interrupt` is set.
-  Result run(std::int64_t budget, std::int64_t expected, std::size_t window, const std::atomic<bool>* interrupt);
+  Result run(std::int64_t budget, std::int64_t expected, std::size_t window,
+             const std::atomic<bool>* interrupt);
 
  private:
   struct Variant {
@@ -66,7 +67,7 @@ class SearchLoop {
   Context c_;
   TimeoutPolicy policy_;
   std::optional<double> best_us_;
-  std::deque<Variant> ready_;              // compiled (or replayed), waiting for a worker
+  std::deque<Variant> ready_;                // compiled (or replayed), waiting for a worker
   std::map<std::int64_t, Variant> running_;  // by ticket
   std::int64_t next_ticket_ = 1;
   bool strategy_waiting_ = false;  // next() said nothing until more outcomes arrive

@@ -25,8 +25,8 @@ namespace {
 struct Target {
   DeviceInfo device;
   std::string nvrtc_version;
-  std::vector<int> ordinals;                 // GPUs; empty for replay
-  std::optional<RecordedSweep> sweep;        // replay
+  std::vector<int> ordinals;           // GPUs; empty for replay
+  std::optional<RecordedSweep> sweep;  // replay
 };
 
 Target find_target(const TuneOptions& options, const SearchSpace& space, const Sizes& sizes) {
@@ -34,8 +34,8 @@ Target find_target(const TuneOptions& options, const SearchSpace& space, const S
   if (options.replay_file) {
     target.sweep = load_sweep(*options.replay_file);
     if (target.sweep->space_name != space.name())
-      throw Error("--replay " + options.replay_file->string() + " records space '" + target.sweep->space_name +
-                  "', not '" + space.name() + "'");
+      throw Error("--replay " + options.replay_file->string() + " records space '" +
+                  target.sweep->space_name + "', not '" + space.name() + "'");
     if (target.sweep->problem != sizes)
       throw Error("--replay " + options.replay_file->string() + " records problem " +
                   key_value_text(target.sweep->problem) + ", not " + key_value_text(sizes) +
@@ -45,7 +45,8 @@ Target find_target(const TuneOptions& options, const SearchSpace& space, const S
     return target;
   }
   const int count = cuda::device_count();
-  if (count == 0) throw Error("evotune tune needs a GPU: " + cuda::no_device_reason() + " (or pass --replay FILE)");
+  if (count == 0)
+    throw Error("evotune tune needs a GPU: " + cuda::no_device_reason() + " (or pass --replay FILE)");
   target.ordinals = parse_device_list(options.devices, count);
   target.device = common_device(target.ordinals);
   target.nvrtc_version = Compiler::nvrtc_version();
@@ -93,7 +94,8 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
   input.seed = options.seed;
   input.patience = options.patience;
 
-  const std::int64_t space_id = store.upsert_space(space.name(), space.path().string(), space.hash(), space.json_text());
+  const std::int64_t space_id =
+      store.upsert_space(space.name(), space.path().string(), space.hash(), space.json_text());
   const std::int64_t problem_id = store.upsert_problem(sizes);
   const std::int64_t device_id = store.upsert_device(target.device, target.nvrtc_version);
   input.already_measured = store.measured_configs(space_id, problem_id, device_id);
@@ -109,9 +111,10 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
 
   const std::string where = replay ? "replay of " + options.replay_file->string()
                                    : std::to_string(target.ordinals.size()) + " GPU worker(s)";
-  spdlog::info("space {} ({}), problem {}, device {} ({}), {}; {} valid configs, {} already measured, budget {}",
-               space.name(), space.hash(), key_value_text(sizes), target.device.name, arch, where,
-               summary.candidates, summary.skipped, budget);
+  spdlog::info(
+      "space {} ({}), problem {}, device {} ({}), {}; {} valid configs, {} already measured, budget {}",
+      space.name(), space.hash(), key_value_text(sizes), target.device.name, arch, where, summary.candidates,
+      summary.skipped, budget);
   if (const std::string start = strategy->describe_start(); !start.empty()) spdlog::info("{}", start);
 
   RunStart run{space_id, problem_id, device_id, options.strategy, options.seed, budget, options.command_line};
@@ -124,33 +127,41 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
     return summary;
   }
 
-  const Compiler compiler(cuda_include_dirs());
+  const Compiler compiler(cuda_include_dirs(), {options.worker_command.at(0), "compile-worker"});
   VariantCompiler variants(space, sizes, arch, compiler, &store);
   std::vector<nlohmann::json> setups;
   if (replay) {
-    setups = replay_worker_setups(*options.replay_file, options.replay_delay_ms, std::max(1, options.replay_workers));
+    setups = replay_worker_setups(*options.replay_file, options.replay_delay_ms,
+                                  std::max(1, options.replay_workers));
   } else {
     const CompiledVariant reference = variants.compile_reference();
     if (reference.result.status != Status::ok)
-      throw Error("the reference kernel " + space.reference().file.string() + " does not compile: " +
-                  reference.result.message);
-    setups = gpu_worker_setups(target.ordinals, space.buffers(sizes),
-                               CompiledKernel{reference.result.cubin, space.reference_launch(sizes, target.device)},
-                               space.tolerances(), options.eval);
+      throw Error("the reference kernel " + space.reference().file.string() +
+                  " does not compile: " + reference.result.message);
+    setups = gpu_worker_setups(
+        target.ordinals, space.buffers(sizes),
+        CompiledKernel{reference.result.cubin, space.reference_launch(sizes, target.device)},
+        space.tolerances(), options.eval);
   }
   WorkerPool pool(options.worker_command, std::move(setups));
   const double reference_ms = pool.ready_info(0).value("reference_ms", 0.0);
   if (!replay) spdlog::info("reference kernel: {:.3f} ms per launch", reference_ms);
 
   summary.run_id = store.begin_run(run);
-  SearchLoop::Context context{space,  sizes,          target.device, store,   *strategy,
-                              pool,   replay ? nullptr : &variants,  options,
+  SearchLoop::Context context{space,
+                              sizes,
+                              target.device,
+                              store,
+                              *strategy,
+                              pool,
+                              replay ? nullptr : &variants,
+                              options,
                               {space_id, problem_id, device_id, summary.run_id},
                               reference_ms};
   SearchLoop loop(context);
   const SearchLoop::Result result =
-      loop.run(budget, std::min(budget, remaining), static_cast<std::size_t>(compile_thread_count(options.compile_threads)),
-               interrupt);
+      loop.run(budget, std::min(budget, remaining),
+               static_cast<std::size_t>(compile_thread_count(options.compile_threads)), interrupt);
   summary.stop_reason = result.stop_reason;
   if (summary.stop_reason == "finished" && result.proposed >= budget && result.proposed < remaining)
     summary.stop_reason = "budget";
@@ -159,7 +170,8 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
   summary.seconds = result.seconds;
   summary.worker_restarts = pool.restarts();
   const bool clean = summary.stop_reason == "finished" || summary.stop_reason == "budget";
-  store.finish_run(summary.run_id, clean ? "finished" : (summary.stop_reason == "interrupted" ? "interrupted" : "failed"),
+  store.finish_run(summary.run_id,
+                   clean ? "finished" : (summary.stop_reason == "interrupted" ? "interrupted" : "failed"),
                    summary.evaluated, summary.failed);
   summary.top = store.best(space_id, problem_id, device_id, 5, false);
   return summary;

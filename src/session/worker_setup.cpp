@@ -28,7 +28,8 @@ std::vector<int> parse_device_list(const std::string& text, int count) {
       if (used != item.size() || ordinal < 0)
         throw Error("--devices: '" + item + "' is not a GPU ordinal (expected e.g. 0,1 or all)");
       if (ordinal >= count)
-        throw Error("--devices: GPU " + std::to_string(ordinal) + " does not exist (" + std::to_string(count) + " found)");
+        throw Error("--devices: GPU " + std::to_string(ordinal) + " does not exist (" +
+                    std::to_string(count) + " found)");
       ordinals.push_back(ordinal);
     }
   }
@@ -49,7 +50,8 @@ DeviceInfo common_device(const std::vector<int>& ordinals) {
   return first;
 }
 
-std::vector<nlohmann::json> gpu_worker_setups(const std::vector<int>& ordinals, const std::vector<BufferSpec>& buffers,
+std::vector<nlohmann::json> gpu_worker_setups(const std::vector<int>& ordinals,
+                                              const std::vector<BufferSpec>& buffers,
                                               const CompiledKernel& reference, const Tolerances& tolerances,
                                               EvalSettings settings) {
   settings.reset_in_process = false;

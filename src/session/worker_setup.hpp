@@ -2,10 +2,9 @@
 #pragma once
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/device_info.hpp"
 #include "eval/gpu_evaluator.hpp"
@@ -21,7 +20,8 @@ std::vector<int> parse_device_list(const std::string& text, int count);
 DeviceInfo common_device(const std::vector<int>& ordinals);
 
 // One GPU worker per ordinal; workers never reset a faulted context themselves (the pool restarts them).
-std::vector<nlohmann::json> gpu_worker_setups(const std::vector<int>& ordinals, const std::vector<BufferSpec>& buffers,
+std::vector<nlohmann::json> gpu_worker_setups(const std::vector<int>& ordinals,
+                                              const std::vector<BufferSpec>& buffers,
                                               const CompiledKernel& reference, const Tolerances& tolerances,
                                               EvalSettings settings);
 

@@ -30,7 +30,8 @@ results() {  # one line per measurement: canonical params, status[, median time]
   sql "$1" "SELECT $columns FROM measurements m JOIN configs c ON c.id = m.config_id ORDER BY c.params"
 }
 
-pause() { sleep "$(printf '0.%03d' $((RANDOM % 900 + 50)))"; }
+max_ms=${KILL_RESUME_MAX_MS:-950}  # pauses before a kill are drawn from 50 ms to this
+pause() { local ms=$((RANDOM % (max_ms - 49) + 50)); sleep "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"; }
 
 echo "kill_resume: uninterrupted run"
 "$evotune" tune "$space" "${args[@]}" --db "$work/clean.db" >"$work/clean.out" 2>"$work/clean.log" ||

@@ -1,5 +1,5 @@
 // Framing of worker messages: a 4-byte length, then the message as CBOR.
-#include "eval/frame_pipe.hpp"
+#include "ipc/frame_pipe.hpp"
 
 #include <unistd.h>
 

@@ -2,14 +2,14 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 namespace evotune {
 
-// Writes one message (4-byte little-endian length, then CBOR). Throws Error when the pipe is closed or broken.
+// Writes one message (4-byte little-endian length, then CBOR). Throws Error when the pipe is closed or
+// broken.
 void write_frame(int fd, const nlohmann::json& message);
 
 // Blocks for the next whole message; nullopt at end of file. Throws Error for a torn or malformed message.

@@ -1,0 +1,22 @@
+// `evotune compile-worker`: one NVRTC compile in its own process (started by tune and check, not by users):
+// the request in on fd 3, the result out on fd 4.
+#include <spdlog/spdlog.h>
+
+#include "cli/commands.hpp"
+#include "compile/compile_wire.hpp"
+#include "ipc/child_process.hpp"
+#include "ipc/frame_pipe.hpp"
+
+namespace evotune::cli {
+
+void add_compile_worker_command(CLI::App& app) {
+  auto* command = app.add_subcommand("compile-worker", "");  // no description: hidden from --help
+  command->callback([] {
+    const auto request = read_frame(kChildJobFd);
+    if (!request) throw ExitCode{2};
+    const Compiler compiler(request->at("include_dirs").get<std::vector<std::string>>());
+    write_frame(kChildAnswerFd, to_json(compiler.compile_here(compile_request_from_json(*request))));
+  });
+}
+
+}  // namespace evotune::cli
