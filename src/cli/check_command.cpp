@@ -3,6 +3,7 @@
 #include <thread>
 
 #include "cli/commands.hpp"
+#include "compile/compile_service.hpp"
 #include "core/error.hpp"
 #include "session/check_space.hpp"
 
@@ -23,7 +24,7 @@ void run(const CheckOptions& options) {
   for (const auto& space : options.spaces) {
     for (const auto& arch : options.archs) {
       const CheckReport report =
-          check_space(space, options.problem, arch, threads, {self_path(), "compile-worker"});
+          check_space(space, options.problem, arch, threads, CompileService::child_command_for(self_path()));
       std::printf(
           "%s [%s, %s]: %lld of %llu configs valid, %lld compiled, %zu failed (max %d registers, "
           "max %d spill bytes, %.1f s)\n",

@@ -1,5 +1,5 @@
-// `evotune compile-worker`: one NVRTC compile in its own process (started by tune and check, not by users):
-// the request in on fd 3, the result out on fd 4.
+// `evotune compile-worker`: a compiler process (started by tune and check, not by users): compile requests in
+// on fd 3, results out on fd 4, one at a time until the input closes.
 #include <spdlog/spdlog.h>
 
 #include "cli/commands.hpp"
@@ -12,10 +12,10 @@ namespace evotune::cli {
 void add_compile_worker_command(CLI::App& app) {
   auto* command = app.add_subcommand("compile-worker", "");  // no description: hidden from --help
   command->callback([] {
-    const auto request = read_frame(kChildJobFd);
-    if (!request) throw ExitCode{2};
-    const Compiler compiler(request->at("include_dirs").get<std::vector<std::string>>());
-    write_frame(kChildAnswerFd, to_json(compiler.compile_here(compile_request_from_json(*request))));
+    while (const auto request = read_frame(kChildJobFd)) {
+      const Compiler compiler(request->at("include_dirs").get<std::vector<std::string>>());
+      write_frame(kChildAnswerFd, to_json(compiler.compile(compile_request_from_json(*request))));
+    }
   });
 }
 

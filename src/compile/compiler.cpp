@@ -8,17 +8,12 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "compile/compile_wire.hpp"
 #include "compile/ptxas_log.hpp"
 #include "core/error.hpp"
 #include "cuda/nvrtc.hpp"
-#include "ipc/child_process.hpp"
 
 namespace evotune {
 namespace {
-
-// NVRTC on the largest attention variants takes seconds; far beyond that it is stuck.
-constexpr std::chrono::milliseconds kChildCompileLimit = std::chrono::minutes(10);
 
 void add_env_candidate(std::vector<std::string>& candidates, const char* variable) {
   const char* root = std::getenv(variable);
@@ -63,13 +58,6 @@ std::vector<std::string> cuda_include_dirs(const std::vector<std::string>& candi
 
 Compiler::Compiler(std::vector<std::string> include_dirs) : include_dirs_(std::move(include_dirs)) {}
 
-Compiler::Compiler(std::vector<std::string> include_dirs, std::vector<std::string> child_command)
-    : include_dirs_(std::move(include_dirs)), child_command_(std::move(child_command)) {
-  // A diagnostic switch, to compare the two ways of compiling in parallel on a given machine.
-  if (const char* in_process = std::getenv("EVOTUNE_COMPILE_IN_PROCESS"); in_process && *in_process)
-    child_command_.clear();
-}
-
 std::vector<std::string> Compiler::effective_options(const CompileRequest& request) const {
   std::vector<std::string> options{"--gpu-architecture=" + request.arch};
   for (const auto& dir : include_dirs_) options.push_back("-I" + dir);
@@ -93,27 +81,6 @@ std::string Compiler::nvrtc_version() {
 }
 
 CompileResult Compiler::compile(const CompileRequest& request) const {
-  if (child_command_.empty()) return compile_here(request);
-  const auto start = std::chrono::steady_clock::now();
-  std::string why;
-  try {
-    nlohmann::json message = to_json(request);
-    message["include_dirs"] = include_dirs_;
-    if (auto answer = ask_child(child_command_, message, kChildCompileLimit, why))
-      return compile_result_from_json(*answer);
-  } catch (const std::exception& e) {
-    why = e.what();
-  }
-  CompileResult failed;
-  failed.status = Status::compile_error;
-  failed.message = "the compiler process " + why;
-  failed.info.arch = request.arch;
-  failed.info.compile_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  return failed;
-}
-
-CompileResult Compiler::compile_here(const CompileRequest& request) const {
   const auto start = std::chrono::steady_clock::now();
   CompileResult result;
   result.info.arch = request.arch;

@@ -34,15 +34,10 @@ struct CompileResult {
 class Compiler {
  public:
   explicit Compiler(std::vector<std::string> include_dirs);
-  // Each compile runs in a child process started with `child_command` (e.g. {evotune, "compile-worker"}):
-  // NVRTC scales across processes better than across threads of one, and a compiler crash or hang then
-  // costs only that variant (a compile_error).
-  Compiler(std::vector<std::string> include_dirs, std::vector<std::string> child_command);
 
   // Never throws for a bad source: failures are a status and a message. Thread-safe (no shared state).
   CompileResult compile(const CompileRequest& request) const;
-  // compile() in this process, whatever the mode: what a compile child runs.
-  CompileResult compile_here(const CompileRequest& request) const;
+  const std::vector<std::string>& include_dirs() const { return include_dirs_; }
 
   // Canonical text of everything that decides the cubin apart from the source: NVRTC version, then the
   // effective options in the order they are passed. Same request, same text.
@@ -54,7 +49,6 @@ class Compiler {
   std::vector<std::string> effective_options(const CompileRequest& request) const;
 
   std::vector<std::string> include_dirs_;
-  std::vector<std::string> child_command_;
 };
 
 }  // namespace evotune

@@ -12,7 +12,6 @@
 #include <cstring>
 
 #include "core/error.hpp"
-#include "ipc/frame_pipe.hpp"
 
 namespace evotune {
 namespace {
@@ -82,44 +81,6 @@ std::string describe_exit(int status) {
            (name ? std::string(" (SIG") + name + ")" : "");
   }
   return "ended (status " + std::to_string(status) + ")";
-}
-
-std::optional<nlohmann::json> ask_child(const std::vector<std::string>& command,
-                                        const nlohmann::json& request, std::chrono::milliseconds limit,
-                                        std::string& why) {
-  ChildProcess child = spawn_child(command);
-  FrameReader reader;
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  try {
-    write_frame(child.to_fd, request);
-  } catch (const Error&) {
-  }
-  for (;;) {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
-      stop_child(child);
-      why = "no answer within " + std::to_string(limit.count() / 1000) + " s";
-      return std::nullopt;
-    }
-    pollfd fd{child.from_fd, POLLIN, 0};
-    if (poll(&fd, 1, static_cast<int>(left.count())) < 0 && errno != EINTR) {
-      stop_child(child);
-      why = std::string("poll failed: ") + std::strerror(errno);
-      return std::nullopt;
-    }
-    const bool open = reader.pull(child.from_fd);
-    if (auto answer = reader.next()) {
-      stop_child(child);
-      return answer;
-    }
-    if (!open) {
-      close(std::exchange(child.to_fd, -1));
-      close(std::exchange(child.from_fd, -1));
-      why = "it " + describe_exit(reap_child(std::exchange(child.pid, -1)));
-      return std::nullopt;
-    }
-  }
 }
 
 }  // namespace evotune

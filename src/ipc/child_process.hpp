@@ -30,10 +30,4 @@ int reap_child(pid_t pid);
 // "exited with code 3", "was killed by signal 11 (SIGSEGV)".
 std::string describe_exit(int wait_status);
 
-// One request, one answer: sends `request`, waits up to `limit` for one answer, stops the child.
-// nullopt with `why` set when the child died or did not answer in time.
-std::optional<nlohmann::json> ask_child(const std::vector<std::string>& command,
-                                        const nlohmann::json& request, std::chrono::milliseconds limit,
-                                        std::string& why);
-
 }  // namespace evotune

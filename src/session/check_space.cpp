@@ -20,7 +20,8 @@ CheckReport check_space(const std::filesystem::path& space_file, const std::stri
   const SearchSpace space = SearchSpace::load(space_file);
   const Sizes sizes = space.resolve_problem(problem);
   const DeviceInfo device = offline_device(arch);
-  const Compiler compiler(cuda_include_dirs(), compile_command);
+  const Compiler compiler(cuda_include_dirs());
+  CompileService service(compiler, std::max(1, threads), compile_command);
   CheckReport report;
   report.space_name = space.name();
   report.arch = device.arch() + space.arch_suffix();
@@ -30,7 +31,7 @@ CheckReport check_space(const std::filesystem::path& space_file, const std::stri
   report.valid_configs = static_cast<std::int64_t>(configs.size());
 
   const auto start = std::chrono::steady_clock::now();
-  VariantCompiler variants(space, sizes, report.arch, compiler, nullptr);
+  VariantCompiler variants(space, sizes, report.arch, compiler, service, nullptr);
   Progress progress(report.valid_configs, isatty(STDERR_FILENO) != 0, "compiled");
   auto tally = [&report, &progress](const CompiledVariant& variant) {
     const auto& result = variant.result;

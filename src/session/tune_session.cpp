@@ -127,8 +127,10 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
     return summary;
   }
 
-  const Compiler compiler(cuda_include_dirs(), {options.worker_command.at(0), "compile-worker"});
-  VariantCompiler variants(space, sizes, arch, compiler, &store);
+  const Compiler compiler(cuda_include_dirs());
+  CompileService compile_service(compiler, compile_thread_count(options.compile_threads),
+                                 CompileService::child_command_for(options.worker_command.at(0)));
+  VariantCompiler variants(space, sizes, arch, compiler, compile_service, &store);
   std::vector<nlohmann::json> setups;
   if (replay) {
     setups = replay_worker_setups(*options.replay_file, options.replay_delay_ms,

@@ -4,8 +4,13 @@
 namespace evotune {
 
 VariantCompiler::VariantCompiler(const SearchSpace& space, Sizes sizes, std::string arch,
-                                 const Compiler& compiler, Store* store)
-    : space_(space), sizes_(std::move(sizes)), arch_(std::move(arch)), compiler_(compiler), store_(store) {}
+                                 const Compiler& compiler, CompileService& service, Store* store)
+    : space_(space),
+      sizes_(std::move(sizes)),
+      arch_(std::move(arch)),
+      compiler_(compiler),
+      service_(service),
+      store_(store) {}
 
 VariantCompiler::Pending VariantCompiler::start(Config config, KernelSource source,
                                                 const std::string& kernel_name) {
@@ -23,9 +28,7 @@ VariantCompiler::Pending VariantCompiler::start(Config config, KernelSource sour
       return pending;
     }
   }
-  const Compiler& compiler = compiler_;
-  pending.compile = std::async(
-      std::launch::async, [&compiler, request = std::move(request)] { return compiler.compile(request); });
+  pending.compile = service_.submit(std::move(request));
   return pending;
 }
 

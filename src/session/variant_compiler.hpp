@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "compile/compile_service.hpp"
 #include "compile/compiler.hpp"
 #include "core/config.hpp"
 #include "core/outcome.hpp"
@@ -29,7 +30,7 @@ class VariantCompiler {
  public:
   // `store` may be null (compile-only checks without a database).
   VariantCompiler(const SearchSpace& space, Sizes sizes, std::string arch, const Compiler& compiler,
-                  Store* store);
+                  CompileService& service, Store* store);
 
   // The reference kernel, compiled (or read from the cache) now.
   CompiledVariant compile_reference();
@@ -55,6 +56,7 @@ class VariantCompiler {
   Sizes sizes_;
   std::string arch_;
   const Compiler& compiler_;
+  CompileService& service_;
   Store* store_;
   std::deque<Pending> queue_;
 };

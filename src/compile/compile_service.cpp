@@ -1,0 +1,136 @@
+// Compile workers: each thread feeds one persistent compiler process (or compiles itself).
+#include "compile/compile_service.hpp"
+
+#include <poll.h>
+#include <spdlog/spdlog.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+
+#include "compile/compile_wire.hpp"
+#include "core/error.hpp"
+#include "ipc/child_process.hpp"
+#include "ipc/frame_pipe.hpp"
+
+namespace evotune {
+namespace {
+
+// NVRTC on the largest attention variants takes seconds; far beyond that it is stuck.
+constexpr auto kCompileLimit = std::chrono::minutes(10);
+
+CompileResult failed(const CompileRequest& request, std::string message) {
+  CompileResult result;
+  result.status = Status::compile_error;
+  result.message = std::move(message);
+  result.info.arch = request.arch;
+  return result;
+}
+
+// One persistent compiler process; restarted after it dies or hangs.
+class CompilerChild {
+ public:
+  explicit CompilerChild(std::vector<std::string> command) : command_(std::move(command)) {}
+  ~CompilerChild() { stop_child(child_); }
+
+  CompileResult compile(const CompileRequest& request, const std::vector<std::string>& include_dirs) {
+    const auto start = std::chrono::steady_clock::now();
+    std::string why;
+    try {
+      if (child_.pid <= 0) child_ = spawn_child(command_);
+      nlohmann::json message = to_json(request);
+      message["include_dirs"] = include_dirs;
+      write_frame(child_.to_fd, message);
+      if (auto answer = await(why)) return compile_result_from_json(*answer);
+    } catch (const std::exception& e) {
+      why = e.what();
+    }
+    reader_ = FrameReader();
+    const int status = stop_child(child_);
+    if (why.empty()) why = describe_exit(status);
+    CompileResult result = failed(request, "the compiler process " + why);
+    result.info.compile_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  }
+
+ private:
+  std::optional<nlohmann::json> await(std::string& why) {
+    const auto deadline = std::chrono::steady_clock::now() + kCompileLimit;
+    for (;;) {
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) {
+        why = "did not answer within " + std::to_string(kCompileLimit.count()) + " minutes";
+        return std::nullopt;
+      }
+      pollfd fd{child_.from_fd, POLLIN, 0};
+      if (poll(&fd, 1, static_cast<int>(left.count())) < 0 && errno != EINTR)
+        throw Error(std::string("poll failed: ") + std::strerror(errno));
+      const bool open = reader_.pull(child_.from_fd);
+      if (auto answer = reader_.next()) return answer;
+      if (!open) return std::nullopt;  // it died: the caller reads why from its exit status
+    }
+  }
+
+  std::vector<std::string> command_;
+  ChildProcess child_;
+  FrameReader reader_;
+};
+
+}  // namespace
+
+std::vector<std::string> CompileService::child_command_for(const std::string& executable) {
+  if (const char* in_process = std::getenv("EVOTUNE_COMPILE_IN_PROCESS"); in_process && *in_process)
+    return {};
+  return {executable, "compile-worker"};
+}
+
+CompileService::CompileService(const Compiler& compiler, int workers, std::vector<std::string> child_command)
+    : compiler_(compiler), child_command_(std::move(child_command)) {
+  for (int i = 0; i < std::max(1, workers); ++i) threads_.emplace_back([this] { serve(); });
+}
+
+CompileService::~CompileService() {
+  {
+    std::lock_guard lock(mutex_);
+    closing_ = true;
+  }
+  wake_.notify_all();
+  for (auto& thread : threads_) thread.join();
+  for (auto& job : queue_) job.result.set_value(failed(job.request, "the compile was cancelled"));
+}
+
+std::future<CompileResult> CompileService::submit(CompileRequest request) {
+  std::future<CompileResult> future;
+  {
+    std::lock_guard lock(mutex_);
+    queue_.push_back(Job{std::move(request), {}});
+    future = queue_.back().result.get_future();
+  }
+  wake_.notify_one();
+  return future;
+}
+
+bool CompileService::next_job(Job& job) {
+  std::unique_lock lock(mutex_);
+  wake_.wait(lock, [this] { return closing_ || !queue_.empty(); });
+  if (closing_) return false;
+  job = std::move(queue_.front());
+  queue_.pop_front();
+  return true;
+}
+
+void CompileService::serve() {
+  std::optional<CompilerChild> child;
+  if (!child_command_.empty()) child.emplace(child_command_);
+  Job job;
+  while (next_job(job)) {
+    job.result.set_value(child ? child->compile(job.request, compiler_.include_dirs())
+                               : compiler_.compile(job.request));
+  }
+}
+
+}  // namespace evotune
