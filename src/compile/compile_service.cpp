@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -42,7 +43,10 @@ class CompilerChild {
       if (child_.pid <= 0) child_ = spawn_child(command_);
       nlohmann::json message = to_json(request);
       message["include_dirs"] = include_dirs;
-      write_frame(child_.to_fd, message);
+      try {
+        write_frame(child_.to_fd, message);
+      } catch (const Error&) {  // it died before reading the whole request: its end of file says how
+      }
       if (auto answer = await(why)) return compile_result_from_json(*answer);
     } catch (const std::exception& e) {
       why = e.what();
@@ -90,6 +94,8 @@ std::vector<std::string> CompileService::child_command_for(const std::string& ex
 
 CompileService::CompileService(const Compiler& compiler, int workers, std::vector<std::string> child_command)
     : compiler_(compiler), child_command_(std::move(child_command)) {
+  // A compiler process that died shows as end of file, not as a signal that ends this process.
+  if (!child_command_.empty()) std::signal(SIGPIPE, SIG_IGN);
   for (int i = 0; i < std::max(1, workers); ++i) threads_.emplace_back([this] { serve(); });
 }
 
