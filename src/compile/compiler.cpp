@@ -56,7 +56,12 @@ std::vector<std::string> cuda_include_dirs(const std::vector<std::string>& candi
               (tried.empty() ? std::string("any dir") : tried) + "): set CUDA_HOME to the CUDA toolkit");
 }
 
-Compiler::Compiler(std::vector<std::string> include_dirs) : include_dirs_(std::move(include_dirs)) {}
+Compiler::Compiler(std::vector<std::string> include_dirs) : include_dirs_(std::move(include_dirs)) {
+  // NVRTC reuses the CUDA JIT cache, and a hit there leaves ptxas's resource report (registers, spills) out of
+  // the log (seen on an H100 machine: a second compile of a source logged nothing). The database is our
+  // compile cache, so NVRTC's is turned off for this process.
+  setenv("CUDA_CACHE_DISABLE", "1", 1);
+}
 
 std::vector<std::string> Compiler::effective_options(const CompileRequest& request) const {
   std::vector<std::string> options{"--gpu-architecture=" + request.arch};

@@ -10,7 +10,8 @@
 
 namespace evotune {
 
-// Each pair round-trips exactly; from_json throws nlohmann::json::exception on a malformed message.
+// Each pair round-trips exactly; a malformed message throws nlohmann::json::exception (a missing or mistyped
+// field) or Error (an unknown dtype or status).
 nlohmann::json to_json(const BufferSpec& buffer);
 BufferSpec buffer_from_json(const nlohmann::json& json);
 nlohmann::json to_json(const LaunchSpec& launch);

@@ -23,6 +23,8 @@ namespace {
   const int job = fcntl(job_read, F_DUPFD, 10);
   const int answer = fcntl(answer_write, F_DUPFD, 10);
   if (job < 0 || answer < 0 || dup2(job, kChildJobFd) < 0 || dup2(answer, kChildAnswerFd) < 0) _exit(126);
+  close(job);
+  close(answer);
   execv(argv[0], argv);
   _exit(127);
 }

@@ -138,6 +138,8 @@ SearchLoop::Result SearchLoop::run(std::int64_t budget, std::int64_t expected, s
     }
   } catch (const Error& e) {
     result_.stop_reason = e.what();
+  } catch (const nlohmann::json::exception& e) {
+    result_.stop_reason = std::string("a malformed worker answer: ") + e.what();
   }
   progress.finish();
   progress_ = nullptr;
