@@ -4,7 +4,8 @@
 # uninterrupted run: nothing lost, nothing measured twice, a clean integrity check.
 # Usage: tests/session/kill_resume.sh [--compare-status-only] EVOTUNE SPACE ROUNDS [TUNE ARGS...]
 # With a recorded sweep (--replay FILE) it runs on any machine; with a GPU, pass --compare-status-only
-# (times differ between runs there).
+# (times differ between runs there). KILL_RESUME_KEEP_COMPILES=1 starts the interrupted database with the
+# uninterrupted run's compile cache (on a GPU: the kills then land while variants are being evaluated).
 set -euo pipefail
 compare=status_and_time
 if [ "${1:-}" = --compare-status-only ]; then compare=status; shift; fi
@@ -24,6 +25,14 @@ for row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print("|".join("" 
   fi
 }
 
+sql_exec() {  # sql_exec DB STATEMENTS
+  if command -v sqlite3 >/dev/null; then
+    sqlite3 "$1" "$2"
+  else
+    python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()' "$1" "$2"
+  fi
+}
+
 results() {  # one line per measurement: canonical params, status[, median time]
   local columns="c.params, m.status"
   [ "$compare" = status_and_time ] && columns="$columns, m.time_median_us"
@@ -36,6 +45,11 @@ pause() { local ms=$((RANDOM % (max_ms - 49) + 50)); sleep "$((ms / 1000)).$(pri
 echo "kill_resume: uninterrupted run"
 "$evotune" tune "$space" "${args[@]}" --db "$work/clean.db" >"$work/clean.out" 2>"$work/clean.log" ||
   { cat "$work/clean.log"; exit 1; }
+
+if [ "${KILL_RESUME_KEEP_COMPILES:-0}" = 1 ]; then
+  cp "$work/clean.db" "$work/killed.db"
+  sql_exec "$work/killed.db" "DELETE FROM measurements; DELETE FROM runs;"
+fi
 
 worker_kills=0 driver_kills=0 finished_early=0
 for ((round = 1; round <= rounds; round++)); do
