@@ -10,7 +10,8 @@
 namespace evotune::cli {
 
 void add_compile_worker_command(CLI::App& app) {
-  auto* command = app.add_subcommand("compile-worker", "");  // no description: hidden from --help
+  auto* command =
+      app.add_subcommand("compile-worker", "Compiler process of tune and check")->group("");  // hidden
   command->callback([] {
     while (const auto request = read_frame(kChildJobFd)) {
       const Compiler compiler(request->at("include_dirs").get<std::vector<std::string>>());

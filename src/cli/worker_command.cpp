@@ -9,7 +9,7 @@
 namespace evotune::cli {
 
 void add_worker_command(CLI::App& app) {
-  auto* command = app.add_subcommand("worker", "");  // no description: hidden from --help
+  auto* command = app.add_subcommand("worker", "GPU worker process of evotune tune")->group("");  // hidden
   command->callback([] {
     // Ctrl-C reaches the whole process group: the tuning process decides when a worker ends.
     std::signal(SIGINT, SIG_IGN);
