@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <spdlog/spdlog.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -21,6 +22,8 @@ namespace {
 
 // NVRTC on the largest attention variants takes seconds; far beyond that it is stuck.
 constexpr auto kCompileLimit = std::chrono::minutes(10);
+// How often a waiting compile looks whether the service is closing (Ctrl-C should not wait for NVRTC).
+constexpr long long kCancelCheckMs = 100;
 
 CompileResult failed(const CompileRequest& request, std::string message) {
   CompileResult result;
@@ -33,7 +36,8 @@ CompileResult failed(const CompileRequest& request, std::string message) {
 // One persistent compiler process; restarted after it dies or hangs.
 class CompilerChild {
  public:
-  explicit CompilerChild(std::vector<std::string> command) : command_(std::move(command)) {}
+  CompilerChild(std::vector<std::string> command, const std::atomic<bool>& cancelled)
+      : command_(std::move(command)), cancelled_(cancelled) {}
   ~CompilerChild() { stop_child(child_); }
 
   CompileResult compile(const CompileRequest& request, const std::vector<std::string>& include_dirs) {
@@ -70,8 +74,13 @@ class CompilerChild {
         why = "did not answer within " + std::to_string(kCompileLimit.count()) + " minutes";
         return std::nullopt;
       }
+      if (cancelled_) {
+        why = "was stopped: the compile was cancelled";
+        return std::nullopt;
+      }
       pollfd fd{child_.from_fd, POLLIN, 0};
-      if (poll(&fd, 1, static_cast<int>(left.count())) < 0 && errno != EINTR)
+      if (poll(&fd, 1, static_cast<int>(std::min<long long>(left.count(), kCancelCheckMs))) < 0 &&
+          errno != EINTR)
         throw Error(std::string("poll failed: ") + std::strerror(errno));
       const bool open = reader_.pull(child_.from_fd);
       if (auto answer = reader_.next()) return answer;
@@ -80,6 +89,7 @@ class CompilerChild {
   }
 
   std::vector<std::string> command_;
+  const std::atomic<bool>& cancelled_;
   ChildProcess child_;
   FrameReader reader_;
 };
@@ -104,7 +114,7 @@ CompileService::~CompileService() {
     std::lock_guard lock(mutex_);
     closing_ = true;
   }
-  wake_.notify_all();
+  wake_.notify_all();  // waiting compiles see closing_ within kCancelCheckMs and stop their child
   for (auto& thread : threads_) thread.join();
   for (auto& job : queue_) job.result.set_value(failed(job.request, "the compile was cancelled"));
 }
@@ -131,7 +141,7 @@ bool CompileService::next_job(Job& job) {
 
 void CompileService::serve() {
   std::optional<CompilerChild> child;
-  if (!child_command_.empty()) child.emplace(child_command_);
+  if (!child_command_.empty()) child.emplace(child_command_, closing_);
   Job job;
   while (next_job(job)) {
     job.result.set_value(child ? child->compile(job.request, compiler_.include_dirs())

@@ -3,6 +3,7 @@
 // thread of this process.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <future>
@@ -44,7 +45,7 @@ class CompileService {
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Job> queue_;
-  bool closing_ = false;
+  std::atomic<bool> closing_ = false;
   std::vector<std::thread> threads_;
 };
 
