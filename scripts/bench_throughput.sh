@@ -16,11 +16,7 @@ mkdir -p "$out"
 db="$out/throughput.db"
 rm -f "$db" "$db-wal" "$db-shm"
 
-sql() {
-  if command -v sqlite3 >/dev/null; then sqlite3 "$1" "$2"; else
-    python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()' "$1" "$2"
-  fi
-}
+sql() { scripts/sqlite_query.sh "$@"; }
 
 phase() {  # phase NAME DEVICES: one exhaustive sweep, its rate from the run summary line
   local start end

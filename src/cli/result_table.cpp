@@ -4,15 +4,6 @@
 #include <string>
 
 namespace evotune::cli {
-namespace {
-std::string params_text(const Config& params) {
-  std::string text;
-  for (const auto& [name, value] : params)
-    text += (text.empty() ? "" : " ") + name + "=" + std::to_string(value);
-  return text;
-}
-}  // namespace
-
 void print_result_table(const std::vector<RankedResult>& results, std::FILE* out) {
   if (results.empty()) {
     std::fprintf(out, "no results\n");
@@ -28,11 +19,11 @@ void print_result_table(const std::vector<RankedResult>& results, std::FILE* out
       std::snprintf(spread, sizeof spread, "%.2f..%.2f", r.timing->p20_us, r.timing->p80_us);
       std::fprintf(out, "%4d %8lld %11.2f %21s %8.1f %5d  %-14s %s\n", rank,
                    static_cast<long long>(r.config_id), r.timing->median_us, spread, r.tflops, r.registers,
-                   std::string(to_string(r.status)).c_str(), params_text(r.params).c_str());
+                   std::string(to_string(r.status)).c_str(), key_value_text(r.params, ' ').c_str());
     } else {
       std::fprintf(out, "%4d %8lld %11s %21s %8s %5d  %-14s %s  (%s)\n", rank,
                    static_cast<long long>(r.config_id), "-", "-", "-", r.registers,
-                   std::string(to_string(r.status)).c_str(), params_text(r.params).c_str(),
+                   std::string(to_string(r.status)).c_str(), key_value_text(r.params, ' ').c_str(),
                    r.message.c_str());
     }
   }

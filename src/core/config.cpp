@@ -29,10 +29,10 @@ std::map<std::string, std::int64_t> parse_int_map(const std::string& json_text) 
   return values;
 }
 
-std::string key_value_text(const std::map<std::string, std::int64_t>& values) {
+std::string key_value_text(const std::map<std::string, std::int64_t>& values, char separator) {
   std::string text;
   for (const auto& [name, value] : values) {
-    if (!text.empty()) text += ',';
+    if (!text.empty()) text += separator;
     text += name + '=' + std::to_string(value);
   }
   return text;

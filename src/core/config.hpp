@@ -21,7 +21,7 @@ std::string canonical_json(const std::map<std::string, std::int64_t>& values);
 // Parses the text canonical_json writes (any JSON object of integers). Throws Error.
 std::map<std::string, std::int64_t> parse_int_map(const std::string& json_text);
 
-// "B=1,H=8,S=512" in the map's key order.
-std::string key_value_text(const std::map<std::string, std::int64_t>& values);
+// "B=1,H=8,S=512" in the map's key order; another separator gives e.g. "B=1 H=8 S=512".
+std::string key_value_text(const std::map<std::string, std::int64_t>& values, char separator = ',');
 
 }  // namespace evotune

@@ -1,5 +1,4 @@
 // The worker's GPU engine: a GpuEvaluator on one device, set up from the tuning process's message.
-#include <algorithm>
 
 #include "eval/gpu_evaluator.hpp"
 #include "eval/wire_format.hpp"
@@ -13,15 +12,15 @@ class GpuEngine : public WorkerEngine {
   explicit GpuEngine(const nlohmann::json& setup)
       : evaluator_(setup.at("device_ordinal").get<int>(), buffers(setup.at("buffers")),
                    kernel_from_json(setup.at("reference")), tolerances_from_json(setup.at("tolerances")),
-                   settings_from_json(setup.at("settings"))),
-        ceiling_ms_(setup.at("settings").at("timeout_ms").get<double>()) {}
+                   settings_from_json(setup.at("settings"))) {}
 
   nlohmann::json ready_info() const override {
     return {{"device", to_json(evaluator_.device())}, {"reference_ms", evaluator_.reference_ms()}};
   }
 
   Outcome evaluate(const nlohmann::json& job) override {
-    evaluator_.set_timeout_ms(std::min(ceiling_ms_, job.at("timeout_ms").get<double>()));
+    evaluator_.set_timeout_ms(
+        job.at("timeout_ms").get<double>());  // the session's launch_limit, ceiling applied
     Outcome outcome =
         evaluator_.evaluate(kernel_from_json(job.at("kernel")), job.at("seed").get<std::uint64_t>());
     if (outcome.status == Status::timeout && job.contains("timeout_basis"))
@@ -39,7 +38,6 @@ class GpuEngine : public WorkerEngine {
   }
 
   GpuEvaluator evaluator_;
-  double ceiling_ms_;
 };
 
 }  // namespace

@@ -9,7 +9,7 @@ namespace evotune {
 
 struct TimeoutPolicy {
   double ceiling_ms = 10000;     // --timeout-ms
-  double floor_ms = 1000;        // never shorter: a fault can take some 100 ms to surface (seen on an H100)
+  double floor_ms = 1000;        // never shorter: on an H100 faults took over 50 ms to surface
   double reference_factor = 20;  // a variant may be this many times slower than the (naive) reference
   double best_factor = 100;      // ... and this many times slower than the best variant so far
 };

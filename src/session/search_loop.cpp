@@ -18,16 +18,12 @@ std::uint64_t validation_seed(std::uint64_t run_seed, const Config& config) {
   return fnv1a64(canonical_json(config), 0x9e3779b97f4a7c15ULL ^ run_seed);
 }
 
-std::string short_label(const Config& config) {
-  std::string label;
-  for (const auto& [name, value] : config)
-    label += (label.empty() ? "" : " ") + name + "=" + std::to_string(value);
-  return label;
-}
-
 }  // namespace
 
-SearchLoop::SearchLoop(Context context) : c_(context) { policy_.ceiling_ms = c_.options.eval.timeout_ms; }
+SearchLoop::SearchLoop(Context context)
+    : c_(context), flops_(c_.space.flops(c_.sizes)), bytes_(c_.space.bytes(c_.sizes)) {
+  policy_.ceiling_ms = c_.options.eval.timeout_ms;
+}
 
 std::size_t SearchLoop::in_flight() const {
   return ready_.size() + running_.size() + (c_.compiler ? c_.compiler->pending() : 0);
@@ -45,7 +41,7 @@ void SearchLoop::propose(std::int64_t budget, std::size_t window) {
     if (c_.compiler)
       c_.compiler->submit(*config);
     else
-      ready_.push_back(Variant{*config, std::nullopt, {}, {}, Status::ok, {}});
+      ready_.push_back(Variant{*config, std::nullopt, {}, {}});
   }
 }
 
@@ -53,12 +49,12 @@ void SearchLoop::gather_compiles(milliseconds wait) {
   if (!c_.compiler) return;
   while (auto compiled = c_.compiler->take_if_ready(wait)) {
     wait = milliseconds(0);
-    Variant variant{std::move(compiled->config),       compiled->compile_id,    compiled->result.info,
-                    std::move(compiled->result.cubin), compiled->result.status, compiled->result.message};
-    if (variant.compile_status != Status::ok) {
+    CompileResult& result = compiled->result;
+    Variant variant{std::move(compiled->config), compiled->compile_id, result.info, std::move(result.cubin)};
+    if (result.status != Status::ok) {
       Outcome outcome;
-      outcome.status = variant.compile_status;
-      outcome.message = variant.compile_message;
+      outcome.status = result.status;
+      outcome.message = result.message;
       finish(variant, std::move(outcome));
     } else {
       ready_.push_back(std::move(variant));
@@ -95,8 +91,8 @@ void SearchLoop::finish(const Variant& variant, Outcome outcome) {
                            variant.compile_id, outcome};
   if (outcome.timing && outcome.timing->median_us > 0) {
     const double seconds = outcome.timing->median_us * 1e-6;
-    record.tflops = c_.space.flops(c_.sizes) / seconds / 1e12;
-    record.gbps = c_.space.bytes(c_.sizes) / seconds / 1e9;
+    record.tflops = flops_ / seconds / 1e12;
+    record.gbps = bytes_ / seconds / 1e9;
   }
   c_.store.record_measurement(record);
   c_.strategy.observe(variant.config, outcome);
@@ -104,8 +100,10 @@ void SearchLoop::finish(const Variant& variant, Outcome outcome) {
   const bool improved = ok && (!best_us_ || outcome.timing->median_us < *best_us_);
   if (improved) best_us_ = outcome.timing->median_us;
   if (!ok)
-    spdlog::debug("{}: {} {}", short_label(variant.config), to_string(outcome.status), outcome.message);
-  progress_->update(ok, improved ? best_us_ : std::nullopt, improved ? short_label(variant.config) : "");
+    spdlog::debug("{}: {} {}", key_value_text(variant.config, ' '), to_string(outcome.status),
+                  outcome.message);
+  progress_->update(ok, improved ? best_us_ : std::nullopt,
+                    improved ? key_value_text(variant.config, ' ') : "");
 }
 
 SearchLoop::Result SearchLoop::run(std::int64_t budget, std::int64_t expected, std::size_t window,

@@ -55,8 +55,6 @@ class SearchLoop {
     std::optional<std::int64_t> compile_id;
     CompileInfo compile;
     std::string cubin;
-    Status compile_status = Status::ok;
-    std::string compile_message;
   };
   void propose(std::int64_t budget, std::size_t window);
   void gather_compiles(std::chrono::milliseconds wait);
@@ -66,6 +64,7 @@ class SearchLoop {
 
   Context c_;
   TimeoutPolicy policy_;
+  double flops_ = 0, bytes_ = 0;  // the space's work formulas for this problem: per launch
   std::optional<double> best_us_;
   std::deque<Variant> ready_;                // compiled (or replayed), waiting for a worker
   std::map<std::int64_t, Variant> running_;  // by ticket

@@ -11,12 +11,7 @@ db="$work/shared.db"
 attention=(search_spaces/flash_attn_fwd.json --replay tests/data/sweeps/flash_attn_fwd_h100_B1_H8_S512_D64.json)
 saxpy=(tests/data/spaces/saxpy.json --replay tests/data/sweeps/saxpy_synthetic.json --budget 1000)
 
-sql() {
-  if command -v sqlite3 >/dev/null; then sqlite3 "$1" "$2"; else
-    python3 -c 'import sqlite3,sys
-for row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print("|".join(str(v) for v in row))' "$1" "$2"
-  fi
-}
+sql() { scripts/sqlite_query.sh "$@"; }
 
 "$evotune" tune "${attention[@]}" --strategy exhaustive --replay-delay-ms 2 --db "$db" >/dev/null 2>"$work/a.log" &
 a=$!

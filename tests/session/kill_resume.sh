@@ -16,22 +16,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 RANDOM=${KILL_RESUME_SEED:-12345}
 
-sql() {  # sql DB QUERY: rows separated by newlines, columns by |
-  if command -v sqlite3 >/dev/null; then
-    sqlite3 "$1" "$2"
-  else
-    python3 -c 'import sqlite3,sys
-for row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print("|".join("" if v is None else str(v) for v in row))' "$1" "$2"
-  fi
-}
-
-sql_exec() {  # sql_exec DB STATEMENTS
-  if command -v sqlite3 >/dev/null; then
-    sqlite3 "$1" "$2"
-  else
-    python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()' "$1" "$2"
-  fi
-}
+sqlite_query="$(dirname "$0")/../../scripts/sqlite_query.sh"
+sql() { "$sqlite_query" "$@"; }
 
 results() {  # one line per measurement: canonical params, status[, median time]
   local columns="c.params, m.status"
@@ -48,7 +34,7 @@ echo "kill_resume: uninterrupted run"
 
 if [ "${KILL_RESUME_KEEP_COMPILES:-0}" = 1 ]; then
   cp "$work/clean.db" "$work/killed.db"
-  sql_exec "$work/killed.db" "DELETE FROM measurements; DELETE FROM runs;"
+  sql "$work/killed.db" "DELETE FROM measurements; DELETE FROM runs;"
 fi
 
 worker_kills=0 driver_kills=0 finished_early=0

@@ -115,27 +115,11 @@ TEST(Anneal, PatienceEndsASearchThatStopsImproving) {
 }
 
 TEST(Anneal, FailuresSteerTheSearchAway) {
-  const AttentionLandscape land;
-  auto outcome = [](const Config& config) {
-    if (config.at("PAD") == 0 || config.at("WARPS") == 1) {
-      Outcome failed;
-      failed.status = Status::launch_error;
-      return failed;
-    }
-    return AttentionLandscape::outcome(config);
-  };
-  std::size_t failing = 0;
-  for (const Config& config : land.candidates()) failing += objective(outcome(config)) ? 0 : 1;
-  const double failing_share = static_cast<double>(failing) / static_cast<double>(land.candidates().size());
-  std::size_t later = 0, later_failed = 0;
-  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-    AnnealStrategy strategy(land.input(seed), {});
-    const auto evaluated = drive(strategy, outcome, 200);
-    for (std::size_t i = 32; i < evaluated.size(); ++i, ++later)
-      later_failed += objective(outcome(evaluated[i])) ? 0 : 1;
-  }
-  ASSERT_GT(later, 0u);
-  EXPECT_LT(static_cast<double>(later_failed) / static_cast<double>(later), failing_share / 2);
+  const auto [failing_share, later_share] =
+      failure_shares(AttentionLandscape(), Status::launch_error, [](StrategyInput input) {
+        return std::make_unique<AnnealStrategy>(std::move(input), AnnealSettings{});
+      });
+  EXPECT_LT(later_share, failing_share / 2);
 }
 
 TEST(Anneal, TinySpaceIsCoveredOnce) {

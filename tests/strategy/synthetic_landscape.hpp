@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -124,6 +125,32 @@ inline std::optional<std::size_t> first_within(const std::vector<Config>& evalua
   for (std::size_t i = 0; i < evaluated.size(); ++i)
     if (auto t = AttentionLandscape::time_us(evaluated[i]); t && *t <= best_us * slack) return i + 1;
   return std::nullopt;
+}
+
+// The failure-steering check both learning strategies share: every config with PAD = 0 or WARPS = 1 fails
+// (`failure` status) on top of the landscape's own failures. Returns {share of candidates that fail, share of
+// proposals after the first 32 that failed}, over seeds 1..5 with 200 evaluations each.
+template <typename MakeStrategy>
+std::pair<double, double> failure_shares(const AttentionLandscape& land, Status failure, MakeStrategy make) {
+  auto outcome = [failure](const Config& config) {
+    if (config.at("PAD") == 0 || config.at("WARPS") == 1) {
+      Outcome failed;
+      failed.status = failure;
+      return failed;
+    }
+    return AttentionLandscape::outcome(config);
+  };
+  std::size_t failing = 0;
+  for (const Config& config : land.candidates()) failing += objective(outcome(config)) ? 0 : 1;
+  std::size_t later = 0, later_failed = 0;
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    auto strategy = make(land.input(seed));
+    const auto evaluated = drive(*strategy, outcome, 200);
+    for (std::size_t i = 32; i < evaluated.size(); ++i, ++later)
+      later_failed += objective(outcome(evaluated[i])) ? 0 : 1;
+  }
+  return {static_cast<double>(failing) / static_cast<double>(land.candidates().size()),
+          later == 0 ? 1.0 : static_cast<double>(later_failed) / static_cast<double>(later)};
 }
 
 }  // namespace evotune::testing
