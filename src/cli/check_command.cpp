@@ -15,6 +15,7 @@ struct CheckOptions {
   std::vector<std::string> archs{"sm_90"};
   std::string problem;
   int threads = 0;
+  std::size_t sample = 0;
 };
 
 void run(const CheckOptions& options) {
@@ -24,13 +25,13 @@ void run(const CheckOptions& options) {
   for (const auto& space : options.spaces) {
     for (const auto& arch : options.archs) {
       const CheckReport report =
-          check_space(space, options.problem, arch, threads, CompileService::child_command_for(self_path()));
+          check_space(space, options.problem, arch, threads, options.sample, CompileService::child_command_for(self_path()));
       std::printf(
-          "%s [%s, %s]: %lld of %llu configs valid, %lld compiled, %zu failed (max %d registers, "
-          "max %d spill bytes, %.1f s)\n",
+          "%s [%s, %s]: %lld of %llu configs valid, %lld of them checked, %lld compiled, %zu failed (max %d "
+          "registers, max %d spill bytes, %.1f s)\n",
           report.space_name.c_str(), report.arch.c_str(), report.problem.c_str(),
           static_cast<long long>(report.valid_configs), static_cast<unsigned long long>(report.total_configs),
-          static_cast<long long>(report.compiled), report.failures.size(), report.max_registers,
+          static_cast<long long>(report.sampled_configs), static_cast<long long>(report.compiled), report.failures.size(), report.max_registers,
           report.max_spill_bytes, report.compile_seconds);
       for (const auto& failure : report.failures)
         std::printf("  %s %s: %s\n", std::string(to_string(failure.status)).c_str(),
@@ -55,6 +56,11 @@ void add_check_command(CLI::App& app) {
       ->check(CLI::ExistingFile);
   command->add_option("--arch", options->archs, "Target architectures (repeatable)")->capture_default_str();
   command->add_option("--problem", options->problem, "Problem sizes (default: the space's)");
+  command
+      ->add_option("--sample", options->sample,
+                   "Compile only this many valid configs: every parameter's smallest and largest value, then "
+                   "evenly spread ones (0: all)")
+      ->capture_default_str();
   command->add_option("--threads", options->threads, "Parallel compiles (0: one per core)")
       ->capture_default_str();
   command->callback([options] { run(*options); });

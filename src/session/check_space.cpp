@@ -10,12 +10,13 @@
 #include "core/known_devices.hpp"
 #include "session/progress.hpp"
 #include "session/variant_compiler.hpp"
+#include "space/config_sample.hpp"
 #include "space/search_space.hpp"
 
 namespace evotune {
 
 CheckReport check_space(const std::filesystem::path& space_file, const std::string& problem,
-                        const std::string& arch, int threads,
+                        const std::string& arch, int threads, std::size_t sample,
                         const std::vector<std::string>& compile_command) {
   const SearchSpace space = SearchSpace::load(space_file);
   const Sizes sizes = space.resolve_problem(problem);
@@ -27,12 +28,14 @@ CheckReport check_space(const std::filesystem::path& space_file, const std::stri
   report.arch = device.arch() + space.arch_suffix();
   report.problem = key_value_text(sizes);
   report.total_configs = space.total_configs();
-  const std::vector<Config> configs = space.enumerate(sizes, device);
+  std::vector<Config> configs = space.enumerate(sizes, device);
   report.valid_configs = static_cast<std::int64_t>(configs.size());
+  if (sample > 0) configs = sample_configs(configs, sample);
+  report.sampled_configs = static_cast<std::int64_t>(configs.size());
 
   const auto start = std::chrono::steady_clock::now();
   VariantCompiler variants(space, sizes, report.arch, compiler, service, nullptr);
-  Progress progress(report.valid_configs, isatty(STDERR_FILENO) != 0, "compiled");
+  Progress progress(report.sampled_configs, isatty(STDERR_FILENO) != 0, "compiled");
   auto tally = [&report, &progress](const CompiledVariant& variant) {
     const auto& result = variant.result;
     progress.update(result.status == Status::ok, std::nullopt, "");

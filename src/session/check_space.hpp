@@ -24,6 +24,7 @@ struct CheckReport {
   std::string problem;
   std::uint64_t total_configs = 0;  // before constraints
   std::int64_t valid_configs = 0;
+  std::int64_t sampled_configs = 0;  // of the valid ones, those compiled (all unless a sample was asked for)
   std::int64_t compiled = 0;
   int max_registers = 0;
   int max_spill_bytes = 0;
@@ -32,9 +33,10 @@ struct CheckReport {
 };
 
 // Compiles the reference and every valid variant for `arch` ("sm_90"; the space's ArchSuffix is added) with
-// `threads` compiles at a time. Throws Error/SpaceError for a bad space file or arch.
+// `threads` compiles at a time; with `sample` > 0, only sample_configs(valid, sample). Throws Error/SpaceError
+// for a bad space file or arch.
 CheckReport check_space(const std::filesystem::path& space_file, const std::string& problem,
-                        const std::string& arch, int threads,
+                        const std::string& arch, int threads, std::size_t sample,
                         const std::vector<std::string>& compile_command = {});
 
 }  // namespace evotune

@@ -19,11 +19,12 @@ struct CommandResult {
   std::string err;
 };
 
-// The binary under test: $EVOTUNE_BINARY when set (a build carried to another machine), else the one built
-// here.
+// The binary under test: $EVOTUNE_BINARY when set (a build carried to another machine), else the evotune
+// built beside the test executable.
 inline std::string evotune_binary() {
   const char* from_environment = std::getenv("EVOTUNE_BINARY");
-  return from_environment && *from_environment ? from_environment : EVOTUNE_BINARY;
+  if (from_environment && *from_environment) return from_environment;
+  return (std::filesystem::read_symlink("/proc/self/exe").parent_path() / "evotune").string();
 }
 
 // `arguments` is appended to the binary's path as shell text.
