@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# The whole test suite: install, build with warnings as errors, run every test (GPU tests skip without a GPU),
-# print the pass/fail/skip counts. Arguments go to ctest (e.g. -L gpu for the GPU tests only).
+# The whole test suite: install, build with warnings as errors, run every test in parallel (GPU tests skip
+# without a GPU, and run one at a time), print the pass/fail/skip counts. Arguments go to ctest (e.g. -L gpu
+# for the GPU tests only). The exhaustive compile check of every variant (label `exhaustive`) runs only when
+# asked for: scripts/test.sh -L exhaustive.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_deps.sh || exit 1
 scripts/build.sh -DEVOTUNE_WERROR=ON || exit 1
 log=$(mktemp)
-(cd build && ctest --output-on-failure "$@") 2>&1 | tee "$log"
+labels=(-LE exhaustive)
+for arg in "$@"; do [ "$arg" = -L ] && labels=(); done
+(cd build && ctest --output-on-failure -j"$(nproc)" "${labels[@]}" "$@") 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 total=$(grep -oE 'tests passed(, [0-9]+ tests failed)? out of [0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)
 failed=$(grep -oE '[0-9]+ tests failed out of' "$log" | grep -oE '^[0-9]+' || echo 0)
