@@ -3,6 +3,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <string>
+
 namespace evotune::cuda {
 
 void check(nvrtcResult result, const char* call) {
@@ -30,7 +32,9 @@ std::string NvrtcProgram::log() const {
   check(nvrtcGetProgramLogSize(program_, &size), "nvrtcGetProgramLogSize");
   std::string text(size, '\0');
   check(nvrtcGetProgramLog(program_, text.data()), "nvrtcGetProgramLog");
-  while (!text.empty() && text.back() == '\0') text.pop_back();
+  // The log is several C strings back to back (ptxas's errors follow its info lines after a NUL, seen with
+  // NVRTC 13.0): without the NULs it is one text, and a message taken from it prints whole.
+  std::erase(text, '\0');
   return text;
 }
 
