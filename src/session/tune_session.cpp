@@ -16,7 +16,7 @@
 #include "session/variant_compiler.hpp"
 #include "session/worker_setup.hpp"
 #include "space/search_space.hpp"
-#include "strategy/strategy.hpp"
+#include "strategy/strategy_table.hpp"
 
 namespace evotune {
 namespace {
