@@ -54,14 +54,14 @@ void run(TuneOptions options, long long budget) {
       "({:.0f} per minute), {} worker restarts; {}",
       summary.run_id, summary.evaluated, summary.failed, summary.candidates, summary.skipped, summary.seconds,
       summary.seconds > 0 ? 60.0 * summary.evaluated / summary.seconds : 0.0, summary.worker_restarts,
-      summary.stop_reason);
+      summary.stop_reason == StopReason::failed ? summary.error : to_string(summary.stop_reason));
   print_result_table(summary.top, stdout);
-  if (summary.stop_reason == "interrupted") {
+  if (summary.stop_reason == StopReason::interrupted) {
     std::fprintf(stderr, "evotune: interrupted: rerun the same command to go on\n");
     throw ExitCode{kInterruptedExit};
   }
-  if (summary.stop_reason != "finished" && summary.stop_reason != "budget")
-    throw Error(summary.stop_reason + " (what was measured is stored: rerun the same command to go on)");
+  if (summary.stop_reason == StopReason::failed)
+    throw Error(summary.error + " (what was measured is stored: rerun the same command to go on)");
 }
 
 }  // namespace

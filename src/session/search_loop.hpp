@@ -12,6 +12,7 @@
 #include "eval/worker_pool.hpp"
 #include "session/launch_timeout.hpp"
 #include "session/progress.hpp"
+#include "session/stop_reason.hpp"
 #include "session/tune_session.hpp"
 #include "session/variant_compiler.hpp"
 #include "space/search_space.hpp"
@@ -39,7 +40,8 @@ class SearchLoop {
   };
   struct Result {
     std::int64_t proposed = 0, evaluated = 0, failed = 0;
-    std::string stop_reason;  // "finished", "interrupted", or the error that ended the run
+    StopReason stop_reason = StopReason::finished;  // finished, interrupted or failed
+    std::string error;                              // what ended it, when it failed
     double seconds = 0;
   };
 

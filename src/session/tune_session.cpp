@@ -121,8 +121,7 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
   if (remaining == 0 || budget == 0) {
     spdlog::info("every valid config is measured already: nothing to do");
     summary.run_id = store.begin_run(run);
-    summary.stop_reason = "finished";
-    store.finish_run(summary.run_id, "finished", 0, 0);
+    store.finish_run(summary.run_id, std::string(to_string(StopReason::finished)), 0, 0);
     summary.top = store.best(space_id, problem_id, device_id, 5, false);
     return summary;
   }
@@ -165,16 +164,17 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
       loop.run(budget, std::min(budget, remaining),
                static_cast<std::size_t>(compile_thread_count(options.compile_threads)), interrupt);
   summary.stop_reason = result.stop_reason;
-  if (summary.stop_reason == "finished" && result.proposed >= budget && result.proposed < remaining)
-    summary.stop_reason = "budget";
+  summary.error = result.error;
+  if (summary.stop_reason == StopReason::finished && result.proposed >= budget && result.proposed < remaining)
+    summary.stop_reason = StopReason::budget;
   summary.evaluated = result.evaluated;
   summary.failed = result.failed;
   summary.seconds = result.seconds;
   summary.worker_restarts = pool.restarts();
-  const bool clean = summary.stop_reason == "finished" || summary.stop_reason == "budget";
-  store.finish_run(summary.run_id,
-                   clean ? "finished" : (summary.stop_reason == "interrupted" ? "interrupted" : "failed"),
-                   summary.evaluated, summary.failed);
+  // The runs table knows no 'budget': a run that spent its budget finished.
+  const StopReason stored =
+      summary.stop_reason == StopReason::budget ? StopReason::finished : summary.stop_reason;
+  store.finish_run(summary.run_id, std::string(to_string(stored)), summary.evaluated, summary.failed);
   summary.top = store.best(space_id, problem_id, device_id, 5, false);
   return summary;
 }
