@@ -12,6 +12,7 @@
 #include "eval/worker_pool.hpp"
 #include "session/launch_timeout.hpp"
 #include "session/progress.hpp"
+#include "session/run_plan.hpp"
 #include "session/stop_reason.hpp"
 #include "session/tune_session.hpp"
 #include "session/variant_compiler.hpp"
@@ -23,9 +24,6 @@ namespace evotune {
 
 class SearchLoop {
  public:
-  struct Keys {
-    std::int64_t space_id, problem_id, device_id, run_id;
-  };
   struct Context {
     const SearchSpace& space;
     const Sizes& sizes;
@@ -33,9 +31,9 @@ class SearchLoop {
     Store& store;
     Strategy& strategy;
     WorkerPool& pool;
-    VariantCompiler* compiler;  // null: replay, where configs need no binary
+    VariantCompiler* compiler;  // null where the target needs no binaries (a replay)
     const TuneOptions& options;
-    Keys keys;
+    RunKeys keys;
     double reference_ms;
   };
   struct Result {
