@@ -4,7 +4,10 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <memory>
+#include <optional>
+#include <vector>
 
 #include "core/error.hpp"
 #include "session/run_plan.hpp"
