@@ -1,16 +1,18 @@
 // `evotune tune SPACE`: runs a search and prints the best configs found.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <string>
 
 #include "cli/commands.hpp"
 #include "cli/result_table.hpp"
 #include "core/error.hpp"
 #include "session/tune_session.hpp"
-#include "strategy/strategy.hpp"
+#include "strategy/strategy_table.hpp"
 
 namespace evotune::cli {
 namespace {
@@ -23,6 +25,17 @@ extern "C" void on_interrupt(int signal) {
 }
 
 constexpr int kInterruptedExit = 130;
+
+// "Search strategy:" and a line for each strategy of the table: its name and what it does.
+std::string strategy_help() {
+  std::size_t width = 0;
+  for (const StrategyEntry& entry : strategy_table()) width = std::max(width, entry.name.size());
+  std::string help = "Search strategy:";
+  for (const StrategyEntry& entry : strategy_table())
+    help += "\n  " + std::string(entry.name) + std::string(width + 2 - entry.name.size(), ' ') +
+            std::string(entry.description);
+  return help;
+}
 
 // GPU work runs in worker processes (one per GPU) that the session starts from this same binary, so a
 // kernel that faults or hangs takes down only its worker; this process keeps the strategy and the database.
@@ -41,14 +54,14 @@ void run(TuneOptions options, long long budget) {
       "({:.0f} per minute), {} worker restarts; {}",
       summary.run_id, summary.evaluated, summary.failed, summary.candidates, summary.skipped, summary.seconds,
       summary.seconds > 0 ? 60.0 * summary.evaluated / summary.seconds : 0.0, summary.worker_restarts,
-      summary.stop_reason);
+      summary.stop_reason == StopReason::failed ? summary.error : to_string(summary.stop_reason));
   print_result_table(summary.top, stdout);
-  if (summary.stop_reason == "interrupted") {
+  if (summary.stop_reason == StopReason::interrupted) {
     std::fprintf(stderr, "evotune: interrupted: rerun the same command to go on\n");
     throw ExitCode{kInterruptedExit};
   }
-  if (summary.stop_reason != "finished" && summary.stop_reason != "budget")
-    throw Error(summary.stop_reason + " (what was measured is stored: rerun the same command to go on)");
+  if (summary.stop_reason == StopReason::failed)
+    throw Error(summary.error + " (what was measured is stored: rerun the same command to go on)");
 }
 
 }  // namespace
@@ -63,7 +76,7 @@ void add_tune_command(CLI::App& app) {
       ->check(CLI::ExistingFile);
   command->add_option("--problem", options->problem,
                       "Problem sizes, e.g. B=1,H=8,S=512,D=64 (default: the space's)");
-  command->add_option("--strategy", options->strategy, "Search strategy")
+  command->add_option("--strategy", options->strategy, strategy_help())
       ->check(CLI::IsMember(strategy_names()))
       ->capture_default_str();
   command->add_option("--budget", *budget, "Variants to evaluate in this run (default: the space's Budget)");

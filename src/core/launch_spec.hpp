@@ -44,16 +44,6 @@ struct LaunchSpec {
   std::vector<ArgSpec> args;
 };
 
-// Everything the evaluator needs for one (variant, problem): buffers, the variant's and the reference's
-// launches.
-struct ProblemBuffers {
-  std::vector<BufferSpec> buffers;
-};
-
-}  // namespace evotune
-
-namespace evotune {
-
 // Acceptance thresholds of a variant's outputs against the reference's.
 struct Tolerances {
   double max_abs = 2e-2;

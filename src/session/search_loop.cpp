@@ -111,11 +111,10 @@ SearchLoop::Result SearchLoop::run(std::int64_t budget, std::int64_t expected, s
   Progress progress(expected, isatty(STDERR_FILENO) != 0);
   progress_ = &progress;
   const auto start = std::chrono::steady_clock::now();
-  result_.stop_reason = "finished";
   try {
     for (;;) {
       if (interrupt && interrupt->load()) {
-        result_.stop_reason = "interrupted";
+        result_.stop_reason = StopReason::interrupted;
         break;
       }
       propose(budget, window);
@@ -135,9 +134,11 @@ SearchLoop::Result SearchLoop::run(std::int64_t budget, std::int64_t expected, s
       }
     }
   } catch (const Error& e) {
-    result_.stop_reason = e.what();
+    result_.stop_reason = StopReason::failed;
+    result_.error = e.what();
   } catch (const nlohmann::json::exception& e) {
-    result_.stop_reason = std::string("a malformed worker answer: ") + e.what();
+    result_.stop_reason = StopReason::failed;
+    result_.error = std::string("a malformed worker answer: ") + e.what();
   }
   progress.finish();
   progress_ = nullptr;

@@ -12,6 +12,8 @@
 #include "eval/worker_pool.hpp"
 #include "session/launch_timeout.hpp"
 #include "session/progress.hpp"
+#include "session/run_plan.hpp"
+#include "session/stop_reason.hpp"
 #include "session/tune_session.hpp"
 #include "session/variant_compiler.hpp"
 #include "space/search_space.hpp"
@@ -22,9 +24,6 @@ namespace evotune {
 
 class SearchLoop {
  public:
-  struct Keys {
-    std::int64_t space_id, problem_id, device_id, run_id;
-  };
   struct Context {
     const SearchSpace& space;
     const Sizes& sizes;
@@ -32,14 +31,15 @@ class SearchLoop {
     Store& store;
     Strategy& strategy;
     WorkerPool& pool;
-    VariantCompiler* compiler;  // null: replay, where configs need no binary
+    VariantCompiler* compiler;  // null where the target needs no binaries (a replay)
     const TuneOptions& options;
-    Keys keys;
+    RunKeys keys;
     double reference_ms;
   };
   struct Result {
     std::int64_t proposed = 0, evaluated = 0, failed = 0;
-    std::string stop_reason;  // "finished", "interrupted", or the error that ended the run
+    StopReason stop_reason = StopReason::finished;  // finished, interrupted or failed
+    std::string error;                              // what ended it, when it failed
     double seconds = 0;
   };
 

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "strategy/strategy_table.hpp"
 
 namespace evotune {
 namespace {
@@ -27,16 +28,10 @@ std::optional<double> quantile(const std::vector<double>& sorted, double p) {
 }
 
 std::vector<std::string> checked_strategies(std::vector<std::string> names) {
-  const auto& known = strategy_names();
   if (names.empty())
-    for (const auto& name : known)
-      if (name != "exhaustive") names.push_back(name);
-  for (const auto& name : names) {
-    if (std::find(known.begin(), known.end(), name) != known.end()) continue;
-    std::string list;
-    for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-    throw Error("unknown strategy '" + name + "' (known: " + list + ")");
-  }
+    for (const StrategyEntry& entry : strategy_table())
+      if (entry.benchmarked) names.emplace_back(entry.name);
+  for (const auto& name : names) find_strategy(name);
   return names;
 }
 

@@ -15,7 +15,7 @@
 namespace evotune {
 
 struct BenchOptions {
-  std::vector<std::string> strategies;  // empty: every registered strategy but exhaustive
+  std::vector<std::string> strategies;  // empty: the strategy table's benchmarked ones
   int seeds = 20;                       // each strategy runs with seeds 1..seeds
   std::optional<std::int64_t> budget;   // evaluations per run; default: every valid config
   std::size_t in_flight = 16;  // proposals taken before the oldest is observed, as the compile-ahead window

@@ -1,4 +1,5 @@
-// The tuning loop: asks a strategy, compiles, evaluates on the GPU, stores, reports progress.
+// A tuning run: its options, run_tune (open the store, find the target, plan, start the workers, search,
+// finish) and the summary it returns.
 #pragma once
 
 #include <atomic>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "eval/gpu_evaluator.hpp"
+#include "session/stop_reason.hpp"
 #include "store/store.hpp"
 
 namespace evotune {
@@ -37,9 +39,10 @@ struct TuneSummary {
   std::int64_t run_id = 0;
   std::int64_t evaluated = 0;
   std::int64_t failed = 0;
-  std::int64_t candidates = 0;    // valid configs of the space for this problem and device
-  std::int64_t skipped = 0;       // already measured before this run
-  std::string stop_reason;        // "finished", "budget", "interrupted", or why it failed
+  std::int64_t candidates = 0;  // valid configs of the space for this problem and device
+  std::int64_t skipped = 0;     // already measured before this run
+  StopReason stop_reason = StopReason::finished;
+  std::string error;              // what ended the run, when stop_reason is failed
   int worker_restarts = 0;        // workers replaced after a fault, a hang or a crash
   double seconds = 0;             // wall time of the search loop
   std::vector<RankedResult> top;  // best stored results for this space, problem and device

@@ -41,7 +41,6 @@ class VariantCompiler {
   // otherwise.
   std::optional<CompiledVariant> take_if_ready(std::chrono::milliseconds wait = std::chrono::milliseconds(0));
   std::size_t pending() const { return queue_.size(); }
-  const std::string& arch() const { return arch_; }
 
  private:
   struct Pending {

@@ -18,8 +18,7 @@ bool contains(const std::vector<Genome>& genomes, const Genome& genome) {
 }  // namespace
 
 AnnealStrategy::AnnealStrategy(const StrategyInput& input, AnnealSettings settings)
-    : known_(input), settings_(settings), rng_(input.seed) {
-  if (input.patience > 0) settings_.patience = input.patience;
+    : RoundStrategy(input, settings.patience), settings_(settings) {
   const std::size_t valid = known_.grid().candidates().size();
   const std::size_t count = std::min(settings_.chains, std::max<std::size_t>(1, valid / 8));
   const std::vector<Scored> stored = known_.fastest(count / 2);
@@ -30,36 +29,14 @@ AnnealStrategy::AnnealStrategy(const StrategyInput& input, AnnealSettings settin
   }
   for (Genome& start : spread_sample(known_.untaken(), count - stored.size(), placed, rng_))
     chains_.push_back({std::nullopt, std::nullopt, 0, settings_.start_temperature, std::move(start)});
-  best_before_round_ = known_.best();
-  start_line_ = fmt::format("anneal: {} chains, {} started from the database", chains_.size(), stored.size());
-  if (!stored.empty()) start_line_ += fmt::format(" (best stored {:.2f} us)", *stored.front().fitness);
-  start_line_ += fmt::format(", {} random", chains_.size() - stored.size());
-  plan_round();
+  std::string start_line =
+      fmt::format("anneal: {} chains, {} started from the database", chains_.size(), stored.size());
+  if (!stored.empty()) start_line += fmt::format(" (best stored {:.2f} us)", *stored.front().fitness);
+  start_line += fmt::format(", {} random", chains_.size() - stored.size());
+  begin(plan_round(), std::move(start_line));
 }
 
-std::optional<Config> AnnealStrategy::next() {
-  if (done_) return std::nullopt;
-  if (cursor_ == round_.size()) {
-    if (!in_flight_.empty()) return std::nullopt;
-    finish_round();
-    if (stale_rounds_ >= settings_.patience || known_.untaken_count() == 0) done_ = true;
-    if (!done_) plan_round();
-    if (round_.empty()) done_ = true;
-    if (done_) return std::nullopt;
-  }
-  const Genome& genome = round_[cursor_++];
-  known_.take(genome);
-  in_flight_.insert(genome);
-  return known_.grid().decode(genome);
-}
-
-void AnnealStrategy::observe(const Config& config, const Outcome& outcome) {
-  auto genome = known_.grid().encode(config);
-  if (!genome || in_flight_.erase(*genome) == 0) return;
-  known_.record(*genome, objective(outcome));
-}
-
-void AnnealStrategy::finish_round() {
+void AnnealStrategy::finish_round(const std::vector<Genome>& /*round*/) {
   for (Chain& chain : chains_) {
     if (!chain.proposal) continue;
     if (const Fitness* fitness = known_.fitness(*chain.proposal)) settle(chain, *chain.proposal, *fitness);
@@ -72,28 +49,26 @@ void AnnealStrategy::finish_round() {
     const Fitness& now = chain.current->fitness;
     if (!now || *now > *best * (1 + settings_.resample_gap)) restart(chain);
   }
-  stale_rounds_ = better(known_.best(), best_before_round_) ? 0 : stale_rounds_ + 1;
-  best_before_round_ = known_.best();
 }
 
-void AnnealStrategy::plan_round() {
-  round_.clear();
-  cursor_ = 0;
+std::vector<Genome> AnnealStrategy::plan_round() {
+  std::vector<Genome> round;
   for (const Chain& chain : chains_)
-    if (chain.proposal) round_.push_back(*chain.proposal);
+    if (chain.proposal) round.push_back(*chain.proposal);
   for (Chain& chain : chains_) {
     if (chain.proposal || !chain.current) continue;
-    chain.proposal = step(chain);
-    if (chain.proposal) round_.push_back(*chain.proposal);
+    chain.proposal = step(chain, round);
+    if (chain.proposal) round.push_back(*chain.proposal);
   }
+  return round;
 }
 
-std::optional<Genome> AnnealStrategy::step(Chain& chain) {
+std::optional<Genome> AnnealStrategy::step(Chain& chain, const std::vector<Genome>& round) {
   const ParamGrid& grid = known_.grid();
   for (int attempt = 0; attempt < kStepAttempts; ++attempt) {
     auto candidate = repair(mutate(chain.current->genome, grid, settings_.move, rng_), grid, rng_);
     if (!candidate) return std::nullopt;
-    if (contains(round_, *candidate)) continue;
+    if (contains(round, *candidate)) continue;
     if (const Fitness* fitness = known_.fitness(*candidate)) {
       settle(chain, *candidate, *fitness);
       continue;
@@ -104,7 +79,7 @@ std::optional<Genome> AnnealStrategy::step(Chain& chain) {
   }
   // The neighbourhood is all known: go on from a best config, at the nearest config not yet measured.
   restart(chain);
-  auto usable = [&](const Genome& g) { return !known_.taken(g) && !contains(round_, g); };
+  auto usable = [&](const Genome& g) { return !known_.taken(g) && !contains(round, g); };
   return nearest_candidate(chain.current->genome, grid, rng_, usable);
 }
 

@@ -1,9 +1,7 @@
 // Anneal: simulated annealing in several chains at once, started from the database's best results.
 #pragma once
 
-#include "strategy/config_moves.hpp"
-#include "strategy/known_configs.hpp"
-#include "strategy/strategy.hpp"
+#include "strategy/round_strategy.hpp"
 
 namespace evotune {
 
@@ -26,12 +24,9 @@ struct AnnealSettings {
 // A chain restarts from one of the best configs known when it stops improving or falls behind the best
 // (population annealing, simply). Half of the chains (at most) start from the fastest stored configs, the
 // others from spread-out random candidates.
-class AnnealStrategy : public Strategy {
+class AnnealStrategy final : public RoundStrategy {
  public:
   AnnealStrategy(const StrategyInput& input, AnnealSettings settings);
-  std::optional<Config> next() override;
-  void observe(const Config& config, const Outcome& outcome) override;
-  std::string describe_start() const override { return start_line_; }
 
  private:
   struct Chain {
@@ -42,23 +37,17 @@ class AnnealStrategy : public Strategy {
     std::optional<Genome> proposal;  // this round's
   };
 
-  void finish_round();
-  void plan_round();
-  std::optional<Genome> step(Chain& chain);
+  // Every chain moves: it settles its proposal's outcome; a chain far behind the best restarts.
+  void finish_round(const std::vector<Genome>& round) override;
+  // One proposal for each chain that has none: a step from where it stands.
+  std::vector<Genome> plan_round() override;
+  // A step of `chain` to a config that is neither known nor in `round`; known configs on the way settle.
+  std::optional<Genome> step(Chain& chain, const std::vector<Genome>& round);
   void settle(Chain& chain, const Genome& genome, const Fitness& fitness);
   void restart(Chain& chain);
 
-  KnownConfigs known_;
   AnnealSettings settings_;
-  SeededRng rng_;
   std::vector<Chain> chains_;
-  std::vector<Genome> round_;  // this round's proposals, in proposal order
-  std::set<Genome> in_flight_;
-  std::size_t cursor_ = 0;
-  int stale_rounds_ = 0;
-  Fitness best_before_round_;
-  bool done_ = false;
-  std::string start_line_;
 };
 
 std::unique_ptr<Strategy> make_anneal(StrategyInput input);

@@ -1,4 +1,4 @@
-// The genetic algorithm: one generation proposed at a time, bred once all of its outcomes are in.
+// The genetic algorithm: survivor selection and breeding between generations.
 #include "strategy/evolve_strategy.hpp"
 
 #include <fmt/format.h>
@@ -19,51 +19,28 @@ bool contains(const std::vector<Scored>& members, const Genome& genome) {
 }  // namespace
 
 EvolveStrategy::EvolveStrategy(const StrategyInput& input, EvolveSettings settings)
-    : known_(input), settings_(settings), rng_(input.seed) {
-  if (input.patience > 0) settings_.patience = input.patience;
+    : RoundStrategy(input, settings.patience), settings_(settings) {
   const std::size_t valid = known_.grid().candidates().size();
   population_size_ = std::min(settings_.population, std::max<std::size_t>(2, valid / 4));
   population_ = known_.fastest(population_size_ / 2);
   std::vector<Genome> seeded;
   for (const Scored& member : population_) seeded.push_back(member.genome);
   const std::size_t random = std::min(settings_.first_random, population_size_ - population_.size());
-  generation_ = spread_sample(known_.untaken(), random, seeded, rng_);
-  best_at_start_ = known_.best();
-  start_line_ =
+  std::vector<Genome> first = spread_sample(known_.untaken(), random, seeded, rng_);
+  std::string start_line =
       fmt::format("evolve: population {}, seeded {} from the database", population_size_, seeded.size());
   if (!population_.empty())
-    start_line_ += fmt::format(" (best stored {:.2f} us)", *population_.front().fitness);
-  start_line_ += fmt::format(", {} random", generation_.size());
+    start_line += fmt::format(" (best stored {:.2f} us)", *population_.front().fitness);
+  start_line += fmt::format(", {} random", first.size());
+  begin(std::move(first), std::move(start_line));
 }
 
-std::optional<Config> EvolveStrategy::next() {
-  if (done_) return std::nullopt;
-  if (cursor_ == generation_.size()) {
-    if (!in_flight_.empty()) return std::nullopt;
-    select_survivors();
-    if (stale_ >= settings_.patience || known_.untaken_count() == 0) done_ = true;
-    if (!done_) breed();
-    if (generation_.empty()) done_ = true;
-    if (done_) return std::nullopt;
-  }
-  const Genome& genome = generation_[cursor_++];
-  known_.take(genome);
-  in_flight_.insert(genome);
-  return known_.grid().decode(genome);
-}
-
-void EvolveStrategy::observe(const Config& config, const Outcome& outcome) {
-  auto genome = known_.grid().encode(config);
-  if (!genome || in_flight_.erase(*genome) == 0) return;
-  known_.record(*genome, objective(outcome));
-}
-
-void EvolveStrategy::select_survivors() {
+void EvolveStrategy::finish_round(const std::vector<Genome>& generation) {
   std::vector<Scored> pool = population_;
   auto join = [&](const Genome& genome, const Fitness& fitness) {
     if (!contains(pool, genome)) pool.push_back({genome, fitness});
   };
-  for (const Genome& genome : generation_)
+  for (const Genome& genome : generation)
     if (const Fitness* fitness = known_.fitness(genome)) join(genome, *fitness);
   for (const Scored& member : met_) join(member.genome, member.fitness);
   met_.clear();
@@ -71,22 +48,16 @@ void EvolveStrategy::select_survivors() {
                    [](const Scored& a, const Scored& b) { return better(a.fitness, b.fitness); });
   if (pool.size() > population_size_) pool.resize(population_size_);
   population_ = std::move(pool);
-  stale_ = better(known_.best(), best_at_start_) ? 0 : stale_ + 1;
-  best_at_start_ = known_.best();
 }
 
-void EvolveStrategy::breed() {
-  generation_.clear();
-  cursor_ = 0;
+std::vector<Genome> EvolveStrategy::plan_round() {
   const std::size_t wanted = std::min({settings_.offspring, population_size_, known_.untaken_count()});
-  if (population_.empty()) {
-    generation_ = spread_sample(known_.untaken(), wanted, {}, rng_);
-    return;
-  }
+  if (population_.empty()) return spread_sample(known_.untaken(), wanted, {}, rng_);
+  std::vector<Genome> generation;
   const std::size_t max_attempts = 50 * wanted;
-  for (std::size_t attempt = 0; attempt < max_attempts && generation_.size() < wanted; ++attempt) {
+  for (std::size_t attempt = 0; attempt < max_attempts && generation.size() < wanted; ++attempt) {
     auto child = draw_child();
-    if (!child || contains(generation_, *child)) continue;
+    if (!child || contains(generation, *child)) continue;
     if (const Fitness* fitness = known_.fitness(*child)) {
       if (!contains(population_, *child) && !contains(met_, *child)) met_.push_back({*child, *fitness});
       continue;
@@ -94,15 +65,16 @@ void EvolveStrategy::breed() {
     if (known_.taken(*child)) continue;
     // Where the known neighbours failed, this config likely fails too: usually draw another.
     if (rng_.chance(settings_.avoid_failures * known_.failed_share_nearby(*child))) continue;
-    generation_.push_back(*child);
+    generation.push_back(*child);
   }
   // Every child bred was known (the population has converged): explore the configs nearest to good ones.
-  while (generation_.size() < wanted) {
-    auto usable = [&](const Genome& g) { return !known_.taken(g) && !contains(generation_, g); };
+  while (generation.size() < wanted) {
+    auto usable = [&](const Genome& g) { return !known_.taken(g) && !contains(generation, g); };
     auto near = nearest_candidate(tournament().genome, known_.grid(), rng_, usable);
     if (!near) break;
-    generation_.push_back(*near);
+    generation.push_back(*near);
   }
+  return generation;
 }
 
 std::optional<Genome> EvolveStrategy::draw_child() {

@@ -1,9 +1,7 @@
 // Evolve: a generational genetic algorithm over configs that starts from the database's best results.
 #pragma once
 
-#include "strategy/config_moves.hpp"
-#include "strategy/known_configs.hpp"
-#include "strategy/strategy.hpp"
+#include "strategy/round_strategy.hpp"
 
 namespace evotune {
 
@@ -23,33 +21,24 @@ struct EvolveSettings {
 // selection, uniform crossover and neighbour mutation, repaired to valid candidates. Configs already known
 // (stored, or observed in this run) are never proposed: a child that is one joins the selection with its
 // known fitness and another child is drawn. Failed configs are the worst: they never win a tournament
-// against an ok one and are the first to leave the population.
-class EvolveStrategy : public Strategy {
+// against an ok one and are the first to leave the population. A generation is a round: the next one is
+// bred once all of its outcomes are in.
+class EvolveStrategy final : public RoundStrategy {
  public:
   EvolveStrategy(const StrategyInput& input, EvolveSettings settings);
-  std::optional<Config> next() override;
-  void observe(const Config& config, const Outcome& outcome) override;
-  std::string describe_start() const override { return start_line_; }
 
  private:
-  void select_survivors();
-  void breed();
+  // Selects the survivors among the population, the generation and the known configs bred for it.
+  void finish_round(const std::vector<Genome>& generation) override;
+  // Breeds the next generation.
+  std::vector<Genome> plan_round() override;
   std::optional<Genome> draw_child();
   const Scored& tournament();
 
-  KnownConfigs known_;
   EvolveSettings settings_;
-  SeededRng rng_;
   std::size_t population_size_ = 0;
   std::vector<Scored> population_;
-  std::vector<Genome> generation_;  // this generation's proposals, in proposal order
-  std::vector<Scored> met_;         // known configs bred this generation: they join the selection
-  std::set<Genome> in_flight_;
-  std::size_t cursor_ = 0;
-  Fitness best_at_start_;  // the best known when the generation began
-  int stale_ = 0;
-  bool done_ = false;
-  std::string start_line_;
+  std::vector<Scored> met_;  // known configs bred this generation: they join the selection
 };
 
 std::unique_ptr<Strategy> make_evolve(StrategyInput input);

@@ -49,8 +49,4 @@ class Strategy {
 // The objective every strategy minimises: the median time of an ok outcome; nullopt for a failure (worst).
 std::optional<double> objective(const Outcome& outcome);
 
-// "exhaustive", "random", ...; throws Error for another name.
-std::unique_ptr<Strategy> make_strategy(const std::string& name, StrategyInput input);
-const std::vector<std::string>& strategy_names();
-
 }  // namespace evotune

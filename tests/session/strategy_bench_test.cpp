@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "replay/sweep_fixture.hpp"
+#include "strategy/strategy_table.hpp"
 
 namespace evotune {
 namespace {

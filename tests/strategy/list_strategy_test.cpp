@@ -6,7 +6,7 @@
 
 #include "core/error.hpp"
 #include "strategy/seeded_rng.hpp"
-#include "strategy/strategy.hpp"
+#include "strategy/strategy_table.hpp"
 
 namespace evotune {
 namespace {
@@ -91,19 +91,27 @@ TEST(SeededRng, UnitIsInRangeAndChanceFollowsItsProbability) {
   EXPECT_EQ(a.unit(), b.unit());
 }
 
-TEST(MakeStrategy, EveryNamedStrategyProposesACandidate) {
+TEST(StrategyTable, EveryStrategyProposesACandidate) {
   const auto configs = grid(40);
-  for (const std::string& name : strategy_names()) {
-    auto strategy = make_strategy(name, input_of(configs, {}, 1));
+  for (const StrategyEntry& entry : strategy_table()) {
+    auto strategy = entry.make(input_of(configs, {}, 1));
     auto config = strategy->next();
-    ASSERT_TRUE(config.has_value()) << name;
-    EXPECT_NE(std::find(configs.begin(), configs.end(), *config), configs.end()) << name;
+    ASSERT_TRUE(config.has_value()) << entry.name;
+    EXPECT_NE(std::find(configs.begin(), configs.end(), *config), configs.end()) << entry.name;
+    EXPECT_FALSE(entry.description.empty()) << entry.name;
   }
-  EXPECT_NE(std::find(strategy_names().begin(), strategy_names().end(), "evolve"), strategy_names().end());
-  EXPECT_NE(std::find(strategy_names().begin(), strategy_names().end(), "anneal"), strategy_names().end());
+  EXPECT_EQ(strategy_names(), (std::vector<std::string>{"exhaustive", "random", "evolve", "anneal"}));
+  EXPECT_EQ(find_strategy("anneal").name, "anneal");
 }
 
-TEST(MakeStrategy, UnknownNameIsAnError) { EXPECT_THROW(make_strategy("annealing-ish", {}), Error); }
+TEST(StrategyTable, UnknownNameIsAnErrorNamingTheKnownOnes) {
+  try {
+    make_strategy("annealing-ish", {});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "unknown strategy 'annealing-ish' (known: exhaustive, random, evolve, anneal)");
+  }
+}
 
 }  // namespace
 }  // namespace evotune

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "strategy/strategy_table.hpp"
 #include "strategy/synthetic_landscape.hpp"
 
 namespace evotune {

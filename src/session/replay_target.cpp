@@ -1,0 +1,46 @@
+// The replay target: workers answer from a recorded sweep (evotune record) instead of a GPU; no compiles.
+#include <algorithm>
+
+#include "core/error.hpp"
+#include "replay/recorded_sweep.hpp"
+#include "session/tune_target.hpp"
+#include "session/worker_setup.hpp"
+
+namespace evotune {
+namespace {
+
+class ReplayTarget final : public TuneTarget {
+ public:
+  ReplayTarget(const RecordedSweep& sweep, const TuneOptions& options)
+      : TuneTarget(sweep.device, sweep.nvrtc_version), options_(options) {}
+
+  bool compiles_variants() const override { return false; }
+
+  std::string where() const override { return "replay of " + options_.replay_file->string(); }
+
+  std::vector<nlohmann::json> worker_setups(VariantCompiler* /*compiler*/) const override {
+    return replay_worker_setups(*options_.replay_file, options_.replay_delay_ms,
+                                std::max(1, options_.replay_workers));
+  }
+
+  std::string describe_ready(double /*reference_ms*/) const override { return {}; }
+
+ private:
+  const TuneOptions& options_;
+};
+
+}  // namespace
+
+std::unique_ptr<TuneTarget> replay_target(const TuneOptions& options, const SearchSpace& space,
+                                          const Sizes& sizes) {
+  const std::string file = options.replay_file->string();
+  const RecordedSweep sweep = load_sweep(*options.replay_file);
+  if (sweep.space_name != space.name())
+    throw Error("--replay " + file + " records space '" + sweep.space_name + "', not '" + space.name() + "'");
+  if (sweep.problem != sizes)
+    throw Error("--replay " + file + " records problem " + key_value_text(sweep.problem) + ", not " +
+                key_value_text(sizes) + " (pass --problem " + key_value_text(sweep.problem) + ")");
+  return std::make_unique<ReplayTarget>(sweep, options);
+}
+
+}  // namespace evotune

@@ -1,0 +1,54 @@
+// A run's plan: store keys, the strategy's starting knowledge (candidates, measured configs, history),
+// budget.
+#include "session/run_plan.hpp"
+
+#include "core/error.hpp"
+#include "strategy/strategy_table.hpp"
+
+namespace evotune {
+namespace {
+
+std::map<std::string, std::vector<ParamValue>> parameter_values(const SearchSpace& space) {
+  std::map<std::string, std::vector<ParamValue>> values;
+  for (const auto& parameter : space.parameters()) values[parameter.name] = parameter.values;
+  return values;
+}
+
+std::vector<PastResult> history(const Store& store, const RunKeys& keys) {
+  std::vector<PastResult> past;
+  for (const auto& result : store.best(keys.space_id, keys.problem_id, keys.device_id, 0, true))
+    past.push_back({result.params, result.status,
+                    result.timing ? std::optional<double>(result.timing->median_us) : std::nullopt});
+  return past;
+}
+
+}  // namespace
+
+RunPlan plan_run(const TuneOptions& options, const SearchSpace& space, const Sizes& sizes,
+                 const TuneTarget& target, Store& store, std::vector<Config> candidates) {
+  RunPlan plan;
+  plan.arch = target.device().arch() + space.arch_suffix();
+  plan.keys.space_id =
+      store.upsert_space(space.name(), space.path().string(), space.hash(), space.json_text());
+  plan.keys.problem_id = store.upsert_problem(sizes);
+  plan.keys.device_id = store.upsert_device(target.device(), target.nvrtc_version());
+
+  StrategyInput input;
+  input.candidates = std::move(candidates);
+  input.parameter_values = parameter_values(space);
+  input.seed = options.seed;
+  input.patience = options.patience;
+  input.already_measured =
+      store.measured_configs(plan.keys.space_id, plan.keys.problem_id, plan.keys.device_id);
+  input.history = history(store, plan.keys);
+
+  plan.candidates = static_cast<std::int64_t>(input.candidates.size());
+  for (const auto& config : input.candidates)
+    if (input.already_measured.contains(canonical_json(config))) ++plan.skipped;
+  plan.budget = options.budget.value_or(space.default_budget().value_or(plan.remaining()));
+  if (plan.budget <= 0 && options.budget) throw Error("--budget must be positive");
+  plan.strategy = make_strategy(options.strategy, std::move(input));
+  return plan;
+}
+
+}  // namespace evotune

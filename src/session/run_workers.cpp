@@ -1,0 +1,34 @@
+// Starting a run's compilers and workers.
+#include "session/run_workers.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <thread>
+
+namespace evotune {
+namespace {
+
+int compile_thread_count(int requested) {
+  if (requested > 0) return requested;
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+}  // namespace
+
+RunWorkers::RunWorkers(const TuneOptions& options, const SearchSpace& space, const Sizes& sizes,
+                       const std::string& arch, const TuneTarget& target, Store& store)
+    : compile_threads_(compile_thread_count(options.compile_threads)) {
+  if (target.compiles_variants()) {
+    compiler_ = std::make_unique<const Compiler>(cuda_include_dirs());
+    service_ = std::make_unique<CompileService>(
+        *compiler_, compile_threads_, CompileService::child_command_for(options.worker_command.at(0)));
+    variants_ = std::make_unique<VariantCompiler>(space, sizes, arch, *compiler_, *service_, &store);
+  }
+  pool_ = std::make_unique<WorkerPool>(options.worker_command, target.worker_setups(variants_.get()));
+  reference_ms_ = pool_->ready_info(0).value("reference_ms", 0.0);
+  if (const std::string ready = target.describe_ready(reference_ms_); !ready.empty())
+    spdlog::info("{}", ready);
+}
+
+}  // namespace evotune

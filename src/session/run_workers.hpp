@@ -1,0 +1,45 @@
+// The processes that evaluate a run's variants: the compile pipeline (where the target runs binaries) and
+// the worker pool.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "compile/compile_service.hpp"
+#include "compile/compiler.hpp"
+#include "eval/worker_pool.hpp"
+#include "session/tune_session.hpp"
+#include "session/tune_target.hpp"
+#include "session/variant_compiler.hpp"
+#include "space/search_space.hpp"
+#include "store/store.hpp"
+
+namespace evotune {
+
+class RunWorkers {
+ public:
+  // Starts the compilers (persistent processes, started on their first compile) and the workers, and waits
+  // until every worker is ready; Error when one cannot set up. Variants compile for `arch`, through the
+  // store's compile cache.
+  RunWorkers(const TuneOptions& options, const SearchSpace& space, const Sizes& sizes,
+             const std::string& arch, const TuneTarget& target, Store& store);
+
+  WorkerPool& pool() { return *pool_; }
+  // Null where the target needs no binaries.
+  VariantCompiler* compiler() { return variants_.get(); }
+  // The reference kernel's time per launch as the first worker measured it; 0 where there is none.
+  double reference_ms() const { return reference_ms_; }
+  // How many configs to keep compiling ahead of the workers: one per compile thread.
+  std::size_t compile_window() const { return static_cast<std::size_t>(compile_threads_); }
+
+ private:
+  int compile_threads_;
+  std::unique_ptr<const Compiler> compiler_;
+  std::unique_ptr<CompileService> service_;
+  std::unique_ptr<VariantCompiler> variants_;
+  std::unique_ptr<WorkerPool> pool_;
+  double reference_ms_ = 0;
+};
+
+}  // namespace evotune

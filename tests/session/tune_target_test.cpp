@@ -1,0 +1,55 @@
+// The replay target: what it takes from the sweep, its workers, and the sweeps it refuses.
+#include "session/tune_target.hpp"
+
+#include <gtest/gtest.h>
+
+#include "core/error.hpp"
+#include "session/saxpy_replay_fixture.hpp"
+
+namespace evotune {
+namespace {
+
+class ReplayTarget : public session_test::SaxpyReplay {
+ protected:
+  std::string refusal(const RecordedSweep& recorded) {
+    save_sweep(recorded, *options.replay_file);
+    try {
+      replay_target(options, space, sizes);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "no error";
+  }
+};
+
+TEST_F(ReplayTarget, StoresUnderTheSweepsDeviceAndCompilesNothing) {
+  RecordedSweep recorded = sweep();
+  recorded.nvrtc_version = "12.6";
+  save_sweep(recorded, *options.replay_file);
+  options.replay_workers = 3;
+  const auto target = find_target(options, space, sizes);
+  EXPECT_EQ(target->device().name, recorded.device.name);
+  EXPECT_EQ(target->nvrtc_version(), "12.6");
+  EXPECT_FALSE(target->compiles_variants());
+  EXPECT_EQ(target->where(), "replay of " + options.replay_file->string());
+  const auto setups = target->worker_setups(nullptr);
+  ASSERT_EQ(setups.size(), 3u);
+  EXPECT_EQ(setups[0].at("engine"), "replay");
+  EXPECT_EQ(target->describe_ready(0), "");
+}
+
+TEST_F(ReplayTarget, RefusesASweepOfAnotherSpaceOrProblem) {
+  RecordedSweep other_space = sweep();
+  other_space.space_name = "gemm";
+  EXPECT_EQ(refusal(other_space),
+            "--replay " + options.replay_file->string() + " records space 'gemm', not 'saxpy'");
+  RecordedSweep other_problem = sweep();
+  other_problem.problem["N"] = 64;
+  const std::string problem = key_value_text(other_problem.problem);
+  EXPECT_EQ(refusal(other_problem), "--replay " + options.replay_file->string() + " records problem " +
+                                        problem + ", not " + key_value_text(sizes) + " (pass --problem " +
+                                        problem + ")");
+}
+
+}  // namespace
+}  // namespace evotune

@@ -1,0 +1,81 @@
+// The rounds of the population strategies: a round waits for all of its outcomes, patience, stray outcomes.
+#include "strategy/round_strategy.hpp"
+
+#include <gtest/gtest.h>
+
+namespace evotune {
+namespace {
+
+Outcome timed(double us) {
+  Outcome outcome;
+  outcome.timing = TimingStats{
+      .median_us = us, .min_us = us, .mean_us = us, .stddev_us = 0, .p20_us = us, .p80_us = us, .samples = 1};
+  return outcome;
+}
+
+StrategyInput line(int n, int patience) {
+  StrategyInput input;
+  for (ParamValue x = 0; x < n; ++x) input.candidates.push_back({{"X", x}});
+  for (ParamValue x = 0; x < n; ++x) input.parameter_values["X"].push_back(x);
+  input.patience = patience;
+  return input;
+}
+
+// Proposes the untaken configs two at a time, in order; remembers the rounds it finished.
+class PairWalk final : public RoundStrategy {
+ public:
+  explicit PairWalk(const StrategyInput& input) : RoundStrategy(input, 100) { begin(plan_round(), "pairs"); }
+  std::vector<std::vector<Genome>> finished;
+
+ private:
+  void finish_round(const std::vector<Genome>& round) override { finished.push_back(round); }
+  std::vector<Genome> plan_round() override {
+    std::vector<Genome> round;
+    for (const Genome& genome : known_.untaken())
+      if (round.size() < 2) round.push_back(genome);
+    return round;
+  }
+};
+
+Config x(ParamValue value) { return {{"X", value}}; }
+
+TEST(RoundStrategy, ANewRoundWaitsForEveryOutcomeOfTheLast) {
+  PairWalk walk(line(10, 0));
+  EXPECT_EQ(walk.describe_start(), "pairs");
+  EXPECT_EQ(walk.next(), x(0));
+  EXPECT_EQ(walk.next(), x(1));
+  EXPECT_FALSE(walk.next().has_value());
+  walk.observe(x(1), timed(5));
+  EXPECT_FALSE(walk.next().has_value());
+  EXPECT_TRUE(walk.finished.empty());
+  walk.observe(x(0), timed(4));
+  EXPECT_EQ(walk.next(), x(2));
+  ASSERT_EQ(walk.finished.size(), 1u);
+  EXPECT_EQ(walk.finished[0], (std::vector<Genome>{{0}, {1}}));
+}
+
+TEST(RoundStrategy, EndsAfterPatienceRoundsWithoutABetterBest) {
+  PairWalk walk(line(10, 2));
+  int proposed = 0;
+  while (auto config = walk.next()) {
+    ++proposed;
+    walk.observe(*config, timed(5));  // the first round sets the best; no later one beats it
+  }
+  EXPECT_EQ(proposed, 6);
+  EXPECT_FALSE(walk.next().has_value());
+}
+
+TEST(RoundStrategy, EndsWhenEveryCandidateIsTakenAndIgnoresStrayOutcomes) {
+  PairWalk walk(line(3, 0));
+  walk.observe(x(2), timed(1));  // never proposed: not recorded, so still proposed later
+  std::vector<Config> proposed;
+  while (auto config = walk.next()) {
+    proposed.push_back(*config);
+    walk.observe(*config, timed(10.0 - static_cast<double>(proposed.size())));
+    walk.observe(*config, timed(0.5));  // a second outcome of the same config is ignored too
+  }
+  EXPECT_EQ(proposed, (std::vector<Config>{x(0), x(1), x(2)}));
+}
+
+}  // namespace
+}  // namespace evotune
