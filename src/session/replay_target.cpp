@@ -3,6 +3,7 @@
 
 #include "core/error.hpp"
 #include "replay/recorded_sweep.hpp"
+#include "replay/sweep_match.hpp"
 #include "session/tune_target.hpp"
 #include "session/worker_setup.hpp"
 
@@ -35,11 +36,7 @@ std::unique_ptr<TuneTarget> replay_target(const TuneOptions& options, const Sear
                                           const Sizes& sizes) {
   const std::string file = options.replay_file->string();
   const RecordedSweep sweep = load_sweep(*options.replay_file);
-  if (sweep.space_name != space.name())
-    throw Error("--replay " + file + " records space '" + sweep.space_name + "', not '" + space.name() + "'");
-  if (sweep.problem != sizes)
-    throw Error("--replay " + file + " records problem " + key_value_text(sweep.problem) + ", not " +
-                key_value_text(sizes) + " (pass --problem " + key_value_text(sweep.problem) + ")");
+  check_sweep_matches(sweep, "--replay " + file, space.name(), space.hash(), &sizes);
   return std::make_unique<ReplayTarget>(sweep, options);
 }
 

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "replay/sweep_match.hpp"
 #include "strategy/strategy_table.hpp"
 
 namespace evotune {
@@ -100,18 +101,8 @@ std::vector<ThresholdStats> summarize(const std::vector<BenchRun>& runs,
   return stats;
 }
 
-void check_sweep_matches(const SearchSpace& space, const RecordedSweep& sweep) {
-  if (sweep.space_name != space.name())
-    throw Error("the sweep is of space '" + sweep.space_name + "', not '" + space.name() + "'");
-  if (sweep.space_hash != space.hash())
-    spdlog::warn(
-        "the sweep was recorded with version {} of {}, the space file is version {}: the valid "
-        "configs may differ",
-        sweep.space_hash, space.name(), space.hash());
-}
-
 BenchReport bench_strategies(const SearchSpace& space, const RecordedSweep& sweep, BenchOptions options) {
-  check_sweep_matches(space, sweep);
+  check_sweep_matches(sweep, "the sweep", space.name(), space.hash(), nullptr);
   options.strategies = checked_strategies(std::move(options.strategies));
   if (options.seeds <= 0) throw Error("--seeds must be positive");
   const ReplayObjective replay(sweep);

@@ -111,7 +111,7 @@ TEST_F(BenchStrategiesCommand, AnotherVersionWarnsAnotherSpaceFails) {
   save_sweep(sweep, sweep_file());
   const auto failed = bench(" --seeds 1");
   EXPECT_EQ(failed.exit_code, 1);
-  EXPECT_NE(failed.err.find("the sweep is of space 'gemm', not 'saxpy'"), std::string::npos) << failed.err;
+  EXPECT_NE(failed.err.find("the sweep records space 'gemm', not 'saxpy'"), std::string::npos) << failed.err;
 }
 
 TEST_F(BenchStrategiesCommand, MalformedSweepNamesTheFileAndField) {
