@@ -3,10 +3,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/compiled_kernel.hpp"
 #include "core/device_info.hpp"
+#include "core/eval_settings.hpp"
 #include "core/launch_spec.hpp"
 #include "core/outcome.hpp"
-#include "eval/gpu_evaluator.hpp"
 
 namespace evotune {
 

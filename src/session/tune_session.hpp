@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "eval/gpu_evaluator.hpp"
+#include "core/eval_settings.hpp"
 #include "store/store.hpp"
 
 namespace evotune {

@@ -6,8 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "core/compiled_kernel.hpp"
 #include "core/device_info.hpp"
-#include "eval/gpu_evaluator.hpp"
+#include "core/eval_settings.hpp"
 #include "space/search_space.hpp"
 
 namespace evotune {
