@@ -13,8 +13,9 @@ void add_compile_worker_command(CLI::App& app) {
   auto* command =
       app.add_subcommand("compile-worker", "Compiler process of tune and check")->group("");  // hidden
   command->callback([] {
-    while (const auto request = read_frame(kChildJobFd)) {
+    while (auto request = read_frame(kChildJobFd)) {
       const Compiler compiler(request->at("include_dirs").get<std::vector<std::string>>());
+      request->erase("include_dirs");  // the service's addition to the request
       write_frame(kChildAnswerFd, to_json(compiler.compile(compile_request_from_json(*request))));
     }
   });

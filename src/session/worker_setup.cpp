@@ -56,7 +56,7 @@ std::vector<nlohmann::json> gpu_worker_setups(const std::vector<int>& ordinals,
                                               EvalSettings settings) {
   settings.reset_in_process = false;
   nlohmann::json buffer_list = nlohmann::json::array();
-  for (const auto& buffer : buffers) buffer_list.push_back(to_json(buffer));
+  for (const auto& buffer : buffers) buffer_list.push_back(nlohmann::json(to_json(buffer)));
   std::vector<nlohmann::json> setups;
   for (const int ordinal : ordinals)
     setups.push_back({{"engine", "gpu"},

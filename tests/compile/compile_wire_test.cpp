@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "core/error.hpp"
 
 namespace evotune {
@@ -26,11 +28,6 @@ void expect_same(const CompileInfo& a, const CompileInfo& b) {
   EXPECT_EQ(a.compile_ms, b.compile_ms);
   EXPECT_EQ(a.from_cache, b.from_cache);
   EXPECT_EQ(a.log, b.log);
-}
-
-TEST(CompileWire, CompileInfoRoundTrips) {
-  expect_same(compile_info_from_json(through_cbor(to_json(full_info()))), full_info());
-  expect_same(compile_info_from_json(to_json(CompileInfo{})), CompileInfo{});
 }
 
 TEST(CompileWire, CompileRequestRoundTrips) {
@@ -80,17 +77,30 @@ TEST(CompileWire, FailedCompileResultRoundTripsWithItsMessage) {
   expect_same(r.info, original.info);
 }
 
-TEST(CompileWire, MalformedMessagesThrow) {
-  EXPECT_THROW(compile_request_from_json({{"source", "x"}}), json::exception);
+TEST(CompileWire, MalformedMessagesAreOneLineNamingTheField) {
+  const auto expect_error = [](const std::function<void()>& read, const std::string& message) {
+    try {
+      read();
+      ADD_FAILURE() << "no error; expected: " << message;
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()), message);
+    }
+  };
+  expect_error([] { compile_request_from_json({{"source", "x"}}); }, "compile request: file_name: missing");
   json unknown = to_json(CompileResult{});
   unknown["status"] = "melted";
-  EXPECT_THROW(compile_result_from_json(unknown), Error);
+  expect_error([&] { compile_result_from_json(unknown); }, "compile answer: status: unknown status 'melted'");
   json text_cubin = to_json(CompileResult{});
   text_cubin["cubin"] = "ELF";
-  EXPECT_THROW(compile_result_from_json(text_cubin), json::exception);
+  expect_error([&] { compile_result_from_json(text_cubin); },
+               "compile answer: cubin: expected binary data, got a string");
   json no_info = to_json(CompileResult{});
   no_info.erase("info");
-  EXPECT_THROW(compile_result_from_json(no_info), json::exception);
+  expect_error([&] { compile_result_from_json(no_info); }, "compile answer: info: missing");
+  json bad_info = to_json(CompileResult{});
+  bad_info["info"]["registers"] = "many";
+  expect_error([&] { compile_result_from_json(bad_info); },
+               "compile answer: info.registers: expected an integer, got \"many\"");
 }
 
 }  // namespace

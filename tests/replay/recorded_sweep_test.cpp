@@ -55,6 +55,12 @@ TEST(SweepFile, SaveThenLoadGivesTheSameSweep) {
   EXPECT_EQ(read_bytes(dir.file("sweep.json")), sweep_text(loaded));
 }
 
+// The recorded sweep was written by `evotune record`: reading it and writing it again gives its bytes.
+TEST(SweepFile, ARecordedSweepReadsAndWritesBackByteForByte) {
+  const std::string file = "tests/data/sweeps/flash_attn_fwd_h100_B1_H8_S512_D64.json";
+  EXPECT_EQ(sweep_text(load_sweep(file)), read_bytes(file));
+}
+
 TEST(SweepFile, OneResultPerLineSortedByCanonicalParams) {
   const std::string text = sweep_text(small_sweep());
   const auto lines = result_lines(text);
