@@ -29,8 +29,9 @@ class GpuEvaluator {
   // Compiles the builtin fill kernels for the device, allocates every buffer (outputs once for the
   // reference, once for variants) and runs the reference once as a check. Throws Error for set-up
   // problems: no driver or device, no CUDA headers, a reference that fails to load, launch or finish.
+  // include_dirs: where NVRTC finds the CUDA headers (cuda_fp16.h) for the builtin fill kernels.
   GpuEvaluator(int device_ordinal, std::vector<BufferSpec> buffers, CompiledKernel reference,
-               Tolerances tolerances, EvalSettings settings);
+               Tolerances tolerances, EvalSettings settings, const std::vector<std::string>& include_dirs);
   ~GpuEvaluator();
   GpuEvaluator(const GpuEvaluator&) = delete;
   GpuEvaluator& operator=(const GpuEvaluator&) = delete;

@@ -10,13 +10,13 @@
 #include "compile/compiler.hpp"
 #include "core/error.hpp"
 #include "cuda/driver.hpp"
-#include "eval/worker_pool.hpp"
 #include "replay/recorded_sweep.hpp"
 #include "session/search_loop.hpp"
 #include "session/variant_compiler.hpp"
 #include "session/worker_setup.hpp"
 #include "space/search_space.hpp"
 #include "strategy/strategy.hpp"
+#include "worker/worker_pool.hpp"
 
 namespace evotune {
 namespace {
@@ -131,7 +131,7 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
   CompileService compile_service(compiler, compile_thread_count(options.compile_threads),
                                  CompileService::child_command_for(options.worker_command.at(0)));
   VariantCompiler variants(space, sizes, arch, compiler, compile_service, &store);
-  std::vector<nlohmann::json> setups;
+  std::vector<WorkerSetup> setups;
   if (replay) {
     setups = replay_worker_setups(*options.replay_file, options.replay_delay_ms,
                                   std::max(1, options.replay_workers));
@@ -143,10 +143,10 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
     setups = gpu_worker_setups(
         target.ordinals, space.buffers(sizes),
         CompiledKernel{reference.result.cubin, space.reference_launch(sizes, target.device)},
-        space.tolerances(), options.eval);
+        space.tolerances(), options.eval, compiler.include_dirs());
   }
   WorkerPool pool(options.worker_command, std::move(setups));
-  const double reference_ms = pool.ready_info(0).value("reference_ms", 0.0);
+  const double reference_ms = pool.ready(0).reference_ms;
   if (!replay) spdlog::info("reference kernel: {:.3f} ms per launch", reference_ms);
 
   summary.run_id = store.begin_run(run);

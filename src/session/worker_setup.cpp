@@ -7,7 +7,6 @@
 #include "core/error.hpp"
 #include "cuda/driver.hpp"
 #include "cuda/resources.hpp"
-#include "eval/wire_format.hpp"
 
 namespace evotune {
 
@@ -50,30 +49,22 @@ DeviceInfo common_device(const std::vector<int>& ordinals) {
   return first;
 }
 
-std::vector<nlohmann::json> gpu_worker_setups(const std::vector<int>& ordinals,
-                                              const std::vector<BufferSpec>& buffers,
-                                              const CompiledKernel& reference, const Tolerances& tolerances,
-                                              EvalSettings settings) {
+std::vector<WorkerSetup> gpu_worker_setups(const std::vector<int>& ordinals,
+                                           const std::vector<BufferSpec>& buffers,
+                                           const CompiledKernel& reference, const Tolerances& tolerances,
+                                           EvalSettings settings,
+                                           const std::vector<std::string>& include_dirs) {
   settings.reset_in_process = false;
-  nlohmann::json buffer_list = nlohmann::json::array();
-  for (const auto& buffer : buffers) buffer_list.push_back(nlohmann::json(to_json(buffer)));
-  std::vector<nlohmann::json> setups;
+  std::vector<WorkerSetup> setups;
   for (const int ordinal : ordinals)
-    setups.push_back({{"engine", "gpu"},
-                      {"device_ordinal", ordinal},
-                      {"buffers", buffer_list},
-                      {"reference", to_json(reference)},
-                      {"tolerances", to_json(tolerances)},
-                      {"settings", to_json(settings)}});
+    setups.push_back(GpuSetup{ordinal, buffers, reference, tolerances, settings, include_dirs});
   return setups;
 }
 
-std::vector<nlohmann::json> replay_worker_setups(const std::filesystem::path& sweep_file, double delay_ms,
-                                                 int workers) {
-  std::vector<nlohmann::json> setups;
-  for (int i = 0; i < workers; ++i)
-    setups.push_back({{"engine", "replay"}, {"replay_file", sweep_file.string()}, {"delay_ms", delay_ms}});
-  return setups;
+std::vector<WorkerSetup> replay_worker_setups(const std::filesystem::path& sweep_file, double delay_ms,
+                                              int workers) {
+  return std::vector<WorkerSetup>(static_cast<std::size_t>(workers),
+                                  ReplaySetup{sweep_file.string(), delay_ms});
 }
 
 }  // namespace evotune
