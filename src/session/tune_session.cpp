@@ -9,7 +9,7 @@
 
 #include "compile/compiler.hpp"
 #include "core/error.hpp"
-#include "cuda/driver.hpp"
+#include "eval/device_query.hpp"
 #include "replay/recorded_sweep.hpp"
 #include "session/search_loop.hpp"
 #include "session/variant_compiler.hpp"
@@ -44,9 +44,9 @@ Target find_target(const TuneOptions& options, const SearchSpace& space, const S
     target.nvrtc_version = target.sweep->nvrtc_version;
     return target;
   }
-  const int count = cuda::device_count();
+  const int count = gpu_count();
   if (count == 0)
-    throw Error("evotune tune needs a GPU: " + cuda::no_device_reason() + " (or pass --replay FILE)");
+    throw Error("evotune tune needs a GPU: " + no_gpu_reason() + " (or pass --replay FILE)");
   target.ordinals = parse_device_list(options.devices, count);
   target.device = common_device(target.ordinals);
   target.nvrtc_version = Compiler::nvrtc_version();

@@ -5,8 +5,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
-#include "cuda/driver.hpp"
-#include "cuda/resources.hpp"
+#include "eval/device_query.hpp"
 
 namespace evotune {
 
@@ -39,9 +38,9 @@ std::vector<int> parse_device_list(const std::string& text, int count) {
 }
 
 DeviceInfo common_device(const std::vector<int>& ordinals) {
-  const DeviceInfo first = cuda::query_device(ordinals.at(0));
+  const DeviceInfo first = query_gpu(ordinals.at(0));
   for (std::size_t i = 1; i < ordinals.size(); ++i) {
-    const DeviceInfo other = cuda::query_device(ordinals[i]);
+    const DeviceInfo other = query_gpu(ordinals[i]);
     if (other.name != first.name || other.arch() != first.arch())
       throw Error("--devices: GPU " + std::to_string(ordinals[i]) + " is a " + other.name + ", GPU " +
                   std::to_string(ordinals[0]) + " a " + first.name + ": one run tunes for one kind of GPU");
