@@ -3,9 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include <functional>
-
-#include "core/error.hpp"
+#include "core/core_fixture.hpp"
 
 namespace evotune {
 namespace {
@@ -16,18 +14,6 @@ json through_cbor(const json& message) { return json::from_cbor(json::to_cbor(me
 
 CompileInfo full_info() {
   return {"sm_90a", 96, 16384, 4, 8, 24, 0.1 + 0.2, true, "ptxas info    : Used 96 registers\nline two"};
-}
-
-void expect_same(const CompileInfo& a, const CompileInfo& b) {
-  EXPECT_EQ(a.arch, b.arch);
-  EXPECT_EQ(a.registers, b.registers);
-  EXPECT_EQ(a.static_smem_bytes, b.static_smem_bytes);
-  EXPECT_EQ(a.spill_store_bytes, b.spill_store_bytes);
-  EXPECT_EQ(a.spill_load_bytes, b.spill_load_bytes);
-  EXPECT_EQ(a.stack_frame_bytes, b.stack_frame_bytes);
-  EXPECT_EQ(a.compile_ms, b.compile_ms);
-  EXPECT_EQ(a.from_cache, b.from_cache);
-  EXPECT_EQ(a.log, b.log);
 }
 
 TEST(CompileWire, CompileRequestRoundTrips) {
@@ -61,7 +47,7 @@ TEST(CompileWire, CompileResultKeepsEveryCubinByte) {
   EXPECT_EQ(r.message, "");
   EXPECT_EQ(r.cubin.size(), 14u + 256u);
   EXPECT_EQ(r.cubin, original.cubin);
-  expect_same(r.info, original.info);
+  core_test::expect_same_compile(r.info, original.info);
 }
 
 TEST(CompileWire, FailedCompileResultRoundTripsWithItsMessage) {
@@ -74,18 +60,11 @@ TEST(CompileWire, FailedCompileResultRoundTripsWithItsMessage) {
   EXPECT_EQ(r.status, Status::resource_error);
   EXPECT_EQ(r.message, original.message);
   EXPECT_TRUE(r.cubin.empty());
-  expect_same(r.info, original.info);
+  core_test::expect_same_compile(r.info, original.info);
 }
 
 TEST(CompileWire, MalformedMessagesAreOneLineNamingTheField) {
-  const auto expect_error = [](const std::function<void()>& read, const std::string& message) {
-    try {
-      read();
-      ADD_FAILURE() << "no error; expected: " << message;
-    } catch (const Error& e) {
-      EXPECT_EQ(std::string(e.what()), message);
-    }
-  };
+  using core_test::expect_error;
   expect_error([] { compile_request_from_json({{"source", "x"}}); }, "compile request: file_name: missing");
   json unknown = to_json(CompileResult{});
   unknown["status"] = "melted";

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <limits>
 
-#include "core/error.hpp"
+#include "core/core_fixture.hpp"
 
 namespace evotune {
 namespace {
@@ -24,40 +24,15 @@ auto round_trip(const nlohmann::ordered_json& value, Read read) {
   return read(Fields(received, "", "test"));
 }
 
-DeviceInfo h100() {
-  return {"NVIDIA H100 80GB HBM3",
-          9,
-          0,
-          13000,
-          132,
-          52428800,
-          std::int64_t{85} << 30,
-          1024,
-          232448,
-          233472,
-          65536,
-          65536,
-          32};
-}
+using core_test::expect_error;
+using core_test::h100;
 
 TEST(CoreJson, DeviceInfoRoundTripsWithItsArchInTheSweepFilesOrder) {
   const nlohmann::ordered_json written = to_json(h100());
   EXPECT_EQ(written.dump().substr(0, 60), R"({"name":"NVIDIA H100 80GB HBM3","arch":"sm_90","cc_major":9,)");
   EXPECT_EQ(written.begin().key(), "name");
   EXPECT_EQ(std::prev(written.end()).key(), "warp_size");
-  const DeviceInfo d = round_trip(written, device_from_json);
-  EXPECT_EQ(d.name, "NVIDIA H100 80GB HBM3");
-  EXPECT_EQ(d.arch(), "sm_90");
-  EXPECT_EQ(d.driver_version, 13000);
-  EXPECT_EQ(d.sm_count, 132);
-  EXPECT_EQ(d.l2_bytes, 52428800);
-  EXPECT_EQ(d.global_mem_bytes, std::int64_t{85} << 30);
-  EXPECT_EQ(d.max_threads_per_block, 1024);
-  EXPECT_EQ(d.max_smem_per_block, 232448);
-  EXPECT_EQ(d.smem_per_sm, 233472);
-  EXPECT_EQ(d.regs_per_block, 65536);
-  EXPECT_EQ(d.regs_per_sm, 65536);
-  EXPECT_EQ(d.warp_size, 32);
+  core_test::expect_same_device(round_trip(written, device_from_json), h100());
 }
 
 TEST(CoreJson, DeviceLimitsTheStoreDoesNotKeepMayBeAbsent) {
@@ -71,29 +46,15 @@ TEST(CoreJson, DeviceLimitsTheStoreDoesNotKeepMayBeAbsent) {
   EXPECT_EQ(d.smem_per_sm, 0);
   EXPECT_EQ(d.warp_size, 32);
   device["arch"] = "sm_80";
-  try {
-    device_from_json(Fields(device, "device", "sweep.json"));
-    ADD_FAILURE() << "a wrong arch was accepted";
-  } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "sweep.json: device.arch: 'sm_80' does not match cc_major/cc_minor (sm_90)");
-  }
+  expect_error([&] { device_from_json(Fields(device, "device", "sweep.json")); },
+               "sweep.json: device.arch: 'sm_80' does not match cc_major/cc_minor (sm_90)");
 }
 
 TEST(CoreJson, CompileInfoRoundTrips) {
   const CompileInfo info{
       "sm_90a", 96, 16384, 4, 8, 24, 0.1 + 0.2, true, "ptxas info : Used 96 registers\nline"};
   for (const CompileInfo& original : {info, CompileInfo{}}) {
-    const CompileInfo c = round_trip(to_json(original), compile_info_from_json);
-    EXPECT_EQ(c.arch, original.arch);
-    EXPECT_EQ(c.registers, original.registers);
-    EXPECT_EQ(c.static_smem_bytes, original.static_smem_bytes);
-    EXPECT_EQ(c.spill_store_bytes, original.spill_store_bytes);
-    EXPECT_EQ(c.spill_load_bytes, original.spill_load_bytes);
-    EXPECT_EQ(c.stack_frame_bytes, original.stack_frame_bytes);
-    EXPECT_EQ(c.compile_ms, original.compile_ms);
-    EXPECT_EQ(c.from_cache, original.from_cache);
-    EXPECT_EQ(c.log, original.log);
+    core_test::expect_same_compile(round_trip(to_json(original), compile_info_from_json), original);
   }
 }
 
@@ -140,12 +101,8 @@ TEST(CoreJson, StatusAndDtypeNamesAreChecked) {
   BufferSpec buffer;
   json bad = json(to_json(buffer));
   bad["dtype"] = "f128";
-  try {
-    buffer_from_json(Fields(bad, "buffers[0]", "setup"));
-    ADD_FAILURE() << "an unknown dtype was accepted";
-  } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()), "setup: buffers[0].dtype: unknown dtype 'f128'");
-  }
+  expect_error([&] { buffer_from_json(Fields(bad, "buffers[0]", "setup")); },
+               "setup: buffers[0].dtype: unknown dtype 'f128'");
   bad = json(to_json(buffer));
   bad["fill_kind"] = "gaussian";
   EXPECT_THROW(buffer_from_json(Fields(bad, "", "setup")), Error);

@@ -4,9 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include <functional>
-
-#include "core/error.hpp"
+#include "core/core_fixture.hpp"
 
 namespace evotune {
 namespace {
@@ -23,15 +21,7 @@ const json kDocument = json::parse(R"({
 
 Fields top() { return Fields(kDocument, "", "runs/doc.json"); }
 
-// Calls `read` and expects Error with exactly `message`.
-void expect_error(const std::function<void()>& read, const std::string& message) {
-  try {
-    read();
-    ADD_FAILURE() << "no error; expected: " << message;
-  } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()), message);
-  }
-}
+using core_test::expect_error;
 
 TEST(JsonFields, TypedGettersReadWhatIsThere) {
   const Fields f = top();

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/core_fixture.hpp"
 #include "core/error.hpp"
 #include "replay/sweep_fixture.hpp"
 #include "store/store_fixture.hpp"
@@ -45,7 +46,7 @@ TEST(SweepFile, SaveThenLoadGivesTheSameSweep) {
   EXPECT_EQ(loaded.space_hash, sweep.space_hash);
   EXPECT_EQ(loaded.problem, sweep.problem);
   EXPECT_EQ(loaded.nvrtc_version, sweep.nvrtc_version);
-  replay_test::expect_same_device(loaded.device, sweep.device);
+  core_test::expect_same_device(loaded.device, sweep.device);
   auto expected = sweep.results;
   std::sort(expected.begin(), expected.end(),
             [](const auto& a, const auto& b) { return canonical_json(a.params) < canonical_json(b.params); });

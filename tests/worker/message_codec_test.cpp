@@ -5,10 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <functional>
 #include <limits>
 
-#include "core/error.hpp"
+#include "core/core_fixture.hpp"
 
 namespace evotune {
 namespace {
@@ -104,15 +103,7 @@ Outcome sent(const Outcome& outcome) {
   return std::get<ResultAnswer>(answer).outcome;
 }
 
-// Calls `read` and expects Error with exactly `message`.
-void expect_error(const std::function<void()>& read, const std::string& message) {
-  try {
-    read();
-    ADD_FAILURE() << "no error; expected: " << message;
-  } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()), message);
-  }
-}
+using core_test::expect_error;
 
 TEST(MessageCodec, GpuSetupRoundTripsBuffersOfEachFillKindTheReferenceTolerancesAndSettings) {
   const GpuSetup original = gpu_setup();
@@ -173,35 +164,11 @@ TEST(MessageCodec, JobKeepsEveryCubinByteAndItsSeedAndLimit) {
 }
 
 TEST(MessageCodec, ReadyAnswerCarriesTheDeviceAndTheReferenceTime) {
-  const DeviceInfo original{"NVIDIA H100 80GB HBM3",
-                            9,
-                            0,
-                            13000,
-                            132,
-                            52428800,
-                            std::int64_t{85} << 30,
-                            1024,
-                            232448,
-                            233472,
-                            65536,
-                            65536,
-                            32};
-  const WorkerAnswer answer = decode_answer(through_cbor(encode(WorkerAnswer{ReadyAnswer{original, 0.41}})));
+  const WorkerAnswer answer =
+      decode_answer(through_cbor(encode(WorkerAnswer{ReadyAnswer{core_test::h100(), 0.41}})));
   const auto& ready = std::get<ReadyAnswer>(answer);
   EXPECT_EQ(ready.reference_ms, 0.41);
-  const DeviceInfo& d = ready.device;
-  EXPECT_EQ(d.name, original.name);
-  EXPECT_EQ(d.arch(), "sm_90");
-  EXPECT_EQ(d.driver_version, 13000);
-  EXPECT_EQ(d.sm_count, 132);
-  EXPECT_EQ(d.l2_bytes, 52428800);
-  EXPECT_EQ(d.global_mem_bytes, std::int64_t{85} << 30);
-  EXPECT_EQ(d.max_threads_per_block, 1024);
-  EXPECT_EQ(d.max_smem_per_block, 232448);
-  EXPECT_EQ(d.smem_per_sm, 233472);
-  EXPECT_EQ(d.regs_per_block, 65536);
-  EXPECT_EQ(d.regs_per_sm, 65536);
-  EXPECT_EQ(d.warp_size, 32);
+  core_test::expect_same_device(ready.device, core_test::h100());
 }
 
 TEST(MessageCodec, SetupErrorAndHealthTravel) {
@@ -218,15 +185,7 @@ TEST(MessageCodec, OutcomeWithErrorAndTimingRoundTrips) {
   const Outcome o = sent(original);
   EXPECT_EQ(o.status, Status::wrong_result);
   EXPECT_EQ(o.message, original.message);
-  EXPECT_EQ(o.compile.arch, "sm_90a");
-  EXPECT_EQ(o.compile.registers, 168);
-  EXPECT_EQ(o.compile.static_smem_bytes, 49152);
-  EXPECT_EQ(o.compile.spill_store_bytes, 8);
-  EXPECT_EQ(o.compile.spill_load_bytes, 12);
-  EXPECT_EQ(o.compile.stack_frame_bytes, 16);
-  EXPECT_EQ(o.compile.compile_ms, 1234.5);
-  EXPECT_TRUE(o.compile.from_cache);
-  EXPECT_EQ(o.compile.log, original.compile.log);
+  core_test::expect_same_compile(o.compile, original.compile);
   ASSERT_TRUE(o.error);
   EXPECT_EQ(o.error->max_abs, 0.5);
   EXPECT_EQ(o.error->rel_l2, 0.1 + 0.2);
