@@ -3,9 +3,9 @@
 #include <thread>
 
 #include "cli/commands.hpp"
-#include "compile/compile_service.hpp"
 #include "core/error.hpp"
 #include "session/check_space.hpp"
+#include "session/child_processes.hpp"
 
 namespace evotune::cli {
 namespace {
@@ -25,7 +25,7 @@ void run(const CheckOptions& options) {
   for (const auto& space : options.spaces) {
     for (const auto& arch : options.archs) {
       const CheckReport report =
-          check_space(space, options.problem, arch, threads, options.sample, CompileService::child_command_for(self_path()));
+          check_space(space, options.problem, arch, threads, options.sample, compile_worker_command(self_path()));
       std::printf(
           "%s [%s, %s]: %lld of %llu configs valid, %lld of them checked, %lld compiled, %zu failed (max %d "
           "registers, max %d spill bytes, %.1f s)\n",

@@ -3,8 +3,7 @@
 #include <csignal>
 
 #include "cli/commands.hpp"
-#include "eval/worker_engine.hpp"
-#include "ipc/child_process.hpp"
+#include "session/child_processes.hpp"
 
 namespace evotune::cli {
 
@@ -14,7 +13,7 @@ void add_worker_command(CLI::App& app) {
     // Ctrl-C reaches the whole process group: the tuning process decides when a worker ends.
     std::signal(SIGINT, SIG_IGN);
     std::signal(SIGTERM, SIG_IGN);
-    const int code = run_worker(kChildJobFd, kChildAnswerFd);
+    const int code = run_gpu_worker();
     if (code != 0) throw ExitCode{code};
   });
 }

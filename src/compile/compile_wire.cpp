@@ -1,37 +1,12 @@
-// JSON conversions of compile requests, results and resource usage.
+// JSON conversions of compile requests and results; resource usage goes through the core serialiser.
 #include "compile/compile_wire.hpp"
 
-#include "core/error.hpp"
+#include "core/core_json.hpp"
+#include "core/json_fields.hpp"
 
 namespace evotune {
 
 using nlohmann::json;
-
-json to_json(const CompileInfo& c) {
-  return {{"arch", c.arch},
-          {"registers", c.registers},
-          {"static_smem_bytes", c.static_smem_bytes},
-          {"spill_store_bytes", c.spill_store_bytes},
-          {"spill_load_bytes", c.spill_load_bytes},
-          {"stack_frame_bytes", c.stack_frame_bytes},
-          {"compile_ms", c.compile_ms},
-          {"from_cache", c.from_cache},
-          {"log", c.log}};
-}
-
-CompileInfo compile_info_from_json(const json& j) {
-  CompileInfo c;
-  c.arch = j.value("arch", "");
-  c.registers = j.value("registers", 0);
-  c.static_smem_bytes = j.value("static_smem_bytes", 0);
-  c.spill_store_bytes = j.value("spill_store_bytes", 0);
-  c.spill_load_bytes = j.value("spill_load_bytes", 0);
-  c.stack_frame_bytes = j.value("stack_frame_bytes", 0);
-  c.compile_ms = j.value("compile_ms", 0.0);
-  c.from_cache = j.value("from_cache", false);
-  c.log = j.value("log", "");
-  return c;
-}
 
 json to_json(const CompileRequest& r) {
   return {{"source", r.source},
@@ -42,7 +17,9 @@ json to_json(const CompileRequest& r) {
 }
 
 CompileRequest compile_request_from_json(const json& j) {
-  return {j.at("source"), j.at("file_name"), j.at("kernel_name"), j.at("arch"), j.at("options")};
+  const Fields f(j, "", "compile request");
+  f.only({"source", "file_name", "kernel_name", "arch", "options"});
+  return {f.text("source"), f.text("file_name"), f.text("kernel_name"), f.text("arch"), f.texts("options")};
 }
 
 json to_json(const CompileResult& r) {
@@ -53,14 +30,13 @@ json to_json(const CompileResult& r) {
 }
 
 CompileResult compile_result_from_json(const json& j) {
+  const Fields f(j, "", "compile answer");
+  f.only({"status", "message", "info", "cubin"});
   CompileResult r;
-  const auto status = status_from_string(j.at("status").get<std::string>());
-  if (!status) throw Error("unknown status in a compile answer");
-  r.status = *status;
-  r.message = j.at("message");
-  r.info = compile_info_from_json(j.at("info"));
-  const auto& bytes = j.at("cubin").get_binary();
-  r.cubin.assign(bytes.begin(), bytes.end());
+  r.status = status_from_json(f, "status");
+  r.message = f.text("message");
+  r.info = compile_info_from_json(f.object("info"));
+  r.cubin = f.bytes("cubin");
   return r;
 }
 

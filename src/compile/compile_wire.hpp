@@ -7,8 +7,7 @@
 
 namespace evotune {
 
-nlohmann::json to_json(const CompileInfo& info);
-CompileInfo compile_info_from_json(const nlohmann::json& json);
+// A malformed message throws Error naming the field (through the core field reader).
 nlohmann::json to_json(const CompileRequest& request);
 CompileRequest compile_request_from_json(const nlohmann::json& json);
 nlohmann::json to_json(const CompileResult& result);  // the cubin travels as binary

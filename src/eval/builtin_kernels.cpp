@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "cuda/nvrtc.hpp"
 
 namespace evotune {
 namespace {
@@ -67,11 +68,19 @@ int dtype_code(DType dtype) { return static_cast<int>(dtype); }
 
 }  // namespace
 
-std::string compile_builtin_kernels(const Compiler& compiler, const std::string& arch) {
-  const CompileResult result = compiler.compile({kSource, "evotune_builtins.cu", "evotune_fill", arch, {}});
-  if (result.status != Status::ok)
-    throw Error("cannot compile evotune's fill kernels for " + arch + ": " + result.message);
-  return result.cubin;
+std::string compile_builtin_kernels(const std::vector<std::string>& include_dirs, const std::string& arch) {
+  std::vector<std::string> options{"--gpu-architecture=" + arch};
+  for (const auto& dir : include_dirs) options.push_back("-I" + dir);
+  std::string why;
+  try {
+    cuda::NvrtcProgram program(kSource, "evotune_builtins.cu");
+    if (program.compile(options) == NVRTC_SUCCESS) return program.cubin();
+    const std::string log = program.log();
+    why = log.substr(0, log.find('\n'));
+  } catch (const cuda::NvrtcError& e) {
+    why = e.what();
+  }
+  throw Error("cannot compile evotune's fill kernels for " + arch + ": " + why);
 }
 
 BuiltinKernels::BuiltinKernels(const std::string& cubin) : module_(cuda::Module::load(cubin)) {

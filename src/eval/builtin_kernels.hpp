@@ -5,16 +5,17 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
-#include "compile/compiler.hpp"
 #include "core/dtype.hpp"
 #include "core/launch_spec.hpp"
 #include "cuda/resources.hpp"
 
 namespace evotune {
 
-// Compiles the builtin kernels for arch ("sm_90"). Throws Error with the compiler's message on failure.
-std::string compile_builtin_kernels(const Compiler& compiler, const std::string& arch);
+// Compiles the builtin kernels with NVRTC for arch ("sm_90"); include_dirs hold the CUDA headers
+// (cuda_fp16.h). Throws Error with the compiler's first message on failure.
+std::string compile_builtin_kernels(const std::vector<std::string>& include_dirs, const std::string& arch);
 
 // The builtin kernels loaded in the current context.
 class BuiltinKernels {

@@ -9,7 +9,6 @@
 #include <future>
 #include <thread>
 
-#include "compile/compiler.hpp"
 #include "core/error.hpp"
 #include "cuda/resources.hpp"
 #include "eval/compare.hpp"
@@ -70,7 +69,8 @@ std::string describe(Status status, const ErrorStats& error, const Tolerances& t
 }  // namespace
 
 GpuEvaluator::GpuEvaluator(int device_ordinal, std::vector<BufferSpec> buffers, CompiledKernel reference,
-                           Tolerances tolerances, EvalSettings settings)
+                           Tolerances tolerances, EvalSettings settings,
+                           const std::vector<std::string>& include_dirs)
     : ordinal_(device_ordinal),
       buffers_(std::move(buffers)),
       reference_(std::move(reference)),
@@ -85,7 +85,7 @@ GpuEvaluator::GpuEvaluator(int device_ordinal, std::vector<BufferSpec> buffers, 
     throw Error("CUDA device " + std::to_string(ordinal_) + " does not exist (" + std::to_string(count) +
                 " found)");
   device_ = cuda::query_device(ordinal_);
-  builtin_cubin_ = compile_builtin_kernels(Compiler(cuda_include_dirs()), device_.arch());
+  builtin_cubin_ = compile_builtin_kernels(include_dirs, device_.arch());
   if (reference_.cubin.empty()) throw Error("the reference kernel has an empty cubin");
   const std::string name = "reference kernel '" + reference_.launch.kernel_name + "'";
   try {

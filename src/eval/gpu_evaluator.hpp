@@ -1,34 +1,22 @@
 // GpuEvaluator: validates one compiled variant against the reference kernel on a GPU, then times it.
 #pragma once
 
-#include <cuda.h>
-
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/compiled_kernel.hpp"
 #include "core/device_info.hpp"
+#include "core/eval_settings.hpp"
 #include "core/launch_spec.hpp"
 #include "core/outcome.hpp"
 
+// The driver's CUfunction is a CUfunc_st*: declared here, this header needs no CUDA include.
+struct CUfunc_st;
+
 namespace evotune {
-
-struct EvalSettings {
-  int warmup = 3;             // untimed launches before the timed ones
-  int repetitions = 30;       // timed launches, each with its own event pair
-  bool flush_l2 = true;       // overwrite a 2x-L2 scratch buffer before each timed launch
-  double timeout_ms = 10000;  // per validation launch; the timing phase gets this per launch
-  // After a sticky fault or a hung kernel: try to reset the context in this process (true), or give up at
-  // once and report unhealthy (false: a worker process, which the pool replaces with a fresh one).
-  bool reset_in_process = true;
-};
-
-struct CompiledKernel {
-  std::string cubin;
-  LaunchSpec launch;
-};
 
 class DeviceState;
 class KernelArgs;
@@ -41,8 +29,9 @@ class GpuEvaluator {
   // Compiles the builtin fill kernels for the device, allocates every buffer (outputs once for the
   // reference, once for variants) and runs the reference once as a check. Throws Error for set-up
   // problems: no driver or device, no CUDA headers, a reference that fails to load, launch or finish.
+  // include_dirs: where NVRTC finds the CUDA headers (cuda_fp16.h) for the builtin fill kernels.
   GpuEvaluator(int device_ordinal, std::vector<BufferSpec> buffers, CompiledKernel reference,
-               Tolerances tolerances, EvalSettings settings);
+               Tolerances tolerances, EvalSettings settings, const std::vector<std::string>& include_dirs);
   ~GpuEvaluator();
   GpuEvaluator(const GpuEvaluator&) = delete;
   GpuEvaluator& operator=(const GpuEvaluator&) = delete;
@@ -66,13 +55,13 @@ class GpuEvaluator {
 
  private:
   struct Failure;
-  CUfunction load_variant(const CompiledKernel& variant);
-  void check_resources(CUfunction function, const LaunchSpec& launch, const char* who) const;
+  CUfunc_st* load_variant(const CompiledKernel& variant);
+  void check_resources(CUfunc_st* function, const LaunchSpec& launch, const char* who) const;
   KernelArgs arguments(const LaunchSpec& launch, Role role) const;
-  void launch(CUfunction function, const LaunchSpec& launch, KernelArgs& args) const;
+  void launch(CUfunc_st* function, const LaunchSpec& launch, KernelArgs& args) const;
   void wait(double timeout_ms, const std::string& who) const;
   const std::vector<std::vector<double>>& reference_outputs(std::uint64_t seed);
-  TimingStats time_variant(CUfunction function, const LaunchSpec& launch);
+  TimingStats time_variant(CUfunc_st* function, const LaunchSpec& launch);
   double time_reference();
   void build_state();
   void handle(const Failure& failure, Outcome& outcome);

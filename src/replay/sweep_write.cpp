@@ -4,6 +4,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "core/core_json.hpp"
 #include "core/error.hpp"
 #include "core/known_devices.hpp"
 #include "replay/recorded_sweep.hpp"
@@ -18,37 +19,13 @@ std::string dump(const ordered_json& value) {
   return value.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
 }
 
-ordered_json device_json(const DeviceInfo& device) {
-  return {{"name", device.name},
-          {"arch", device.arch()},
-          {"cc_major", device.cc_major},
-          {"cc_minor", device.cc_minor},
-          {"driver_version", device.driver_version},
-          {"sm_count", device.sm_count},
-          {"l2_bytes", device.l2_bytes},
-          {"max_smem_per_block", device.max_smem_per_block},
-          {"global_mem_bytes", device.global_mem_bytes},
-          {"max_threads_per_block", device.max_threads_per_block},
-          {"smem_per_sm", device.smem_per_sm},
-          {"regs_per_block", device.regs_per_block},
-          {"regs_per_sm", device.regs_per_sm},
-          {"warp_size", device.warp_size}};
-}
-
-double finite(double value, const char* name, const std::string& params) {
-  if (!std::isfinite(value))
-    throw Error("recorded result " + params + ": " + name + " is not a finite number");
-  return value;
-}
-
+// The core serialiser's timing, refusing what JSON text cannot hold.
 ordered_json timing_json(const TimingStats& timing, const std::string& params) {
-  return {{"median_us", finite(timing.median_us, "median_us", params)},
-          {"min_us", finite(timing.min_us, "min_us", params)},
-          {"mean_us", finite(timing.mean_us, "mean_us", params)},
-          {"stddev_us", finite(timing.stddev_us, "stddev_us", params)},
-          {"p20_us", finite(timing.p20_us, "p20_us", params)},
-          {"p80_us", finite(timing.p80_us, "p80_us", params)},
-          {"samples", timing.samples}};
+  ordered_json json = to_json(timing);
+  for (const auto& [name, value] : json.items())
+    if (value.is_number_float() && !std::isfinite(value.get<double>()))
+      throw Error("recorded result " + params + ": " + name + " is not a finite number");
+  return json;
 }
 
 // params first, so sorted lines read (and diff) by config.
@@ -92,7 +69,7 @@ std::string sweep_text(const RecordedSweep& sweep) {
   text += "  \"space\": " + dump(sweep.space_name) + ",\n";
   text += "  \"space_hash\": " + dump(sweep.space_hash) + ",\n";
   text += "  \"problem\": " + canonical_json(sweep.problem) + ",\n";
-  text += "  \"device\": " + dump(device_json(sweep.device)) + ",\n";
+  text += "  \"device\": " + dump(to_json(sweep.device)) + ",\n";
   text += "  \"nvrtc_version\": " + dump(sweep.nvrtc_version) + ",\n";
   text += "  \"results\": [\n";
   for (std::size_t i = 0; i < sorted.size(); ++i) {

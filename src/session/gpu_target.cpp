@@ -4,8 +4,7 @@
 
 #include "compile/compiler.hpp"
 #include "core/error.hpp"
-#include "cuda/driver.hpp"
-#include "eval/gpu_evaluator.hpp"
+#include "eval/device_query.hpp"
 #include "session/tune_target.hpp"
 #include "session/worker_setup.hpp"
 
@@ -26,7 +25,7 @@ class GpuTarget final : public TuneTarget {
 
   std::string where() const override { return std::to_string(ordinals_.size()) + " GPU worker(s)"; }
 
-  std::vector<nlohmann::json> worker_setups(VariantCompiler* compiler) const override {
+  std::vector<WorkerSetup> worker_setups(VariantCompiler* compiler) const override {
     const CompiledVariant reference = compiler->compile_reference();
     if (reference.result.status != Status::ok)
       throw Error("the reference kernel " + space_.reference().file.string() +
@@ -34,7 +33,7 @@ class GpuTarget final : public TuneTarget {
     return gpu_worker_setups(
         ordinals_, space_.buffers(sizes_),
         CompiledKernel{reference.result.cubin, space_.reference_launch(sizes_, device())},
-        space_.tolerances(), options_.eval);
+        space_.tolerances(), options_.eval, compiler->include_dirs());
   }
 
   std::string describe_ready(double reference_ms) const override {
@@ -52,9 +51,9 @@ class GpuTarget final : public TuneTarget {
 
 std::unique_ptr<TuneTarget> gpu_target(const TuneOptions& options, const SearchSpace& space,
                                        const Sizes& sizes) {
-  const int count = cuda::device_count();
+  const int count = gpu_count();
   if (count == 0)
-    throw Error("evotune tune needs a GPU: " + cuda::no_device_reason() + " (or pass --replay FILE)");
+    throw Error("evotune tune needs a GPU: " + no_gpu_reason() + " (or pass --replay FILE)");
   std::vector<int> ordinals = parse_device_list(options.devices, count);
   DeviceInfo device = common_device(ordinals);
   std::string nvrtc_version = Compiler::nvrtc_version();

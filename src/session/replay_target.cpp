@@ -19,7 +19,7 @@ class ReplayTarget final : public TuneTarget {
 
   std::string where() const override { return "replay of " + options_.replay_file->string(); }
 
-  std::vector<nlohmann::json> worker_setups(VariantCompiler* /*compiler*/) const override {
+  std::vector<WorkerSetup> worker_setups(VariantCompiler* /*compiler*/) const override {
     return replay_worker_setups(*options_.replay_file, options_.replay_delay_ms,
                                 std::max(1, options_.replay_workers));
   }

@@ -26,7 +26,7 @@ RunWorkers::RunWorkers(const TuneOptions& options, const SearchSpace& space, con
     variants_ = std::make_unique<VariantCompiler>(space, sizes, arch, *compiler_, *service_, &store);
   }
   pool_ = std::make_unique<WorkerPool>(options.worker_command, target.worker_setups(variants_.get()));
-  reference_ms_ = pool_->ready_info(0).value("reference_ms", 0.0);
+  reference_ms_ = pool_->ready(0).reference_ms;
   if (const std::string ready = target.describe_ready(reference_ms_); !ready.empty())
     spdlog::info("{}", ready);
 }

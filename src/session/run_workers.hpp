@@ -8,7 +8,7 @@
 
 #include "compile/compile_service.hpp"
 #include "compile/compiler.hpp"
-#include "eval/worker_pool.hpp"
+#include "worker/worker_pool.hpp"
 #include "session/tune_session.hpp"
 #include "session/tune_target.hpp"
 #include "session/variant_compiler.hpp"

@@ -6,7 +6,6 @@
 
 #include "core/error.hpp"
 #include "core/hash.hpp"
-#include "eval/wire_format.hpp"
 #include "session/progress.hpp"
 
 namespace evotune {
@@ -69,17 +68,17 @@ void SearchLoop::dispatch() {
     const LaunchLimit limit =
         launch_limit(policy_, c_.reference_ms, best_us_ ? std::optional(*best_us_ / 1000) : std::nullopt);
     PoolJob job;
-    job.ticket = next_ticket_++;
-    job.payload = {{"config", canonical_json(variant.config)},
-                   {"seed", validation_seed(c_.options.seed, variant.config)},
-                   {"timeout_ms", limit.per_launch_ms},
-                   {"timeout_basis", limit.basis}};
+    job.message.ticket = next_ticket_++;
+    job.message.config = variant.config;
+    job.message.validation_seed = validation_seed(c_.options.seed, variant.config);
+    job.message.launch_limit_ms = limit.per_launch_ms;
+    job.message.limit_basis = limit.basis;
     if (c_.compiler)
-      job.payload["kernel"] = to_json(
-          CompiledKernel{variant.cubin, c_.space.variant_launch(variant.config, c_.sizes, c_.device)});
+      job.message.kernel =
+          CompiledKernel{variant.cubin, c_.space.variant_launch(variant.config, c_.sizes, c_.device)};
     job.deadline_ms = job_deadline_ms(limit, c_.options.eval.warmup, c_.options.eval.repetitions);
     variant.cubin.clear();
-    running_.emplace(job.ticket, std::move(variant));
+    running_.emplace(job.message.ticket, std::move(variant));
     c_.pool.submit(std::move(job));
   }
 }

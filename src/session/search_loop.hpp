@@ -9,7 +9,6 @@
 #include <string>
 
 #include "core/device_info.hpp"
-#include "eval/worker_pool.hpp"
 #include "session/launch_timeout.hpp"
 #include "session/progress.hpp"
 #include "session/run_plan.hpp"
@@ -19,6 +18,7 @@
 #include "space/search_space.hpp"
 #include "store/store.hpp"
 #include "strategy/strategy.hpp"
+#include "worker/worker_pool.hpp"
 
 namespace evotune {
 

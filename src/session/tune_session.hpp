@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "eval/gpu_evaluator.hpp"
+#include "core/eval_settings.hpp"
 #include "session/stop_reason.hpp"
 #include "store/store.hpp"
 

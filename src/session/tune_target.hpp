@@ -4,7 +4,6 @@
 #pragma once
 
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -12,6 +11,7 @@
 #include "session/tune_session.hpp"
 #include "session/variant_compiler.hpp"
 #include "space/search_space.hpp"
+#include "worker/messages.hpp"
 
 namespace evotune {
 
@@ -29,7 +29,7 @@ class TuneTarget {
   virtual std::string where() const = 0;
   // One set-up message per worker process. `compiler` is null where compiles_variants() is false; the GPUs
   // compile the reference kernel with it (Error when it does not compile).
-  virtual std::vector<nlohmann::json> worker_setups(VariantCompiler* compiler) const = 0;
+  virtual std::vector<WorkerSetup> worker_setups(VariantCompiler* compiler) const = 0;
   // A log line on what the workers measured while setting up (the reference kernel's time); may be empty.
   virtual std::string describe_ready(double reference_ms) const = 0;
 

@@ -5,9 +5,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
-#include "cuda/driver.hpp"
-#include "cuda/resources.hpp"
-#include "eval/wire_format.hpp"
+#include "eval/device_query.hpp"
 
 namespace evotune {
 
@@ -40,9 +38,9 @@ std::vector<int> parse_device_list(const std::string& text, int count) {
 }
 
 DeviceInfo common_device(const std::vector<int>& ordinals) {
-  const DeviceInfo first = cuda::query_device(ordinals.at(0));
+  const DeviceInfo first = query_gpu(ordinals.at(0));
   for (std::size_t i = 1; i < ordinals.size(); ++i) {
-    const DeviceInfo other = cuda::query_device(ordinals[i]);
+    const DeviceInfo other = query_gpu(ordinals[i]);
     if (other.name != first.name || other.arch() != first.arch())
       throw Error("--devices: GPU " + std::to_string(ordinals[i]) + " is a " + other.name + ", GPU " +
                   std::to_string(ordinals[0]) + " a " + first.name + ": one run tunes for one kind of GPU");
@@ -50,30 +48,22 @@ DeviceInfo common_device(const std::vector<int>& ordinals) {
   return first;
 }
 
-std::vector<nlohmann::json> gpu_worker_setups(const std::vector<int>& ordinals,
-                                              const std::vector<BufferSpec>& buffers,
-                                              const CompiledKernel& reference, const Tolerances& tolerances,
-                                              EvalSettings settings) {
+std::vector<WorkerSetup> gpu_worker_setups(const std::vector<int>& ordinals,
+                                           const std::vector<BufferSpec>& buffers,
+                                           const CompiledKernel& reference, const Tolerances& tolerances,
+                                           EvalSettings settings,
+                                           const std::vector<std::string>& include_dirs) {
   settings.reset_in_process = false;
-  nlohmann::json buffer_list = nlohmann::json::array();
-  for (const auto& buffer : buffers) buffer_list.push_back(to_json(buffer));
-  std::vector<nlohmann::json> setups;
+  std::vector<WorkerSetup> setups;
   for (const int ordinal : ordinals)
-    setups.push_back({{"engine", "gpu"},
-                      {"device_ordinal", ordinal},
-                      {"buffers", buffer_list},
-                      {"reference", to_json(reference)},
-                      {"tolerances", to_json(tolerances)},
-                      {"settings", to_json(settings)}});
+    setups.push_back(GpuSetup{ordinal, buffers, reference, tolerances, settings, include_dirs});
   return setups;
 }
 
-std::vector<nlohmann::json> replay_worker_setups(const std::filesystem::path& sweep_file, double delay_ms,
-                                                 int workers) {
-  std::vector<nlohmann::json> setups;
-  for (int i = 0; i < workers; ++i)
-    setups.push_back({{"engine", "replay"}, {"replay_file", sweep_file.string()}, {"delay_ms", delay_ms}});
-  return setups;
+std::vector<WorkerSetup> replay_worker_setups(const std::filesystem::path& sweep_file, double delay_ms,
+                                              int workers) {
+  return std::vector<WorkerSetup>(static_cast<std::size_t>(workers),
+                                  ReplaySetup{sweep_file.string(), delay_ms});
 }
 
 }  // namespace evotune

@@ -2,13 +2,13 @@
 #pragma once
 
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "core/compiled_kernel.hpp"
 #include "core/device_info.hpp"
-#include "eval/gpu_evaluator.hpp"
-#include "space/search_space.hpp"
+#include "core/eval_settings.hpp"
+#include "worker/messages.hpp"
 
 namespace evotune {
 
@@ -20,13 +20,15 @@ std::vector<int> parse_device_list(const std::string& text, int count);
 DeviceInfo common_device(const std::vector<int>& ordinals);
 
 // One GPU worker per ordinal; workers never reset a faulted context themselves (the pool restarts them).
-std::vector<nlohmann::json> gpu_worker_setups(const std::vector<int>& ordinals,
-                                              const std::vector<BufferSpec>& buffers,
-                                              const CompiledKernel& reference, const Tolerances& tolerances,
-                                              EvalSettings settings);
+// include_dirs: the CUDA headers the workers compile their fill kernels with.
+std::vector<WorkerSetup> gpu_worker_setups(const std::vector<int>& ordinals,
+                                           const std::vector<BufferSpec>& buffers,
+                                           const CompiledKernel& reference, const Tolerances& tolerances,
+                                           EvalSettings settings,
+                                           const std::vector<std::string>& include_dirs);
 
 // `workers` replay workers answering from a recorded sweep, each answer after delay_ms.
-std::vector<nlohmann::json> replay_worker_setups(const std::filesystem::path& sweep_file, double delay_ms,
-                                                 int workers);
+std::vector<WorkerSetup> replay_worker_setups(const std::filesystem::path& sweep_file, double delay_ms,
+                                              int workers);
 
 }  // namespace evotune

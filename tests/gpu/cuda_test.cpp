@@ -63,7 +63,7 @@ class BuiltinFill : public ::testing::Test {
     context_->make_current();
     stream_ = cuda::Stream::create();
     const std::string arch = cuda::query_device(0).arch();
-    kernels_ = BuiltinKernels(compile_builtin_kernels(Compiler(cuda_include_dirs()), arch));
+    kernels_ = BuiltinKernels(compile_builtin_kernels(cuda_include_dirs(), arch));
   }
   std::string run_fill(DType dtype, std::int64_t count, const FillSpec& spec, std::uint64_t seed) {
     cuda::DeviceMemory memory(count * size_of(dtype));

@@ -50,7 +50,8 @@ class Evaluator : public ::testing::Test {
                                     {"y", DType::f32, kN, true, false, {}},
                                     {"out", DType::f32, kN, false, true, {}}};
     CompiledKernel reference{compile(kReference, "saxpy_ref"), saxpy_launch("saxpy_ref", 256)};
-    return std::make_unique<GpuEvaluator>(0, buffers, reference, Tolerances{1e-5, 1e-6}, settings);
+    return std::make_unique<GpuEvaluator>(0, buffers, reference, Tolerances{1e-5, 1e-6}, settings,
+                                          compiler_->include_dirs());
   }
 
   // A variant whose body (inside `if (i < n)`, i being the global index) is `body`.
@@ -195,7 +196,8 @@ extern "C" __global__ void axpy_h(half* y, const half* x, half a, int n) {
                  {ArgSpec::Kind::scalar, "a", DType::f16, 0.5},
                  {ArgSpec::Kind::scalar, "n", DType::i32, kN}};
   std::vector<BufferSpec> buffers{{"x", DType::f16, kN, true, false, {}}, {"y", DType::f16, kN, true, true, {}}};
-  GpuEvaluator evaluator(0, buffers, {compile(source, "axpy_h"), launch}, Tolerances{}, {1, 5, false, 10000});
+  GpuEvaluator evaluator(0, buffers, {compile(source, "axpy_h"), launch}, Tolerances{}, {1, 5, false, 10000},
+                         compiler_->include_dirs());
   const Outcome same = evaluator.evaluate({compile(source, "axpy_h"), launch}, 9);
   EXPECT_EQ(same.status, Status::ok) << same.message;
   ASSERT_TRUE(same.error.has_value());
@@ -208,7 +210,8 @@ extern "C" __global__ void axpy_h(half* y, const half* x, half a, int n) {
 TEST_F(Evaluator, BrokenReferenceIsASetUpError) {
   std::vector<BufferSpec> buffers{{"out", DType::f32, kN, false, true, {}}};
   LaunchSpec launch = saxpy_launch("saxpy_ref", 256);
-  EXPECT_THROW(GpuEvaluator(0, buffers, {compile(kReference, "saxpy_ref"), launch}, {}, {}), Error);  // no x, y
+  EXPECT_THROW(GpuEvaluator(0, buffers, {compile(kReference, "saxpy_ref"), launch}, {}, {}, compiler_->include_dirs()),
+               Error);  // no x, y
 }
 
 TEST_F(Evaluator, InfiniteLoopTimesOut) {

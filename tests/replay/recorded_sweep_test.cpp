@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/core_fixture.hpp"
 #include "core/error.hpp"
 #include "replay/sweep_fixture.hpp"
 #include "store/store_fixture.hpp"
@@ -45,7 +46,7 @@ TEST(SweepFile, SaveThenLoadGivesTheSameSweep) {
   EXPECT_EQ(loaded.space_hash, sweep.space_hash);
   EXPECT_EQ(loaded.problem, sweep.problem);
   EXPECT_EQ(loaded.nvrtc_version, sweep.nvrtc_version);
-  replay_test::expect_same_device(loaded.device, sweep.device);
+  core_test::expect_same_device(loaded.device, sweep.device);
   auto expected = sweep.results;
   std::sort(expected.begin(), expected.end(),
             [](const auto& a, const auto& b) { return canonical_json(a.params) < canonical_json(b.params); });
@@ -53,6 +54,12 @@ TEST(SweepFile, SaveThenLoadGivesTheSameSweep) {
   for (std::size_t i = 0; i < expected.size(); ++i)
     replay_test::expect_same_result(loaded.results[i], expected[i]);
   EXPECT_EQ(read_bytes(dir.file("sweep.json")), sweep_text(loaded));
+}
+
+// The recorded sweep was written by `evotune record`: reading it and writing it again gives its bytes.
+TEST(SweepFile, ARecordedSweepReadsAndWritesBackByteForByte) {
+  const std::string file = "tests/data/sweeps/flash_attn_fwd_h100_B1_H8_S512_D64.json";
+  EXPECT_EQ(sweep_text(load_sweep(file)), read_bytes(file));
 }
 
 TEST(SweepFile, OneResultPerLineSortedByCanonicalParams) {

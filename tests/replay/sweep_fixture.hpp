@@ -48,21 +48,6 @@ inline RecordedSweep small_sweep() {
   return sweep;
 }
 
-inline void expect_same_device(const DeviceInfo& a, const DeviceInfo& b) {
-  EXPECT_EQ(a.name, b.name);
-  EXPECT_EQ(a.arch(), b.arch());
-  EXPECT_EQ(a.driver_version, b.driver_version);
-  EXPECT_EQ(a.sm_count, b.sm_count);
-  EXPECT_EQ(a.l2_bytes, b.l2_bytes);
-  EXPECT_EQ(a.global_mem_bytes, b.global_mem_bytes);
-  EXPECT_EQ(a.max_threads_per_block, b.max_threads_per_block);
-  EXPECT_EQ(a.max_smem_per_block, b.max_smem_per_block);
-  EXPECT_EQ(a.smem_per_sm, b.smem_per_sm);
-  EXPECT_EQ(a.regs_per_block, b.regs_per_block);
-  EXPECT_EQ(a.regs_per_sm, b.regs_per_sm);
-  EXPECT_EQ(a.warp_size, b.warp_size);
-}
-
 inline void expect_same_result(const RecordedResult& a, const RecordedResult& b) {
   EXPECT_EQ(a.params, b.params);
   EXPECT_EQ(a.status, b.status);

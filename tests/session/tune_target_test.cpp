@@ -34,7 +34,9 @@ TEST_F(ReplayTarget, StoresUnderTheSweepsDeviceAndCompilesNothing) {
   EXPECT_EQ(target->where(), "replay of " + options.replay_file->string());
   const auto setups = target->worker_setups(nullptr);
   ASSERT_EQ(setups.size(), 3u);
-  EXPECT_EQ(setups[0].at("engine"), "replay");
+  const auto* replay = std::get_if<ReplaySetup>(&setups[0]);
+  ASSERT_NE(replay, nullptr);
+  EXPECT_EQ(replay->sweep_file, options.replay_file->string());
   EXPECT_EQ(target->describe_ready(0), "");
 }
 

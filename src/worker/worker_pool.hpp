@@ -8,19 +8,18 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/outcome.hpp"
 #include "ipc/frame_pipe.hpp"
+#include "worker/messages.hpp"
 
 namespace evotune {
 
 struct PoolJob {
-  std::int64_t ticket = 0;
-  nlohmann::json payload;  // the job message less its ticket: {"config", "kernel", "seed", "timeout_ms"}
+  JobMessage message;      // its ticket names the job in the PoolResult
   double deadline_ms = 0;  // the worker is killed and the job is a timeout when no answer comes in time
 };
 
@@ -35,7 +34,7 @@ class WorkerPool {
   // Starts one worker per setup message: `command` (e.g. {"/proc/self/exe", "worker"}) with the job pipe on
   // fd 3 and the answer pipe on fd 4. Waits until every worker is ready; throws Error (the worker's own
   // one-line reason) when one cannot set up.
-  WorkerPool(std::vector<std::string> command, std::vector<nlohmann::json> setups,
+  WorkerPool(std::vector<std::string> command, std::vector<WorkerSetup> setups,
              std::chrono::milliseconds setup_limit = std::chrono::seconds(120));
   ~WorkerPool();  // kills the workers
   WorkerPool(const WorkerPool&) = delete;
@@ -44,8 +43,8 @@ class WorkerPool {
   std::size_t size() const { return workers_.size(); }
   std::size_t idle() const;
   std::size_t busy() const;
-  // What worker i said when it became ready ({"device", "reference_ms"} for GPU workers).
-  const nlohmann::json& ready_info(int worker) const { return workers_[worker].info; }
+  // What worker i said when it became ready: its device and the reference kernel's time there.
+  const ReadyAnswer& ready(int worker) const { return workers_[worker].ready; }
   pid_t pid(int worker) const { return workers_[worker].pid; }
   int restarts() const { return restarts_; }
 
@@ -61,12 +60,12 @@ class WorkerPool {
     pid_t pid = -1;
     int to_fd = -1, from_fd = -1;
     FrameReader reader;
-    nlohmann::json info;
+    ReadyAnswer ready;
     std::optional<PoolJob> job;
     int attempts = 0;  // starts of the current job
     std::chrono::steady_clock::time_point deadline;
   };
-  void start(Worker& worker, const nlohmann::json& setup);
+  void start(Worker& worker, const WorkerSetup& setup);
   void stop(Worker& worker);
   void restart(int index);
   void send(Worker& worker);
@@ -74,7 +73,7 @@ class WorkerPool {
   std::optional<PoolResult> on_death(int index, const std::string& why, bool killed_for_timeout);
 
   std::vector<std::string> command_;
-  std::vector<nlohmann::json> setups_;
+  std::vector<WorkerSetup> setups_;
   std::chrono::milliseconds setup_limit_;
   std::vector<Worker> workers_;
   int restarts_ = 0;

@@ -1,5 +1,5 @@
 // WorkerPool driving real `evotune worker` processes with the replay engine: answers, crashes, hangs, set-up.
-#include "eval/worker_pool.hpp"
+#include "worker/worker_pool.hpp"
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -11,7 +11,6 @@
 
 #include "core/error.hpp"
 #include "replay/sweep_fixture.hpp"
-#include "session/worker_setup.hpp"
 #include "support/run_command.hpp"
 
 namespace evotune {
@@ -26,9 +25,15 @@ std::vector<std::string> worker_command() { return {test::evotune_binary(), "wor
 
 PoolJob job(std::int64_t ticket, const Config& config, double deadline_ms = 20000) {
   return {
-      ticket,
-      {{"config", canonical_json(config)}, {"seed", std::uint64_t{1000} + ticket}, {"timeout_ms", 1000.0}},
+      {ticket, config, std::uint64_t{1000} + static_cast<std::uint64_t>(ticket), 1000.0, "", std::nullopt},
       deadline_ms};
+}
+
+// `workers` replay workers answering from `sweep_file`, each answer after delay_ms.
+std::vector<WorkerSetup> replay_setups(const std::filesystem::path& sweep_file, double delay_ms,
+                                       int workers) {
+  return std::vector<WorkerSetup>(static_cast<std::size_t>(workers),
+                                  ReplaySetup{sweep_file.string(), delay_ms});
 }
 
 // Collects until `count` answers came, or 10 s passed.
@@ -71,9 +76,11 @@ TEST_F(WorkerPoolTest, TwoWorkersAnswerWithTheRecordedOutcomesInParallel) {
   const RecordedSweep recorded_sweep = load_sweep(kRecordedSweep);
   const RecordedResult& first = recorded_sweep.results.at(3);
   const RecordedResult& second = recorded_sweep.results.at(1500);
-  WorkerPool pool(worker_command(), replay_worker_setups(kRecordedSweep, 300, 2));
+  WorkerPool pool(worker_command(), replay_setups(kRecordedSweep, 300, 2));
   ASSERT_EQ(pool.size(), 2u);
-  EXPECT_EQ(pool.ready_info(0).at("device").at("name"), recorded_sweep.device.name);
+  EXPECT_EQ(pool.ready(0).device.name, recorded_sweep.device.name);
+  EXPECT_EQ(pool.ready(1).device.arch(), recorded_sweep.device.arch());
+  EXPECT_EQ(pool.ready(0).reference_ms, 0.0);
   EXPECT_NE(pool.pid(0), pool.pid(1));
 
   const auto start = Clock::now();
@@ -98,7 +105,7 @@ TEST_F(WorkerPoolTest, TwoWorkersAnswerWithTheRecordedOutcomesInParallel) {
 }
 
 TEST_F(WorkerPoolTest, RecordedFailuresAndUnknownConfigsComeBackAsOutcomes) {
-  WorkerPool pool(worker_command(), replay_worker_setups(sweep_file(), 0, 1));
+  WorkerPool pool(worker_command(), replay_setups(sweep_file(), 0, 1));
   pool.submit(job(1, recorded(1).params));  // a recorded resource_error, message of two lines
   auto results = collect_all(pool, 1);
   ASSERT_EQ(results.size(), 1u);
@@ -117,7 +124,7 @@ TEST_F(WorkerPoolTest, RecordedFailuresAndUnknownConfigsComeBackAsOutcomes) {
 }
 
 TEST_F(WorkerPoolTest, WorkerKilledWhileBusyHasItsJobRetriedOnAFreshWorker) {
-  WorkerPool pool(worker_command(), replay_worker_setups(sweep_file(), 300, 1));
+  WorkerPool pool(worker_command(), replay_setups(sweep_file(), 300, 1));
   const pid_t first_pid = pool.pid(0);
   pool.submit(job(7, recorded(0).params));
   std::this_thread::sleep_for(50ms);
@@ -132,7 +139,7 @@ TEST_F(WorkerPoolTest, WorkerKilledWhileBusyHasItsJobRetriedOnAFreshWorker) {
 }
 
 TEST_F(WorkerPoolTest, JobWhoseWorkerIsKilledTwiceIsALaunchError) {
-  WorkerPool pool(worker_command(), replay_worker_setups(sweep_file(), 300, 1));
+  WorkerPool pool(worker_command(), replay_setups(sweep_file(), 300, 1));
   const pid_t first_pid = pool.pid(0);
   pool.submit(job(8, recorded(0).params));
   ASSERT_EQ(kill(first_pid, SIGKILL), 0);
@@ -155,7 +162,7 @@ TEST_F(WorkerPoolTest, JobWhoseWorkerIsKilledTwiceIsALaunchError) {
 }
 
 TEST_F(WorkerPoolTest, WorkerThatStopsAnsweringIsATimeoutAndIsReplaced) {
-  WorkerPool pool(worker_command(), replay_worker_setups(sweep_file(), 300, 1));
+  WorkerPool pool(worker_command(), replay_setups(sweep_file(), 300, 1));
   const pid_t stopped_pid = pool.pid(0);
   const auto start = Clock::now();
   pool.submit(job(21, recorded(0).params, 500));
@@ -181,7 +188,7 @@ TEST_F(WorkerPoolTest, WorkerThatStopsAnsweringIsATimeoutAndIsReplaced) {
 TEST_F(WorkerPoolTest, SetupErrorThrowsTheWorkersOneLineReason) {
   const auto missing = dir / "no_such_sweep.json";
   try {
-    WorkerPool pool(worker_command(), replay_worker_setups(missing, 0, 2));
+    WorkerPool pool(worker_command(), replay_setups(missing, 0, 2));
     FAIL() << "a pool whose workers cannot read their sweep started";
   } catch (const Error& e) {
     const std::string what = e.what();
@@ -190,20 +197,18 @@ TEST_F(WorkerPoolTest, SetupErrorThrowsTheWorkersOneLineReason) {
   }
   std::ofstream(dir / "wrong.json") << R"({"format": "evotune-sweep-v0"})";
   try {
-    WorkerPool pool(worker_command(), replay_worker_setups(dir / "wrong.json", 0, 1));
+    WorkerPool pool(worker_command(), replay_setups(dir / "wrong.json", 0, 1));
     FAIL() << "a pool whose workers cannot parse their sweep started";
   } catch (const Error& e) {
     const std::string what = e.what();
     EXPECT_NE(what.find("wrong.json"), std::string::npos) << what;
     EXPECT_EQ(what.find('\n'), std::string::npos) << what;
   }
-  const std::vector<nlohmann::json> unknown_engine{nlohmann::json{{"engine", "quantum"}}};
-  EXPECT_THROW(WorkerPool(worker_command(), unknown_engine), Error);
-  EXPECT_THROW(WorkerPool(worker_command(), std::vector<nlohmann::json>{}), Error);
+  EXPECT_THROW(WorkerPool(worker_command(), std::vector<WorkerSetup>{}), Error);
 }
 
 TEST_F(WorkerPoolTest, SubmitWithNoIdleWorkerThrows) {
-  WorkerPool pool(worker_command(), replay_worker_setups(sweep_file(), 0, 1));
+  WorkerPool pool(worker_command(), replay_setups(sweep_file(), 0, 1));
   pool.submit(job(31, recorded(0).params));
   EXPECT_THROW(pool.submit(job(32, recorded(2).params)), Error);
   const auto results = collect_all(pool, 1);  // the first job is unaffected

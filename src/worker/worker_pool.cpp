@@ -1,5 +1,5 @@
 // Worker processes: start, feed, watch, replace.
-#include "eval/worker_pool.hpp"
+#include "worker/worker_pool.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -13,8 +13,8 @@
 #include <cstring>
 
 #include "core/error.hpp"
-#include "eval/wire_format.hpp"
 #include "ipc/child_process.hpp"
+#include "worker/message_codec.hpp"
 
 namespace evotune {
 namespace {
@@ -31,7 +31,7 @@ Outcome failure(Status status, std::string message) {
 
 }  // namespace
 
-WorkerPool::WorkerPool(std::vector<std::string> command, std::vector<nlohmann::json> setups,
+WorkerPool::WorkerPool(std::vector<std::string> command, std::vector<WorkerSetup> setups,
                        std::chrono::milliseconds setup_limit)
     : command_(std::move(command)), setups_(std::move(setups)), setup_limit_(setup_limit) {
   if (command_.empty() || setups_.empty())
@@ -57,7 +57,7 @@ std::size_t WorkerPool::idle() const {
 
 std::size_t WorkerPool::busy() const { return workers_.size() - idle(); }
 
-void WorkerPool::start(Worker& worker, const nlohmann::json& setup) {
+void WorkerPool::start(Worker& worker, const WorkerSetup& setup) {
   worker = Worker{};
   const ChildProcess child = spawn_child(command_);
   worker.pid = child.pid;
@@ -68,7 +68,7 @@ void WorkerPool::start(Worker& worker, const nlohmann::json& setup) {
     throw Error(why);
   };
   try {
-    write_frame(worker.to_fd, setup);
+    write_frame(worker.to_fd, encode(setup));
   } catch (const Error&) {
   }
   const auto deadline = Clock::now() + setup_limit_;
@@ -81,9 +81,10 @@ void WorkerPool::start(Worker& worker, const nlohmann::json& setup) {
       give_up(std::string("poll failed: ") + std::strerror(errno));
     const bool open = worker.reader.pull(worker.from_fd);
     if (auto message = worker.reader.next()) {
-      if (message->value("type", "") != "ready")
-        give_up(message->value("message", std::string("the worker could not set up")));
-      worker.info = message->value("info", nlohmann::json::object());
+      const WorkerAnswer answer = decode_answer(*message);
+      if (const auto* error = std::get_if<SetupErrorAnswer>(&answer)) give_up(error->message);
+      if (!std::holds_alternative<ReadyAnswer>(answer)) give_up("the worker answered before it was set up");
+      worker.ready = std::get<ReadyAnswer>(answer);
       return;
     }
     if (!open)
@@ -121,10 +122,8 @@ void WorkerPool::send(Worker& worker) {
   ++worker.attempts;
   worker.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                        std::chrono::duration<double, std::milli>(worker.job->deadline_ms));
-  nlohmann::json message = worker.job->payload;
-  message["ticket"] = worker.job->ticket;
   try {
-    write_frame(worker.to_fd, message);
+    write_frame(worker.to_fd, encode(worker.job->message));
   } catch (const Error& e) {
     spdlog::debug("worker {}: {}", worker.pid, e.what());  // its end of file reports the death
   }
@@ -134,12 +133,13 @@ std::optional<PoolResult> WorkerPool::read_answers(int index) {
   Worker& worker = workers_[index];
   const bool open = worker.reader.pull(worker.from_fd);
   while (auto message = worker.reader.next()) {
-    if (message->value("type", "") != "result" || !worker.job ||
-        message->value("ticket", -1LL) != worker.job->ticket)
+    WorkerAnswer answer = decode_answer(*message);
+    auto* done = std::get_if<ResultAnswer>(&answer);
+    if (!done || !worker.job || done->ticket != worker.job->message.ticket)
       throw Error("worker " + std::to_string(index) + " sent an unexpected message");
-    PoolResult result{worker.job->ticket, index, outcome_from_json(message->at("outcome"))};
+    PoolResult result{done->ticket, index, std::move(done->outcome)};
     worker.job.reset();
-    if (!message->value("healthy", true)) {
+    if (!done->healthy) {
       spdlog::debug("worker {} reports its GPU context unusable; starting a fresh one", index);
       restart(index);
     }
@@ -161,7 +161,7 @@ std::optional<PoolResult> WorkerPool::on_death(int index, const std::string& why
   }
   const PoolJob& job = *worker.job;
   if (killed_for_timeout) {
-    PoolResult result{job.ticket, index,
+    PoolResult result{job.message.ticket, index,
                       failure(Status::timeout,
                               "no answer within " + std::to_string(static_cast<long long>(job.deadline_ms)) +
                                   " ms: the worker was killed (the kernel hung or ran far too long)")};
@@ -175,7 +175,7 @@ std::optional<PoolResult> WorkerPool::on_death(int index, const std::string& why
     send(workers_[index]);
     return std::nullopt;
   }
-  PoolResult result{job.ticket, index,
+  PoolResult result{job.message.ticket, index,
                     failure(Status::launch_error, why + " while evaluating this variant, " +
                                                       std::to_string(kMaxAttempts) + " times")};
   worker.job.reset();

@@ -1,0 +1,138 @@
+// JSON of what a measurement yields: the device, timing and error figures, compile details, the outcome.
+#include "core/core_json.hpp"
+
+namespace evotune {
+
+using ordered_json = nlohmann::ordered_json;
+
+ordered_json to_json(const DeviceInfo& d) {
+  return {{"name", d.name},
+          {"arch", d.arch()},
+          {"cc_major", d.cc_major},
+          {"cc_minor", d.cc_minor},
+          {"driver_version", d.driver_version},
+          {"sm_count", d.sm_count},
+          {"l2_bytes", d.l2_bytes},
+          {"max_smem_per_block", d.max_smem_per_block},
+          {"global_mem_bytes", d.global_mem_bytes},
+          {"max_threads_per_block", d.max_threads_per_block},
+          {"smem_per_sm", d.smem_per_sm},
+          {"regs_per_block", d.regs_per_block},
+          {"regs_per_sm", d.regs_per_sm},
+          {"warp_size", d.warp_size}};
+}
+
+DeviceInfo device_from_json(const Fields& f) {
+  f.only({"name", "arch", "cc_major", "cc_minor", "driver_version", "sm_count", "l2_bytes",
+          "max_smem_per_block", "global_mem_bytes", "max_threads_per_block", "smem_per_sm", "regs_per_block",
+          "regs_per_sm", "warp_size"});
+  DeviceInfo d;
+  d.name = f.text("name");
+  d.cc_major = f.small_integer("cc_major");
+  d.cc_minor = f.small_integer("cc_minor");
+  const std::string arch = f.text("arch");
+  if (arch != d.arch())
+    f.fail(f.name("arch"), "'" + arch + "' does not match cc_major/cc_minor (" + d.arch() + ")");
+  d.driver_version = f.small_integer("driver_version");
+  d.sm_count = f.small_integer("sm_count");
+  d.l2_bytes = f.integer("l2_bytes");
+  d.max_smem_per_block = f.small_integer("max_smem_per_block");
+  if (f.has("global_mem_bytes")) d.global_mem_bytes = f.integer("global_mem_bytes");
+  for (auto [key, field] : {std::pair{"max_threads_per_block", &d.max_threads_per_block},
+                            {"smem_per_sm", &d.smem_per_sm},
+                            {"regs_per_block", &d.regs_per_block},
+                            {"regs_per_sm", &d.regs_per_sm},
+                            {"warp_size", &d.warp_size}})
+    if (f.has(key)) *field = f.small_integer(key);
+  return d;
+}
+
+ordered_json to_json(const TimingStats& t) {
+  return {{"median_us", t.median_us}, {"min_us", t.min_us}, {"mean_us", t.mean_us},
+          {"stddev_us", t.stddev_us}, {"p20_us", t.p20_us}, {"p80_us", t.p80_us},
+          {"samples", t.samples}};
+}
+
+TimingStats timing_from_json(const Fields& f) {
+  f.only({"median_us", "min_us", "mean_us", "stddev_us", "p20_us", "p80_us", "samples"});
+  TimingStats t;
+  t.median_us = f.number("median_us");
+  t.min_us = f.number("min_us");
+  t.mean_us = f.number("mean_us");
+  t.stddev_us = f.number("stddev_us");
+  t.p20_us = f.number("p20_us");
+  t.p80_us = f.number("p80_us");
+  t.samples = f.small_integer("samples");
+  if (t.median_us < 0) f.fail(f.name("median_us"), "a time cannot be negative");
+  return t;
+}
+
+ordered_json to_json(const ErrorStats& e) {
+  return {
+      {"max_abs", e.max_abs}, {"rel_l2", e.rel_l2}, {"non_finite", e.non_finite}, {"elements", e.elements}};
+}
+
+ErrorStats error_stats_from_json(const Fields& f) {
+  f.only({"max_abs", "rel_l2", "non_finite", "elements"});
+  return {f.number("max_abs"), f.number("rel_l2"), f.integer("non_finite"), f.integer("elements")};
+}
+
+ordered_json to_json(const CompileInfo& c) {
+  return {{"arch", c.arch},
+          {"registers", c.registers},
+          {"static_smem_bytes", c.static_smem_bytes},
+          {"spill_store_bytes", c.spill_store_bytes},
+          {"spill_load_bytes", c.spill_load_bytes},
+          {"stack_frame_bytes", c.stack_frame_bytes},
+          {"compile_ms", c.compile_ms},
+          {"from_cache", c.from_cache},
+          {"log", c.log}};
+}
+
+CompileInfo compile_info_from_json(const Fields& f) {
+  f.only({"arch", "registers", "static_smem_bytes", "spill_store_bytes", "spill_load_bytes",
+          "stack_frame_bytes", "compile_ms", "from_cache", "log"});
+  CompileInfo c;
+  c.arch = f.text("arch");
+  c.registers = f.small_integer("registers");
+  c.static_smem_bytes = f.small_integer("static_smem_bytes");
+  c.spill_store_bytes = f.small_integer("spill_store_bytes");
+  c.spill_load_bytes = f.small_integer("spill_load_bytes");
+  c.stack_frame_bytes = f.small_integer("stack_frame_bytes");
+  c.compile_ms = f.number("compile_ms");
+  c.from_cache = f.boolean("from_cache");
+  c.log = f.text("log");
+  return c;
+}
+
+Status status_from_json(const Fields& f, const std::string& key) {
+  const std::string name = f.text(key);
+  const auto status = status_from_string(name);
+  if (!status) f.fail(f.name(key), "unknown status '" + name + "'");
+  return *status;
+}
+
+ordered_json to_json(const Outcome& o) {
+  ordered_json j = {{"status", to_string(o.status)}, {"message", o.message},
+                    {"compile", to_json(o.compile)}, {"validation_seed", o.validation_seed},
+                    {"validate_ms", o.validate_ms},  {"bench_ms", o.bench_ms}};
+  if (o.error) j["error"] = to_json(*o.error);
+  if (o.timing) j["timing"] = to_json(*o.timing);
+  return j;
+}
+
+Outcome outcome_from_json(const Fields& f) {
+  f.only({"status", "message", "compile", "validation_seed", "validate_ms", "bench_ms", "error", "timing"});
+  Outcome o;
+  o.status = status_from_json(f, "status");
+  o.message = f.text("message");
+  o.compile = compile_info_from_json(f.object("compile"));
+  o.validation_seed = f.unsigned_integer("validation_seed");
+  o.validate_ms = f.number("validate_ms");
+  o.bench_ms = f.number("bench_ms");
+  if (f.has("error")) o.error = error_stats_from_json(f.object("error"));
+  if (f.has("timing")) o.timing = timing_from_json(f.object("timing"));
+  return o;
+}
+
+}  // namespace evotune

@@ -1,0 +1,16 @@
+// How a variant is measured: warm-up, repetitions, L2 flushing, the per-launch limit, recovery after faults.
+#pragma once
+
+namespace evotune {
+
+struct EvalSettings {
+  int warmup = 3;             // untimed launches before the timed ones
+  int repetitions = 30;       // timed launches, each with its own event pair
+  bool flush_l2 = true;       // overwrite a 2x-L2 scratch buffer before each timed launch
+  double timeout_ms = 10000;  // per validation launch; the timing phase gets this per launch
+  // After a sticky fault or a hung kernel: try to reset the context in this process (true), or give up at
+  // once and report unhealthy (false: a worker process, which the pool replaces with a fresh one).
+  bool reset_in_process = true;
+};
+
+}  // namespace evotune

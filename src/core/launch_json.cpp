@@ -1,0 +1,133 @@
+// JSON of what a measurement needs: buffers, launches, compiled kernels, tolerances and settings.
+#include <limits>
+
+#include "core/core_json.hpp"
+
+namespace evotune {
+namespace {
+
+using ordered_json = nlohmann::ordered_json;
+
+DType dtype_from_json(const Fields& f, const std::string& key) {
+  const std::string name = f.text(key);
+  const auto dtype = dtype_from_string(name);
+  if (!dtype) f.fail(f.name(key), "unknown dtype '" + name + "'");
+  return *dtype;
+}
+
+// One of two names, the first meaning `first`: "constant" or "random_uniform", "buffer" or "scalar".
+template <typename Kind>
+Kind kind_from_json(const Fields& f, const std::string& key, const char* first_name, Kind first,
+                    const char* second_name, Kind second) {
+  const std::string name = f.text(key);
+  if (name == first_name) return first;
+  if (name == second_name) return second;
+  f.fail(f.name(key),
+         "expected \"" + std::string(first_name) + "\" or \"" + second_name + "\", got \"" + name + "\"");
+}
+
+std::array<std::uint32_t, 3> dim3_from_json(const Fields& f, const std::string& key) {
+  const auto values = f.integers(key, 0, std::numeric_limits<std::uint32_t>::max(), 3);
+  return {static_cast<std::uint32_t>(values[0]), static_cast<std::uint32_t>(values[1]),
+          static_cast<std::uint32_t>(values[2])};
+}
+
+}  // namespace
+
+ordered_json to_json(const BufferSpec& b) {
+  return {{"name", b.name},
+          {"dtype", to_string(b.dtype)},
+          {"count", b.count},
+          {"is_input", b.is_input},
+          {"is_output", b.is_output},
+          {"fill_kind", b.fill.kind == FillSpec::Kind::constant ? "constant" : "random_uniform"},
+          {"fill_low", b.fill.low},
+          {"fill_high", b.fill.high},
+          {"fill_value", b.fill.value}};
+}
+
+BufferSpec buffer_from_json(const Fields& f) {
+  f.only({"name", "dtype", "count", "is_input", "is_output", "fill_kind", "fill_low", "fill_high",
+          "fill_value"});
+  BufferSpec b;
+  b.name = f.text("name");
+  b.dtype = dtype_from_json(f, "dtype");
+  b.count = f.integer("count");
+  b.is_input = f.boolean("is_input");
+  b.is_output = f.boolean("is_output");
+  b.fill.kind = kind_from_json(f, "fill_kind", "constant", FillSpec::Kind::constant, "random_uniform",
+                               FillSpec::Kind::random_uniform);
+  b.fill.low = f.number("fill_low");
+  b.fill.high = f.number("fill_high");
+  b.fill.value = f.number("fill_value");
+  return b;
+}
+
+ordered_json to_json(const LaunchSpec& l) {
+  ordered_json args = ordered_json::array();
+  for (const auto& a : l.args)
+    args.push_back({{"kind", a.kind == ArgSpec::Kind::buffer ? "buffer" : "scalar"},
+                    {"name", a.name},
+                    {"dtype", to_string(a.dtype)},
+                    {"value", a.value}});
+  return {{"kernel_name", l.kernel_name},
+          {"grid", l.grid},
+          {"block", l.block},
+          {"dynamic_smem_bytes", l.dynamic_smem_bytes},
+          {"args", args}};
+}
+
+LaunchSpec launch_from_json(const Fields& f) {
+  f.only({"kernel_name", "grid", "block", "dynamic_smem_bytes", "args"});
+  LaunchSpec l;
+  l.kernel_name = f.text("kernel_name");
+  l.grid = dim3_from_json(f, "grid");
+  l.block = dim3_from_json(f, "block");
+  l.dynamic_smem_bytes = static_cast<std::uint32_t>(
+      f.integer("dynamic_smem_bytes", 0, std::numeric_limits<std::uint32_t>::max()));
+  for (const Fields& a : f.objects("args")) {
+    a.only({"kind", "name", "dtype", "value"});
+    ArgSpec arg;
+    arg.kind = kind_from_json(a, "kind", "buffer", ArgSpec::Kind::buffer, "scalar", ArgSpec::Kind::scalar);
+    arg.name = a.text("name");
+    arg.dtype = dtype_from_json(a, "dtype");
+    arg.value = a.number("value");
+    l.args.push_back(std::move(arg));
+  }
+  return l;
+}
+
+ordered_json to_json(const CompiledKernel& k) {
+  return {{"cubin", ordered_json::binary(std::vector<std::uint8_t>(k.cubin.begin(), k.cubin.end()))},
+          {"launch", to_json(k.launch)}};
+}
+
+CompiledKernel kernel_from_json(const Fields& f) {
+  f.only({"cubin", "launch"});
+  return {f.bytes("cubin"), launch_from_json(f.object("launch"))};
+}
+
+ordered_json to_json(const Tolerances& t) { return {{"max_abs", t.max_abs}, {"rel_l2", t.rel_l2}}; }
+
+Tolerances tolerances_from_json(const Fields& f) {
+  f.only({"max_abs", "rel_l2"});
+  return {f.number("max_abs"), f.number("rel_l2")};
+}
+
+ordered_json to_json(const EvalSettings& s) {
+  return {{"warmup", s.warmup},
+          {"repetitions", s.repetitions},
+          {"flush_l2", s.flush_l2},
+          {"timeout_ms", s.timeout_ms},
+          {"reset_in_process", s.reset_in_process}};
+}
+
+EvalSettings settings_from_json(const Fields& f) {
+  f.only({"warmup", "repetitions", "flush_l2", "timeout_ms", "reset_in_process"});
+  constexpr auto low = std::numeric_limits<int>::min(), high = std::numeric_limits<int>::max();
+  return {static_cast<int>(f.integer("warmup", low, high)),
+          static_cast<int>(f.integer("repetitions", low, high)), f.boolean("flush_l2"),
+          f.number("timeout_ms"), f.boolean("reset_in_process")};
+}
+
+}  // namespace evotune

@@ -1,0 +1,122 @@
+// Worker messages as JSON objects; their core parts go through the core serialiser and field reader.
+#include "worker/message_codec.hpp"
+
+#include <limits>
+
+#include "core/core_json.hpp"
+#include "core/json_fields.hpp"
+
+namespace evotune {
+namespace {
+
+using json = nlohmann::json;
+using ordered_json = nlohmann::ordered_json;
+
+ordered_json setup_json(const GpuSetup& setup) {
+  ordered_json buffers = ordered_json::array();
+  for (const auto& buffer : setup.buffers) buffers.push_back(to_json(buffer));
+  return {{"engine", "gpu"},
+          {"device_ordinal", setup.device_ordinal},
+          {"buffers", buffers},
+          {"reference", to_json(setup.reference)},
+          {"tolerances", to_json(setup.tolerances)},
+          {"settings", to_json(setup.settings)},
+          {"include_dirs", setup.include_dirs}};
+}
+
+ordered_json setup_json(const ReplaySetup& setup) {
+  return {{"engine", "replay"}, {"sweep_file", setup.sweep_file}, {"delay_ms", setup.delay_ms}};
+}
+
+GpuSetup gpu_setup_from(const Fields& f) {
+  f.only({"engine", "device_ordinal", "buffers", "reference", "tolerances", "settings", "include_dirs"});
+  GpuSetup setup;
+  setup.device_ordinal = f.small_integer("device_ordinal");
+  for (const Fields& buffer : f.objects("buffers")) setup.buffers.push_back(buffer_from_json(buffer));
+  setup.reference = kernel_from_json(f.object("reference"));
+  setup.tolerances = tolerances_from_json(f.object("tolerances"));
+  setup.settings = settings_from_json(f.object("settings"));
+  setup.include_dirs = f.texts("include_dirs");
+  return setup;
+}
+
+ReplaySetup replay_setup_from(const Fields& f) {
+  f.only({"engine", "sweep_file", "delay_ms"});
+  return {f.text("sweep_file"), f.number("delay_ms")};
+}
+
+ordered_json answer_json(const ReadyAnswer& ready) {
+  return {{"type", "ready"}, {"device", to_json(ready.device)}, {"reference_ms", ready.reference_ms}};
+}
+
+ordered_json answer_json(const SetupErrorAnswer& error) {
+  return {{"type", "setup_error"}, {"message", error.message}};
+}
+
+ordered_json answer_json(const ResultAnswer& result) {
+  return {{"type", "result"},
+          {"ticket", result.ticket},
+          {"outcome", to_json(result.outcome)},
+          {"healthy", result.healthy}};
+}
+
+WorkerAnswer answer_from(const Fields& f) {
+  const std::string type = f.text("type");
+  if (type == "ready") {
+    f.only({"type", "device", "reference_ms"});
+    return ReadyAnswer{device_from_json(f.object("device")), f.number("reference_ms")};
+  }
+  if (type == "setup_error") {
+    f.only({"type", "message"});
+    return SetupErrorAnswer{f.text("message")};
+  }
+  if (type != "result") f.fail("type", "unknown answer type '" + type + "'");
+  f.only({"type", "ticket", "outcome", "healthy"});
+  return ResultAnswer{f.integer("ticket", std::numeric_limits<std::int64_t>::min()),
+                      outcome_from_json(f.object("outcome")), f.boolean("healthy")};
+}
+
+}  // namespace
+
+json encode(const WorkerSetup& setup) {
+  return json(std::visit([](const auto& s) { return setup_json(s); }, setup));
+}
+
+WorkerSetup decode_setup(const json& message) {
+  const Fields f(message, "", "setup message");
+  const std::string engine = f.text("engine");
+  if (engine == "gpu") return gpu_setup_from(f);
+  if (engine == "replay") return replay_setup_from(f);
+  f.fail("engine", "unknown engine '" + engine + "'");
+}
+
+json encode(const JobMessage& job) {
+  ordered_json message = {{"ticket", job.ticket},
+                          {"config", job.config},
+                          {"validation_seed", job.validation_seed},
+                          {"launch_limit_ms", job.launch_limit_ms},
+                          {"limit_basis", job.limit_basis}};
+  if (job.kernel) message["kernel"] = to_json(*job.kernel);
+  return json(message);
+}
+
+JobMessage decode_job(const json& message) {
+  const Fields f(message, "", "job message");
+  f.only({"ticket", "config", "validation_seed", "launch_limit_ms", "limit_basis", "kernel"});
+  JobMessage job;
+  job.ticket = f.integer("ticket", std::numeric_limits<std::int64_t>::min());
+  job.config = f.int_map("config");
+  job.validation_seed = f.unsigned_integer("validation_seed");
+  job.launch_limit_ms = f.number("launch_limit_ms");
+  job.limit_basis = f.text("limit_basis");
+  if (f.has("kernel")) job.kernel = kernel_from_json(f.object("kernel"));
+  return job;
+}
+
+json encode(const WorkerAnswer& answer) {
+  return json(std::visit([](const auto& a) { return answer_json(a); }, answer));
+}
+
+WorkerAnswer decode_answer(const json& message) { return answer_from(Fields(message, "", "worker answer")); }
+
+}  // namespace evotune
