@@ -90,6 +90,13 @@ void add_tune_command(CLI::App& app) {
       ->capture_default_str();
   command->add_option("--warmup", options->eval.warmup, "Untimed launches before timing")
       ->capture_default_str();
+  command
+      ->add_option(
+          "--validation-rounds", options->eval.validation_rounds,
+          "Validation rounds, each on fresh random inputs (the first also launched twice for a bitwise "
+          "comparison when the space is deterministic)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
   command->add_option("--reps", options->eval.repetitions, "Timed launches per variant (median reported)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);

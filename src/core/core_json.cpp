@@ -113,21 +113,27 @@ Status status_from_json(const Fields& f, const std::string& key) {
 }
 
 ordered_json to_json(const Outcome& o) {
-  ordered_json j = {{"status", to_string(o.status)}, {"message", o.message},
-                    {"compile", to_json(o.compile)}, {"validation_seed", o.validation_seed},
-                    {"validate_ms", o.validate_ms},  {"bench_ms", o.bench_ms}};
+  ordered_json j = {{"status", to_string(o.status)},
+                    {"message", o.message},
+                    {"compile", to_json(o.compile)},
+                    {"validation_seed", o.validation_seed},
+                    {"validation_rounds", o.validation_rounds},
+                    {"validate_ms", o.validate_ms},
+                    {"bench_ms", o.bench_ms}};
   if (o.error) j["error"] = to_json(*o.error);
   if (o.timing) j["timing"] = to_json(*o.timing);
   return j;
 }
 
 Outcome outcome_from_json(const Fields& f) {
-  f.only({"status", "message", "compile", "validation_seed", "validate_ms", "bench_ms", "error", "timing"});
+  f.only({"status", "message", "compile", "validation_seed", "validation_rounds", "validate_ms", "bench_ms",
+          "error", "timing"});
   Outcome o;
   o.status = status_from_json(f, "status");
   o.message = f.text("message");
   o.compile = compile_info_from_json(f.object("compile"));
   o.validation_seed = f.unsigned_integer("validation_seed");
+  o.validation_rounds = static_cast<int>(f.integer("validation_rounds", 0, 64));
   o.validate_ms = f.number("validate_ms");
   o.bench_ms = f.number("bench_ms");
   if (f.has("error")) o.error = error_stats_from_json(f.object("error"));

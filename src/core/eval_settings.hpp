@@ -11,6 +11,8 @@ struct EvalSettings {
   // After a sticky fault or a hung kernel: try to reset the context in this process (true), or give up at
   // once and report unhealthy (false: a worker process, which the pool replaces with a fresh one).
   bool reset_in_process = true;
+  // Validation rounds, each on fresh random inputs (round r's seed: validation_round_seed(seed, r)).
+  int validation_rounds = 2;
 };
 
 }  // namespace evotune

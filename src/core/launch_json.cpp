@@ -107,11 +107,13 @@ CompiledKernel kernel_from_json(const Fields& f) {
   return {f.bytes("cubin"), launch_from_json(f.object("launch"))};
 }
 
-ordered_json to_json(const Tolerances& t) { return {{"max_abs", t.max_abs}, {"rel_l2", t.rel_l2}}; }
+ordered_json to_json(const Tolerances& t) {
+  return {{"max_abs", t.max_abs}, {"rel_l2", t.rel_l2}, {"deterministic", t.deterministic}};
+}
 
 Tolerances tolerances_from_json(const Fields& f) {
-  f.only({"max_abs", "rel_l2"});
-  return {f.number("max_abs"), f.number("rel_l2")};
+  f.only({"max_abs", "rel_l2", "deterministic"});
+  return {f.number("max_abs"), f.number("rel_l2"), f.boolean("deterministic")};
 }
 
 ordered_json to_json(const EvalSettings& s) {
@@ -119,15 +121,19 @@ ordered_json to_json(const EvalSettings& s) {
           {"repetitions", s.repetitions},
           {"flush_l2", s.flush_l2},
           {"timeout_ms", s.timeout_ms},
-          {"reset_in_process", s.reset_in_process}};
+          {"reset_in_process", s.reset_in_process},
+          {"validation_rounds", s.validation_rounds}};
 }
 
 EvalSettings settings_from_json(const Fields& f) {
-  f.only({"warmup", "repetitions", "flush_l2", "timeout_ms", "reset_in_process"});
+  f.only({"warmup", "repetitions", "flush_l2", "timeout_ms", "reset_in_process", "validation_rounds"});
   constexpr auto low = std::numeric_limits<int>::min(), high = std::numeric_limits<int>::max();
   return {static_cast<int>(f.integer("warmup", low, high)),
-          static_cast<int>(f.integer("repetitions", low, high)), f.boolean("flush_l2"),
-          f.number("timeout_ms"), f.boolean("reset_in_process")};
+          static_cast<int>(f.integer("repetitions", low, high)),
+          f.boolean("flush_l2"),
+          f.number("timeout_ms"),
+          f.boolean("reset_in_process"),
+          static_cast<int>(f.integer("validation_rounds", 1, 64))};
 }
 
 }  // namespace evotune

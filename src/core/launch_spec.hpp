@@ -44,10 +44,13 @@ struct LaunchSpec {
   std::vector<ArgSpec> args;
 };
 
-// Acceptance thresholds of a variant's outputs against the reference's.
+// Acceptance of a variant's outputs against the reference's.
 struct Tolerances {
   double max_abs = 2e-2;
   double rel_l2 = 1e-2;
+  // The space's kernels are deterministic: two launches on the same inputs must give bit-identical outputs
+  // (a race then shows as Status::nondeterministic). False for spaces whose kernels may use atomics.
+  bool deterministic = true;
 };
 
 }  // namespace evotune

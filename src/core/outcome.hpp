@@ -45,8 +45,9 @@ struct Outcome {
   std::optional<ErrorStats> error;    // present once validation ran
   std::optional<TimingStats> timing;  // present when status == ok
   std::uint64_t validation_seed = 0;
-  double validate_ms = 0;  // host-side wall time of the validation step
-  double bench_ms = 0;     // host-side wall time of the timing step
+  int validation_rounds = 0;  // rounds the variant passed (their seeds derive from validation_seed)
+  double validate_ms = 0;     // host-side wall time of the validation step
+  double bench_ms = 0;        // host-side wall time of the timing step
 };
 
 }  // namespace evotune

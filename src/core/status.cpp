@@ -6,7 +6,7 @@
 
 namespace evotune {
 namespace {
-constexpr std::array<std::pair<Status, std::string_view>, 7> kNames{{
+constexpr std::array<std::pair<Status, std::string_view>, 9> kNames{{
     {Status::ok, "ok"},
     {Status::compile_error, "compile_error"},
     {Status::resource_error, "resource_error"},
@@ -14,6 +14,8 @@ constexpr std::array<std::pair<Status, std::string_view>, 7> kNames{{
     {Status::timeout, "timeout"},
     {Status::wrong_result, "wrong_result"},
     {Status::nan, "nan"},
+    {Status::out_of_bounds, "out_of_bounds"},
+    {Status::nondeterministic, "nondeterministic"},
 }};
 }  // namespace
 

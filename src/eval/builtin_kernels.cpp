@@ -39,6 +39,35 @@ extern "C" __global__ void evotune_fill(void* out, long long n, int dtype, unsig
   }
 }
 
+// The guard regions' canary: word i of a margin is evotune_mix(0xC0FFEE0DDF00D ^ i), as canary_pattern()
+// (eval/guard_regions.cpp) computes it on the host.
+extern "C" __global__ void evotune_canary(unsigned long long* out, long long words) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < words;
+       i += (long long)gridDim.x * blockDim.x)
+    out[i] = evotune_mix(0xC0FFEE0DDF00DULL ^ (unsigned long long)i);
+}
+
+// An order-independent 64-bit checksum of `bytes` bytes (the sum of a hash of each 8-byte word and its
+// index, the tail bytes as one more word), added to *sum: equal data, equal sum, on any launch shape.
+// `data` is 8-byte aligned (every buffer starts at a 256-byte boundary).
+extern "C" __global__ void evotune_checksum(const unsigned char* data, long long bytes,
+                                            unsigned long long* sum) {
+  const long long words = bytes / 8;
+  unsigned long long local = 0;
+  const long long first = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  for (long long i = first; i < words; i += (long long)gridDim.x * blockDim.x) {
+    const unsigned long long word = ((const unsigned long long*)data)[i];
+    local += evotune_mix(word ^ (0x9e3779b97f4a7c15ULL * (unsigned long long)(i + 1)));
+  }
+  if (first == 0 && bytes % 8 != 0) {
+    unsigned long long tail = 0;
+    for (long long b = words * 8; b < bytes; ++b) tail = (tail << 8) | data[b];
+    local += evotune_mix(tail ^ 0x5bd1e995ULL);
+  }
+  for (int offset = 16; offset > 0; offset /= 2) local += __shfl_down_sync(0xffffffffu, local, offset);
+  if (threadIdx.x % 32 == 0) atomicAdd(sum, local);
+}
+
 extern "C" __global__ void evotune_poison(void* out, long long n, int dtype) {
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
        i += (long long)gridDim.x * blockDim.x) {
@@ -86,6 +115,8 @@ std::string compile_builtin_kernels(const std::vector<std::string>& include_dirs
 BuiltinKernels::BuiltinKernels(const std::string& cubin) : module_(cuda::Module::load(cubin)) {
   fill_ = module_.function("evotune_fill");
   poison_ = module_.function("evotune_poison");
+  canary_ = module_.function("evotune_canary");
+  checksum_ = module_.function("evotune_checksum");
 }
 
 void BuiltinKernels::fill(CUstream stream, CUdeviceptr buffer, DType dtype, std::int64_t count,
@@ -106,6 +137,23 @@ void BuiltinKernels::poison(CUstream stream, CUdeviceptr buffer, DType dtype, st
   long long n = count;
   void* params[] = {&buffer, &n, &code};
   launch(poison_, stream, count, params);
+}
+
+void BuiltinKernels::canary(CUstream stream, CUdeviceptr margin, std::size_t bytes) const {
+  long long words = static_cast<long long>(bytes / 8);
+  void* params[] = {&margin, &words};
+  launch(canary_, stream, words, params);
+}
+
+void BuiltinKernels::checksum(CUstream stream, CUdeviceptr data, std::size_t bytes, CUdeviceptr sum) const {
+  long long n = static_cast<long long>(bytes);
+  void* params[] = {&data, &n, &sum};
+  launch(checksum_, stream, std::max<long long>(n / 8, 1), params);
+}
+
+std::uint64_t validation_round_seed(std::uint64_t validation_seed, int round) {
+  if (round == 0) return validation_seed;
+  return buffer_seed(validation_seed ^ 0x5851f42d4c957f2dULL, static_cast<std::size_t>(round) + 1000);
 }
 
 std::uint64_t buffer_seed(std::uint64_t validation_seed, std::size_t buffer_index) {

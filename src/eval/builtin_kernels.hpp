@@ -33,13 +33,26 @@ class BuiltinKernels {
   // types) over count elements, so elements a kernel leaves unwritten show. Asynchronous on `stream`.
   void poison(CUstream stream, CUdeviceptr buffer, DType dtype, std::int64_t count) const;
 
+  // Writes the guard canary (canary_pattern(bytes), eval/guard_regions.hpp) over a margin of `bytes`, a
+  // multiple of 8 at an 8-byte aligned address. Asynchronous on `stream`.
+  void canary(CUstream stream, CUdeviceptr margin, std::size_t bytes) const;
+
+  // Adds the 64-bit checksum of `bytes` bytes at `data` to the u64 at `sum` (which the caller zeroes first):
+  // equal bytes give equal sums. Asynchronous on `stream`.
+  void checksum(CUstream stream, CUdeviceptr data, std::size_t bytes, CUdeviceptr sum) const;
+
   void abandon() noexcept { module_.abandon(); }
 
  private:
   cuda::Module module_;
   CUfunction fill_ = nullptr;
   CUfunction poison_ = nullptr;
+  CUfunction canary_ = nullptr;
+  CUfunction checksum_ = nullptr;
 };
+
+// The seed of validation round `round` (0: the validation seed itself), so rounds get unrelated inputs.
+std::uint64_t validation_round_seed(std::uint64_t validation_seed, int round);
 
 // A per-buffer seed derived from a validation seed, so buffers of one problem get unrelated data.
 std::uint64_t buffer_seed(std::uint64_t validation_seed, std::size_t buffer_index);

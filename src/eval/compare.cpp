@@ -2,7 +2,9 @@
 #include "eval/compare.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 
 #include "core/error.hpp"
@@ -60,6 +62,36 @@ ErrorStats merge(const ErrorStats& a, const ErrorStats& b) {
   merged.non_finite = a.non_finite + b.non_finite;
   merged.elements = a.elements + b.elements;
   return merged;
+}
+
+std::optional<BitwiseDifference> bitwise_difference(const std::vector<double>& a,
+                                                    const std::vector<double>& b) {
+  if (a.size() != b.size()) throw Error("internal: comparing outputs of different lengths");
+  BitwiseDifference difference;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (std::bit_cast<std::uint64_t>(a[i]) == std::bit_cast<std::uint64_t>(b[i])) continue;
+    if (difference.differing++ == 0) {
+      difference.first = static_cast<std::int64_t>(i);
+      difference.first_a = a[i];
+      difference.first_b = b[i];
+    }
+  }
+  if (difference.differing == 0) return std::nullopt;
+  return difference;
+}
+
+std::string short_number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", value);
+  return text;
+}
+
+std::string describe_verdict(Status status, const ErrorStats& error, const Tolerances& tolerances) {
+  if (status == Status::nan)
+    return std::to_string(error.non_finite) + " of " + std::to_string(error.elements) +
+           " output elements are NaN/Inf (unwritten or non-finite)";
+  return "max_abs " + short_number(error.max_abs) + " (tolerance " + short_number(tolerances.max_abs) +
+         "), rel_l2 " + short_number(error.rel_l2) + " (tolerance " + short_number(tolerances.rel_l2) + ")";
 }
 
 Status judge(const ErrorStats& error, const Tolerances& tolerances) {

@@ -1,6 +1,9 @@
 // Pure numerics of validation and timing: output comparison, the verdict, sample statistics.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "core/launch_spec.hpp"
@@ -18,6 +21,23 @@ ErrorStats compare_outputs(const std::vector<double>& reference, const std::vect
 
 // The combined statistics of several output buffers: the worst of each measure, counts added.
 ErrorStats merge(const ErrorStats& a, const ErrorStats& b);
+
+// Where two outputs of the same kernel on the same inputs differ bit for bit (a race, or reading memory
+// nothing wrote): how many elements, and the first.
+struct BitwiseDifference {
+  std::int64_t differing = 0;
+  std::int64_t first = 0;
+  double first_a = 0, first_b = 0;
+};
+std::optional<BitwiseDifference> bitwise_difference(const std::vector<double>& a,
+                                                    const std::vector<double>& b);
+
+// "%.3g": numbers in verdicts and limits.
+std::string short_number(double value);
+
+// The reason text of a failed verdict: "3 of 4096 output elements are NaN/Inf (unwritten or non-finite)", or
+// "max_abs 0.5 (tolerance 0.02), rel_l2 0.3 (tolerance 0.01)".
+std::string describe_verdict(Status status, const ErrorStats& error, const Tolerances& tolerances);
 
 // nan when any element is non-finite, wrong_result when max_abs or rel_l2 is over its tolerance, else ok.
 Status judge(const ErrorStats& error, const Tolerances& tolerances);

@@ -10,6 +10,7 @@
 #include "core/launch_spec.hpp"
 #include "cuda/resources.hpp"
 #include "eval/builtin_kernels.hpp"
+#include "eval/guard_regions.hpp"
 
 namespace evotune {
 
@@ -19,15 +20,16 @@ enum class Role { reference, variant };
 class DeviceState {
  public:
   // Retains the primary context, makes it current, then loads the builtin and reference cubins and
-  // allocates every buffer (outputs twice), an L2-flush scratch of scratch_bytes and 2 * event_pairs + 1
-  // timing events. Throws CudaError.
+  // allocates every buffer (outputs twice) with a guard margin (guard_margin_bytes) before and after it, an
+  // L2-flush scratch of scratch_bytes and 2 * event_pairs + 1 timing events. Throws CudaError.
   DeviceState(int ordinal, const std::vector<BufferSpec>& buffers, const std::string& builtin_cubin,
               const std::string& reference_cubin, const std::string& reference_kernel,
               std::size_t scratch_bytes, int event_pairs);
   DeviceState(const DeviceState&) = delete;
   DeviceState& operator=(const DeviceState&) = delete;
 
-  // Device address of buffer `name` as `role` sees it; nullopt when there is no such buffer.
+  // Device address of buffer `name` as `role` sees it (past its front margin, so aligned as the allocation
+  // is); nullopt when there is no such buffer.
   std::optional<std::uint64_t> address(const std::string& name, Role role) const;
 
   // Refills every input (and both copies of read-write buffers) from seed and NaN-poisons `role`'s
@@ -36,6 +38,18 @@ class DeviceState {
 
   // Copies `role`'s output buffers to the host as doubles, one vector per output BufferSpec, in order.
   std::vector<std::vector<double>> download_outputs(Role role) const;
+
+  // Writes the canary into both margins of every buffer `role`'s kernel sees (inputs and its own outputs).
+  // Asynchronous on the stream.
+  void arm_guards(Role role) const;
+
+  // The first breach of a margin armed for `role`, buffers in order, the front margin first; reads the
+  // margins back, so call it once the stream is idle.
+  std::optional<GuardBreach> find_breach(Role role) const;
+
+  // A checksum of each read-only input buffer (inputs that are not outputs), in buffer order, with its
+  // name; waits for the stream.
+  std::vector<std::pair<std::string, std::uint64_t>> input_checksums() const;
 
   // Forgets every handle, the context's retain included, without a driver call: for a state whose
   // context is about to be reset (cuda::reset_primary_context), which destroys them all.
@@ -48,14 +62,19 @@ class DeviceState {
   CUfunction reference = nullptr;
   cuda::Module variant_module;  // the variant being evaluated; kept here so a reset also forgets it
   cuda::DeviceMemory l2_scratch;
+  cuda::DeviceMemory checksums;  // one u64 per buffer, for input_checksums
   std::vector<cuda::Event> events;
 
  private:
+  // Each copy is margin + payload + margin bytes; kernels see the payload.
   struct Buffer {
     BufferSpec spec;
+    std::size_t margin = 0;
     cuda::DeviceMemory shared;     // inputs (and buffers neither read nor written by the problem)
     cuda::DeviceMemory reference;  // outputs: the reference's copy
     cuda::DeviceMemory variant;    // outputs: the variant's copy
+    const cuda::DeviceMemory& copy(Role role) const;
+    CUdeviceptr payload(Role role) const { return copy(role).get() + margin; }
   };
   std::vector<Buffer> buffers_;
 };

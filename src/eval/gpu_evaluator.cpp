@@ -52,20 +52,6 @@ Status status_of(CUresult result) {
   }
 }
 
-std::string format_number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", value);
-  return text;
-}
-
-std::string describe(Status status, const ErrorStats& error, const Tolerances& tolerances) {
-  if (status == Status::nan)
-    return std::to_string(error.non_finite) + " of " + std::to_string(error.elements) +
-           " output elements are NaN/Inf (unwritten or non-finite)";
-  return "max_abs " + format_number(error.max_abs) + " (tolerance " + format_number(tolerances.max_abs) +
-         "), rel_l2 " + format_number(error.rel_l2) + " (tolerance " + format_number(tolerances.rel_l2) + ")";
-}
-
 }  // namespace
 
 GpuEvaluator::GpuEvaluator(int device_ordinal, std::vector<BufferSpec> buffers, CompiledKernel reference,
@@ -99,7 +85,7 @@ GpuEvaluator::GpuEvaluator(int device_ordinal, std::vector<BufferSpec> buffers, 
   } catch (const cuda::CudaError& e) {
     throw Error(name + " does not load: " + e.what());
   }
-  for (const auto& output : cached_reference_)
+  for (const auto& output : cached_reference_.front().second)
     if (std::any_of(output.begin(), output.end(), [](double v) { return !std::isfinite(v); }))
       spdlog::warn("{} leaves NaN/Inf in its outputs; variants must match them", name);
 }
@@ -124,27 +110,14 @@ Outcome GpuEvaluator::evaluate(const CompiledKernel& variant, std::uint64_t vali
   const auto start = Clock::now();
   try {
     state_->context.make_current();
-    const auto& expected = reference_outputs(validation_seed);
     const CUfunction function = load_variant(variant);
     check_resources(function, variant.launch, "variant");
-    KernelArgs args = arguments(variant.launch, Role::variant);
-    state_->prepare(validation_seed, Role::variant);
-    launch(function, variant.launch, args);
-    wait(settings_.timeout_ms, "variant");
-    const auto outputs = state_->download_outputs(Role::variant);
-    ErrorStats error;
-    for (std::size_t i = 0; i < outputs.size(); ++i)
-      error = i == 0 ? compare_outputs(expected[i], outputs[i])
-                     : merge(error, compare_outputs(expected[i], outputs[i]));
-    outcome.error = error;
-    outcome.status = judge(error, tolerances_);
+    validate(function, variant.launch, validation_seed, outcome);
     outcome.validate_ms = ms_since(start);
     if (outcome.status == Status::ok) {
       const auto bench_start = Clock::now();
       outcome.timing = time_variant(function, variant.launch);
       outcome.bench_ms = ms_since(bench_start);
-    } else {
-      outcome.message = describe(outcome.status, error, tolerances_);
     }
   } catch (const Failure& failure) {
     handle(failure, outcome);
@@ -168,15 +141,17 @@ void GpuEvaluator::handle(const Failure& failure, Outcome& outcome) {
 }
 
 const std::vector<std::vector<double>>& GpuEvaluator::reference_outputs(std::uint64_t seed) {
-  if (cached_seed_ == seed) return cached_reference_;
+  for (const auto& [cached_seed, outputs] : cached_reference_)
+    if (cached_seed == seed) return outputs;
   try {
     KernelArgs args = arguments(reference_.launch, Role::reference);
     state_->prepare(seed, Role::reference);
     launch(state_->reference, reference_.launch, args);
     wait(settings_.timeout_ms, "reference kernel");
-    cached_reference_ = state_->download_outputs(Role::reference);
-    cached_seed_ = seed;
-    return cached_reference_;
+    if (cached_reference_.size() >= static_cast<std::size_t>(std::max(1, settings_.validation_rounds)))
+      cached_reference_.pop_front();
+    cached_reference_.emplace_back(seed, state_->download_outputs(Role::reference));
+    return cached_reference_.back().second;
   } catch (const Failure& failure) {
     throw Failure{failure.status, "reference kernel: " + failure.message, failure.reset};
   } catch (const cuda::CudaError& e) {
@@ -249,7 +224,7 @@ void GpuEvaluator::wait(double timeout_ms, const std::string& who) const {
   const auto deadline = Clock::now() + std::chrono::duration<double, std::milli>(timeout_ms);
   while (!done.done()) {
     if (Clock::now() > deadline)
-      throw Failure{Status::timeout, who + " did not finish within " + format_number(timeout_ms) + " ms",
+      throw Failure{Status::timeout, who + " did not finish within " + short_number(timeout_ms) + " ms",
                     Failure::Reset::hung};
     std::this_thread::sleep_for(std::chrono::microseconds(20));
   }
@@ -298,7 +273,7 @@ void GpuEvaluator::recover(const std::string& cause, bool kernel_may_be_running)
     return;
   }
   spdlog::warn("resetting the CUDA context of device {} after: {}", ordinal_, cause);
-  cached_seed_.reset();  // the reference runs again in the new context, as a check that it works
+  cached_reference_.clear();  // the reference runs again in the new context, as a check that it works
   const CUdevice device = state_->context.device();
   const CUcontext context = state_->context.get();
   state_->abandon();
@@ -314,7 +289,7 @@ void GpuEvaluator::recover(const std::string& cause, bool kernel_may_be_running)
   const double limit_ms = kernel_may_be_running ? kHungResetLimitMs : kResetLimitMs;
   if (result.wait_for(std::chrono::duration<double, std::milli>(limit_ms)) != std::future_status::ready) {
     mark_unhealthy("device " + std::to_string(ordinal_) + " did not recover within " +
-                   format_number(limit_ms) + " ms after: " + cause + " (restart evotune)");
+                   short_number(limit_ms) + " ms after: " + cause + " (restart evotune)");
     return;
   }
   if (const CUresult reset = result.get(); reset != CUDA_SUCCESS)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -61,6 +62,14 @@ class GpuEvaluator {
   void launch(CUfunc_st* function, const LaunchSpec& launch, KernelArgs& args) const;
   void wait(double timeout_ms, const std::string& who) const;
   const std::vector<std::vector<double>>& reference_outputs(std::uint64_t seed);
+  // Validation (eval/gpu_validation.cpp): every round on fresh inputs; sets status, message and error.
+  void validate(CUfunc_st* function, const LaunchSpec& launch, std::uint64_t seed, Outcome& outcome);
+  // One checked launch on `seed`'s inputs: guards armed and read-only inputs checksummed around it. The
+  // outputs, or none with outcome's status and message set (out_of_bounds, or wrong_result for a write
+  // into an input).
+  std::optional<std::vector<std::vector<double>>> checked_run(CUfunc_st* function, const LaunchSpec& launch,
+                                                              std::uint64_t seed, Outcome& outcome);
+  std::vector<std::string> output_names() const;
   TimingStats time_variant(CUfunc_st* function, const LaunchSpec& launch);
   double time_reference();
   void build_state();
@@ -77,8 +86,8 @@ class GpuEvaluator {
   DeviceInfo device_;
   std::string builtin_cubin_;
   std::unique_ptr<DeviceState> state_;
-  std::optional<std::uint64_t> cached_seed_;  // seed of cached_reference_
-  std::vector<std::vector<double>> cached_reference_;
+  // The reference's outputs for the last validation_rounds seeds, oldest first.
+  std::deque<std::pair<std::uint64_t, std::vector<std::vector<double>>>> cached_reference_;
   double reference_ms_ = 0;
   bool healthy_ = true;
   std::string unhealthy_reason_;

@@ -119,7 +119,9 @@ SizeSpec read_size(const Field& field, Names& names) {
 }
 
 void read_validation(const Field& section, Tolerances& tolerances) {
-  section.allow_only({"AbsoluteTolerance", "RelativeL2Tolerance"});
+  section.allow_only({"AbsoluteTolerance", "RelativeL2Tolerance", "Deterministic"});
+  if (const auto deterministic = section.find("Deterministic"))
+    tolerances.deterministic = deterministic->boolean();
   for (auto [key, target] : {std::pair{"AbsoluteTolerance", &tolerances.max_abs},
                              std::pair{"RelativeL2Tolerance", &tolerances.rel_l2}}) {
     const auto field = section.find(key);

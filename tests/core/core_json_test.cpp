@@ -83,10 +83,13 @@ TEST(CoreJson, NonFiniteErrorStatsSurviveCbor) {
 }
 
 TEST(CoreJson, ToleranceAndSettingsRoundTrip) {
-  const Tolerances t = round_trip(to_json(Tolerances{1e-3, 0.1 + 0.2}), tolerances_from_json);
+  const Tolerances t = round_trip(to_json(Tolerances{1e-3, 0.1 + 0.2, false}), tolerances_from_json);
   EXPECT_EQ(t.max_abs, 1e-3);
   EXPECT_EQ(t.rel_l2, 0.1 + 0.2);
-  const EvalSettings s = round_trip(to_json(EvalSettings{-1, 101, false, 1234.5, false}), settings_from_json);
+  EXPECT_FALSE(t.deterministic);
+  const EvalSettings s =
+      round_trip(to_json(EvalSettings{-1, 101, false, 1234.5, false, 3}), settings_from_json);
+  EXPECT_EQ(s.validation_rounds, 3);
   EXPECT_EQ(s.warmup, -1);  // the evaluator clamps; the serialiser carries what it is given
   EXPECT_EQ(s.repetitions, 101);
   EXPECT_FALSE(s.flush_l2);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "core/error.hpp"
 
@@ -103,6 +104,34 @@ TEST(Summarize, OneAndNoSamples) {
   const TimingStats none = summarize({});
   EXPECT_EQ(none.samples, 0);
   EXPECT_EQ(none.median_us, 0);
+}
+
+TEST(BitwiseDifference, NoneForIdenticalBitsNaNsIncluded) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_FALSE(bitwise_difference({1.0, nan, -0.0}, {1.0, nan, -0.0}));
+}
+
+TEST(BitwiseDifference, CountsElementsAndNamesTheFirst) {
+  // 0.0 and -0.0 compare equal as numbers but not as bits: a race that flips a sign shows.
+  const auto difference = bitwise_difference({1.0, 0.0, 3.0, 4.0}, {1.0, -0.0, 3.0, 4.5});
+  ASSERT_TRUE(difference);
+  EXPECT_EQ(difference->differing, 2);
+  EXPECT_EQ(difference->first, 1);
+  EXPECT_EQ(difference->first_a, 0.0);
+  EXPECT_TRUE(std::signbit(difference->first_b));
+  EXPECT_THROW(bitwise_difference({1.0}, {1.0, 2.0}), Error);
+}
+
+TEST(DescribeVerdict, NamesTheFigureAndItsTolerance) {
+  ErrorStats error;
+  error.max_abs = 0.5;
+  error.rel_l2 = 0.25;
+  EXPECT_EQ(describe_verdict(Status::wrong_result, error, Tolerances{0.02, 0.01}),
+            "max_abs 0.5 (tolerance 0.02), rel_l2 0.25 (tolerance 0.01)");
+  error.non_finite = 3;
+  error.elements = 4096;
+  EXPECT_EQ(describe_verdict(Status::nan, error, Tolerances{}),
+            "3 of 4096 output elements are NaN/Inf (unwritten or non-finite)");
 }
 
 }  // namespace

@@ -81,6 +81,12 @@ TEST(SpaceFile, ReadsEveryField) {
   EXPECT_NE(space.json_text().find("\"Name\": \"saxpy\""), std::string::npos);
 }
 
+TEST(SpaceFile, ASpaceMayDeclareItsKernelsNondeterministic) {
+  TempSpaces temp;
+  const auto file = temp.write([](auto& json) { json["Validation"]["Deterministic"] = false; });
+  EXPECT_FALSE(SearchSpace::load(file).tolerances().deterministic);
+}
+
 TEST(SpaceFile, DefaultsOfOptionalSections) {
   TempSpaces temp;
   const auto file = temp.write([](auto& json) {
@@ -92,6 +98,7 @@ TEST(SpaceFile, DefaultsOfOptionalSections) {
   const auto space = SearchSpace::load(file);
   EXPECT_EQ(space.tolerances().max_abs, 2e-2);
   EXPECT_EQ(space.tolerances().rel_l2, 1e-2);
+  EXPECT_TRUE(space.tolerances().deterministic);
   EXPECT_FALSE(space.default_budget());
   EXPECT_EQ(space.flops(space.resolve_problem("")), 0);
   EXPECT_EQ(space.bytes(space.resolve_problem("")), 0);
@@ -255,6 +262,8 @@ TEST(SpaceFile, MoreErrors) {
             "Reference.KernelFile: file not found: " + (temp.dir() / "missing_ref.cu").string());
   EXPECT_EQ(error([](auto& j) { j["Validation"]["AbsoluteTolerance"] = -1; }),
             "Validation.AbsoluteTolerance: negative tolerance");
+  EXPECT_NE(error([](auto& j) { j["Validation"]["Deterministic"] = "yes"; }).find("Validation.Deterministic"),
+            std::string::npos);
   EXPECT_EQ(error([](auto& j) { j["Budget"][0]["Type"] = "Minutes"; }),
             "Budget[0].Type: unknown budget Type 'Minutes' (known: ConfigurationCount, TuningDuration, "
             "ConfigurationFraction)");
