@@ -29,9 +29,16 @@ namespace {
 //   10    out = a * x + 0.5                                      wrong_result
 //   11    every 8th element left unwritten                       nan
 //   12    NaN written into every 8th element                     nan
+//   13    also writes out[n]                                     out_of_bounds (after 'out', at its end)
+//   14    also writes out[-1]                                    out_of_bounds (before 'out')
+//   15    also overwrites its input x                            wrong_result (wrote into input 'x')
+//   16    float atomics from four warps in any order             nondeterministic
+//   17    shared-memory staging read without a barrier           wrong_result or nondeterministic
+//   18    replays its first result on every later launch         wrong_result (second validation round)
 struct Expected {
   const char* status;
   const char* message_keyword;  // a word the stored reason must contain ("" for ok, or where it may vary)
+  const char* other_status = nullptr;  // a race may show either way
 };
 const std::map<int, Expected> kExpected{
     {0, {"ok", ""}},
@@ -47,8 +54,14 @@ const std::map<int, Expected> kExpected{
     {10, {"wrong_result", "max_abs"}},
     {11, {"nan", "NaN"}},
     {12, {"nan", "NaN"}},
+    {13, {"out_of_bounds", "after its end changed, the nearest at byte 4194304 (0 past the end"}},
+    {14, {"out_of_bounds", "before its start"}},
+    {15, {"wrong_result", "wrote into the read-only input 'x'"}},
+    {16, {"nondeterministic", "two launches on the same inputs differ"}},
+    {17, {"wrong_result", "", "nondeterministic"}},
+    {18, {"wrong_result", "validation round 2 of 2"}},
 };
-constexpr std::size_t kValidConfigs = 15;  // FAULT 0 and 1 with VEC 1 and 4, every other FAULT with VEC 1
+constexpr std::size_t kValidConfigs = 21;  // FAULT 0 and 1 with VEC 1 and 4, every other FAULT with VEC 1
 constexpr double kRunLimitSeconds = 60;
 
 const std::string kSpace = "tests/data/spaces/faults.json";
@@ -97,8 +110,10 @@ TEST_F(FaultSpace, EveryFaultEndsWithItsStatusAndIsNeverMeasuredTwice) {
     ++seen[fault];
     ASSERT_TRUE(kExpected.contains(fault)) << r.dump();
     const Expected& expected = kExpected.at(fault);
-    EXPECT_EQ(r.at("status"), expected.status) << "FAULT=" << fault << ": " << r.dump();
-    if (std::string(expected.status) == "ok") {
+    const std::string status = r.at("status");
+    EXPECT_TRUE(status == expected.status || (expected.other_status && status == expected.other_status))
+        << "FAULT=" << fault << ": " << r.dump();
+    if (status == "ok") {
       ASSERT_TRUE(r.at("time_us").is_number()) << r.dump();
       EXPECT_GT(r.at("time_us").get<double>(), 0.0) << r.dump();
     } else {

@@ -18,7 +18,18 @@
 //   10    out = a * x + 0.5                                            wrong_result
 //   11    leaves every 8th element unwritten (stays NaN-poisoned)      nan
 //   12    writes NaN into every 8th element                            nan
-static_assert(FAULT >= 0 && FAULT <= 12, "FAULT must be one of the values documented above");
+//   13    correct, and also writes out[n], one element past the end     out_of_bounds
+//   14    correct, and also writes out[-1], one element before it      out_of_bounds
+//   15    correct, and also overwrites its input x                     wrong_result (wrote into input)
+//   16    sums each element from four warps with float atomics in
+//         whatever order they run: right within tolerance, but the
+//         bits differ from launch to launch                            nondeterministic
+//   17    reads a neighbour warp's shared-memory staging without a
+//         barrier (the writer dawdles): right only where it won the race
+//                                                                       wrong_result or nondeterministic
+//   18    computes once, then replays its first result from a device
+//         array on every later launch: right until the inputs change   wrong_result (second round)
+static_assert(FAULT >= 0 && FAULT <= 18, "FAULT must be one of the values documented above");
 static_assert(VEC == 1 || VEC == 4, "VEC is 1 (scalar) or 4 (float4) elements per thread");
 static_assert(FAULT <= 1 || VEC == 1, "the faulty kernels handle one element per thread");
 static_assert(BLOCK % 32 == 0 && BLOCK >= 64, "the deadlock needs a whole producer warp and a consumer warp");
@@ -36,6 +47,11 @@ __device__ __forceinline__ void scale_item(const float* __restrict__ x, float* _
 #endif
   for (int k = first; k < n && k < first + VEC; ++k) out[k] = a * x[k];
 }
+
+#if FAULT == 18
+__device__ float replayed[1 << 20];
+__device__ int replay_ready;
+#endif
 
 extern "C" __global__ void faults(const float* __restrict__ x, float* __restrict__ out, int n, float a) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -98,5 +114,51 @@ extern "C" __global__ void faults(const float* __restrict__ x, float* __restrict
   if (i < n && i % 8 != 0) out[i] = a * x[i];
 #elif FAULT == 12
   if (i < n) out[i] = i % 8 == 0 ? __int_as_float(0x7fc00000) : a * x[i];
+#elif FAULT == 13
+  if (i < n) out[i] = a * x[i];
+  if (i == 0) out[n] = 0.0f;
+#elif FAULT == 14
+  if (i < n) out[i] = a * x[i];
+  if (i == 0) out[-1] = 0.0f;
+#elif FAULT == 15
+  if (i < n) {
+    out[i] = a * x[i];
+    const_cast<float*>(x)[i] = 0.0f;
+  }
+#elif FAULT == 16
+  // Each block covers BLOCK / 4 elements; warp w adds its share of a * x[e] into shared memory.
+  __shared__ float sums[BLOCK / 4];
+  const int lanes = BLOCK / 4;
+  const int e = blockIdx.x * lanes + threadIdx.x % lanes;
+  const int part = threadIdx.x / lanes;
+  if (threadIdx.x < lanes) sums[threadIdx.x] = 0.0f;
+  __syncthreads();
+  const float shares[4] = {0.7f, 1e-3f, 0.299f, -1e-3f};
+  if (e < n) atomicAdd(&sums[threadIdx.x % lanes], a * x[e] * shares[part]);
+  __syncthreads();
+  if (threadIdx.x < lanes && e < n) out[e] = sums[threadIdx.x];
+#elif FAULT == 17
+  __shared__ float staged[BLOCK];
+  if (threadIdx.x / 32 % 2 == 1) {  // odd warps dawdle before they stage their elements
+    const long long start = clock64();
+    while (clock64() - start < 2000 * (blockIdx.x % 8)) {
+    }
+  }
+  if (i < n) staged[threadIdx.x] = x[i];
+  // Missing __syncthreads(): each thread publishes its partner warp's element.
+  const int partner = threadIdx.x ^ 32;
+  const int j = blockIdx.x * blockDim.x + partner;
+  if (j < n) out[j] = a * staged[partner];
+#elif FAULT == 18
+  if (i < n && i < (1 << 20)) {
+    if (replay_ready == 0) {
+      replayed[i] = a * x[i];
+      out[i] = replayed[i];
+    } else {
+      out[i] = replayed[i];
+    }
+  }
+  __syncthreads();
+  if (i == 0) atomicExch(&replay_ready, 1);
 #endif
 }
