@@ -34,9 +34,12 @@ LaunchLimit launch_limit(const TimeoutPolicy& policy, double reference_ms, std::
   return limit;
 }
 
-double job_deadline_ms(const LaunchLimit& limit, int warmup, int repetitions) {
+double job_deadline_ms(const LaunchLimit& limit, const EvalSettings& settings) {
   constexpr double kHostWorkMs = 20000;  // module load, input fills, output download and comparison
-  return limit.per_launch_ms * (2 + std::max(warmup, 0) + std::max(repetitions, 0)) + kHostWorkMs;
+  const int validation_launches = 2 * std::max(settings.validation_rounds, 1) + 1;
+  return limit.per_launch_ms *
+             (validation_launches + std::max(settings.warmup, 0) + std::max(settings.repetitions, 0)) +
+         kHostWorkMs;
 }
 
 }  // namespace evotune

@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "core/eval_settings.hpp"
+
 namespace evotune {
 
 struct TimeoutPolicy {
@@ -21,8 +23,9 @@ struct LaunchLimit {
 
 LaunchLimit launch_limit(const TimeoutPolicy& policy, double reference_ms, std::optional<double> best_ms);
 
-// The watchdog on a whole job (validation, then warm-up and timed launches, plus host work): past it the
-// worker is killed. Generous, since the worker enforces per_launch_ms itself.
-double job_deadline_ms(const LaunchLimit& limit, int warmup, int repetitions);
+// The watchdog on a whole job (validation: the reference and the variant once per round, the variant once
+// more for the bitwise repeat; then warm-up and timed launches; plus host work): past it the worker is
+// killed. Generous, since the worker enforces per_launch_ms itself.
+double job_deadline_ms(const LaunchLimit& limit, const EvalSettings& settings);
 
 }  // namespace evotune

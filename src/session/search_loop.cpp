@@ -76,7 +76,7 @@ void SearchLoop::dispatch() {
     if (c_.compiler)
       job.message.kernel =
           CompiledKernel{variant.cubin, c_.space.variant_launch(variant.config, c_.sizes, c_.device)};
-    job.deadline_ms = job_deadline_ms(limit, c_.options.eval.warmup, c_.options.eval.repetitions);
+    job.deadline_ms = job_deadline_ms(limit, c_.options.eval);
     variant.cubin.clear();
     running_.emplace(job.message.ticket, std::move(variant));
     c_.pool.submit(std::move(job));

@@ -64,17 +64,28 @@ TEST(LaunchLimit, FormatsFractionalTimes) {
   EXPECT_EQ(limit.basis, "20 x reference 123 ms");
 }
 
-TEST(JobDeadline, GrowsWithRepetitionsAndWarmup) {
+// EvalSettings with `warmup`, `repetitions` and `rounds`, the rest default.
+EvalSettings settings(int warmup, int repetitions, int rounds = 2) {
+  EvalSettings s;
+  s.warmup = warmup;
+  s.repetitions = repetitions;
+  s.validation_rounds = rounds;
+  return s;
+}
+
+TEST(JobDeadline, GrowsWithRepetitionsWarmupAndValidationRounds) {
   const LaunchLimit limit{1000, "the 1000 ms floor"};
-  const double few = job_deadline_ms(limit, 3, 10);
-  const double many = job_deadline_ms(limit, 3, 100);
+  const double few = job_deadline_ms(limit, settings(3, 10));
+  const double many = job_deadline_ms(limit, settings(3, 100));
   EXPECT_GT(many, few);
   EXPECT_EQ(many - few, 90 * 1000);  // one launch limit per added repetition
-  EXPECT_EQ(job_deadline_ms(limit, 13, 10) - few, 10 * 1000);
-  EXPECT_GE(few, limit.per_launch_ms * (2 + 3 + 10));  // validation, warm-up and every timed launch
-  EXPECT_EQ(job_deadline_ms(limit, -5, -5), job_deadline_ms(limit, 0, 0));
-  EXPECT_GT(job_deadline_ms(limit, 0, 0), 2 * limit.per_launch_ms);  // host work on top
-  EXPECT_GT(job_deadline_ms({2000, ""}, 3, 10), few);                // and with the launch limit
+  EXPECT_EQ(job_deadline_ms(limit, settings(13, 10)) - few, 10 * 1000);
+  // Per round the reference and the variant, once more the variant for the bitwise repeat.
+  EXPECT_EQ(job_deadline_ms(limit, settings(3, 10, 3)) - few, 2 * 1000);
+  EXPECT_GE(few, limit.per_launch_ms * (5 + 3 + 10));  // validation, warm-up and every timed launch
+  EXPECT_EQ(job_deadline_ms(limit, settings(-5, -5)), job_deadline_ms(limit, settings(0, 0)));
+  EXPECT_GT(job_deadline_ms(limit, settings(0, 0)), 5 * limit.per_launch_ms);  // host work on top
+  EXPECT_GT(job_deadline_ms({2000, ""}, settings(3, 10)), few);                 // and with the launch limit
 }
 
 }  // namespace
