@@ -11,6 +11,7 @@ inline constexpr const char* kDefaultDb = "results/evotune.db";
 
 void add_tune_command(CLI::App& app);
 void add_best_command(CLI::App& app);
+void add_eval_command(CLI::App& app);
 void add_export_command(CLI::App& app);
 void add_check_command(CLI::App& app);
 void add_runs_command(CLI::App& app);

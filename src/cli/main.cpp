@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   });
   evotune::cli::add_tune_command(app);
   evotune::cli::add_best_command(app);
+  evotune::cli::add_eval_command(app);
   evotune::cli::add_export_command(app);
   evotune::cli::add_check_command(app);
   evotune::cli::add_runs_command(app);

@@ -75,6 +75,15 @@ TEST_F(CliErrors, BestWithoutADatabase) {
   EXPECT_FALSE(std::filesystem::exists(dir_ / "none.db"));
 }
 
+TEST_F(CliErrors, EvalRefusesUnknownParamsAndAMissingGpuInOneLine) {
+  const std::string kernel = "tests/data/spaces/saxpy.cu";
+  expect_refused("eval " + kernel + " --space " + test::kSaxpy + " --params NO_SUCH=1", "--params");
+  expect_refused("eval " + kernel + " --space " + test::kSaxpy + " --problem NO_SUCH=1", "NO_SUCH");
+  if (cuda::device_count() > 0) return;
+  expect_refused("eval " + kernel + " --space " + test::kSaxpy, "evotune eval needs a GPU");
+  expect_refused("eval " + kernel + " --space " + test::kSaxpy + " --json", "evotune eval needs a GPU");
+}
+
 TEST_F(CliErrors, TuneWithoutAGpuSaysSo) {
   if (cuda::device_count() > 0) GTEST_SKIP() << "this machine has a GPU";
   expect_refused("tune " + test::kSaxpy + " --db " + (dir_ / "r.db").string(), "needs a GPU");

@@ -1,0 +1,100 @@
+// `evotune eval KERNEL.cu --space SPACE`: one kernel written elsewhere, validated and timed against the
+// space's reference and buffers in an isolated GPU worker; prints one result (JSON with --json).
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "core/core_json.hpp"
+#include "session/kernel_file_eval.hpp"
+
+namespace evotune::cli {
+namespace {
+
+struct EvalOptions {
+  KernelFileRequest request;
+  bool json = false;
+};
+
+nlohmann::ordered_json result_json(const KernelFileResult& r) {
+  const Outcome& o = r.outcome;
+  nlohmann::ordered_json json;
+  json["status"] = to_string(o.status);
+  json["message"] = o.message;
+  json["time_us"] = o.timing ? nlohmann::ordered_json(o.timing->median_us) : nullptr;
+  json["tflops"] = o.timing ? nlohmann::ordered_json(r.tflops) : nullptr;
+  json["gbps"] = o.timing ? nlohmann::ordered_json(r.gbps) : nullptr;
+  json["timing"] = o.timing ? to_json(*o.timing) : nullptr;
+  json["error"] = o.error ? to_json(*o.error) : nullptr;
+  json["validation"] = {{"rounds", o.validation_rounds}, {"seed", o.validation_seed}};
+  json["resources"] = {{"registers", o.compile.registers},
+                       {"static_smem_bytes", o.compile.static_smem_bytes},
+                       {"spill_store_bytes", o.compile.spill_store_bytes},
+                       {"spill_load_bytes", o.compile.spill_load_bytes},
+                       {"stack_frame_bytes", o.compile.stack_frame_bytes},
+                       {"compile_ms", o.compile.compile_ms}};
+  json["kernel"] = r.kernel_name;
+  json["space"] = r.space;
+  json["problem"] = r.problem;
+  json["params"] = r.params;
+  json["device"] = r.device.name;
+  json["arch"] = r.arch;
+  json["reference_ms"] = r.reference_ms;
+  return json;
+}
+
+void run(EvalOptions options) {
+  options.request.worker_command = {self_path(), "worker"};
+  const KernelFileResult result = evaluate_kernel_file(options.request);
+  if (options.json) {
+    std::printf("%s\n",
+                result_json(result).dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+    return;
+  }
+  const Outcome& o = result.outcome;
+  std::printf("%s on %s (%s), %s %s: %s", result.kernel_name.c_str(), result.device.name.c_str(),
+              result.arch.c_str(), result.space.c_str(), key_value_text(result.problem).c_str(),
+              std::string(to_string(o.status)).c_str());
+  if (o.timing)
+    std::printf(", %.2f us (p20 %.2f, p80 %.2f), %.1f TFLOP/s, %.1f GB/s", o.timing->median_us,
+                o.timing->p20_us, o.timing->p80_us, result.tflops, result.gbps);
+  else
+    std::printf(": %s", o.message.c_str());
+  std::printf("; %d registers, %d spill bytes\n", o.compile.registers, o.compile.spill_store_bytes);
+}
+
+}  // namespace
+
+void add_eval_command(CLI::App& app) {
+  auto* command = app.add_subcommand(
+      "eval", "Validate and time one kernel file against a space's reference and buffers (needs a GPU)");
+  auto options = std::make_shared<EvalOptions>();
+  KernelFileRequest& r = options->request;
+  command->add_option("kernel", r.kernel_file, "CUDA C++ file with the extern \"C\" kernel")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command->add_option("--space", r.space_file, "Search-space JSON file: reference, buffers, geometry")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command->add_option("--problem", r.problem,
+                      "Problem sizes, e.g. B=1,H=8,S=512,D=64 (default: the space's)");
+  command->add_option("--params", r.params,
+                      "Tuning-parameter values for the space's launch geometry, e.g. BLOCK_M=64,WARPS=4 "
+                      "(others: their first value); also #defined for the kernel");
+  command->add_option("--kernel-name", r.kernel_name, "Kernel symbol (default: the space's KernelName)");
+  command->add_option("--device", r.device, "GPU ordinal")->capture_default_str();
+  command->add_option("--seed", r.seed, "Seed of the validation inputs")->capture_default_str();
+  command->add_option("--validation-rounds", r.eval.validation_rounds, "Validation rounds on fresh inputs")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
+  command->add_option("--warmup", r.eval.warmup, "Untimed launches before timing")->capture_default_str();
+  command->add_option("--reps", r.eval.repetitions, "Timed launches (median reported)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  command->add_option("--timeout-ms", r.eval.timeout_ms, "Ceiling of the per-launch limit")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  command->add_flag("--json", options->json, "Print the result as one JSON object");
+  command->callback([options] { run(*options); });
+}
+
+}  // namespace evotune::cli
