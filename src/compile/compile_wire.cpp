@@ -8,6 +8,11 @@ namespace evotune {
 using nlohmann::json;
 
 json to_json(const CompileInfo& c) {
+  json phases = nullptr;
+  if (c.phases)
+    phases = {{"frontend_ms", c.phases->frontend_ms},
+              {"nvvm_ms", c.phases->nvvm_ms},
+              {"ptxas_ms", c.phases->ptxas_ms}};
   return {{"arch", c.arch},
           {"registers", c.registers},
           {"static_smem_bytes", c.static_smem_bytes},
@@ -15,6 +20,7 @@ json to_json(const CompileInfo& c) {
           {"spill_load_bytes", c.spill_load_bytes},
           {"stack_frame_bytes", c.stack_frame_bytes},
           {"compile_ms", c.compile_ms},
+          {"phases", phases},
           {"from_cache", c.from_cache},
           {"log", c.log}};
 }
@@ -28,6 +34,8 @@ CompileInfo compile_info_from_json(const json& j) {
   c.spill_load_bytes = j.value("spill_load_bytes", 0);
   c.stack_frame_bytes = j.value("stack_frame_bytes", 0);
   c.compile_ms = j.value("compile_ms", 0.0);
+  if (const auto phases = j.find("phases"); phases != j.end() && phases->is_object())
+    c.phases = CompilePhases{phases->at("frontend_ms"), phases->at("nvvm_ms"), phases->at("ptxas_ms")};
   c.from_cache = j.value("from_cache", false);
   c.log = j.value("log", "");
   return c;

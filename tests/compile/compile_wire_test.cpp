@@ -13,7 +13,16 @@ using nlohmann::json;
 json through_cbor(const json& message) { return json::from_cbor(json::to_cbor(message)); }
 
 CompileInfo full_info() {
-  return {"sm_90a", 96, 16384, 4, 8, 24, 0.1 + 0.2, true, "ptxas info    : Used 96 registers\nline two"};
+  return {"sm_90a",
+          96,
+          16384,
+          4,
+          8,
+          24,
+          0.1 + 0.2,
+          true,
+          "ptxas info    : Used 96 registers\nline two",
+          CompilePhases{47, 110.5, 108}};
 }
 
 void expect_same(const CompileInfo& a, const CompileInfo& b) {
@@ -24,6 +33,12 @@ void expect_same(const CompileInfo& a, const CompileInfo& b) {
   EXPECT_EQ(a.spill_load_bytes, b.spill_load_bytes);
   EXPECT_EQ(a.stack_frame_bytes, b.stack_frame_bytes);
   EXPECT_EQ(a.compile_ms, b.compile_ms);
+  ASSERT_EQ(a.phases.has_value(), b.phases.has_value());
+  if (a.phases) {
+    EXPECT_EQ(a.phases->frontend_ms, b.phases->frontend_ms);
+    EXPECT_EQ(a.phases->nvvm_ms, b.phases->nvvm_ms);
+    EXPECT_EQ(a.phases->ptxas_ms, b.phases->ptxas_ms);
+  }
   EXPECT_EQ(a.from_cache, b.from_cache);
   EXPECT_EQ(a.log, b.log);
 }
@@ -31,6 +46,9 @@ void expect_same(const CompileInfo& a, const CompileInfo& b) {
 TEST(CompileWire, CompileInfoRoundTrips) {
   expect_same(compile_info_from_json(through_cbor(to_json(full_info()))), full_info());
   expect_same(compile_info_from_json(to_json(CompileInfo{})), CompileInfo{});
+  json without_phases = to_json(full_info());  // an answer of a compiler from before the phase times
+  without_phases.erase("phases");
+  EXPECT_FALSE(compile_info_from_json(without_phases).phases);
 }
 
 TEST(CompileWire, CompileRequestRoundTrips) {
