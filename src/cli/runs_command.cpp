@@ -5,6 +5,21 @@
 #include "store/store.hpp"
 
 namespace evotune::cli {
+namespace {
+
+// "compile: 1968 compiles on 16 compilers, busy 2410.2 s, idle 95.0 s (3.8%), queue wait 12.5 s, mean queue
+// 0.4 (max 16)"
+void print_compile_stats(const CompileStats& stats) {
+  const double total_ms = stats.busy_ms + stats.idle_ms;
+  std::printf(
+      "       compile: %lld compiles on %d compilers, busy %.1f s, idle %.1f s (%.1f%%), queue wait %.1f s, "
+      "mean queue %.1f (max %lld)\n",
+      static_cast<long long>(stats.compiles), stats.compilers, stats.busy_ms / 1e3, stats.idle_ms / 1e3,
+      total_ms > 0 ? 100 * stats.idle_ms / total_ms : 0.0, stats.queue_wait_ms / 1e3, stats.queue_mean,
+      static_cast<long long>(stats.queue_max));
+}
+
+}  // namespace
 
 void add_runs_command(CLI::App& app) {
   auto* command = app.add_subcommand("runs", "List stored tuning runs, newest first");
@@ -21,13 +36,15 @@ void add_runs_command(CLI::App& app) {
     }
     std::printf("%5s  %-20s %-12s %-11s %-10s %6s %6s %-24s %s\n", "run", "started", "status", "strategy",
                 "seed", "evals", "failed", "space", "problem / device");
-    for (const auto& run : runs)
+    for (const auto& run : runs) {
       std::printf("%5lld  %-20s %-12s %-11s %-10llu %6lld %6lld %-24s %s / %s\n",
                   static_cast<long long>(run.id), run.started_at.c_str(), run.status.c_str(),
                   run.strategy.c_str(), static_cast<unsigned long long>(run.seed),
                   static_cast<long long>(run.evaluated), static_cast<long long>(run.failed),
                   (run.space_name + "@" + run.space_hash.substr(0, 8)).c_str(), run.problem.c_str(),
                   run.device_name.c_str());
+      if (run.compile) print_compile_stats(*run.compile);
+    }
   });
 }
 

@@ -26,12 +26,16 @@ void print_measurement(const MeasurementDetail& m, bool with_log) {
                 o.error->max_abs, o.error->rel_l2, static_cast<long long>(o.error->non_finite),
                 static_cast<long long>(o.error->elements),
                 static_cast<unsigned long long>(o.validation_seed));
-  if (m.compile_id)
-    std::printf(
-        "    compile %lld (%s): %d registers, %d B static smem, %d B stack, spills %d/%d B, %.0f ms\n",
-        static_cast<long long>(*m.compile_id), o.compile.arch.c_str(), o.compile.registers,
-        o.compile.static_smem_bytes, o.compile.stack_frame_bytes, o.compile.spill_store_bytes,
-        o.compile.spill_load_bytes, o.compile.compile_ms);
+  if (m.compile_id) {
+    std::printf("    compile %lld (%s): %d registers, %d B static smem, %d B stack, spills %d/%d B, %.0f ms",
+                static_cast<long long>(*m.compile_id), o.compile.arch.c_str(), o.compile.registers,
+                o.compile.static_smem_bytes, o.compile.stack_frame_bytes, o.compile.spill_store_bytes,
+                o.compile.spill_load_bytes, o.compile.compile_ms);
+    if (const auto& phases = o.compile.phases)
+      std::printf(" (NVRTC: front end %.0f ms, NVVM %.0f ms, ptxas %.0f ms)", phases->frontend_ms,
+                  phases->nvvm_ms, phases->ptxas_ms);
+    std::printf("\n");
+  }
   if (with_log && !o.compile.log.empty()) std::printf("    log:\n%s\n", o.compile.log.c_str());
 }
 

@@ -25,6 +25,10 @@ constexpr auto kCompileLimit = std::chrono::minutes(10);
 // How often a waiting compile looks whether the service is closing (Ctrl-C should not wait for NVRTC).
 constexpr long long kCancelCheckMs = 100;
 
+double milliseconds(std::chrono::steady_clock::duration duration) {
+  return std::chrono::duration<double, std::milli>(duration).count();
+}
+
 CompileResult failed(const CompileRequest& request, std::string message) {
   CompileResult result;
   result.status = Status::compile_error;
@@ -103,10 +107,13 @@ std::vector<std::string> CompileService::child_command_for(const std::string& ex
 }
 
 CompileService::CompileService(const Compiler& compiler, int workers, std::vector<std::string> child_command)
-    : compiler_(compiler), child_command_(std::move(child_command)) {
+    : compiler_(compiler), child_command_(std::move(child_command)), started_(Clock::now()) {
   // A compiler process that died shows as end of file, not as a signal that ends this process.
   if (!child_command_.empty()) std::signal(SIGPIPE, SIG_IGN);
-  for (int i = 0; i < std::max(1, workers); ++i) threads_.emplace_back([this] { serve(); });
+  const auto count = static_cast<std::size_t>(std::max(1, workers));
+  queue_changed_ = started_;
+  loads_.resize(count, Load{{}, false, started_});
+  for (std::size_t i = 0; i < count; ++i) threads_.emplace_back([this, i] { serve(i); });
 }
 
 CompileService::~CompileService() {
@@ -123,29 +130,77 @@ std::future<CompileResult> CompileService::submit(CompileRequest request) {
   std::future<CompileResult> future;
   {
     std::lock_guard lock(mutex_);
-    queue_.push_back(Job{std::move(request), {}});
+    const auto now = Clock::now();
+    queue_changes(now);
+    queue_.push_back(Job{std::move(request), {}, now});
     future = queue_.back().result.get_future();
+    queue_max_ = std::max(queue_max_, static_cast<std::int64_t>(queue_.size()));
   }
   wake_.notify_one();
   return future;
 }
 
-bool CompileService::next_job(Job& job) {
+bool CompileService::next_job(Job& job, std::size_t compiler) {
   std::unique_lock lock(mutex_);
   wake_.wait(lock, [this] { return closing_ || !queue_.empty(); });
   if (closing_) return false;
+  const auto now = Clock::now();
+  queue_changes(now);
   job = std::move(queue_.front());
   queue_.pop_front();
+  queue_wait_ms_ += milliseconds(now - job.submitted);
+  Load& load = loads_[compiler];
+  load.totals.idle_ms += milliseconds(now - load.since);
+  load.busy = true;
+  load.since = now;
   return true;
 }
 
-void CompileService::serve() {
+void CompileService::compiled(std::size_t compiler) {
+  std::lock_guard lock(mutex_);
+  const auto now = Clock::now();
+  Load& load = loads_[compiler];
+  load.totals.busy_ms += milliseconds(now - load.since);
+  ++load.totals.compiles;
+  load.busy = false;
+  load.since = now;
+}
+
+void CompileService::queue_changes(Clock::time_point now) {
+  queue_area_ += static_cast<double>(queue_.size()) * milliseconds(now - queue_changed_);
+  queue_changed_ = now;
+}
+
+CompileStats CompileService::stats() const {
+  std::lock_guard lock(mutex_);
+  const auto now = Clock::now();
+  CompileStats stats;
+  stats.compilers = static_cast<int>(loads_.size());
+  for (const Load& load : loads_) {
+    CompilerLoad current = load.totals;
+    (load.busy ? current.busy_ms : current.idle_ms) += milliseconds(now - load.since);
+    stats.compiles += current.compiles;
+    stats.busy_ms += current.busy_ms;
+    stats.idle_ms += current.idle_ms;
+    stats.per_compiler.push_back(current);
+  }
+  stats.queue_wait_ms = queue_wait_ms_;
+  const double lifetime_ms = milliseconds(now - started_);
+  const double area = queue_area_ + static_cast<double>(queue_.size()) * milliseconds(now - queue_changed_);
+  stats.queue_mean = lifetime_ms > 0 ? area / lifetime_ms : 0;
+  stats.queue_max = queue_max_;
+  return stats;
+}
+
+void CompileService::serve(std::size_t compiler) {
   std::optional<CompilerChild> child;
   if (!child_command_.empty()) child.emplace(child_command_, closing_);
   Job job;
-  while (next_job(job)) {
-    job.result.set_value(child ? child->compile(job.request, compiler_.include_dirs())
-                               : compiler_.compile(job.request));
+  while (next_job(job, compiler)) {
+    CompileResult result =
+        child ? child->compile(job.request, compiler_.include_dirs()) : compiler_.compile(job.request);
+    compiled(compiler);
+    job.result.set_value(std::move(result));
   }
 }
 

@@ -2,12 +2,16 @@
 #include "compile/compiler.hpp"
 
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 
+#include "compile/nvrtc_time.hpp"
 #include "compile/ptxas_log.hpp"
 #include "core/error.hpp"
 #include "cuda/nvrtc.hpp"
@@ -19,6 +23,33 @@ void add_env_candidate(std::vector<std::string>& candidates, const char* variabl
   const char* root = std::getenv(variable);
   if (root != nullptr && *root != '\0') candidates.push_back(std::string(root) + "/include");
 }
+
+// A file for NVRTC's timing report of one compile, of this process and call alone (NVRTC appends to it);
+// removed with the object.
+class TimeFile {
+ public:
+  TimeFile() {
+    static std::atomic<unsigned long long> counter = 0;
+    std::error_code error;
+    std::filesystem::path dir = std::filesystem::temp_directory_path(error);
+    if (error) dir = "/tmp";
+    path_ =
+        dir / ("evotune-nvrtc-time-" + std::to_string(getpid()) + "-" + std::to_string(counter++) + ".csv");
+    remove();
+  }
+  ~TimeFile() { remove(); }
+  TimeFile(const TimeFile&) = delete;
+  TimeFile& operator=(const TimeFile&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  void remove() {
+    std::error_code ignored;
+    std::filesystem::remove(path_, ignored);
+  }
+  std::filesystem::path path_;
+};
 
 }  // namespace
 
@@ -57,8 +88,8 @@ std::vector<std::string> cuda_include_dirs(const std::vector<std::string>& candi
 }
 
 Compiler::Compiler(std::vector<std::string> include_dirs) : include_dirs_(std::move(include_dirs)) {
-  // NVRTC reuses the CUDA JIT cache, and a hit there leaves ptxas's resource report (registers, spills) out of
-  // the log (seen on an H100 machine: a second compile of a source logged nothing). The database is our
+  // NVRTC reuses the CUDA JIT cache, and a hit there leaves ptxas's resource report (registers, spills) out
+  // of the log (seen on an H100 machine: a second compile of a source logged nothing). The database is our
   // compile cache, so NVRTC's is turned off for this process.
   setenv("CUDA_CACHE_DISABLE", "1", 1);
 }
@@ -90,13 +121,27 @@ CompileResult Compiler::compile(const CompileRequest& request) const {
   CompileResult result;
   result.info.arch = request.arch;
   try {
-    cuda::NvrtcProgram program(request.source, request.file_name.empty() ? "kernel.cu" : request.file_name);
-    const nvrtcResult compiled = program.compile(effective_options(request));
+    const TimeFile time_file;
+    std::vector<std::string> options = effective_options(request);
+    options.push_back("--time=" + time_file.path().string());
+    const std::string file_name = request.file_name.empty() ? "kernel.cu" : request.file_name;
+    std::optional<cuda::NvrtcProgram> compiling;
+    compiling.emplace(request.source, file_name);
+    nvrtcResult compiled = compiling->compile(options);
+    if (compiled == NVRTC_ERROR_TIME_FILE_WRITE_FAILED || compiled == NVRTC_ERROR_INVALID_OPTION) {
+      // The timing report is a measurement, never a reason to fail: compile again without it.
+      spdlog::debug("NVRTC with --time: {}; compiling without it", nvrtcGetErrorString(compiled));
+      options.pop_back();
+      compiling.emplace(request.source, file_name);
+      compiled = compiling->compile(options);
+    }
+    const cuda::NvrtcProgram& program = *compiling;
     const std::string log = program.log();
     CompileInfo usage = parse_ptxas_log(log, request.kernel_name);
     usage.arch = request.arch;
     usage.log = log;
     result.info = std::move(usage);
+    result.info.phases = read_nvrtc_time(time_file.path());
     if (compiled == NVRTC_SUCCESS) {
       result.cubin = program.cubin();
       if (result.cubin.empty()) {

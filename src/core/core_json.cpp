@@ -78,20 +78,25 @@ ErrorStats error_stats_from_json(const Fields& f) {
 }
 
 ordered_json to_json(const CompileInfo& c) {
-  return {{"arch", c.arch},
-          {"registers", c.registers},
-          {"static_smem_bytes", c.static_smem_bytes},
-          {"spill_store_bytes", c.spill_store_bytes},
-          {"spill_load_bytes", c.spill_load_bytes},
-          {"stack_frame_bytes", c.stack_frame_bytes},
-          {"compile_ms", c.compile_ms},
-          {"from_cache", c.from_cache},
-          {"log", c.log}};
+  ordered_json j = {{"arch", c.arch},
+                    {"registers", c.registers},
+                    {"static_smem_bytes", c.static_smem_bytes},
+                    {"spill_store_bytes", c.spill_store_bytes},
+                    {"spill_load_bytes", c.spill_load_bytes},
+                    {"stack_frame_bytes", c.stack_frame_bytes},
+                    {"compile_ms", c.compile_ms},
+                    {"from_cache", c.from_cache},
+                    {"log", c.log}};
+  if (c.phases)
+    j["phases"] = {{"frontend_ms", c.phases->frontend_ms},
+                   {"nvvm_ms", c.phases->nvvm_ms},
+                   {"ptxas_ms", c.phases->ptxas_ms}};
+  return j;
 }
 
 CompileInfo compile_info_from_json(const Fields& f) {
   f.only({"arch", "registers", "static_smem_bytes", "spill_store_bytes", "spill_load_bytes",
-          "stack_frame_bytes", "compile_ms", "from_cache", "log"});
+          "stack_frame_bytes", "compile_ms", "from_cache", "log", "phases"});
   CompileInfo c;
   c.arch = f.text("arch");
   c.registers = f.small_integer("registers");
@@ -102,6 +107,12 @@ CompileInfo compile_info_from_json(const Fields& f) {
   c.compile_ms = f.number("compile_ms");
   c.from_cache = f.boolean("from_cache");
   c.log = f.text("log");
+  if (f.has("phases")) {
+    const Fields phases = f.object("phases");
+    phases.only({"frontend_ms", "nvvm_ms", "ptxas_ms"});
+    c.phases =
+        CompilePhases{phases.number("frontend_ms"), phases.number("nvvm_ms"), phases.number("ptxas_ms")};
+  }
   return c;
 }
 

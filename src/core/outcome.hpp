@@ -26,6 +26,13 @@ struct ErrorStats {
   std::int64_t elements = 0;
 };
 
+// Where one NVRTC compile spent its time, as NVRTC's --time reports it (whole milliseconds).
+struct CompilePhases {
+  double frontend_ms = 0;  // CUDA C++ front end: preprocessing, parsing, templates
+  double nvvm_ms = 0;      // NVVM optimizer: LLVM IR to PTX
+  double ptxas_ms = 0;     // PTX translation: ptxas, PTX to SASS
+};
+
 struct CompileInfo {
   std::string arch;   // "sm_90a"
   int registers = 0;  // per thread
@@ -36,6 +43,7 @@ struct CompileInfo {
   double compile_ms = 0;
   bool from_cache = false;
   std::string log;
+  std::optional<CompilePhases> phases = std::nullopt;  // compile_ms by phase; none when NVRTC did not report
 };
 
 struct Outcome {

@@ -3,10 +3,11 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
-#include <thread>
 #include <string>
+#include <thread>
 
 #include "core/error.hpp"
 
@@ -22,7 +23,7 @@ constexpr std::int64_t kApplicationId = 0x65767475;
   "('ok', 'compile_error', 'resource_error', 'launch_error', 'timeout', 'wrong_result', 'nan')"
 
 // kMigrations[i] takes the schema from version i to version i + 1.
-constexpr std::array<const char*, 1> kMigrations{{
+constexpr std::array<const char*, 2> kMigrations{{
     R"sql(
 CREATE TABLE devices (
   id                 INTEGER PRIMARY KEY,
@@ -126,6 +127,20 @@ CREATE INDEX measurements_by_problem ON measurements (problem_id, device_id, sta
 CREATE INDEX measurements_by_run ON measurements (run_id);
 CREATE INDEX measurements_by_compile ON measurements (compile_id);
 )sql",
+    // 2: where compile time goes. NVRTC's per-phase times of each compile, and each run's compile service
+    // figures; NULL where they were not measured (older rows).
+    R"sql(
+ALTER TABLE compiles ADD COLUMN frontend_ms REAL;
+ALTER TABLE compiles ADD COLUMN nvvm_ms REAL;
+ALTER TABLE compiles ADD COLUMN ptxas_ms REAL;
+ALTER TABLE runs ADD COLUMN compilers INTEGER;
+ALTER TABLE runs ADD COLUMN compile_count INTEGER;
+ALTER TABLE runs ADD COLUMN compile_busy_ms REAL;
+ALTER TABLE runs ADD COLUMN compile_idle_ms REAL;
+ALTER TABLE runs ADD COLUMN compile_queue_wait_ms REAL;
+ALTER TABLE runs ADD COLUMN compile_queue_mean REAL;
+ALTER TABLE runs ADD COLUMN compile_queue_max INTEGER;
+)sql",
 }};
 
 #undef EVOTUNE_NOW
@@ -142,8 +157,8 @@ std::string unsupported(const sqlite::Connection& db, std::int64_t version) {
          " is newer than this evotune supports (" + std::to_string(latest_schema_version()) + ")";
 }
 
-// Switching a new file to WAL needs an exclusive lock, and SQLite answers SQLITE_BUSY at once, without its busy
-// handler, when another connection is doing the same: retry for as long as the busy timeout.
+// Switching a new file to WAL needs an exclusive lock, and SQLite answers SQLITE_BUSY at once, without its
+// busy handler, when another connection is doing the same: retry for as long as the busy timeout.
 void enable_wal(sqlite::Connection& db) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
   for (;;) {
@@ -152,7 +167,8 @@ void enable_wal(sqlite::Connection& db) {
       return;
     } catch (const Error&) {
       const int code = db.error_code();
-      if ((code != SQLITE_BUSY && code != SQLITE_LOCKED) || std::chrono::steady_clock::now() > deadline) throw;
+      if ((code != SQLITE_BUSY && code != SQLITE_LOCKED) || std::chrono::steady_clock::now() > deadline)
+        throw;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
@@ -162,7 +178,10 @@ void enable_wal(sqlite::Connection& db) {
 
 int latest_schema_version() { return static_cast<int>(kMigrations.size()); }
 
-void prepare_schema(sqlite::Connection& db) {
+void prepare_schema(sqlite::Connection& db) { prepare_schema(db, latest_schema_version()); }
+
+void prepare_schema(sqlite::Connection& db, int target_version) {
+  target_version = std::min(target_version, latest_schema_version());
   db.set_busy_timeout(kBusyTimeoutMs);
   // The first read of the file: a file that is not a database fails here, before anything is written.
   // Tables are counted before user_version is read: a migration commits both at once, so this order cannot
@@ -182,9 +201,9 @@ void prepare_schema(sqlite::Connection& db) {
     throw Error(db.file() + ": a SQLite database of another program, not an evotune results database");
 
   if (db.read_only()) {
-    if (version < latest_schema_version())
+    if (version < target_version)
       throw Error(db.file() + ": read-only, and its schema (version " + std::to_string(version) +
-                  ") needs an upgrade to version " + std::to_string(latest_schema_version()));
+                  ") needs an upgrade to version " + std::to_string(target_version));
     db.exec("PRAGMA foreign_keys = ON");
     return;
   }
@@ -192,15 +211,16 @@ void prepare_schema(sqlite::Connection& db) {
   enable_wal(db);
   db.exec("PRAGMA synchronous = NORMAL");
   db.exec("PRAGMA foreign_keys = ON");
-  if (version == latest_schema_version()) return;
+  if (version >= target_version) return;
 
   sqlite::Transaction transaction(db);
   // Another process may have migrated between the read above and taking the write lock.
   const std::int64_t current = pragma_int(db, "PRAGMA user_version");
   if (current > latest_schema_version()) throw Error(unsupported(db, current));
-  for (std::int64_t next = current; next < latest_schema_version(); ++next) db.exec(kMigrations[next]);
+  if (current >= target_version) return;
+  for (std::int64_t next = current; next < target_version; ++next) db.exec(kMigrations[next]);
   db.exec("PRAGMA application_id = " + std::to_string(kApplicationId));
-  db.exec("PRAGMA user_version = " + std::to_string(latest_schema_version()));
+  db.exec("PRAGMA user_version = " + std::to_string(target_version));
   transaction.commit();
 }
 

@@ -13,5 +13,8 @@ int latest_schema_version();
 // with a schema version this build knows; otherwise throws Error naming the file. A read-only connection is
 // accepted when no migration is needed.
 void prepare_schema(sqlite::Connection& db);
+// The same, migrating only up to `target_version` (at most the latest): how tests make a database of an
+// older version to migrate.
+void prepare_schema(sqlite::Connection& db, int target_version);
 
 }  // namespace evotune

@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "core/error.hpp"
+#include "store/column_groups.hpp"
 #include "store/schema.hpp"
 
 namespace evotune {
@@ -135,10 +136,22 @@ void Store::finish_run(std::int64_t run_id, const std::string& status, std::int6
   if (db_.changes() == 0) throw Error(path_.string() + ": no run with id " + std::to_string(run_id));
 }
 
+void Store::save_compile_stats(std::int64_t run_id, const CompileStats& stats) {
+  sqlite::Statement update(db_, R"(
+      UPDATE runs SET compilers = ?2, compile_count = ?3, compile_busy_ms = ?4, compile_idle_ms = ?5,
+                      compile_queue_wait_ms = ?6, compile_queue_mean = ?7, compile_queue_max = ?8
+      WHERE id = ?1)");
+  update.bind_int(1, run_id).bind_int(2, stats.compilers).bind_int(3, stats.compiles);
+  update.bind_real(4, stats.busy_ms).bind_real(5, stats.idle_ms).bind_real(6, stats.queue_wait_ms);
+  update.bind_real(7, stats.queue_mean).bind_int(8, stats.queue_max);
+  update.run();
+  if (db_.changes() == 0) throw Error(path_.string() + ": no run with id " + std::to_string(run_id));
+}
+
 std::optional<StoredCompile> Store::find_compile(const CompileKey& key) const {
   sqlite::Statement select(db_, R"(
       SELECT id, status, message, log, cubin, registers, static_smem_bytes, spill_store_bytes, spill_load_bytes,
-             stack_frame_bytes, compile_ms
+             stack_frame_bytes, compile_ms, frontend_ms, nvvm_ms, ptxas_ms
       FROM compiles WHERE source_hash = ?1 AND arch = ?2 AND nvrtc_version = ?3 AND options = ?4)");
   select.bind_text(1, key.source_hash).bind_text(2, key.arch).bind_text(3, key.nvrtc_version);
   select.bind_text(4, key.options);
@@ -160,6 +173,7 @@ std::optional<StoredCompile> Store::find_compile(const CompileKey& key) const {
   stored.info.spill_load_bytes = static_cast<int>(select.int64(8));
   stored.info.stack_frame_bytes = static_cast<int>(select.int64(9));
   stored.info.compile_ms = select.real(10);
+  stored.info.phases = read_phases(select, 11);
   stored.info.arch = key.arch;
   stored.info.from_cache = true;
   return stored;
@@ -169,8 +183,9 @@ std::int64_t Store::put_compile(const CompileKey& key, Status status, const std:
                                 const CompileInfo& info, const std::string& cubin) {
   sqlite::Statement insert(db_, R"(
       INSERT INTO compiles (source_hash, arch, nvrtc_version, options, status, message, log, cubin, registers,
-                            static_smem_bytes, spill_store_bytes, spill_load_bytes, stack_frame_bytes, compile_ms)
-      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+                            static_smem_bytes, spill_store_bytes, spill_load_bytes, stack_frame_bytes, compile_ms,
+                            frontend_ms, nvvm_ms, ptxas_ms)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
       ON CONFLICT (source_hash, arch, nvrtc_version, options) DO NOTHING)");
   insert.bind_text(1, key.source_hash).bind_text(2, key.arch).bind_text(3, key.nvrtc_version);
   insert.bind_text(4, key.options)
@@ -188,6 +203,12 @@ std::int64_t Store::put_compile(const CompileKey& key, Status status, const std:
   insert.bind_int(12, info.spill_load_bytes)
       .bind_int(13, info.stack_frame_bytes)
       .bind_real(14, info.compile_ms);
+  if (info.phases) {
+    insert.bind_real(15, info.phases->frontend_ms).bind_real(16, info.phases->nvvm_ms);
+    insert.bind_real(17, info.phases->ptxas_ms);
+  } else {
+    for (const int index : {15, 16, 17}) insert.bind_null(index);
+  }
   insert.run();
   sqlite::Statement select(db_, R"(
       SELECT id FROM compiles WHERE source_hash = ?1 AND arch = ?2 AND nvrtc_version = ?3 AND options = ?4)");

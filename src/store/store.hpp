@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/compile_stats.hpp"
 #include "core/config.hpp"
 #include "core/device_info.hpp"
 #include "core/outcome.hpp"
@@ -26,7 +27,7 @@ struct StoredCompile {
   std::int64_t id = 0;
   Status status = Status::ok;
   std::string message;
-  CompileInfo info;   // info.arch is the key's arch; info.from_cache is true
+  CompileInfo info;   // info.arch is the key's arch; info.from_cache is true; phases when they were measured
   std::string cubin;  // empty when the compile failed
 };
 
@@ -67,6 +68,7 @@ struct RunSummary {
   std::string problem, device_name, strategy, status, started_at, finished_at;
   std::uint64_t seed = 0;
   std::int64_t budget = 0, evaluated = 0, failed = 0;
+  std::optional<CompileStats> compile;  // the run's compile service figures, when they were saved
 };
 
 // One measurement of a config with everything stored about it.
@@ -75,7 +77,8 @@ struct MeasurementDetail {
   Sizes problem;
   std::string device_name;
   std::optional<std::int64_t> compile_id;
-  // Compile info (arch, registers, smem, spills, log) comes from the compile row when there is one.
+  // Compile info (arch, registers, smem, spills, phase times, log) comes from the compile row when there is
+  // one; compile_ms is the measurement's.
   Outcome outcome;
   double tflops = 0, gbps = 0;
   std::string created_at;
@@ -131,6 +134,9 @@ class Store {
   std::int64_t begin_run(const RunStart& run);
   void finish_run(std::int64_t run_id, const std::string& status, std::int64_t evaluated,
                   std::int64_t failed);
+  // The run's compile service figures (totals; per_compiler is not kept), saved when the run ends; a second
+  // call replaces them. Error for an unknown run.
+  void save_compile_stats(std::int64_t run_id, const CompileStats& stats);
 
   // The compile cache. put_compile is idempotent on the key: an existing entry is kept and its id returned.
   std::optional<StoredCompile> find_compile(const CompileKey& key) const;

@@ -2,6 +2,7 @@
 #include <string_view>
 
 #include "core/error.hpp"
+#include "store/column_groups.hpp"
 #include "store/store.hpp"
 
 namespace evotune {
@@ -95,7 +96,8 @@ std::vector<RankedResult> Store::best(std::int64_t space_id, std::int64_t proble
 std::vector<RunSummary> Store::runs(int limit) const {
   sqlite::Statement select(db_, R"(
       SELECT r.id, s.name, s.hash, p.sizes, d.name, r.strategy, r.status, r.started_at, r.finished_at,
-             r.seed, r.budget, r.evaluated, r.failed
+             r.seed, r.budget, r.evaluated, r.failed, r.compilers, r.compile_count, r.compile_busy_ms,
+             r.compile_idle_ms, r.compile_queue_wait_ms, r.compile_queue_mean, r.compile_queue_max
       FROM runs r
       JOIN spaces s ON s.id = r.space_id
       JOIN problems p ON p.id = r.problem_id
@@ -118,6 +120,16 @@ std::vector<RunSummary> Store::runs(int limit) const {
     run.budget = select.int64(10);
     run.evaluated = select.int64(11);
     run.failed = select.int64(12);
+    if (!select.is_null(13)) {
+      CompileStats& stats = run.compile.emplace();
+      stats.compilers = static_cast<int>(select.int64(13));
+      stats.compiles = select.int64(14);
+      stats.busy_ms = select.real(15);
+      stats.idle_ms = select.real(16);
+      stats.queue_wait_ms = select.real(17);
+      stats.queue_mean = select.real(18);
+      stats.queue_max = select.int64(19);
+    }
   }
   return summaries;
 }
@@ -142,7 +154,7 @@ std::optional<ConfigDetail> Store::config_detail(std::int64_t config_id) const {
              m.max_abs_err, m.rel_l2_err, m.non_finite, m.compared_elements,
              m.validation_seed, m.tflops, m.gbps, m.compile_ms, m.validate_ms, m.bench_ms, m.created_at,
              cp.arch, cp.registers, cp.static_smem_bytes, cp.spill_store_bytes, cp.spill_load_bytes,
-             cp.stack_frame_bytes, cp.log
+             cp.stack_frame_bytes, cp.log, cp.frontend_ms, cp.nvvm_ms, cp.ptxas_ms
       FROM measurements m
       JOIN problems p ON p.id = m.problem_id
       JOIN devices d ON d.id = m.device_id
@@ -176,6 +188,7 @@ std::optional<ConfigDetail> Store::config_detail(std::int64_t config_id) const {
       outcome.compile.spill_load_bytes = static_cast<int>(select.int64(29));
       outcome.compile.stack_frame_bytes = static_cast<int>(select.int64(30));
       outcome.compile.log = select.text(31);
+      outcome.compile.phases = read_phases(select, 32);
     }
   }
   return detail;

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include "support/run_command.hpp"
 
@@ -62,6 +64,60 @@ TEST(CompileService, ThreadsAndChildProcessesGiveTheSameResults) {
     EXPECT_NE(b.info.log.find("Used " + std::to_string(b.info.registers) + " registers"), std::string::npos)
         << b.info.log;  // the log itself differs: it holds ptxas's compile time
     EXPECT_GT(b.info.compile_ms, 0);
+  }
+}
+
+TEST(CompileService, StatsCountCompilesBusyIdleAndTheQueue) {
+  for (const auto& command : {std::vector<std::string>{}, compile_worker()}) {
+    SCOPED_TRACE(command.empty() ? "threads" : "child processes");
+    const auto started = std::chrono::steady_clock::now();
+    CompileService service(compiler(), 2, command);
+    const CompileStats before = service.stats();
+    EXPECT_EQ(before.compilers, 2);
+    EXPECT_EQ(before.compiles, 0);
+    EXPECT_EQ(before.busy_ms, 0);
+    EXPECT_EQ(before.queue_max, 0);
+    ASSERT_EQ(before.per_compiler.size(), 2u);
+
+    // Six requests at once for two compilers: at least four of them wait in the queue.
+    std::vector<std::future<CompileResult>> futures;
+    for (int i = 0; i < 6; ++i)
+      futures.push_back(service.submit(request("#define SCALE " + std::to_string(i) + "\n" + kTinyKernel)));
+    double compile_ms = 0;
+    for (auto& future : futures) {
+      const CompileResult result = future.get();
+      EXPECT_EQ(result.status, Status::ok) << result.message;
+      compile_ms += result.info.compile_ms;
+    }
+    const CompileStats stats = service.stats();
+    const double lifetime_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    EXPECT_EQ(stats.compilers, 2);
+    EXPECT_EQ(stats.compiles, 6);
+    EXPECT_GE(stats.queue_max, 1);
+    EXPECT_LE(stats.queue_max, 6);
+    EXPECT_GT(stats.queue_wait_ms, 0);  // requests waited while the compilers were busy
+    EXPECT_GT(stats.queue_mean, 0);
+    EXPECT_LE(stats.queue_mean, 6);
+    EXPECT_GE(stats.busy_ms, compile_ms * 0.99);  // a compiler is busy at least as long as NVRTC
+    EXPECT_GT(stats.idle_ms, 0);                  // both waited for the first request
+    EXPECT_NEAR(stats.busy_ms + stats.idle_ms, 2 * lifetime_ms, 0.05 * 2 * lifetime_ms + 5);
+    std::int64_t compiles = 0;
+    double busy_ms = 0;
+    for (const CompilerLoad& load : stats.per_compiler) {
+      compiles += load.compiles;
+      busy_ms += load.busy_ms;
+    }
+    EXPECT_EQ(compiles, 6);
+    EXPECT_DOUBLE_EQ(busy_ms, stats.busy_ms);
+
+    // Idle compilers add idle time, nothing else.
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const CompileStats later = service.stats();
+    EXPECT_EQ(later.compiles, 6);
+    EXPECT_EQ(later.busy_ms, stats.busy_ms);
+    EXPECT_GE(later.idle_ms, stats.idle_ms + 2 * 19);
+    EXPECT_LT(later.queue_mean, stats.queue_mean);
   }
 }
 

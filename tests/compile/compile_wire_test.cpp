@@ -13,7 +13,16 @@ using nlohmann::json;
 json through_cbor(const json& message) { return json::from_cbor(json::to_cbor(message)); }
 
 CompileInfo full_info() {
-  return {"sm_90a", 96, 16384, 4, 8, 24, 0.1 + 0.2, true, "ptxas info    : Used 96 registers\nline two"};
+  return {"sm_90a",
+          96,
+          16384,
+          4,
+          8,
+          24,
+          0.1 + 0.2,
+          true,
+          "ptxas info    : Used 96 registers\nline two",
+          CompilePhases{47, 110.5, 108}};
 }
 
 TEST(CompileWire, CompileRequestRoundTrips) {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -35,7 +36,10 @@ TEST(Compiler, CompilesForSm80AndSm90) {
     const CompileResult result = compiler.compile(saxpy_request(arch));
     ASSERT_EQ(result.status, Status::ok) << arch << ": " << result.message << "\n" << result.info.log;
     EXPECT_FALSE(result.cubin.empty()) << arch;
-    EXPECT_EQ(result.cubin.substr(0, 4), "\x7f" "ELF") << arch;
+    EXPECT_EQ(result.cubin.substr(0, 4),
+              "\x7f"
+              "ELF")
+        << arch;
     EXPECT_GT(result.info.registers, 0) << arch;
     EXPECT_EQ(result.info.static_smem_bytes, 256 * 4) << arch;
     EXPECT_EQ(result.info.spill_store_bytes, 0) << arch;
@@ -113,6 +117,41 @@ TEST(Compiler, CompilesFromSeveralThreads) {
   }
 }
 
+TEST(Compiler, ReportsThePhaseTimesAndLeavesNoTimingFile) {
+  const auto count_time_files = [] {
+    int files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
+      files += entry.path().filename().string().rfind("evotune-nvrtc-time-" + std::to_string(getpid()) + "-",
+                                                      0) == 0;
+    return files;
+  };
+  const CompileResult result = make_compiler().compile(saxpy_request("sm_90"));
+  ASSERT_EQ(result.status, Status::ok) << result.message;
+  ASSERT_TRUE(result.info.phases);
+  EXPECT_GT(result.info.phases->frontend_ms, 0);
+  EXPECT_GE(result.info.phases->nvvm_ms, 0);
+  EXPECT_GE(result.info.phases->ptxas_ms, 0);
+  EXPECT_LE(result.info.phases->frontend_ms + result.info.phases->nvvm_ms + result.info.phases->ptxas_ms,
+            result.info.compile_ms + 3);  // whole milliseconds, rounded
+  EXPECT_EQ(result.info.log.find("Frontend"), std::string::npos) << result.info.log;
+  EXPECT_EQ(count_time_files(), 0);
+}
+
+TEST(Compiler, UnwritableTimingFileCostsOnlyThePhaseTimes) {
+  const char* previous = std::getenv("TMPDIR");
+  const std::string saved = previous ? previous : "";
+  setenv("TMPDIR", "/proc", 1);  // a folder where no file can be created, not even by root
+  const CompileResult result = make_compiler().compile(saxpy_request("sm_90"));
+  if (previous)
+    setenv("TMPDIR", saved.c_str(), 1);
+  else
+    unsetenv("TMPDIR");
+  EXPECT_EQ(result.status, Status::ok) << result.message << "\n" << result.info.log;
+  EXPECT_FALSE(result.cubin.empty());
+  EXPECT_GT(result.info.registers, 0);
+  EXPECT_FALSE(result.info.phases);
+}
+
 TEST(Compiler, OptionsKeyIsStableAndDistinguishesOptions) {
   const Compiler compiler({"/opt/cuda/include"});
   const CompileRequest request = saxpy_request("sm_90");
@@ -140,8 +179,10 @@ class ScopedEnv {
     setenv(name, value.c_str(), 1);
   }
   ~ScopedEnv() {
-    if (old_.empty()) unsetenv(name_);
-    else setenv(name_, old_.c_str(), 1);
+    if (old_.empty())
+      unsetenv(name_);
+    else
+      setenv(name_, old_.c_str(), 1);
   }
 
  private:

@@ -51,10 +51,25 @@ TEST(CoreJson, DeviceLimitsTheStoreDoesNotKeepMayBeAbsent) {
 }
 
 TEST(CoreJson, CompileInfoRoundTrips) {
-  const CompileInfo info{
-      "sm_90a", 96, 16384, 4, 8, 24, 0.1 + 0.2, true, "ptxas info : Used 96 registers\nline"};
+  const CompileInfo info{"sm_90a",
+                         96,
+                         16384,
+                         4,
+                         8,
+                         24,
+                         0.1 + 0.2,
+                         true,
+                         "ptxas info : Used 96 registers\nline",
+                         CompilePhases{47, 110.5, 108}};
   for (const CompileInfo& original : {info, CompileInfo{}}) {
-    core_test::expect_same_compile(round_trip(to_json(original), compile_info_from_json), original);
+    const CompileInfo back = round_trip(to_json(original), compile_info_from_json);
+    core_test::expect_same_compile(back, original);
+    ASSERT_EQ(back.phases.has_value(), original.phases.has_value());
+    if (original.phases) {
+      EXPECT_EQ(back.phases->frontend_ms, 47);
+      EXPECT_EQ(back.phases->nvvm_ms, 110.5);
+      EXPECT_EQ(back.phases->ptxas_ms, 108);
+    }
   }
 }
 

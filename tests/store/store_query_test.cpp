@@ -105,6 +105,7 @@ TEST_F(StoreTest, ConfigDetailHasEveryMeasurementWithCompileInfo) {
   info.registers = 128;
   info.static_smem_bytes = 32768;
   info.spill_store_bytes = 4;
+  info.phases = CompilePhases{47, 110, 108};
   info.log = "ptxas log";
   const auto compile_id = store.put_compile({"src", "sm_90", "12.8", "-O3"}, Status::ok, "", info, "bin");
   const auto config_id = config(64);
@@ -138,6 +139,8 @@ TEST_F(StoreTest, ConfigDetailHasEveryMeasurementWithCompileInfo) {
   EXPECT_EQ(ok.outcome.compile.static_smem_bytes, 32768);
   EXPECT_EQ(ok.outcome.compile.spill_store_bytes, 4);
   EXPECT_EQ(ok.outcome.compile.log, "ptxas log");
+  ASSERT_TRUE(ok.outcome.compile.phases);
+  EXPECT_DOUBLE_EQ(ok.outcome.compile.phases->nvvm_ms, 110);
   EXPECT_FALSE(ok.created_at.empty());
 
   const MeasurementDetail& wrong = detail->measurements[1];
@@ -146,6 +149,7 @@ TEST_F(StoreTest, ConfigDetailHasEveryMeasurementWithCompileInfo) {
   EXPECT_EQ(wrong.problem.at("B"), 4);
   EXPECT_FALSE(wrong.outcome.timing.has_value());
   EXPECT_EQ(wrong.compile_id, std::nullopt);
+  EXPECT_FALSE(wrong.outcome.compile.phases);
 
   EXPECT_EQ(store.config_detail(config_id + 1000), std::nullopt);
 }

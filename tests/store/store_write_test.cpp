@@ -51,6 +51,7 @@ TEST_F(StoreTest, CompileCacheRoundTripsBinaryCubins) {
   info.spill_load_bytes = 12;
   info.stack_frame_bytes = 16;
   info.compile_ms = 812.5;
+  info.phases = CompilePhases{47, 110, 108.5};
   info.log = "ptxas info    : Used 168 registers";
   const std::string cubin(
       "\x7f"
@@ -71,6 +72,10 @@ TEST_F(StoreTest, CompileCacheRoundTripsBinaryCubins) {
   EXPECT_EQ(stored->info.spill_load_bytes, 12);
   EXPECT_EQ(stored->info.stack_frame_bytes, 16);
   EXPECT_DOUBLE_EQ(stored->info.compile_ms, 812.5);
+  ASSERT_TRUE(stored->info.phases);
+  EXPECT_DOUBLE_EQ(stored->info.phases->frontend_ms, 47);
+  EXPECT_DOUBLE_EQ(stored->info.phases->nvvm_ms, 110);
+  EXPECT_DOUBLE_EQ(stored->info.phases->ptxas_ms, 108.5);
   EXPECT_EQ(stored->info.log, info.log);
   EXPECT_TRUE(stored->info.from_cache);
 
@@ -92,6 +97,7 @@ TEST_F(StoreTest, FailedCompilesAreCachedWithTheirLog) {
   EXPECT_EQ(stored->message, "NVRTC_ERROR_COMPILATION");
   EXPECT_EQ(stored->info.log, info.log);
   EXPECT_EQ(stored->cubin, "");
+  EXPECT_FALSE(stored->info.phases);  // not measured: NULL, not zeros
 }
 
 TEST_F(StoreTest, MeasurementsAreNeverDuplicatedOrOverwritten) {
@@ -145,6 +151,36 @@ TEST_F(StoreTest, RunsCountAndFinish) {
   EXPECT_NE(done.finished_at, "");
   EXPECT_THROW(store.finish_run(run_id, "bogus", 0, 0), Error);
   EXPECT_THROW(store.finish_run(run_id + 99, "finished", 0, 0), Error);
+}
+
+TEST_F(StoreTest, CompileStatsAreSavedWithTheRun) {
+  EXPECT_FALSE(store.runs(1).at(0).compile);  // none saved yet
+  CompileStats stats;
+  stats.compilers = 16;
+  stats.compiles = 1968;
+  stats.busy_ms = 2410.25e3;
+  stats.idle_ms = 95.5e3;
+  stats.queue_wait_ms = 12.5e3;
+  stats.queue_mean = 0.375;
+  stats.queue_max = 16;
+  stats.per_compiler.resize(16);
+  store.save_compile_stats(run_id, stats);
+  store.finish_run(run_id, "finished", 1968, 0);
+  const auto saved = store.runs(1).at(0).compile;
+  ASSERT_TRUE(saved);
+  EXPECT_EQ(saved->compilers, 16);
+  EXPECT_EQ(saved->compiles, 1968);
+  EXPECT_DOUBLE_EQ(saved->busy_ms, 2410.25e3);
+  EXPECT_DOUBLE_EQ(saved->idle_ms, 95.5e3);
+  EXPECT_DOUBLE_EQ(saved->queue_wait_ms, 12.5e3);
+  EXPECT_DOUBLE_EQ(saved->queue_mean, 0.375);
+  EXPECT_EQ(saved->queue_max, 16);
+  EXPECT_TRUE(saved->per_compiler.empty());
+
+  stats.compiles = 2000;  // a second save replaces the first
+  store.save_compile_stats(run_id, stats);
+  EXPECT_EQ(store.runs(1).at(0).compile->compiles, 2000);
+  EXPECT_THROW(store.save_compile_stats(run_id + 99, stats), Error);
 }
 
 TEST_F(StoreTest, LargeSeedsRoundTrip) {

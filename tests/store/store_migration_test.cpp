@@ -1,0 +1,111 @@
+// Migrations: a database of an older schema version opens, migrates in place and keeps every row.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <set>
+#include <string>
+
+#include "core/error.hpp"
+#include "store/schema.hpp"
+#include "store/store.hpp"
+#include "store_fixture.hpp"
+
+namespace evotune {
+namespace {
+
+using store_test::TempDir;
+
+std::set<std::string> columns(const std::filesystem::path& file, const std::string& table) {
+  sqlite::Connection db(file, SQLITE_OPEN_READWRITE);
+  sqlite::Statement select(db, "SELECT name FROM pragma_table_info('" + table + "')");
+  std::set<std::string> names;
+  while (select.step()) names.insert(select.text(0));
+  return names;
+}
+
+std::string query_text(const std::filesystem::path& file, const std::string& sql) {
+  sqlite::Connection db(file, SQLITE_OPEN_READWRITE);
+  sqlite::Statement statement(db, sql);
+  return statement.step() ? statement.text(0) : "<no row>";
+}
+
+// A version-1 database (before the compile phase times and run compile figures) with a run and a compile.
+void make_version_1(const std::filesystem::path& file) {
+  sqlite::Connection db(file, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  prepare_schema(db, 1);
+  db.exec(R"sql(
+    INSERT INTO spaces (id, name, path, hash, json) VALUES (1, 'attention', 'a.json', 'h1', '{}');
+    INSERT INTO problems (id, sizes) VALUES (1, '{"S":512}');
+    INSERT INTO runs (id, space_id, problem_id, strategy, seed, budget, command, status, evaluated)
+      VALUES (1, 1, 1, 'exhaustive', 7, 10, 'evotune check', 'finished', 3);
+    INSERT INTO compiles (id, source_hash, arch, nvrtc_version, options, status, message, log, cubin, registers,
+                          static_smem_bytes, spill_store_bytes, spill_load_bytes, stack_frame_bytes, compile_ms)
+      VALUES (1, 'abc', 'sm_90', '13.0', '-lineinfo', 'ok', '', 'ptxas log', x'7f454c46', 96, 0, 0, 0, 0, 812.5);
+  )sql");
+}
+
+TEST(StoreMigration, Version1GainsThePhaseAndCompileServiceColumns) {
+  TempDir dir;
+  const auto file = dir.file("v1.db");
+  make_version_1(file);
+  ASSERT_EQ(query_text(file, "PRAGMA user_version"), "1");
+  EXPECT_EQ(columns(file, "compiles").count("frontend_ms"), 0u);
+
+  Store store(file);
+  EXPECT_EQ(query_text(file, "PRAGMA user_version"), std::to_string(latest_schema_version()));
+  const auto compile_columns = columns(file, "compiles");
+  for (const char* column : {"frontend_ms", "nvvm_ms", "ptxas_ms", "compile_ms", "cubin"})
+    EXPECT_EQ(compile_columns.count(column), 1u) << column;
+  const auto run_columns = columns(file, "runs");
+  for (const char* column : {"compilers", "compile_count", "compile_busy_ms", "compile_idle_ms",
+                             "compile_queue_wait_ms", "compile_queue_mean", "compile_queue_max", "evaluated"})
+    EXPECT_EQ(run_columns.count(column), 1u) << column;
+
+  // The old rows are as they were, with nothing measured in the new columns.
+  const auto old = store.find_compile({"abc", "sm_90", "13.0", "-lineinfo"});
+  ASSERT_TRUE(old);
+  EXPECT_EQ(old->info.registers, 96);
+  EXPECT_DOUBLE_EQ(old->info.compile_ms, 812.5);
+  EXPECT_EQ(old->cubin,
+            "\x7f"
+            "ELF");
+  EXPECT_FALSE(old->info.phases);
+  const RunSummary run = store.runs(1).at(0);
+  EXPECT_EQ(run.evaluated, 3);
+  EXPECT_EQ(run.status, "finished");
+  EXPECT_FALSE(run.compile);
+
+  // And the new ones are written.
+  CompileInfo info;
+  info.phases = CompilePhases{40, 100, 90};
+  store.put_compile({"def", "sm_90", "13.0", "-lineinfo"}, Status::ok, "", info, "x");
+  EXPECT_DOUBLE_EQ(store.find_compile({"def", "sm_90", "13.0", "-lineinfo"})->info.phases->ptxas_ms, 90);
+  CompileStats stats;
+  stats.compilers = 2;
+  stats.compiles = 3;
+  store.save_compile_stats(run.id, stats);
+  EXPECT_EQ(store.runs(1).at(0).compile->compiles, 3);
+  EXPECT_EQ(query_text(file, "PRAGMA integrity_check"), "ok");
+}
+
+TEST(StoreMigration, MigratedAndNewDatabasesHaveTheSameTables) {
+  TempDir dir;
+  make_version_1(dir.file("old.db"));
+  { Store migrated(dir.file("old.db")); }
+  { Store created(dir.file("new.db")); }
+  for (const char* table : {"devices", "spaces", "problems", "configs", "compiles", "runs", "measurements"})
+    EXPECT_EQ(columns(dir.file("old.db"), table), columns(dir.file("new.db"), table)) << table;
+}
+
+TEST(StoreMigration, ReadOnlyOldDatabaseIsRefusedUnchanged) {
+  TempDir dir;
+  const auto file = dir.file("v1.db");
+  make_version_1(file);
+  const std::string before = store_test::read_bytes(file);
+  sqlite::Connection db(file, SQLITE_OPEN_READONLY);
+  EXPECT_THROW(prepare_schema(db), Error);
+  EXPECT_EQ(store_test::read_bytes(file), before);
+}
+
+}  // namespace
+}  // namespace evotune
