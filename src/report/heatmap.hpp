@@ -1,12 +1,11 @@
-// Heatmap cells on two band axes, coloured by a value in [0, 1], shared by the pair and shape heatmaps.
+// A heatmap plot: labelled columns and rows, cells coloured by a value in [0, 1] (grey where there is none),
+// and a legend of the colour ramp. Shared by the pair and shape heatmaps.
 #pragma once
 
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "report/chart.hpp"
 
 namespace evotune::report {
 
@@ -17,9 +16,15 @@ struct HeatCell {
   std::string tooltip;
 };
 
-void draw_heatmap(Chart& chart, const Band& columns, const Band& rows, const std::vector<HeatCell>& cells);
+struct Heatmap {
+  std::string title, x_title, y_title;
+  std::vector<std::string> columns, rows;  // labels, left to right and top to bottom
+  std::vector<HeatCell> cells;
+  std::vector<std::string> legend;  // labels of evenly spaced positions on the ramp, 0 (dark) to 1
+  double column_width = 64;
+};
 
-// Legend boxes for the ramp's positions 0, 1/(n-1), ..., 1, one per label.
-std::vector<LegendEntry> ramp_legend(const std::vector<std::string>& labels);
+// The heatmap's <svg> element, sized to its columns and rows.
+std::string heatmap_svg(const Heatmap& heatmap);
 
 }  // namespace evotune::report

@@ -49,39 +49,25 @@ Plot pair_heatmap(const ReportData& data, const std::string& x_parameter, const 
   }
   const auto ramp = [&](double us) { return hi > lo ? std::log(us / lo) / std::log(hi / lo) : 0.0; };
 
-  std::vector<Category> columns, rows;
-  for (const auto value : px.values) columns.push_back({std::to_string(value), ""});
-  for (const auto value : py.values) rows.push_back({std::to_string(value), ""});
-  Frame frame;
-  frame.right = 130;
-  frame.width = std::max(520.0, frame.left + frame.right + 64.0 * static_cast<double>(columns.size()));
-  frame.height = std::max(220.0, frame.top + frame.bottom + 30.0 * static_cast<double>(rows.size()));
-  Chart chart(plot.title, frame);
-  const Band x_band(columns, chart.left(), chart.right(), 0);
-  const Band y_band(rows, chart.top(), chart.bottom(), 0);
-  chart.x_bands(x_band, x_parameter);
-  chart.y_bands(y_band, y_parameter);
-
-  std::vector<HeatCell> cells;
+  Heatmap heatmap{plot.title, x_parameter, y_parameter, {}, {}, {}, {}, 64};
+  for (const auto value : px.values) heatmap.columns.push_back(std::to_string(value));
+  for (const auto value : py.values) heatmap.rows.push_back(std::to_string(value));
   for (std::size_t c = 0; c < px.values.size(); ++c) {
     for (std::size_t r = 0; r < py.values.size(); ++r) {
       const std::string where = x_parameter + "=" + std::to_string(px.values[c]) + ", " + y_parameter + "=" +
                                 std::to_string(py.values[r]);
       const auto found = best.find({px.values[c], py.values[r]});
       if (found == best.end()) {
-        cells.push_back({c, r, std::nullopt, "", where + ": no ok config measured"});
+        heatmap.cells.push_back({c, r, std::nullopt, "", where + ": no ok config measured"});
         continue;
       }
       const std::string time = time_text(found->second);
-      cells.push_back({c, r, ramp(found->second), time, where + ": best " + time + " µs"});
+      heatmap.cells.push_back({c, r, ramp(found->second), time, where + ": best " + time + " µs"});
     }
   }
-  draw_heatmap(chart, x_band, y_band, cells);
-  std::vector<std::string> labels;
   for (int step = 0; step <= 4; ++step)
-    labels.push_back(time_text(lo * std::pow(hi / lo, step / 4.0)) + " µs");
-  chart.legend(ramp_legend(labels));
-  plot.svg = chart.svg();
+    heatmap.legend.push_back(time_text(lo * std::pow(hi / lo, step / 4.0)) + " µs");
+  plot.svg = heatmap_svg(heatmap);
   return plot;
 }
 

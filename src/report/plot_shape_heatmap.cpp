@@ -62,40 +62,25 @@ Plot shape_slowdown(const ReportData& data) {
   });
   if (chosen.size() > kMostColumns) chosen.resize(kMostColumns);
 
-  std::vector<Category> columns, rows;
-  for (const auto& config : chosen) columns.push_back({std::to_string(config.config_id), ""});
-  std::size_t longest = 0;
-  for (const auto& [problem, row] : row_of) {
-    rows.push_back({key_value_text(problem), ""});
-    longest = std::max(longest, rows.back().label.size());
-  }
-  Frame frame;
-  frame.left = std::max(72.0, text_width(longest) + 48);
-  frame.right = 110;
-  frame.width = std::max(520.0, frame.left + frame.right + 46.0 * static_cast<double>(columns.size()));
-  frame.height = std::max(200.0, frame.top + frame.bottom + 30.0 * static_cast<double>(rows.size()));
-  Chart chart(plot.title, frame);
-  const Band x_band(columns, chart.left(), chart.right(), 0);
-  const Band y_band(rows, chart.top(), chart.bottom(), 0);
-  chart.x_bands(x_band, "config id");
-  chart.y_bands(y_band, "problem");
-  std::vector<HeatCell> cells;
+  Heatmap heatmap{
+      plot.title, "config id", "problem", {}, {}, {}, {"×1.00", "×1.41", "×2.00", "×2.83", "×4 or more"}, 46};
+  for (const auto& config : chosen) heatmap.columns.push_back(std::to_string(config.config_id));
+  for (const auto& [problem, row] : row_of) heatmap.rows.push_back(key_value_text(problem));
   for (std::size_t c = 0; c < chosen.size(); ++c) {
-    const std::string config = "config " + columns[c].label + " (" + key_value_text(chosen[c].params) + ")";
-    for (std::size_t r = 0; r < rows.size(); ++r) {
+    const std::string config = "config " + heatmap.columns[c] + " (" + key_value_text(chosen[c].params) + ")";
+    for (std::size_t r = 0; r < heatmap.rows.size(); ++r) {
+      const std::string where = config + " on " + heatmap.rows[r];
       const auto found = chosen[c].by_problem.find(r);
       if (found == chosen[c].by_problem.end()) {
-        cells.push_back({c, r, std::nullopt, "", config + " on " + rows[r].label + ": not measured ok"});
+        heatmap.cells.push_back({c, r, std::nullopt, "", where + ": not measured ok"});
         continue;
       }
       const double t = std::log(found->second) / std::log(kRampTop);
-      cells.push_back({c, r, std::min(t, 1.0), ratio_text(found->second),
-                       config + " on " + rows[r].label + ": ×" + ratio_text(found->second)});
+      heatmap.cells.push_back(
+          {c, r, std::min(t, 1.0), ratio_text(found->second), where + ": ×" + ratio_text(found->second)});
     }
   }
-  draw_heatmap(chart, x_band, y_band, cells);
-  chart.legend(ramp_legend({"×1.00", "×1.41", "×2.00", "×2.83", "×4 or more"}));
-  plot.svg = chart.svg();
+  plot.svg = heatmap_svg(heatmap);
   return plot;
 }
 

@@ -28,17 +28,36 @@ std::vector<LegendEntry> status_legend(const std::vector<Counts>& bars) {
   return legend;
 }
 
-// One stacked bar per category, statuses bottom-up in their declared order (ok at the bottom). share: heights
-// are fractions of the bar's total, in percent.
-void draw_bars(Chart& chart, const Band& band, const Scale& y, const std::vector<Counts>& bars, bool share) {
-  for (std::size_t i = 0; i < bars.size(); ++i) {
-    const int sum = total(bars[i]);
-    const std::string name = band.categories()[i].group.empty()
-                                 ? band.categories()[i].label
-                                 : band.categories()[i].group + "=" + band.categories()[i].label;
+// A chart of one stacked bar per category, statuses bottom-up in their declared order (ok at the bottom).
+// share: heights are percentages of the bar's total; else counts.
+struct StackedBars {
+  std::string title, x_title;
+  std::vector<Category> categories;
+  std::vector<std::string> names;  // each bar's name in its tooltips
+  std::vector<Counts> bars;
+  bool share = false;
+  double slot_width = 30, min_width = 760, padding = 0.25;
+};
+
+std::string stacked_bars_svg(const StackedBars& spec) {
+  int highest = 0;
+  for (const auto& bar : spec.bars) highest = std::max(highest, total(bar));
+  Frame frame;
+  frame.right = 150;
+  frame.bottom = 70;
+  frame.width = std::max(spec.min_width,
+                         frame.left + frame.right + spec.slot_width * static_cast<double>(spec.bars.size()));
+  Chart chart(spec.title, frame);
+  const Band band(spec.categories, chart.left(), chart.right(), spec.padding);
+  const Scale y = Scale::linear(0, spec.share ? 100 : highest * 1.05, chart.bottom(), chart.top());
+  chart.x_bands(band, spec.x_title);
+  chart.y_axis(y, spec.share ? "share of measurements (%)" : "measurements", !spec.share);
+  for (std::size_t i = 0; i < spec.bars.size(); ++i) {
+    const int sum = total(spec.bars[i]);
+    const std::string& name = spec.names[i];
     double stacked = 0;
-    for (const auto& [status, n] : bars[i]) {
-      const double height = share ? 100.0 * n / sum : n;
+    for (const auto& [status, n] : spec.bars[i]) {
+      const double height = spec.share ? 100.0 * n / sum : n;
       const double top = y(stacked + height), bottom = y(stacked);
       chart.marks().rect(band.centre(i) - band.width() / 2, top, band.width(), bottom - top,
                          status_colour(status),
@@ -47,6 +66,8 @@ void draw_bars(Chart& chart, const Band& band, const Scale& y, const std::vector
       stacked += height;
     }
   }
+  chart.legend(status_legend(spec.bars));
+  return chart.svg();
 }
 
 }  // namespace
@@ -59,6 +80,7 @@ Plot statuses_by_run(const ReportData& data) {
             {},
             {}};
   std::vector<Category> categories;
+  std::vector<std::string> names;
   std::vector<Counts> bars;
   for (const auto& run : data.runs) {
     Counts counts;
@@ -66,26 +88,15 @@ Plot statuses_by_run(const ReportData& data) {
       if (row.run_id == run.id) ++counts[row.result.status];
     if (counts.empty()) continue;
     categories.push_back({"run " + std::to_string(run.id), run.strategy});
+    names.push_back("run " + std::to_string(run.id) + " (" + run.strategy + ")");
     bars.push_back(std::move(counts));
   }
   if (bars.empty()) {
     plot.note = "No run stored a measurement of this problem.";
     return plot;
   }
-  int highest = 0;
-  for (const auto& bar : bars) highest = std::max(highest, total(bar));
-  Frame frame;
-  frame.right = 150;
-  frame.bottom = 62;
-  frame.width = std::max(520.0, frame.left + frame.right + 70.0 * static_cast<double>(bars.size()));
-  Chart chart(plot.title, frame);
-  const Band band(categories, chart.left(), chart.right(), 0.35);
-  const Scale y = Scale::linear(0, highest * 1.05, chart.bottom(), chart.top());
-  chart.x_bands(band, "run (grouped by strategy)");
-  chart.y_axis(y, "measurements");
-  draw_bars(chart, band, y, bars, false);
-  chart.legend(status_legend(bars));
-  plot.svg = chart.svg();
+  plot.svg = stacked_bars_svg({plot.title, "run (grouped by strategy)", std::move(categories),
+                               std::move(names), std::move(bars), false, 70, 520, 0.35});
   return plot;
 }
 
@@ -99,11 +110,13 @@ Plot statuses_by_value(const std::vector<ParameterTimes>& parameters) {
       {},
       {}};
   std::vector<Category> categories;
+  std::vector<std::string> names;
   std::vector<Counts> bars;
   for (const auto& parameter : parameters) {
     for (const auto& value : parameter.values) {
       if (value.statuses.empty()) continue;
       categories.push_back({std::to_string(value.value), parameter.name});
+      names.push_back(parameter.name + "=" + std::to_string(value.value));
       bars.push_back(value.statuses);
     }
   }
@@ -111,18 +124,8 @@ Plot statuses_by_value(const std::vector<ParameterTimes>& parameters) {
     plot.note = "No measurements.";
     return plot;
   }
-  Frame frame;
-  frame.right = 150;
-  frame.bottom = 70;
-  frame.width = std::max(760.0, frame.left + frame.right + 30.0 * static_cast<double>(bars.size()));
-  Chart chart(plot.title, frame);
-  const Band band(categories, chart.left(), chart.right(), 0.25);
-  const Scale y = Scale::linear(0, 100, chart.bottom(), chart.top());
-  chart.x_bands(band, "parameter value");
-  chart.y_axis(y, "share of measurements (%)", false);
-  draw_bars(chart, band, y, bars, true);
-  chart.legend(status_legend(bars));
-  plot.svg = chart.svg();
+  plot.svg = stacked_bars_svg({plot.title, "parameter value", std::move(categories), std::move(names),
+                               std::move(bars), true, 30, 760, 0.25});
   return plot;
 }
 
