@@ -26,6 +26,14 @@ TEST_F(ReportCommandErrors, ProblemNotInTheDatabase) {
                  "no results for saxpy with problem ALIGN=4,N=8192");
 }
 
+// The problem is known (another space, or a run that stored nothing, recorded it) but has no measurements of
+// this space.
+TEST_F(ReportCommandErrors, ProblemWithoutMeasurementsOfTheSpace) {
+  const auto db = make_results_db();
+  Store(db).upsert_problem({{"ALIGN", 4}, {"N", 8192}});
+  expect_refused(report(test::kSaxpy, db, " --problem N=8192"), "no measurements of saxpy");
+}
+
 TEST_F(ReportCommandErrors, MissingDatabase) {
   expect_refused(report(test::kSaxpy, dir_ / "none.db"), "none.db");
   EXPECT_FALSE(std::filesystem::exists(dir_ / "none.db"));
