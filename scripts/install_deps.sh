@@ -5,7 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ nlohmann-json3-dev libspdlog-dev libcli11-dev libsqlite3-dev libmuparser-dev
-          libgtest-dev)
+          libgtest-dev libxml2-utils)
+# Only for the test that renders `evotune report` in a browser (it skips without them): installed when apt-get
+# can, never required. Chromium is about 120 MB to download.
+optional=(chromium python3)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -26,6 +29,17 @@ elif command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
 else
   echo "install_deps: missing packages: ${missing[*]} (run as root with apt-get, or set EVOTUNE_DEB_DIR)" >&2
   exit 1
+fi
+
+optional_missing=()
+for p in "${optional[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || optional_missing+=("$p")
+done
+if [ ${#optional_missing[@]} -gt 0 ] && [ -z "${EVOTUNE_DEB_DIR:-}" ] && command -v apt-get >/dev/null &&
+  [ "$(id -u)" = 0 ]; then
+  echo "install_deps: installing optional ${optional_missing[*]}"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${optional_missing[@]}" ||
+    echo "install_deps: could not install ${optional_missing[*]}; the browser test will skip" >&2
 fi
 
 if [ ! -d "${CUDA_HOME:-/usr/local/cuda}/include" ] || ! command -v "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" >/dev/null; then

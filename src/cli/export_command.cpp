@@ -2,10 +2,10 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
-#include <fstream>
 #include <limits>
 
 #include "cli/commands.hpp"
+#include "cli/output_file.hpp"
 #include "cli/stored_space.hpp"
 #include "core/error.hpp"
 #include "core/known_devices.hpp"
@@ -59,11 +59,7 @@ void run(const ExportOptions& options) {
                  to_string(chosen.status));
   const std::string text = render_export(stored.space, stored.sizes, chosen.params,
                                          offline_device(options.arch), header(stored, chosen));
-  std::ofstream out(options.output, std::ios::binary);
-  if (!out) throw Error("cannot write " + options.output);
-  out << text;
-  out.close();
-  if (!out) throw Error("cannot write " + options.output);
+  write_output_file(options.output, text);
   std::printf("wrote %s: config %lld, %s\n", options.output.c_str(), static_cast<long long>(chosen.config_id),
               canonical_json(chosen.params).c_str());
 }

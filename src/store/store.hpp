@@ -69,6 +69,25 @@ struct RunSummary {
   std::uint64_t seed = 0;
   std::int64_t budget = 0, evaluated = 0, failed = 0;
   std::optional<CompileStats> compile;  // the run's compile service figures, when they were saved
+  std::string command, nvrtc_version;  // nvrtc_version "" for a run without a device
+  std::int64_t driver_version = 0;     // 0 for a run without a device
+};
+
+// One measurement as stored, in storing order: the ranked fields plus which run and when.
+struct StoredMeasurement {
+  RankedResult result;  // result.registers is 0 when no compile row was recorded
+  std::int64_t run_id = 0;
+  bool compiled = false;        // a compile row is recorded: registers and spills are known
+  int spill_bytes = 0;          // spill stores + spill loads
+  double seconds_into_run = 0;  // created_at minus the run's started_at
+};
+
+// The fastest ok median of one config on one problem (over devices).
+struct ProblemTime {
+  Sizes problem;
+  std::int64_t config_id = 0;
+  Config params;
+  double median_us = 0;
 };
 
 // One measurement of a config with everything stored about it.
@@ -156,6 +175,11 @@ class Store {
   std::vector<RankedResult> best(std::int64_t space_id, std::int64_t problem_id,
                                  std::optional<std::int64_t> device_id, int top_k, bool include_failed) const;
   std::vector<RunSummary> runs(int limit) const;  // newest first; limit <= 0: all
+  // For reports of a space version: its runs on a problem (oldest first), their measurements of it on every
+  // device (in storing order), and the ok times of every problem measured (by problem, then config id).
+  std::vector<RunSummary> runs_of(std::int64_t space_id, std::int64_t problem_id) const;
+  std::vector<StoredMeasurement> measurement_history(std::int64_t space_id, std::int64_t problem_id) const;
+  std::vector<ProblemTime> ok_times_by_problem(std::int64_t space_id) const;
   std::optional<ConfigDetail> config_detail(std::int64_t config_id) const;
   std::int64_t count_measurements(std::int64_t space_id, std::int64_t problem_id,
                                   std::optional<std::int64_t> device_id) const;

@@ -1,4 +1,4 @@
-// Store: the read-only queries behind `best`, `runs`, `show` and the session's resume check.
+// Store: the read-only queries behind `best`, `runs`, `show`, `report` and the session's resume check.
 #include <string_view>
 
 #include "core/error.hpp"
@@ -47,63 +47,45 @@ std::optional<ErrorStats> read_error(const sqlite::Statement& row, int first) {
 
 int limit_of(int limit) { return limit > 0 ? limit : -1; }  // SQLite: a negative LIMIT means none
 
-}  // namespace
-
-std::set<std::string> Store::measured_configs(std::int64_t space_id, std::int64_t problem_id,
-                                              std::int64_t device_id) const {
-  sqlite::Statement select(db_, R"(
-      SELECT c.params FROM measurements m JOIN configs c ON c.id = m.config_id
-      WHERE c.space_id = ?1 AND m.problem_id = ?2 AND m.device_id = ?3)");
-  select.bind_int(1, space_id).bind_int(2, problem_id).bind_int(3, device_id);
-  std::set<std::string> params;
-  while (select.step()) params.insert(select.text(0));
-  return params;
-}
-
-std::vector<RankedResult> Store::best(std::int64_t space_id, std::int64_t problem_id,
-                                      std::optional<std::int64_t> device_id, int top_k,
-                                      bool include_failed) const {
-  sqlite::Statement select(db_, std::string(R"(
+// A measurement as `best` ranks it: 16 columns, read by read_ranked, then kRankedFrom; the query may add
+// columns in between, and adds WHERE and ORDER BY.
+constexpr std::string_view kRankedColumns = R"(
       SELECT m.config_id, c.params, m.status, m.message,
              m.time_median_us, m.time_min_us, m.time_mean_us, m.time_stddev_us, m.time_p20_us, m.time_p80_us, m.samples,
-             m.tflops, m.gbps, d.name, m.id, cp.registers
+             m.tflops, m.gbps, d.name, m.id, cp.registers)";
+constexpr std::string_view kRankedFrom = R"(
       FROM measurements m
       JOIN configs c ON c.id = m.config_id
       JOIN devices d ON d.id = m.device_id
-      LEFT JOIN compiles cp ON cp.id = m.compile_id
-      WHERE c.space_id = ?1 AND m.problem_id = ?2 AND (?3 IS NULL OR m.device_id = ?3)
-        AND (?4 OR m.status = 'ok'))") +
-                                    std::string(kRankOrder) + " LIMIT ?5");
-  select.bind_int(1, space_id).bind_int(2, problem_id).bind_int(3, device_id);
-  select.bind_int(4, include_failed ? 1 : 0).bind_int(5, limit_of(top_k));
-  std::vector<RankedResult> results;
-  while (select.step()) {
-    RankedResult& result = results.emplace_back();
-    result.config_id = select.int64(0);
-    result.params = parse_int_map(select.text(1));
-    result.status = read_status(select, 2, path_.string());
-    result.message = select.text(3);
-    result.timing = read_timing(select, 4);
-    result.tflops = select.real(11);
-    result.gbps = select.real(12);
-    result.device_name = select.text(13);
-    result.measurement_id = select.int64(14);
-    result.registers = static_cast<int>(select.int64(15));
-  }
-  return results;
+      LEFT JOIN compiles cp ON cp.id = m.compile_id)";
+
+RankedResult read_ranked(const sqlite::Statement& select, const std::string& file) {
+  RankedResult result;
+  result.config_id = select.int64(0);
+  result.params = parse_int_map(select.text(1));
+  result.status = read_status(select, 2, file);
+  result.message = select.text(3);
+  result.timing = read_timing(select, 4);
+  result.tflops = select.real(11);
+  result.gbps = select.real(12);
+  result.device_name = select.text(13);
+  result.measurement_id = select.int64(14);
+  result.registers = static_cast<int>(select.int64(15));
+  return result;
 }
 
-std::vector<RunSummary> Store::runs(int limit) const {
-  sqlite::Statement select(db_, R"(
+// A run with its space, problem and device: 23 columns, read by read_runs; the query adds WHERE and ORDER BY.
+constexpr std::string_view kRunColumns = R"(
       SELECT r.id, s.name, s.hash, p.sizes, d.name, r.strategy, r.status, r.started_at, r.finished_at,
-             r.seed, r.budget, r.evaluated, r.failed, r.compilers, r.compile_count, r.compile_busy_ms,
-             r.compile_idle_ms, r.compile_queue_wait_ms, r.compile_queue_mean, r.compile_queue_max
+             r.seed, r.budget, r.evaluated, r.failed, r.command, d.driver_version, d.nvrtc_version,
+             r.compilers, r.compile_count, r.compile_busy_ms, r.compile_idle_ms, r.compile_queue_wait_ms,
+             r.compile_queue_mean, r.compile_queue_max
       FROM runs r
       JOIN spaces s ON s.id = r.space_id
       JOIN problems p ON p.id = r.problem_id
-      LEFT JOIN devices d ON d.id = r.device_id
-      ORDER BY r.id DESC LIMIT ?1)");
-  select.bind_int(1, limit_of(limit));
+      LEFT JOIN devices d ON d.id = r.device_id)";
+
+std::vector<RunSummary> read_runs(sqlite::Statement& select) {
   std::vector<RunSummary> summaries;
   while (select.step()) {
     RunSummary& run = summaries.emplace_back();
@@ -120,18 +102,54 @@ std::vector<RunSummary> Store::runs(int limit) const {
     run.budget = select.int64(10);
     run.evaluated = select.int64(11);
     run.failed = select.int64(12);
-    if (!select.is_null(13)) {
+    run.command = select.text(13);
+    run.driver_version = select.int64(14);
+    run.nvrtc_version = select.text(15);
+    if (!select.is_null(16)) {
       CompileStats& stats = run.compile.emplace();
-      stats.compilers = static_cast<int>(select.int64(13));
-      stats.compiles = select.int64(14);
-      stats.busy_ms = select.real(15);
-      stats.idle_ms = select.real(16);
-      stats.queue_wait_ms = select.real(17);
-      stats.queue_mean = select.real(18);
-      stats.queue_max = select.int64(19);
+      stats.compilers = static_cast<int>(select.int64(16));
+      stats.compiles = select.int64(17);
+      stats.busy_ms = select.real(18);
+      stats.idle_ms = select.real(19);
+      stats.queue_wait_ms = select.real(20);
+      stats.queue_mean = select.real(21);
+      stats.queue_max = select.int64(22);
     }
   }
   return summaries;
+}
+
+}  // namespace
+
+std::set<std::string> Store::measured_configs(std::int64_t space_id, std::int64_t problem_id,
+                                              std::int64_t device_id) const {
+  sqlite::Statement select(db_, R"(
+      SELECT c.params FROM measurements m JOIN configs c ON c.id = m.config_id
+      WHERE c.space_id = ?1 AND m.problem_id = ?2 AND m.device_id = ?3)");
+  select.bind_int(1, space_id).bind_int(2, problem_id).bind_int(3, device_id);
+  std::set<std::string> params;
+  while (select.step()) params.insert(select.text(0));
+  return params;
+}
+
+std::vector<RankedResult> Store::best(std::int64_t space_id, std::int64_t problem_id,
+                                      std::optional<std::int64_t> device_id, int top_k,
+                                      bool include_failed) const {
+  sqlite::Statement select(db_, std::string(kRankedColumns) + std::string(kRankedFrom) + R"(
+      WHERE c.space_id = ?1 AND m.problem_id = ?2 AND (?3 IS NULL OR m.device_id = ?3)
+        AND (?4 OR m.status = 'ok'))" +
+                                    std::string(kRankOrder) + " LIMIT ?5");
+  select.bind_int(1, space_id).bind_int(2, problem_id).bind_int(3, device_id);
+  select.bind_int(4, include_failed ? 1 : 0).bind_int(5, limit_of(top_k));
+  std::vector<RankedResult> results;
+  while (select.step()) results.push_back(read_ranked(select, path_.string()));
+  return results;
+}
+
+std::vector<RunSummary> Store::runs(int limit) const {
+  sqlite::Statement select(db_, std::string(kRunColumns) + " ORDER BY r.id DESC LIMIT ?1");
+  select.bind_int(1, limit_of(limit));
+  return read_runs(select);
 }
 
 std::optional<ConfigDetail> Store::config_detail(std::int64_t config_id) const {
@@ -209,6 +227,49 @@ std::int64_t Store::count_older_versions(const std::string& space_name, const st
   select.bind_text(1, space_name).bind_text(2, hash);
   select.step();
   return select.int64(0);
+}
+
+std::vector<RunSummary> Store::runs_of(std::int64_t space_id, std::int64_t problem_id) const {
+  sqlite::Statement select(
+      db_, std::string(kRunColumns) + " WHERE r.space_id = ?1 AND r.problem_id = ?2 ORDER BY r.id");
+  select.bind_int(1, space_id).bind_int(2, problem_id);
+  return read_runs(select);
+}
+
+std::vector<StoredMeasurement> Store::measurement_history(std::int64_t space_id,
+                                                          std::int64_t problem_id) const {
+  // julianday has about 40 us of resolution at today's dates: plenty for a progress plot.
+  sqlite::Statement select(db_, std::string(kRankedColumns) + R"(,
+             m.run_id, cp.id IS NOT NULL, coalesce(cp.spill_store_bytes + cp.spill_load_bytes, 0),
+             (julianday(m.created_at) - julianday(r.started_at)) * 86400.0)" +
+                                    std::string(kRankedFrom) + R"(
+      JOIN runs r ON r.id = m.run_id
+      WHERE c.space_id = ?1 AND m.problem_id = ?2 ORDER BY m.id)");
+  select.bind_int(1, space_id).bind_int(2, problem_id);
+  std::vector<StoredMeasurement> history;
+  while (select.step()) {
+    StoredMeasurement& row = history.emplace_back();
+    row.result = read_ranked(select, path_.string());
+    row.run_id = select.int64(16);
+    row.compiled = select.int64(17) != 0;
+    row.spill_bytes = static_cast<int>(select.int64(18));
+    row.seconds_into_run = select.real(19);
+  }
+  return history;
+}
+
+std::vector<ProblemTime> Store::ok_times_by_problem(std::int64_t space_id) const {
+  sqlite::Statement select(db_, R"(
+      SELECT p.sizes, m.config_id, c.params, min(m.time_median_us)
+      FROM measurements m JOIN configs c ON c.id = m.config_id JOIN problems p ON p.id = m.problem_id
+      WHERE c.space_id = ?1 AND m.status = 'ok'
+      GROUP BY m.problem_id, m.config_id ORDER BY m.problem_id, m.config_id)");
+  select.bind_int(1, space_id);
+  std::vector<ProblemTime> times;
+  while (select.step())
+    times.push_back(
+        {parse_int_map(select.text(0)), select.int64(1), parse_int_map(select.text(2)), select.real(3)});
+  return times;
 }
 
 }  // namespace evotune

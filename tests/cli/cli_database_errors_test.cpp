@@ -18,8 +18,8 @@ using store_test::write_bytes;
 
 class CliErrorsDatabase : public test::CliErrorTest {
  protected:
-  // The commands that read a database (runs, show, best, export) and tune, given `db`: each must fail naming
-  // `cause`, changing no file.
+  // The commands that read a database (runs, show, best, export, report) and tune, given `db`: each must fail
+  // naming `cause`, changing no file.
   void expect_every_command_refuses(const std::filesystem::path& db, const std::string& cause) const {
     const std::string with_db = " --db " + db.string();
     expect_refused("runs" + with_db, cause);
@@ -27,6 +27,7 @@ class CliErrorsDatabase : public test::CliErrorTest {
     expect_refused("best " + test::kSaxpy + with_db, cause);
     expect_refused("best " + test::kSaxpy + with_db + " --json --failed", cause);
     expect_refused("export " + test::kSaxpy + with_db + " -o " + (dir_ / "out.cu").string(), cause);
+    expect_refused("report " + test::kSaxpy + with_db + " -o " + (dir_ / "report.html").string(), cause);
     expect_tune_refused(test::kSaxpy + with_db, cause);
   }
 };
@@ -38,11 +39,13 @@ TEST_F(CliErrorsDatabase, SoundDatabaseIsReadByEveryCommandAndLeftAsItIs) {
   const std::string with_db = " --db " + db.string();
   for (const std::string& arguments :
        {"runs" + with_db, "show 1" + with_db, "best " + test::kSaxpy + with_db,
-        "export " + test::kSaxpy + with_db + " -o " + (dir_ / "out.cu").string()}) {
+        "export " + test::kSaxpy + with_db + " -o " + (dir_ / "out.cu").string(),
+        "report " + test::kSaxpy + with_db + " -o " + (dir_ / "report.html").string()}) {
     const auto result = test::run_evotune(arguments);
     EXPECT_EQ(result.exit_code, 0) << arguments << ": " << result.err;
   }
   EXPECT_TRUE(std::filesystem::exists(dir_ / "out.cu"));
+  EXPECT_TRUE(std::filesystem::exists(dir_ / "report.html"));
   EXPECT_EQ(read_bytes(db), before);
 }
 

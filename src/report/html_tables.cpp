@@ -1,0 +1,114 @@
+// XHTML tables: every cell escaped, numbers right-aligned, rows in a fixed order.
+#include "report/html_tables.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "report/analysis.hpp"
+#include "report/text_format.hpp"
+
+namespace evotune::report {
+namespace {
+
+class HtmlTable {
+ public:
+  explicit HtmlTable(const std::vector<std::string>& headers) {
+    html_ = "<table>\n<thead><tr>";
+    for (const auto& header : headers) html_ += "<th>" + escape_xml(header) + "</th>";
+    html_ += "</tr></thead>\n<tbody>\n";
+  }
+  HtmlTable& row() {
+    html_ += in_row_ ? "</tr>\n<tr>" : "<tr>";
+    in_row_ = true;
+    return *this;
+  }
+  HtmlTable& text(const std::string& content) { return cell(escape_xml(content), ""); }
+  HtmlTable& number(const std::string& content) { return cell(escape_xml(content), " class=\"num\""); }
+  HtmlTable& code(const std::string& content) { return cell("<code>" + escape_xml(content) + "</code>", ""); }
+  std::string finish() {
+    if (in_row_) html_ += "</tr>\n";
+    return html_ + "</tbody>\n</table>\n";
+  }
+
+ private:
+  HtmlTable& cell(const std::string& html, const char* attributes) {
+    html_ += "<td" + std::string(attributes) + ">" + html + "</td>";
+    return *this;
+  }
+  std::string html_;
+  bool in_row_ = false;
+};
+
+std::string or_dash(const std::string& text) { return text.empty() ? "–" : text; }
+
+}  // namespace
+
+std::string top_configs_table(const ReportData& data, int top_k) {
+  std::vector<std::string> headers{"rank", "config"};
+  for (const auto& parameter : data.parameters) headers.push_back(parameter.name);
+  for (const char* header : {"median µs", "p20 µs", "p80 µs", "TFLOP/s", "registers", "run"})
+    headers.push_back(header);
+  HtmlTable table(headers);
+  const auto ranked = ranked_ok(data);
+  for (std::size_t i = 0; i < ranked.size() && i < static_cast<std::size_t>(top_k); ++i) {
+    const StoredMeasurement& row = *ranked[i];
+    table.row().number(std::to_string(i + 1)).number(std::to_string(row.result.config_id));
+    for (const auto& parameter : data.parameters) {
+      const auto value = row.result.params.find(parameter.name);
+      table.number(value == row.result.params.end() ? "–" : std::to_string(value->second));
+    }
+    const TimingStats& timing = *row.result.timing;
+    table.number(time_text(timing.median_us))
+        .number(time_text(timing.p20_us))
+        .number(time_text(timing.p80_us));
+    table.number(fixed(row.result.tflops, 1));
+    table.number(row.compiled ? std::to_string(row.result.registers) : "–");
+    table.number(std::to_string(row.run_id));
+  }
+  return table.finish();
+}
+
+std::string failures_table(const ReportData& data) {
+  std::map<std::pair<Status, std::string>, std::vector<std::int64_t>> groups;
+  for (const auto& row : data.measurements)
+    if (row.result.status != Status::ok)
+      groups[{row.result.status, row.result.message}].push_back(row.result.config_id);
+  if (groups.empty()) return "<p>No failures: every measured config ran and matched the reference.</p>\n";
+  std::vector<std::tuple<std::size_t, Status, std::string, const std::vector<std::int64_t>*>> ordered;
+  for (const auto& [key, configs] : groups)
+    ordered.emplace_back(configs.size(), key.first, key.second, &configs);
+  std::stable_sort(ordered.begin(), ordered.end(),
+                   [](const auto& a, const auto& b) { return std::get<0>(a) > std::get<0>(b); });
+  HtmlTable table({"status", "reason", "count", "configs"});
+  constexpr std::size_t kListed = 5;
+  for (const auto& [count, status, message, configs] : ordered) {
+    std::string ids;
+    for (std::size_t i = 0; i < configs->size() && i < kListed; ++i)
+      ids += (i ? ", " : "") + std::to_string((*configs)[i]);
+    if (configs->size() > kListed) ids += ", …";
+    table.row()
+        .text(std::string(to_string(status)))
+        .code(or_dash(message))
+        .number(std::to_string(count))
+        .text(ids);
+  }
+  return table.finish();
+}
+
+std::string runs_table(const ReportData& data) {
+  if (data.runs.empty()) return "<p>No runs of this space version and problem.</p>\n";
+  HtmlTable table({"run", "strategy", "seed", "budget", "status", "evaluated", "failed", "started",
+                   "finished", "device", "driver", "NVRTC", "command"});
+  for (const auto& run : data.runs) {
+    table.row().number(std::to_string(run.id)).text(run.strategy).number(std::to_string(run.seed));
+    table.number(std::to_string(run.budget)).text(run.status).number(std::to_string(run.evaluated));
+    table.number(std::to_string(run.failed)).text(run.started_at).text(or_dash(run.finished_at));
+    table.text(or_dash(run.device_name))
+        .number(run.driver_version ? std::to_string(run.driver_version) : "–");
+    table.text(or_dash(run.nvrtc_version)).code(run.command);
+  }
+  return table.finish();
+}
+
+}  // namespace evotune::report
