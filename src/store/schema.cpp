@@ -23,7 +23,12 @@ constexpr std::int64_t kApplicationId = 0x65767475;
   "('ok', 'compile_error', 'resource_error', 'launch_error', 'timeout', 'wrong_result', 'nan')"
 
 // kMigrations[i] takes the schema from version i to version i + 1.
-constexpr std::array<const char*, 2> kMigrations{{
+// Version 3's list: the evaluator's out-of-bounds and nondeterminism checks.
+#define EVOTUNE_STATUSES_V3                                                                              \
+  "('ok', 'compile_error', 'resource_error', 'launch_error', 'timeout', 'wrong_result', 'nan', "        \
+  "'out_of_bounds', 'nondeterministic')"
+
+constexpr std::array<const char*, 3> kMigrations{{
     R"sql(
 CREATE TABLE devices (
   id                 INTEGER PRIMARY KEY,
@@ -141,10 +146,52 @@ ALTER TABLE runs ADD COLUMN compile_queue_wait_ms REAL;
 ALTER TABLE runs ADD COLUMN compile_queue_mean REAL;
 ALTER TABLE runs ADD COLUMN compile_queue_max INTEGER;
 )sql",
+    // 3: the statuses out_of_bounds and nondeterministic, and how many validation rounds a variant passed.
+    // SQLite cannot change a CHECK, so measurements (which no table references) is copied into a new table.
+    R"sql(
+CREATE TABLE measurements_v3 (
+  id                INTEGER PRIMARY KEY,
+  run_id            INTEGER NOT NULL REFERENCES runs (id),
+  config_id         INTEGER NOT NULL REFERENCES configs (id),
+  problem_id        INTEGER NOT NULL REFERENCES problems (id),
+  device_id         INTEGER NOT NULL REFERENCES devices (id),
+  compile_id        INTEGER REFERENCES compiles (id),
+  status            TEXT    NOT NULL CHECK (status IN )sql" EVOTUNE_STATUSES_V3 R"sql(),
+  message           TEXT    NOT NULL,
+  time_median_us    REAL,
+  time_min_us       REAL,
+  time_mean_us      REAL,
+  time_stddev_us    REAL,
+  time_p20_us       REAL,
+  time_p80_us       REAL,
+  samples           INTEGER,
+  max_abs_err       REAL,
+  rel_l2_err        REAL,
+  non_finite        INTEGER,
+  compared_elements INTEGER,
+  validation_seed   INTEGER NOT NULL,
+  tflops            REAL,
+  gbps              REAL,
+  compile_ms        REAL    NOT NULL,
+  validate_ms       REAL    NOT NULL,
+  bench_ms          REAL    NOT NULL,
+  created_at        TEXT    NOT NULL DEFAULT )sql" EVOTUNE_NOW R"sql(,
+  validation_rounds INTEGER NOT NULL DEFAULT 1,
+  UNIQUE (config_id, problem_id, device_id),
+  CHECK (status <> 'ok' OR time_median_us IS NOT NULL)
+);
+INSERT INTO measurements_v3 SELECT *, 1 FROM measurements;
+DROP TABLE measurements;
+ALTER TABLE measurements_v3 RENAME TO measurements;
+CREATE INDEX measurements_by_problem ON measurements (problem_id, device_id, status, time_median_us);
+CREATE INDEX measurements_by_run ON measurements (run_id);
+CREATE INDEX measurements_by_compile ON measurements (compile_id);
+)sql",
 }};
 
 #undef EVOTUNE_NOW
 #undef EVOTUNE_STATUSES
+#undef EVOTUNE_STATUSES_V3
 
 std::int64_t pragma_int(const sqlite::Connection& db, const char* sql) {
   sqlite::Statement statement(db, sql);

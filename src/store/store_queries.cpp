@@ -172,7 +172,7 @@ std::optional<ConfigDetail> Store::config_detail(std::int64_t config_id) const {
              m.max_abs_err, m.rel_l2_err, m.non_finite, m.compared_elements,
              m.validation_seed, m.tflops, m.gbps, m.compile_ms, m.validate_ms, m.bench_ms, m.created_at,
              cp.arch, cp.registers, cp.static_smem_bytes, cp.spill_store_bytes, cp.spill_load_bytes,
-             cp.stack_frame_bytes, cp.log, cp.frontend_ms, cp.nvvm_ms, cp.ptxas_ms
+             cp.stack_frame_bytes, cp.log, cp.frontend_ms, cp.nvvm_ms, cp.ptxas_ms, m.validation_rounds
       FROM measurements m
       JOIN problems p ON p.id = m.problem_id
       JOIN devices d ON d.id = m.device_id
@@ -192,6 +192,7 @@ std::optional<ConfigDetail> Store::config_detail(std::int64_t config_id) const {
     outcome.timing = read_timing(select, 7);
     outcome.error = read_error(select, 14);
     outcome.validation_seed = static_cast<std::uint64_t>(select.int64(18));
+    outcome.validation_rounds = static_cast<int>(select.int64(35));
     measurement.tflops = select.real(19);
     measurement.gbps = select.real(20);
     outcome.compile.compile_ms = select.real(21);

@@ -88,6 +88,55 @@ TEST(StoreMigration, Version1GainsThePhaseAndCompileServiceColumns) {
   EXPECT_EQ(query_text(file, "PRAGMA integrity_check"), "ok");
 }
 
+// A version-2 database with one measurement (a wrong_result) of the run above.
+void make_version_2(const std::filesystem::path& file) {
+  make_version_1(file);
+  sqlite::Connection db(file, SQLITE_OPEN_READWRITE);
+  prepare_schema(db, 2);
+  db.exec(R"sql(
+    INSERT INTO devices (id, name, arch, cc_major, cc_minor, driver_version, nvrtc_version, sm_count, l2_bytes,
+                         max_smem_per_block) VALUES (1, 'H100', 'sm_90', 9, 0, 13000, '13.0', 132, 52428800, 232448);
+    INSERT INTO configs (id, space_id, params) VALUES (1, 1, '{"BLOCK":64}');
+    INSERT INTO measurements (id, run_id, config_id, problem_id, device_id, compile_id, status, message,
+                              validation_seed, compile_ms, validate_ms, bench_ms, max_abs_err)
+      VALUES (1, 1, 1, 1, 1, 1, 'wrong_result', 'max_abs 0.5', 42, 812.5, 3.5, 0, 0.5);
+  )sql");
+}
+
+TEST(StoreMigration, Version2GainsTheNewStatusesAndKeepsItsMeasurements) {
+  TempDir dir;
+  const auto file = dir.file("v2.db");
+  make_version_2(file);
+  ASSERT_EQ(query_text(file, "PRAGMA user_version"), "2");
+  Store store(file);
+  EXPECT_EQ(query_text(file, "PRAGMA user_version"), std::to_string(latest_schema_version()));
+  EXPECT_EQ(columns(file, "measurements").count("validation_rounds"), 1u);
+  const auto detail = store.config_detail(1);
+  ASSERT_TRUE(detail);
+  ASSERT_EQ(detail->measurements.size(), 1u);
+  EXPECT_EQ(detail->measurements[0].outcome.status, Status::wrong_result);
+  EXPECT_EQ(detail->measurements[0].outcome.message, "max_abs 0.5");
+  EXPECT_EQ(detail->measurements[0].outcome.validation_seed, 42u);
+  EXPECT_EQ(detail->measurements[0].outcome.validation_rounds, 1);
+
+  // The new statuses are stored.
+  Outcome outside;
+  outside.status = Status::out_of_bounds;
+  outside.message = "wrote outside buffer 'out'";
+  outside.validation_rounds = 2;
+  const std::int64_t config = store.upsert_config(1, {{"BLOCK", 128}});
+  store.record_measurement({1, config, 1, 1, std::nullopt, outside});
+  const auto stored = store.config_detail(config)->measurements.at(0).outcome;
+  EXPECT_EQ(stored.status, Status::out_of_bounds);
+  EXPECT_EQ(stored.validation_rounds, 2);
+  Outcome racy;
+  racy.status = Status::nondeterministic;
+  store.record_measurement({1, store.upsert_config(1, {{"BLOCK", 256}}), 1, 1, std::nullopt, racy});
+  EXPECT_EQ(query_text(file, "SELECT count(*) FROM measurements"), "3");
+  EXPECT_EQ(query_text(file, "PRAGMA integrity_check"), "ok");
+  EXPECT_EQ(query_text(file, "PRAGMA foreign_key_check"), "<no row>");
+}
+
 TEST(StoreMigration, MigratedAndNewDatabasesHaveTheSameTables) {
   TempDir dir;
   make_version_1(dir.file("old.db"));
