@@ -33,8 +33,8 @@ struct CheckReport {
 };
 
 // Compiles the reference and every valid variant for `arch` ("sm_90"; the space's ArchSuffix is added) with
-// `threads` compiles at a time; with `sample` > 0, only sample_configs(valid, sample). Throws Error/SpaceError
-// for a bad space file or arch.
+// `threads` compiles at a time; with `sample` > 0, only sample_configs(valid, sample). Throws
+// Error/SpaceError for a bad space file or arch.
 CheckReport check_space(const std::filesystem::path& space_file, const std::string& problem,
                         const std::string& arch, int threads, std::size_t sample,
                         const std::vector<std::string>& compile_command = {});

@@ -52,8 +52,7 @@ class GpuTarget final : public TuneTarget {
 std::unique_ptr<TuneTarget> gpu_target(const TuneOptions& options, const SearchSpace& space,
                                        const Sizes& sizes) {
   const int count = gpu_count();
-  if (count == 0)
-    throw Error("evotune tune needs a GPU: " + no_gpu_reason() + " (or pass --replay FILE)");
+  if (count == 0) throw Error("evotune tune needs a GPU: " + no_gpu_reason() + " (or pass --replay FILE)");
   std::vector<int> ordinals = parse_device_list(options.devices, count);
   DeviceInfo device = common_device(ordinals);
   std::string nvrtc_version = Compiler::nvrtc_version();

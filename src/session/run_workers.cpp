@@ -31,4 +31,9 @@ RunWorkers::RunWorkers(const TuneOptions& options, const SearchSpace& space, con
     spdlog::info("{}", ready);
 }
 
+std::optional<CompileStats> RunWorkers::compile_stats() const {
+  if (!service_) return std::nullopt;
+  return service_->stats();
+}
+
 }  // namespace evotune

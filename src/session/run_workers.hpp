@@ -8,12 +8,12 @@
 
 #include "compile/compile_service.hpp"
 #include "compile/compiler.hpp"
-#include "worker/worker_pool.hpp"
 #include "session/tune_session.hpp"
 #include "session/tune_target.hpp"
 #include "session/variant_compiler.hpp"
 #include "space/search_space.hpp"
 #include "store/store.hpp"
+#include "worker/worker_pool.hpp"
 
 namespace evotune {
 
@@ -26,6 +26,8 @@ class RunWorkers {
              const std::string& arch, const TuneTarget& target, Store& store);
 
   WorkerPool& pool() { return *pool_; }
+  // The compile service's figures so far; none where the target compiles nothing (replay).
+  std::optional<CompileStats> compile_stats() const;
   // Null where the target needs no binaries.
   VariantCompiler* compiler() { return variants_.get(); }
   // The reference kernel's time per launch as the first worker measured it; 0 where there is none.

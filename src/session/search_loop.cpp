@@ -110,8 +110,13 @@ SearchLoop::Result SearchLoop::run(std::int64_t budget, std::int64_t expected, s
   Progress progress(expected, isatty(STDERR_FILENO) != 0);
   progress_ = &progress;
   const auto start = std::chrono::steady_clock::now();
+  auto last = start;
   try {
     for (;;) {
+      const auto now = std::chrono::steady_clock::now();
+      result_.worker_idle_ms +=
+          static_cast<double>(c_.pool.idle()) * std::chrono::duration<double, std::milli>(now - last).count();
+      last = now;
       if (interrupt && interrupt->load()) {
         result_.stop_reason = StopReason::interrupted;
         break;

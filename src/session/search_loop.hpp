@@ -41,6 +41,7 @@ class SearchLoop {
     StopReason stop_reason = StopReason::finished;  // finished, interrupted or failed
     std::string error;                              // what ended it, when it failed
     double seconds = 0;
+    double worker_idle_ms = 0;  // summed over the workers: time a worker had no job (the GPU waited)
   };
 
   explicit SearchLoop(Context context);

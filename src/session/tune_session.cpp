@@ -90,6 +90,8 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
                    options, plan.keys, workers.reference_ms()});
   const SearchLoop::Result result =
       loop.run(plan.budget, std::min(plan.budget, plan.remaining()), workers.compile_window(), interrupt);
+  if (const auto stats = workers.compile_stats()) store->save_compile_stats(plan.keys.run_id, *stats);
+  store->save_worker_idle(plan.keys.run_id, static_cast<int>(workers.pool().size()), result.worker_idle_ms);
   return finish_run(*store, plan, result, workers.pool().restarts());
 }
 

@@ -24,8 +24,8 @@ constexpr std::int64_t kApplicationId = 0x65767475;
 
 // kMigrations[i] takes the schema from version i to version i + 1.
 // Version 3's list: the evaluator's out-of-bounds and nondeterminism checks.
-#define EVOTUNE_STATUSES_V3                                                                              \
-  "('ok', 'compile_error', 'resource_error', 'launch_error', 'timeout', 'wrong_result', 'nan', "        \
+#define EVOTUNE_STATUSES_V3                                                                      \
+  "('ok', 'compile_error', 'resource_error', 'launch_error', 'timeout', 'wrong_result', 'nan', " \
   "'out_of_bounds', 'nondeterministic')"
 
 constexpr std::array<const char*, 3> kMigrations{{
@@ -146,7 +146,8 @@ ALTER TABLE runs ADD COLUMN compile_queue_wait_ms REAL;
 ALTER TABLE runs ADD COLUMN compile_queue_mean REAL;
 ALTER TABLE runs ADD COLUMN compile_queue_max INTEGER;
 )sql",
-    // 3: the statuses out_of_bounds and nondeterministic, and how many validation rounds a variant passed.
+    // 3: the statuses out_of_bounds and nondeterministic, and how many validation rounds a variant passed;
+    // how long a run's GPU workers waited for work.
     // SQLite cannot change a CHECK, so measurements (which no table references) is copied into a new table.
     R"sql(
 CREATE TABLE measurements_v3 (
@@ -186,6 +187,8 @@ ALTER TABLE measurements_v3 RENAME TO measurements;
 CREATE INDEX measurements_by_problem ON measurements (problem_id, device_id, status, time_median_us);
 CREATE INDEX measurements_by_run ON measurements (run_id);
 CREATE INDEX measurements_by_compile ON measurements (compile_id);
+ALTER TABLE runs ADD COLUMN workers INTEGER;
+ALTER TABLE runs ADD COLUMN worker_idle_ms REAL;
 )sql",
 }};
 

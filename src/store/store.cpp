@@ -148,6 +148,13 @@ void Store::save_compile_stats(std::int64_t run_id, const CompileStats& stats) {
   if (db_.changes() == 0) throw Error(path_.string() + ": no run with id " + std::to_string(run_id));
 }
 
+void Store::save_worker_idle(std::int64_t run_id, int workers, double idle_ms) {
+  sqlite::Statement update(db_, "UPDATE runs SET workers = ?2, worker_idle_ms = ?3 WHERE id = ?1");
+  update.bind_int(1, run_id).bind_int(2, workers).bind_real(3, idle_ms);
+  update.run();
+  if (db_.changes() == 0) throw Error(path_.string() + ": no run with id " + std::to_string(run_id));
+}
+
 std::optional<StoredCompile> Store::find_compile(const CompileKey& key) const {
   sqlite::Statement select(db_, R"(
       SELECT id, status, message, log, cubin, registers, static_smem_bytes, spill_store_bytes, spill_load_bytes,

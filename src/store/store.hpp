@@ -69,6 +69,8 @@ struct RunSummary {
   std::uint64_t seed = 0;
   std::int64_t budget = 0, evaluated = 0, failed = 0;
   std::optional<CompileStats> compile;  // the run's compile service figures, when they were saved
+  int workers = 0;                      // with worker_idle_ms: 0 when not saved
+  double worker_idle_ms = 0;
   std::string command, nvrtc_version;  // nvrtc_version "" for a run without a device
   std::int64_t driver_version = 0;     // 0 for a run without a device
 };
@@ -156,6 +158,8 @@ class Store {
   // The run's compile service figures (totals; per_compiler is not kept), saved when the run ends; a second
   // call replaces them. Error for an unknown run.
   void save_compile_stats(std::int64_t run_id, const CompileStats& stats);
+  // How long the run's `workers` GPU workers waited for a job, summed over them. Error for an unknown run.
+  void save_worker_idle(std::int64_t run_id, int workers, double idle_ms);
 
   // The compile cache. put_compile is idempotent on the key: an existing entry is kept and its id returned.
   std::optional<StoredCompile> find_compile(const CompileKey& key) const;

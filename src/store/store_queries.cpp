@@ -74,12 +74,12 @@ RankedResult read_ranked(const sqlite::Statement& select, const std::string& fil
   return result;
 }
 
-// A run with its space, problem and device: 23 columns, read by read_runs; the query adds WHERE and ORDER BY.
+// A run with its space, problem and device: 25 columns, read by read_runs; the query adds WHERE and ORDER BY.
 constexpr std::string_view kRunColumns = R"(
       SELECT r.id, s.name, s.hash, p.sizes, d.name, r.strategy, r.status, r.started_at, r.finished_at,
              r.seed, r.budget, r.evaluated, r.failed, r.command, d.driver_version, d.nvrtc_version,
              r.compilers, r.compile_count, r.compile_busy_ms, r.compile_idle_ms, r.compile_queue_wait_ms,
-             r.compile_queue_mean, r.compile_queue_max
+             r.compile_queue_mean, r.compile_queue_max, r.workers, r.worker_idle_ms
       FROM runs r
       JOIN spaces s ON s.id = r.space_id
       JOIN problems p ON p.id = r.problem_id
@@ -114,6 +114,10 @@ std::vector<RunSummary> read_runs(sqlite::Statement& select) {
       stats.queue_wait_ms = select.real(20);
       stats.queue_mean = select.real(21);
       stats.queue_max = select.int64(22);
+    }
+    if (!select.is_null(23)) {
+      run.workers = static_cast<int>(select.int64(23));
+      run.worker_idle_ms = select.real(24);
     }
   }
   return summaries;

@@ -183,6 +183,15 @@ TEST_F(StoreTest, CompileStatsAreSavedWithTheRun) {
   EXPECT_THROW(store.save_compile_stats(run_id + 99, stats), Error);
 }
 
+TEST_F(StoreTest, WorkerIdleTimeIsSavedWithTheRun) {
+  EXPECT_EQ(store.runs(1).at(0).workers, 0);  // none saved yet
+  store.save_worker_idle(run_id, 2, 1234.5);
+  const RunSummary run = store.runs(1).at(0);
+  EXPECT_EQ(run.workers, 2);
+  EXPECT_DOUBLE_EQ(run.worker_idle_ms, 1234.5);
+  EXPECT_THROW(store.save_worker_idle(run_id + 99, 1, 0), Error);
+}
+
 TEST_F(StoreTest, LargeSeedsRoundTrip) {
   const std::uint64_t seed = 0xfedcba9876543210ULL;
   store.begin_run({space_id, problem_id, std::nullopt, "evolve", seed, 10, "evotune tune --seed"});
