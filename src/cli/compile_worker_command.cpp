@@ -15,7 +15,9 @@ void add_compile_worker_command(CLI::App& app) {
   command->callback([] {
     while (const auto request = read_frame(kChildJobFd)) {
       const Compiler compiler(request->at("include_dirs").get<std::vector<std::string>>());
-      write_frame(kChildAnswerFd, to_json(compiler.compile(compile_request_from_json(*request))));
+      const std::string scratch_dir = request->value("scratch_dir", "");
+      write_frame(kChildAnswerFd,
+                  to_json(compiler.compile(compile_request_from_json(*request), scratch_dir)));
     }
   });
 }
