@@ -44,13 +44,15 @@ class CompilerChild {
       : command_(std::move(command)), cancelled_(cancelled) {}
   ~CompilerChild() { stop_child(child_); }
 
-  CompileResult compile(const CompileRequest& request, const std::vector<std::string>& include_dirs) {
+  CompileResult compile(const CompileRequest& request, const std::vector<std::string>& include_dirs,
+                        const std::filesystem::path& scratch_dir) {
     const auto start = std::chrono::steady_clock::now();
     std::string why;
     try {
       if (child_.pid <= 0) child_ = spawn_child(command_);
       nlohmann::json message = to_json(request);
       message["include_dirs"] = include_dirs;
+      message["scratch_dir"] = scratch_dir.string();
       try {
         write_frame(child_.to_fd, message);
       } catch (const Error&) {  // it died before reading the whole request: its end of file says how
@@ -195,10 +197,11 @@ CompileStats CompileService::stats() const {
 void CompileService::serve(std::size_t compiler) {
   std::optional<CompilerChild> child;
   if (!child_command_.empty()) child.emplace(child_command_, closing_);
+  const std::filesystem::path scratch = scratch_.subfolder("compiler-" + std::to_string(compiler));
   Job job;
   while (next_job(job, compiler)) {
-    CompileResult result =
-        child ? child->compile(job.request, compiler_.include_dirs()) : compiler_.compile(job.request);
+    CompileResult result = child ? child->compile(job.request, compiler_.include_dirs(), scratch)
+                                 : compiler_.compile(job.request, scratch);
     compiled(compiler);
     job.result.set_value(std::move(result));
   }

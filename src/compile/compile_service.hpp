@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "compile/compiler.hpp"
+#include "compile/scratch_dir.hpp"
 #include "core/compile_stats.hpp"
 
 namespace evotune {
@@ -56,6 +57,7 @@ class CompileService {
 
   const Compiler& compiler_;
   std::vector<std::string> child_command_;
+  ScratchDir scratch_;  // a subfolder for each compiler; removed after the compilers have stopped
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Job> queue_;

@@ -10,9 +10,13 @@ namespace evotune {
 
 void run_compile_worker() {
   while (auto request = read_frame(kChildJobFd)) {
-    const Compiler compiler(Fields(*request, "", "compile request").texts("include_dirs"));
-    request->erase("include_dirs");  // the service's addition to the request
-    write_frame(kChildAnswerFd, to_json(compiler.compile(compile_request_from_json(*request))));
+    const Fields fields(*request, "", "compile request");
+    const Compiler compiler(fields.texts("include_dirs"));
+    const std::string scratch_dir = fields.has("scratch_dir") ? fields.text("scratch_dir") : "";
+    // The service's additions to the request.
+    request->erase("include_dirs");
+    request->erase("scratch_dir");
+    write_frame(kChildAnswerFd, to_json(compiler.compile(compile_request_from_json(*request), scratch_dir)));
   }
 }
 

@@ -24,17 +24,21 @@ void add_env_candidate(std::vector<std::string>& candidates, const char* variabl
   if (root != nullptr && *root != '\0') candidates.push_back(std::string(root) + "/include");
 }
 
-// A file for NVRTC's timing report of one compile, of this process and call alone (NVRTC appends to it);
-// removed with the object.
+// The file for NVRTC's timing report of one compile (NVRTC appends to it): in the scratch folder, or one of
+// this process and call alone in the temp folder. Removed before the compile and with the object.
 class TimeFile {
  public:
-  TimeFile() {
+  explicit TimeFile(const std::filesystem::path& scratch_dir) {
     static std::atomic<unsigned long long> counter = 0;
     std::error_code error;
-    std::filesystem::path dir = std::filesystem::temp_directory_path(error);
-    if (error) dir = "/tmp";
-    path_ =
-        dir / ("evotune-nvrtc-time-" + std::to_string(getpid()) + "-" + std::to_string(counter++) + ".csv");
+    if (!scratch_dir.empty()) {
+      path_ = scratch_dir / "nvrtc-time.csv";
+    } else {
+      std::filesystem::path temp = std::filesystem::temp_directory_path(error);
+      if (error) temp = "/tmp";
+      path_ = temp /
+              ("evotune-nvrtc-time-" + std::to_string(getpid()) + "-" + std::to_string(counter++) + ".csv");
+    }
     remove();
   }
   ~TimeFile() { remove(); }
@@ -50,6 +54,22 @@ class TimeFile {
   }
   std::filesystem::path path_;
 };
+
+// --time and the precompiled header options: they make a compile measured or faster, never different.
+bool is_helper_option(const std::string& option) {
+  return option.rfind("--time=", 0) == 0 || option.rfind("--pch", 0) == 0;
+}
+
+// NVRTC fails for the helper options alone with these: the timing file could not be written, an option it
+// does not know, or a precompiled header it could not write or read (a catastrophic error naming it).
+bool failed_for_helpers(nvrtcResult result, const cuda::NvrtcProgram& program) {
+  if (result == NVRTC_ERROR_TIME_FILE_WRITE_FAILED || result == NVRTC_ERROR_INVALID_OPTION) return true;
+  if (result != NVRTC_ERROR_COMPILATION) return false;
+  const std::string log = program.log();
+  for (const char* pch_error : {"precompiled header", "PCH directory", "PCH file"})
+    if (log.find(pch_error) != std::string::npos) return true;
+  return false;
+}
 
 }  // namespace
 
@@ -99,6 +119,11 @@ std::vector<std::string> Compiler::effective_options(const CompileRequest& reque
   for (const auto& dir : include_dirs_) options.push_back("-I" + dir);
   options.push_back("-Xptxas=-v");
   options.push_back("-lineinfo");
+  // Automatic precompiled headers: the headers every variant includes are parsed once per compiler process
+  // (render_source puts them ahead of the parameters). Quiet, so that logs do not name scratch folders.
+  options.push_back("--pch");
+  options.push_back("--pch-messages=false");
+  options.push_back("--pch-verbose=false");
   options.insert(options.end(), request.options.begin(), request.options.end());
   return options;
 }
@@ -116,22 +141,26 @@ std::string Compiler::nvrtc_version() {
   return std::to_string(major) + "." + std::to_string(minor);
 }
 
-CompileResult Compiler::compile(const CompileRequest& request) const {
+CompileResult Compiler::compile(const CompileRequest& request,
+                                const std::filesystem::path& scratch_dir) const {
   const auto start = std::chrono::steady_clock::now();
   CompileResult result;
   result.info.arch = request.arch;
   try {
-    const TimeFile time_file;
+    const TimeFile time_file(scratch_dir);
     std::vector<std::string> options = effective_options(request);
+    if (!scratch_dir.empty()) options.push_back("--pch-dir=" + scratch_dir.string());
     options.push_back("--time=" + time_file.path().string());
     const std::string file_name = request.file_name.empty() ? "kernel.cu" : request.file_name;
     std::optional<cuda::NvrtcProgram> compiling;
     compiling.emplace(request.source, file_name);
     nvrtcResult compiled = compiling->compile(options);
-    if (compiled == NVRTC_ERROR_TIME_FILE_WRITE_FAILED || compiled == NVRTC_ERROR_INVALID_OPTION) {
-      // The timing report is a measurement, never a reason to fail: compile again without it.
-      spdlog::debug("NVRTC with --time: {}; compiling without it", nvrtcGetErrorString(compiled));
-      options.pop_back();
+    if (failed_for_helpers(compiled, *compiling)) {
+      // The timing report and precompiled headers change no cubin, so they are never a reason to fail (an
+      // unwritable or full temp folder, an NVRTC without --time): compile again without them.
+      spdlog::debug("NVRTC failed with a timing report or precompiled headers ({}); compiling without them",
+                    nvrtcGetErrorString(compiled));
+      std::erase_if(options, is_helper_option);
       compiling.emplace(request.source, file_name);
       compiled = compiling->compile(options);
     }

@@ -1,6 +1,7 @@
 // Compiler: CUDA C++ source -> cubin through NVRTC, with the resource usage ptxas reports.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -36,7 +37,10 @@ class Compiler {
   explicit Compiler(std::vector<std::string> include_dirs);
 
   // Never throws for a bad source: failures are a status and a message. Thread-safe (no shared state).
-  CompileResult compile(const CompileRequest& request) const;
+  // `scratch_dir`, a folder of this compiler's alone (one per process or thread), holds NVRTC's timing report
+  // and precompiled headers; without one they go to the system temp folder (NVRTC removes its precompiled
+  // headers when the process exits normally).
+  CompileResult compile(const CompileRequest& request, const std::filesystem::path& scratch_dir = {}) const;
   const std::vector<std::string>& include_dirs() const { return include_dirs_; }
 
   // Canonical text of everything that decides the cubin apart from the source: NVRTC version, then the

@@ -13,9 +13,17 @@ struct KernelSource {
   std::string hash;       // hex_hash(text): same config, same source, same hash
 };
 
-// `constants` become `#define NAME VALUE` lines (in name order) ahead of the template. With `line_directive`,
-// a #line directive follows them so compiler messages point into the template file.
+// `constants` become `#define NAME VALUE` lines (in name order) ahead of the template's code. The template's
+// header prefix (header_prefix_length) comes first, unchanged, then a `;` line, then the #define lines:
+// NVRTC's automatic precompiled header covers the source up to its first token, so every variant of a
+// template shares one (its headers, parsed once per compiler process), and the headers never see the
+// parameters. With `line_directive`, a #line directive follows the #define lines so that compiler messages
+// point into the template file. A template without leading #include lines gets the #define lines first.
 KernelSource render_source(const std::string& template_text, const std::string& file_name,
                            const std::map<std::string, std::int64_t>& constants, bool line_directive = true);
+
+// Length of the template's header prefix: its leading blank, comment and #include lines, up to and including
+// the last #include line before any other directive or code; 0 when there is none.
+std::size_t header_prefix_length(const std::string& template_text);
 
 }  // namespace evotune

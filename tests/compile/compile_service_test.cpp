@@ -121,6 +121,28 @@ TEST(CompileService, StatsCountCompilesBusyIdleAndTheQueue) {
   }
 }
 
+// This process's compiler scratch folders (evotune-compile-PID-*) in the temp folder.
+int scratch_folders() {
+  const std::string prefix = "evotune-compile-" + std::to_string(getpid()) + "-";
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
+    count += entry.path().filename().string().rfind(prefix, 0) == 0;
+  return count;
+}
+
+TEST(CompileService, PrecompiledHeadersOfKilledCompilersGoWithTheService) {
+  const std::string with_header = "#include <cuda_fp16.h>\n" + std::string(kTinyKernel);
+  const int before = scratch_folders();
+  {
+    CompileService service(compiler(), 2, compile_worker());
+    EXPECT_EQ(scratch_folders(), before + 1);
+    const auto result = service.submit(request(with_header)).get();
+    EXPECT_EQ(result.status, Status::ok) << result.message;
+    EXPECT_TRUE(result.info.phases);
+  }  // the compiler processes are killed, so they cannot remove their precompiled headers themselves
+  EXPECT_EQ(scratch_folders(), before);
+}
+
 TEST(CompileService, SourceErrorIsACompileErrorWithTheErrorLine) {
   const auto broken = request("extern \"C\" __global__ void k(float* x) {\n  x[0] = undefined_y;\n}\n");
   for (const auto& command : {std::vector<std::string>{}, compile_worker()}) {

@@ -157,8 +157,11 @@ TEST(Compiler, OptionsKeyIsStableAndDistinguishesOptions) {
   const CompileRequest request = saxpy_request("sm_90");
   const std::string key = compiler.options_key(request);
   EXPECT_EQ(key, compiler.options_key(request));
-  EXPECT_EQ(key, "nvrtc=" + Compiler::nvrtc_version() +
-                     " --gpu-architecture=sm_90 -I/opt/cuda/include -Xptxas=-v -lineinfo -std=c++17");
+  EXPECT_EQ(
+      key,
+      "nvrtc=" + Compiler::nvrtc_version() +
+          " --gpu-architecture=sm_90 -I/opt/cuda/include -Xptxas=-v -lineinfo --pch --pch-messages=false "
+          "--pch-verbose=false -std=c++17");
   EXPECT_NE(key, compiler.options_key(saxpy_request("sm_90a")));
   CompileRequest other_source = request;
   other_source.source = "different";
