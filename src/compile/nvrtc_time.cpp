@@ -6,21 +6,10 @@
 #include <sstream>
 #include <vector>
 
+#include "compile/log_text.hpp"
+
 namespace evotune {
 namespace {
-
-std::string trim(const std::string& text) {
-  const auto first = text.find_first_not_of(" \t\r");
-  if (first == std::string::npos) return "";
-  return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
-}
-
-std::vector<std::string> cells_of(const std::string& row) {
-  std::vector<std::string> cells;
-  std::istringstream fields(row);
-  for (std::string cell; std::getline(fields, cell, ',');) cells.push_back(trim(cell));
-  return cells;
-}
 
 // The phase's field in `phases`, or null for a phase evotune does not keep.
 double* field_of(CompilePhases& phases, const std::string& name) {
@@ -45,9 +34,9 @@ std::optional<double> milliseconds(const std::string& value, const std::string& 
 std::optional<CompilePhases> parse_nvrtc_time(const std::string& csv) {
   CompilePhases phases;
   bool found = false;
-  std::istringstream rows(csv);
-  for (std::string row; std::getline(rows, row);) {
-    const auto cells = cells_of(row);
+  for (const std::string& row : split(csv)) {
+    std::vector<std::string> cells = split(row, ',');
+    for (auto& cell : cells) cell = trim(cell);
     if (cells.size() != 4) continue;
     double* field = field_of(phases, cells[1]);
     const auto ms = milliseconds(cells[2], cells[3]);

@@ -4,28 +4,15 @@
 #include <algorithm>
 #include <map>
 #include <regex>
-#include <sstream>
 #include <vector>
+
+#include "compile/log_text.hpp"
 
 namespace evotune {
 namespace {
 
 // Static __shared__ arrays are limited to 48 KB on every architecture; more needs dynamic shared memory.
 constexpr int kStaticSmemLimit = 48 * 1024;
-
-std::string trim(const std::string& text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) return "";
-  const auto last = text.find_last_not_of(" \t\r\n");
-  return text.substr(first, last - first + 1);
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream stream(text);
-  for (std::string line; std::getline(stream, line);) lines.push_back(line);
-  return lines;
-}
 
 int captured_int(const std::smatch& match, int group) { return std::stoi(match[group].str()); }
 
@@ -52,7 +39,7 @@ CompileInfo parse_ptxas_log(const std::string& log, const std::string& kernel_na
 
   std::map<std::string, CompileInfo> per_function;
   std::string current;
-  for (const auto& line : lines_of(log)) {
+  for (const auto& line : split(log)) {
     std::smatch match;
     if (std::regex_search(line, match, function_line)) current = match[1].str();
     CompileInfo& info = per_function[current];
@@ -77,7 +64,7 @@ CompileInfo parse_ptxas_log(const std::string& log, const std::string& kernel_na
 }
 
 CompileFailure diagnose_failure(const std::string& log, const CompileInfo& usage) {
-  const auto lines = lines_of(log);
+  const auto lines = split(log);
   for (const auto& line : lines)
     if (is_resource_line(line)) return {Status::resource_error, trim(line)};
   for (const auto& line : lines)

@@ -12,15 +12,7 @@ using store_test::ok_outcome;
 using store_test::StoreTest;
 
 TEST_F(StoreTest, RunsShowsTheCompileFiguresWhenSaved) {
-  CompileStats stats;
-  stats.compilers = 16;
-  stats.compiles = 1968;
-  stats.busy_ms = 2400e3;
-  stats.idle_ms = 100e3;
-  stats.queue_wait_ms = 12.5e3;
-  stats.queue_mean = 0.42;
-  stats.queue_max = 16;
-  store.save_compile_stats(run_id, stats);
+  store.save_compile_stats(run_id, store_test::sweep_compile_stats());
   store.begin_run({space_id, problem_id, device_id, "random", 8, 10, "evotune tune"});  // none saved
 
   const auto result = test::run_evotune("runs --db " + dir.file("evotune.db").string());

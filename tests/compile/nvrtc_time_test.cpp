@@ -16,23 +16,21 @@ const char* kRecorded =
     "flash_attn_fwd.cu, NVVM Optimizer, 110, ms\n"
     "flash_attn_fwd.cu, PTX Translation, 108, ms\n";
 
-TEST(NvrtcTime, ReadsTheThreePhases) {
-  const auto phases = parse_nvrtc_time(kRecorded);
+void expect_phases(const std::optional<CompilePhases>& phases, double frontend, double nvvm, double ptxas) {
   ASSERT_TRUE(phases);
-  EXPECT_EQ(phases->frontend_ms, 47);
-  EXPECT_EQ(phases->nvvm_ms, 110);
-  EXPECT_EQ(phases->ptxas_ms, 108);
+  EXPECT_EQ(phases->frontend_ms, frontend);
+  EXPECT_EQ(phases->nvvm_ms, nvvm);
+  EXPECT_EQ(phases->ptxas_ms, ptxas);
 }
+
+TEST(NvrtcTime, ReadsTheThreePhases) { expect_phases(parse_nvrtc_time(kRecorded), 47, 110, 108); }
 
 TEST(NvrtcTime, RepeatedPhasesAddUpAndOtherUnitsAreConverted) {
   const auto phases = parse_nvrtc_time(std::string(kRecorded) +
                                        "flash_attn_fwd.cu, CUDA C++ Frontend, 3, ms\r\n"
                                        "x.cu, PTX Translation, 0.5, s\n"
                                        "x.cu, NVVM Optimizer, 2500, us\n");
-  ASSERT_TRUE(phases);
-  EXPECT_EQ(phases->frontend_ms, 50);
-  EXPECT_EQ(phases->nvvm_ms, 112.5);
-  EXPECT_EQ(phases->ptxas_ms, 608);
+  expect_phases(phases, 50, 112.5, 608);
 }
 
 TEST(NvrtcTime, MalformedRowsAreSkipped) {
@@ -46,10 +44,7 @@ TEST(NvrtcTime, MalformedRowsAreSkipped) {
       "x.cu, Link Time Optimizer, 30, ms\n"    // a phase not kept
       "x.cu, NVVM Optimizer, 20, ms, extra\n"  // long row
       "x.cu, PTX Translation, 7, ms\n");
-  ASSERT_TRUE(phases);
-  EXPECT_EQ(phases->frontend_ms, 0);
-  EXPECT_EQ(phases->nvvm_ms, 0);
-  EXPECT_EQ(phases->ptxas_ms, 7);
+  expect_phases(phases, 0, 0, 7);
 }
 
 TEST(NvrtcTime, NoKnownPhaseIsNoReport) {
@@ -71,8 +66,7 @@ TEST(NvrtcTime, ReadsAFile) {
   std::ofstream(file) << kRecorded;
   const auto phases = read_nvrtc_time(file);
   std::filesystem::remove(file);
-  ASSERT_TRUE(phases);
-  EXPECT_EQ(phases->nvvm_ms, 110);
+  expect_phases(phases, 47, 110, 108);
 }
 
 }  // namespace

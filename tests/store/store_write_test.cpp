@@ -155,26 +155,19 @@ TEST_F(StoreTest, RunsCountAndFinish) {
 
 TEST_F(StoreTest, CompileStatsAreSavedWithTheRun) {
   EXPECT_FALSE(store.runs(1).at(0).compile);  // none saved yet
-  CompileStats stats;
-  stats.compilers = 16;
-  stats.compiles = 1968;
-  stats.busy_ms = 2410.25e3;
-  stats.idle_ms = 95.5e3;
-  stats.queue_wait_ms = 12.5e3;
-  stats.queue_mean = 0.375;
-  stats.queue_max = 16;
+  CompileStats stats = store_test::sweep_compile_stats();
   stats.per_compiler.resize(16);
   store.save_compile_stats(run_id, stats);
   store.finish_run(run_id, "finished", 1968, 0);
   const auto saved = store.runs(1).at(0).compile;
   ASSERT_TRUE(saved);
-  EXPECT_EQ(saved->compilers, 16);
-  EXPECT_EQ(saved->compiles, 1968);
-  EXPECT_DOUBLE_EQ(saved->busy_ms, 2410.25e3);
-  EXPECT_DOUBLE_EQ(saved->idle_ms, 95.5e3);
-  EXPECT_DOUBLE_EQ(saved->queue_wait_ms, 12.5e3);
-  EXPECT_DOUBLE_EQ(saved->queue_mean, 0.375);
-  EXPECT_EQ(saved->queue_max, 16);
+  EXPECT_EQ(saved->compilers, stats.compilers);
+  EXPECT_EQ(saved->compiles, stats.compiles);
+  EXPECT_DOUBLE_EQ(saved->busy_ms, stats.busy_ms);
+  EXPECT_DOUBLE_EQ(saved->idle_ms, stats.idle_ms);
+  EXPECT_DOUBLE_EQ(saved->queue_wait_ms, stats.queue_wait_ms);
+  EXPECT_DOUBLE_EQ(saved->queue_mean, stats.queue_mean);
+  EXPECT_EQ(saved->queue_max, stats.queue_max);
   EXPECT_TRUE(saved->per_compiler.empty());
 
   stats.compiles = 2000;  // a second save replaces the first
