@@ -31,7 +31,8 @@ DeviceState::DeviceState(int ordinal, const std::vector<BufferSpec>& buffers,
   for (int i = 0; i < 2 * event_pairs + 1; ++i) events.push_back(cuda::Event::create());
   checksums = cuda::DeviceMemory(8 * std::max<std::size_t>(1, buffers.size()));
   for (const auto& spec : buffers) {
-    Buffer buffer{spec, guard_margin_bytes(bytes_of(spec)), {}, {}, {}};
+    const std::size_t margin = guard_margin_bytes(bytes_of(spec));
+    Buffer buffer{spec, margin, canary_pattern(margin), {}, {}, {}};
     if (spec.is_output) {
       buffer.reference = guarded(spec, buffer.margin);
       buffer.variant = guarded(spec, buffer.margin);
@@ -86,16 +87,16 @@ void DeviceState::arm_guards(Role role) const {
 }
 
 std::optional<GuardBreach> DeviceState::find_breach(Role role) const {
-  std::vector<std::uint8_t> canary, margin;
+  std::vector<std::uint8_t> margin;
   for (const auto& buffer : buffers_) {
-    if (canary.size() != buffer.margin) canary = canary_pattern(buffer.margin);
     margin.resize(buffer.margin);
     const std::size_t payload = bytes_of(buffer.spec);
     const CUdeviceptr base = buffer.copy(role).get();
     for (const GuardSide side : {GuardSide::before, GuardSide::after}) {
       const CUdeviceptr at = side == GuardSide::before ? base : base + buffer.margin + payload;
       cuda::check(cuda::driver().cuMemcpyDtoH(margin.data(), at, margin.size()), "cuMemcpyDtoH");
-      if (auto breach = evotune::find_breach(buffer.spec.name, side, payload, margin, canary)) return breach;
+      if (auto breach = evotune::find_breach(buffer.spec.name, side, payload, margin, buffer.canary))
+        return breach;
     }
   }
   return std::nullopt;

@@ -70,9 +70,10 @@ class DeviceState {
   struct Buffer {
     BufferSpec spec;
     std::size_t margin = 0;
-    cuda::DeviceMemory shared;     // inputs (and buffers neither read nor written by the problem)
-    cuda::DeviceMemory reference;  // outputs: the reference's copy
-    cuda::DeviceMemory variant;    // outputs: the variant's copy
+    std::vector<std::uint8_t> canary;  // what arm_guards writes into each margin: canary_pattern(margin)
+    cuda::DeviceMemory shared;         // inputs (and buffers neither read nor written by the problem)
+    cuda::DeviceMemory reference;      // outputs: the reference's copy
+    cuda::DeviceMemory variant;        // outputs: the variant's copy
     const cuda::DeviceMemory& copy(Role role) const;
     CUdeviceptr payload(Role role) const { return copy(role).get() + margin; }
   };

@@ -69,10 +69,11 @@ KernelFileResult evaluate_kernel_file(const KernelFileRequest& request) {
   result.problem = space.resolve_problem(request.problem);
   result.params = params_from(space, request.params);
   const std::string source = read_text(request.kernel_file);
-  if (gpu_count() == 0) throw Error("evotune eval needs a GPU: " + no_gpu_reason());
-  if (request.device < 0 || request.device >= gpu_count())
-    throw Error("--device " + std::to_string(request.device) + ": no such GPU (" +
-                std::to_string(gpu_count()) + " found)");
+  const int gpus = gpu_count();
+  if (gpus == 0) throw Error("evotune eval needs a GPU: " + no_gpu_reason());
+  if (request.device < 0 || request.device >= gpus)
+    throw Error("--device " + std::to_string(request.device) + ": no such GPU (" + std::to_string(gpus) +
+                " found)");
   result.device = query_gpu(request.device);
   result.arch = result.device.arch() + space.arch_suffix();
   result.kernel_name = request.kernel_name.empty() ? space.kernel().name : request.kernel_name;
