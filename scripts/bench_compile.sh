@@ -21,9 +21,13 @@ mkdir -p build
 g++ -O2 -std=c++17 -o build/bench_compile scripts/bench_compile.cpp -I"$cuda/include" -L"$cuda/lib64" -lnvrtc \
   -Wl,-rpath,"$cuda/lib64"
 defines=build/bench_compile_variants.txt
-jq -r '.results[].params | to_entries | map("\(.key)=\(.value)") | join(" ") + " D=64 CAUSAL=0"' \
-  tests/data/sweeps/flash_attn_fwd_h100_B1_H8_S512_D64.json |
-  awk -v n="$variants" '{ line[NR] = $0 } END { for (i = 0; i < n; ++i) print line[1 + int(i * NR / n)] }' >"$defines"
+python3 - "$variants" tests/data/sweeps/flash_attn_fwd_h100_B1_H8_S512_D64.json >"$defines" <<'PY'
+import json, sys
+count, sweep = int(sys.argv[1]), json.load(open(sys.argv[2]))
+lines = [" ".join(f"{k}={v}" for k, v in r["params"].items()) + " D=64 CAUSAL=0" for r in sweep["results"]]
+for i in range(count):
+    print(lines[i * len(lines) // count])
+PY
 template=kernels/attention/flash_attn_fwd.cu
 base=(--gpu-architecture=sm_90 -Xptxas=-v -std=c++17 -I"$cuda/include")
 [ -d "$cuda/include/cccl" ] && base+=(-I"$cuda/include/cccl")

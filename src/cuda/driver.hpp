@@ -17,7 +17,8 @@ namespace evotune::cuda {
   X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuDevicePrimaryCtxReset)                \
   X(cuCtxSetCurrent) X(cuCtxSynchronize) X(cuModuleLoadData) X(cuModuleUnload)                       \
   X(cuModuleGetFunction) X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuMemAlloc) X(cuMemFree)     \
-  X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD32Async) X(cuStreamCreate) X(cuStreamDestroy)           \
+  X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoDAsync) X(cuMemsetD32Async) X(cuStreamCreate)         \
+  X(cuStreamDestroy)                                                                                 \
   X(cuStreamSynchronize) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventQuery)         \
   X(cuEventSynchronize) X(cuEventElapsedTime) X(cuLaunchKernel)
 

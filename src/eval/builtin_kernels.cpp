@@ -1,4 +1,4 @@
-// Source and launches of the fill and poison kernels.
+// Source and launches of evotune's own device kernels: fill, poison, guard canary, checksum, comparisons.
 #include "eval/builtin_kernels.hpp"
 
 #include <algorithm>
@@ -68,6 +68,79 @@ extern "C" __global__ void evotune_checksum(const unsigned char* data, long long
   if (threadIdx.x % 32 == 0) atomicAdd(sum, local);
 }
 
+__device__ double evotune_load(const void* data, long long i, int dtype) {
+  switch (dtype) {
+    case 0: return __half2float(((const __half*)data)[i]);
+    case 1: return __bfloat162float(((const __nv_bfloat16*)data)[i]);
+    case 2: return ((const float*)data)[i];
+    case 3: return ((const double*)data)[i];
+    case 4: return ((const int*)data)[i];
+    default: return (double)((const long long*)data)[i];
+  }
+}
+
+// The error of an output against the reference's, as compare_outputs() (eval/compare.cpp) computes it on
+// the host, added into stats: [0] max |out - ref| as the bits of a non-negative double (atomicMax orders
+// those as the doubles), [1] sum of (out - ref)^2, [2] sum of ref^2 (both over elements where both are
+// finite), [3] outputs non-finite where the reference is not the same non-finite value. A finite output
+// where the reference is non-finite makes max_abs infinite.
+extern "C" __global__ void evotune_compare(const void* reference, const void* output, long long n, int dtype,
+                                           unsigned long long* stats) {
+  double max_abs = 0, diff_squares = 0, reference_squares = 0;
+  unsigned long long non_finite = 0;
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+       i += (long long)gridDim.x * blockDim.x) {
+    const double ref = evotune_load(reference, i, dtype);
+    const double out = evotune_load(output, i, dtype);
+    if (!isfinite(out)) {
+      const bool same = isnan(ref) ? isnan(out) : (isinf(ref) && ref == out);
+      non_finite += same ? 0 : 1;
+      continue;
+    }
+    if (!isfinite(ref)) {
+      max_abs = __longlong_as_double(0x7ff0000000000000LL);
+      continue;
+    }
+    const double diff = out - ref;
+    max_abs = fmax(max_abs, fabs(diff));
+    diff_squares += diff * diff;
+    reference_squares += ref * ref;
+  }
+  for (int offset = 16; offset > 0; offset /= 2) {
+    max_abs = fmax(max_abs, __shfl_down_sync(0xffffffffu, max_abs, offset));
+    diff_squares += __shfl_down_sync(0xffffffffu, diff_squares, offset);
+    reference_squares += __shfl_down_sync(0xffffffffu, reference_squares, offset);
+    non_finite += __shfl_down_sync(0xffffffffu, non_finite, offset);
+  }
+  if (threadIdx.x % 32 != 0) return;
+  atomicMax(&stats[0], (unsigned long long)__double_as_longlong(max_abs));
+  atomicAdd((double*)&stats[1], diff_squares);
+  atomicAdd((double*)&stats[2], reference_squares);
+  atomicAdd(&stats[3], non_finite);
+}
+
+// Elements of `size` bytes that differ bit for bit between a and b: result[0] += their count, result[1] =
+// min(result[1], the first one's index); the caller sets result to {0, ~0}.
+extern "C" __global__ void evotune_differ(const unsigned char* a, const unsigned char* b, long long n,
+                                          int size, unsigned long long* result) {
+  unsigned long long differing = 0, first = ~0ULL;
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+       i += (long long)gridDim.x * blockDim.x) {
+    bool same = true;
+    for (int byte = 0; byte < size; ++byte) same = same && a[i * size + byte] == b[i * size + byte];
+    if (same) continue;
+    ++differing;
+    first = min(first, (unsigned long long)i);
+  }
+  for (int offset = 16; offset > 0; offset /= 2) {
+    differing += __shfl_down_sync(0xffffffffu, differing, offset);
+    first = min(first, __shfl_down_sync(0xffffffffu, first, offset));
+  }
+  if (threadIdx.x % 32 != 0 || differing == 0) return;
+  atomicAdd(&result[0], differing);
+  atomicMin(&result[1], first);
+}
+
 extern "C" __global__ void evotune_poison(void* out, long long n, int dtype) {
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
        i += (long long)gridDim.x * blockDim.x) {
@@ -109,7 +182,7 @@ std::string compile_builtin_kernels(const std::vector<std::string>& include_dirs
   } catch (const cuda::NvrtcError& e) {
     why = e.what();
   }
-  throw Error("cannot compile evotune's fill kernels for " + arch + ": " + why);
+  throw Error("cannot compile evotune's builtin kernels for " + arch + ": " + why);
 }
 
 BuiltinKernels::BuiltinKernels(const std::string& cubin) : module_(cuda::Module::load(cubin)) {
@@ -117,6 +190,8 @@ BuiltinKernels::BuiltinKernels(const std::string& cubin) : module_(cuda::Module:
   poison_ = module_.function("evotune_poison");
   canary_ = module_.function("evotune_canary");
   checksum_ = module_.function("evotune_checksum");
+  compare_ = module_.function("evotune_compare");
+  differ_ = module_.function("evotune_differ");
 }
 
 void BuiltinKernels::fill(CUstream stream, CUdeviceptr buffer, DType dtype, std::int64_t count,
@@ -149,6 +224,22 @@ void BuiltinKernels::checksum(CUstream stream, CUdeviceptr data, std::size_t byt
   long long n = static_cast<long long>(bytes);
   void* params[] = {&data, &n, &sum};
   launch(checksum_, stream, std::max<long long>(n / 8, 1), params);
+}
+
+void BuiltinKernels::compare(CUstream stream, CUdeviceptr reference, CUdeviceptr output, DType dtype,
+                             std::int64_t count, CUdeviceptr stats) const {
+  long long n = count;
+  int code = dtype_code(dtype);
+  void* params[] = {&reference, &output, &n, &code, &stats};
+  launch(compare_, stream, count, params);
+}
+
+void BuiltinKernels::differ(CUstream stream, CUdeviceptr a, CUdeviceptr b, DType dtype, std::int64_t count,
+                            CUdeviceptr result) const {
+  long long n = count;
+  int size = static_cast<int>(size_of(dtype));
+  void* params[] = {&a, &b, &n, &size, &result};
+  launch(differ_, stream, count, params);
 }
 
 std::uint64_t validation_round_seed(std::uint64_t validation_seed, int round) {

@@ -1,4 +1,5 @@
-// evotune's own device kernels: reproducible random fill and NaN poisoning of buffers of any DType.
+// evotune's own device kernels: reproducible random fill and NaN poisoning of buffers of any DType, guard
+// canaries, input checksums, and the comparison of outputs on the device.
 #pragma once
 
 #include <cuda.h>
@@ -41,6 +42,18 @@ class BuiltinKernels {
   // equal bytes give equal sums. Asynchronous on `stream`.
   void checksum(CUstream stream, CUdeviceptr data, std::size_t bytes, CUdeviceptr sum) const;
 
+  // Adds the error of `count` elements at `output` against those at `reference` into the four u64 at
+  // `stats` (which the caller zeroes first): max_abs (a double's bits), the sums of squared differences and
+  // of squared reference values (doubles), and the count of unmatched non-finite outputs, with
+  // compare_outputs()'s rules (eval/compare.hpp). Asynchronous on `stream`.
+  void compare(CUstream stream, CUdeviceptr reference, CUdeviceptr output, DType dtype, std::int64_t count,
+               CUdeviceptr stats) const;
+
+  // Counts the elements at a and b that differ bit for bit into result[0] and keeps the lowest such index
+  // in result[1] (the caller sets them to 0 and ~0 first). Asynchronous on `stream`.
+  void differ(CUstream stream, CUdeviceptr a, CUdeviceptr b, DType dtype, std::int64_t count,
+              CUdeviceptr result) const;
+
   void abandon() noexcept { module_.abandon(); }
 
  private:
@@ -49,6 +62,8 @@ class BuiltinKernels {
   CUfunction poison_ = nullptr;
   CUfunction canary_ = nullptr;
   CUfunction checksum_ = nullptr;
+  CUfunction compare_ = nullptr;
+  CUfunction differ_ = nullptr;
 };
 
 // The seed of validation round `round` (0: the validation seed itself), so rounds get unrelated inputs.

@@ -2,7 +2,6 @@
 #include "eval/compare.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <numeric>
@@ -30,26 +29,36 @@ ErrorStats compare_outputs(const std::vector<double>& reference, const std::vect
   if (reference.size() != output.size())
     throw Error("compare_outputs: reference has " + std::to_string(reference.size()) + " elements, output " +
                 std::to_string(output.size()));
-  ErrorStats stats;
-  stats.elements = static_cast<std::int64_t>(output.size());
+  double max_abs = 0;
+  std::int64_t non_finite = 0;
   double diff_squares = 0;
   double reference_squares = 0;
   for (std::size_t i = 0; i < output.size(); ++i) {
     const double ref = reference[i];
     const double out = output[i];
     if (!std::isfinite(out)) {
-      if (!same_non_finite(ref, out)) ++stats.non_finite;
+      if (!same_non_finite(ref, out)) ++non_finite;
       continue;
     }
     if (!std::isfinite(ref)) {
-      stats.max_abs = INFINITY;
+      max_abs = INFINITY;
       continue;
     }
     const double diff = out - ref;
-    stats.max_abs = std::max(stats.max_abs, std::fabs(diff));
+    max_abs = std::max(max_abs, std::fabs(diff));
     diff_squares += diff * diff;
     reference_squares += ref * ref;
   }
+  return error_stats(max_abs, diff_squares, reference_squares, non_finite,
+                     static_cast<std::int64_t>(output.size()));
+}
+
+ErrorStats error_stats(double max_abs, double diff_squares, double reference_squares, std::int64_t non_finite,
+                       std::int64_t elements) {
+  ErrorStats stats;
+  stats.max_abs = max_abs;
+  stats.non_finite = non_finite;
+  stats.elements = elements;
   const double diff_norm = std::sqrt(diff_squares);
   stats.rel_l2 = reference_squares > 0 ? diff_norm / std::sqrt(reference_squares) : diff_norm;
   return stats;
@@ -64,20 +73,13 @@ ErrorStats merge(const ErrorStats& a, const ErrorStats& b) {
   return merged;
 }
 
-std::optional<BitwiseDifference> bitwise_difference(const std::vector<double>& a,
-                                                    const std::vector<double>& b) {
-  if (a.size() != b.size()) throw Error("internal: comparing outputs of different lengths");
-  BitwiseDifference difference;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::bit_cast<std::uint64_t>(a[i]) == std::bit_cast<std::uint64_t>(b[i])) continue;
-    if (difference.differing++ == 0) {
-      difference.first = static_cast<std::int64_t>(i);
-      difference.first_a = a[i];
-      difference.first_b = b[i];
-    }
-  }
-  if (difference.differing == 0) return std::nullopt;
-  return difference;
+ErrorStats worst_round(const ErrorStats& a, const ErrorStats& b) {
+  ErrorStats worst;
+  worst.max_abs = std::max(a.max_abs, b.max_abs);
+  worst.rel_l2 = std::max(a.rel_l2, b.rel_l2);
+  worst.non_finite = std::max(a.non_finite, b.non_finite);
+  worst.elements = std::max(a.elements, b.elements);
+  return worst;
 }
 
 std::string short_number(double value) {

@@ -17,10 +17,18 @@ namespace evotune {
 // non-finite value there (NaN/NaN, +Inf/+Inf); max_abs and rel_l2 are taken over the elements finite in
 // both; a finite output where the reference is non-finite makes max_abs infinite. rel_l2 is
 // ||out - ref||_2 / ||ref||_2, or the absolute ||out - ref||_2 when the reference is all zeros.
+// The evaluator compares on the device (BuiltinKernels::compare) with the same rules; this is their
+// host-side statement, and the device comparison's oracle in tests.
 ErrorStats compare_outputs(const std::vector<double>& reference, const std::vector<double>& output);
+
+// ErrorStats from the sums a comparison gathers: rel_l2 as compare_outputs() defines it.
+ErrorStats error_stats(double max_abs, double diff_squares, double reference_squares, std::int64_t non_finite,
+                       std::int64_t elements);
 
 // The combined statistics of several output buffers: the worst of each measure, counts added.
 ErrorStats merge(const ErrorStats& a, const ErrorStats& b);
+// The worse of two rounds' errors over the same outputs: each figure's maximum, the element count kept.
+ErrorStats worst_round(const ErrorStats& a, const ErrorStats& b);
 
 // Where two outputs of the same kernel on the same inputs differ bit for bit (a race, or reading memory
 // nothing wrote): how many elements, and the first.
@@ -29,8 +37,6 @@ struct BitwiseDifference {
   std::int64_t first = 0;
   double first_a = 0, first_b = 0;
 };
-std::optional<BitwiseDifference> bitwise_difference(const std::vector<double>& a,
-                                                    const std::vector<double>& b);
 
 // "%.3g": numbers in verdicts and limits.
 std::string short_number(double value);

@@ -2,7 +2,9 @@
 #include "eval/device_state.hpp"
 
 #include <algorithm>
+#include <bit>
 
+#include "core/error.hpp"
 #include "eval/host_convert.hpp"
 
 namespace evotune {
@@ -11,6 +13,8 @@ namespace {
 std::size_t bytes_of(const BufferSpec& spec) {
   return static_cast<std::size_t>(spec.count) * size_of(spec.dtype);
 }
+
+constexpr std::size_t kTallyBytes = 4 * 8;
 
 cuda::DeviceMemory guarded(const BufferSpec& spec, std::size_t margin) {
   return cuda::DeviceMemory(margin + bytes_of(spec) + margin);
@@ -30,9 +34,10 @@ DeviceState::DeviceState(int ordinal, const std::vector<BufferSpec>& buffers,
   l2_scratch = cuda::DeviceMemory(scratch_bytes);
   for (int i = 0; i < 2 * event_pairs + 1; ++i) events.push_back(cuda::Event::create());
   checksums = cuda::DeviceMemory(8 * std::max<std::size_t>(1, buffers.size()));
+  tallies = cuda::DeviceMemory(kTallyBytes * std::max<std::size_t>(1, buffers.size()));
   for (const auto& spec : buffers) {
     const std::size_t margin = guard_margin_bytes(bytes_of(spec));
-    Buffer buffer{spec, margin, canary_pattern(margin), {}, {}, {}};
+    Buffer buffer{spec, margin, canary_pattern(margin), {}, {}, {}, {}};
     if (spec.is_output) {
       buffer.reference = guarded(spec, buffer.margin);
       buffer.variant = guarded(spec, buffer.margin);
@@ -76,6 +81,72 @@ std::vector<std::vector<double>> DeviceState::download_outputs(Role role) const 
     outputs.push_back(to_doubles(host.data(), buffer.spec.dtype, buffer.spec.count));
   }
   return outputs;
+}
+
+std::vector<ErrorStats> DeviceState::compare_outputs() const {
+  cuda::check(cuda::driver().cuMemsetD32Async(tallies.get(), 0, tallies.bytes() / 4, stream.get()),
+              "cuMemsetD32Async");
+  for (std::size_t i = 0; i < buffers_.size(); ++i) {
+    const Buffer& buffer = buffers_[i];
+    if (!buffer.spec.is_output) continue;
+    builtins.compare(stream.get(), buffer.payload(Role::reference), buffer.payload(Role::variant),
+                     buffer.spec.dtype, buffer.spec.count, tallies.get() + kTallyBytes * i);
+  }
+  stream.synchronize();
+  std::vector<std::uint64_t> words(tallies.bytes() / 8);
+  tallies.download(words.data(), tallies.bytes());
+  std::vector<ErrorStats> stats;
+  for (std::size_t i = 0; i < buffers_.size(); ++i) {
+    if (!buffers_[i].spec.is_output) continue;
+    const std::uint64_t* tally = words.data() + 4 * i;
+    stats.push_back(error_stats(std::bit_cast<double>(tally[0]), std::bit_cast<double>(tally[1]),
+                                std::bit_cast<double>(tally[2]), static_cast<std::int64_t>(tally[3]),
+                                buffers_[i].spec.count));
+  }
+  return stats;
+}
+
+void DeviceState::keep_outputs() {
+  for (auto& buffer : buffers_) {
+    if (!buffer.spec.is_output) continue;
+    if (buffer.kept.bytes() == 0) buffer.kept = cuda::DeviceMemory(bytes_of(buffer.spec));
+    cuda::check(cuda::driver().cuMemcpyDtoDAsync(buffer.kept.get(), buffer.payload(Role::variant),
+                                                 bytes_of(buffer.spec), stream.get()),
+                "cuMemcpyDtoDAsync");
+  }
+}
+
+std::optional<std::pair<std::string, BitwiseDifference>> DeviceState::differs_from_kept() const {
+  for (std::size_t i = 0; i < buffers_.size(); ++i) {
+    const Buffer& buffer = buffers_[i];
+    if (!buffer.spec.is_output) continue;
+    if (buffer.kept.bytes() == 0) throw Error("internal: differs_from_kept before keep_outputs");
+    const CUdeviceptr tally = tallies.get() + kTallyBytes * i;
+    cuda::check(cuda::driver().cuMemsetD32Async(tally, 0, 2, stream.get()), "cuMemsetD32Async");
+    cuda::check(cuda::driver().cuMemsetD32Async(tally + 8, 0xffffffffu, 2, stream.get()), "cuMemsetD32Async");
+    builtins.differ(stream.get(), buffer.kept.get(), buffer.payload(Role::variant), buffer.spec.dtype,
+                    buffer.spec.count, tally);
+  }
+  stream.synchronize();
+  std::vector<std::uint64_t> words(tallies.bytes() / 8);
+  tallies.download(words.data(), tallies.bytes());
+  for (std::size_t i = 0; i < buffers_.size(); ++i) {
+    const Buffer& buffer = buffers_[i];
+    if (!buffer.spec.is_output || words[4 * i] == 0) continue;
+    BitwiseDifference difference;
+    difference.differing = static_cast<std::int64_t>(words[4 * i]);
+    difference.first = static_cast<std::int64_t>(words[4 * i + 1]);
+    const std::size_t size = size_of(buffer.spec.dtype);
+    const std::size_t offset = static_cast<std::size_t>(difference.first) * size;
+    std::string first(size, '\0'), second(size, '\0');
+    cuda::check(cuda::driver().cuMemcpyDtoH(first.data(), buffer.kept.get() + offset, size), "cuMemcpyDtoH");
+    cuda::check(cuda::driver().cuMemcpyDtoH(second.data(), buffer.payload(Role::variant) + offset, size),
+                "cuMemcpyDtoH");
+    difference.first_a = to_doubles(first.data(), buffer.spec.dtype, 1).front();
+    difference.first_b = to_doubles(second.data(), buffer.spec.dtype, 1).front();
+    return std::make_pair(buffer.spec.name, difference);
+  }
+  return std::nullopt;
 }
 
 void DeviceState::arm_guards(Role role) const {
@@ -126,10 +197,12 @@ void DeviceState::abandon() noexcept {
     buffer.shared.abandon();
     buffer.reference.abandon();
     buffer.variant.abandon();
+    buffer.kept.abandon();
   }
   for (auto& event : events) event.abandon();
   l2_scratch.abandon();
   checksums.abandon();
+  tallies.abandon();
   variant_module.abandon();
   reference_module.abandon();
   builtins.abandon();

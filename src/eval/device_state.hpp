@@ -9,7 +9,9 @@
 
 #include "core/launch_spec.hpp"
 #include "cuda/resources.hpp"
+#include "core/outcome.hpp"
 #include "eval/builtin_kernels.hpp"
+#include "eval/compare.hpp"
 #include "eval/guard_regions.hpp"
 
 namespace evotune {
@@ -39,6 +41,17 @@ class DeviceState {
   // Copies `role`'s output buffers to the host as doubles, one vector per output BufferSpec, in order.
   std::vector<std::vector<double>> download_outputs(Role role) const;
 
+  // The variant's outputs against the reference's, compared on the device (BuiltinKernels::compare), one
+  // ErrorStats per output buffer, in order; waits for the stream.
+  std::vector<ErrorStats> compare_outputs() const;
+
+  // Copies the variant's outputs aside on the device, for differs_from_kept after a second launch.
+  void keep_outputs();
+
+  // The first output buffer (its name) whose variant copy differs bit for bit from what keep_outputs kept,
+  // with how; nullopt when all are equal. Waits for the stream.
+  std::optional<std::pair<std::string, BitwiseDifference>> differs_from_kept() const;
+
   // Writes the canary into both margins of every buffer `role`'s kernel sees (inputs and its own outputs).
   // Asynchronous on the stream.
   void arm_guards(Role role) const;
@@ -63,6 +76,7 @@ class DeviceState {
   cuda::Module variant_module;  // the variant being evaluated; kept here so a reset also forgets it
   cuda::DeviceMemory l2_scratch;
   cuda::DeviceMemory checksums;  // one u64 per buffer, for input_checksums
+  cuda::DeviceMemory tallies;    // four u64 per buffer, for compare_outputs and differs_from_kept
   std::vector<cuda::Event> events;
 
  private:
@@ -74,6 +88,7 @@ class DeviceState {
     cuda::DeviceMemory shared;         // inputs (and buffers neither read nor written by the problem)
     cuda::DeviceMemory reference;      // outputs: the reference's copy
     cuda::DeviceMemory variant;        // outputs: the variant's copy
+    cuda::DeviceMemory kept;           // outputs: keep_outputs' copy of the variant's (allocated then)
     const cuda::DeviceMemory& copy(Role role) const;
     CUdeviceptr payload(Role role) const { return copy(role).get() + margin; }
   };

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,10 +26,10 @@ enum class Role;
 // call evaluate() from one thread at a time (any thread).
 class GpuEvaluator {
  public:
-  // Compiles the builtin fill kernels for the device, allocates every buffer (outputs once for the
+  // Compiles the builtin kernels for the device, allocates every buffer (outputs once for the
   // reference, once for variants) and runs the reference once as a check. Throws Error for set-up
   // problems: no driver or device, no CUDA headers, a reference that fails to load, launch or finish.
-  // include_dirs: where NVRTC finds the CUDA headers (cuda_fp16.h) for the builtin fill kernels.
+  // include_dirs: where NVRTC finds the CUDA headers (cuda_fp16.h) for the builtin kernels.
   GpuEvaluator(int device_ordinal, std::vector<BufferSpec> buffers, CompiledKernel reference,
                Tolerances tolerances, EvalSettings settings, const std::vector<std::string>& include_dirs);
   ~GpuEvaluator();
@@ -61,15 +60,13 @@ class GpuEvaluator {
   KernelArgs arguments(const LaunchSpec& launch, Role role) const;
   void launch(CUfunc_st* function, const LaunchSpec& launch, KernelArgs& args) const;
   void wait(double timeout_ms, const std::string& who) const;
-  const std::vector<std::vector<double>>& reference_outputs(std::uint64_t seed);
+  // Leaves the reference's outputs for `seed`'s inputs in its output buffers (runs it unless they are there).
+  void run_reference(std::uint64_t seed);
   // Validation (eval/gpu_validation.cpp): every round on fresh inputs; sets status, message and error.
   void validate(CUfunc_st* function, const LaunchSpec& launch, std::uint64_t seed, Outcome& outcome);
-  // One checked launch on `seed`'s inputs: guards armed and read-only inputs checksummed around it. The
-  // outputs, or none with outcome's status and message set (out_of_bounds, or wrong_result for a write
-  // into an input).
-  std::optional<std::vector<std::vector<double>>> checked_run(CUfunc_st* function, const LaunchSpec& launch,
-                                                              std::uint64_t seed, Outcome& outcome);
-  std::vector<std::string> output_names() const;
+  // One checked launch on `seed`'s inputs: guards armed and read-only inputs checksummed around it. False
+  // with outcome's status and message set (out_of_bounds, or wrong_result for a write into an input).
+  bool checked_run(CUfunc_st* function, const LaunchSpec& launch, std::uint64_t seed, Outcome& outcome);
   TimingStats time_variant(CUfunc_st* function, const LaunchSpec& launch);
   double time_reference();
   void build_state();
@@ -86,8 +83,8 @@ class GpuEvaluator {
   DeviceInfo device_;
   std::string builtin_cubin_;
   std::unique_ptr<DeviceState> state_;
-  // The reference's outputs for the last validation_rounds seeds, oldest first.
-  std::deque<std::pair<std::uint64_t, std::vector<std::vector<double>>>> cached_reference_;
+  // The seed whose reference outputs the reference's output buffers hold.
+  std::optional<std::uint64_t> reference_seed_;
   double reference_ms_ = 0;
   bool healthy_ = true;
   std::string unhealthy_reason_;

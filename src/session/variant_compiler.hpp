@@ -41,7 +41,7 @@ class VariantCompiler {
   // otherwise.
   std::optional<CompiledVariant> take_if_ready(std::chrono::milliseconds wait = std::chrono::milliseconds(0));
   std::size_t pending() const { return queue_.size(); }
-  // The CUDA header folders the compiler uses (GPU workers compile their fill kernels with them).
+  // The CUDA header folders the compiler uses (GPU workers compile their builtin kernels with them).
   const std::vector<std::string>& include_dirs() const { return compiler_.include_dirs(); }
 
  private:

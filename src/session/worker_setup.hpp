@@ -20,7 +20,7 @@ std::vector<int> parse_device_list(const std::string& text, int count);
 DeviceInfo common_device(const std::vector<int>& ordinals);
 
 // One GPU worker per ordinal; workers never reset a faulted context themselves (the pool restarts them).
-// include_dirs: the CUDA headers the workers compile their fill kernels with.
+// include_dirs: the CUDA headers the workers compile their builtin kernels with.
 std::vector<WorkerSetup> gpu_worker_setups(const std::vector<int>& ordinals,
                                            const std::vector<BufferSpec>& buffers,
                                            const CompiledKernel& reference, const Tolerances& tolerances,

@@ -27,7 +27,7 @@ struct GpuSetup {
   CompiledKernel reference;
   Tolerances tolerances;
   EvalSettings settings;
-  std::vector<std::string> include_dirs;  // where NVRTC finds the CUDA headers for evotune's fill kernels
+  std::vector<std::string> include_dirs;  // where NVRTC finds the CUDA headers for evotune's builtin kernels
 };
 
 // A worker that answers from a recorded sweep instead of a GPU.

@@ -1,4 +1,4 @@
-// evotune's fill kernels compile with NVRTC alone (no GPU needed) for the architectures the tuner targets.
+// evotune's builtin kernels compile with NVRTC alone (no GPU needed) for the architectures the tuner targets.
 #include "eval/builtin_kernels.hpp"
 
 #include <gtest/gtest.h>
@@ -28,7 +28,7 @@ void expect_error(const std::vector<std::string>& include_dirs, const std::strin
     ADD_FAILURE() << "compiled for " << arch;
   } catch (const Error& e) {
     const std::string what = e.what();
-    EXPECT_EQ(what.rfind("cannot compile evotune's fill kernels for " + arch + ": ", 0), 0u) << what;
+    EXPECT_EQ(what.rfind("cannot compile evotune's builtin kernels for " + arch + ": ", 0), 0u) << what;
     EXPECT_NE(what.find(part), std::string::npos) << what;
     EXPECT_EQ(what.find('\n'), std::string::npos) << what;
   }

@@ -1,6 +1,8 @@
-// Driver wrappers on a real GPU: device query, error texts, builtin fill and poison kernels.
+// Driver wrappers on a real GPU: device query, error texts, evotune's builtin kernels (fill, poison, and the
+// comparisons checked against the host's rules).
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <set>
@@ -8,6 +10,7 @@
 #include "compile/compiler.hpp"
 #include "cuda/resources.hpp"
 #include "eval/builtin_kernels.hpp"
+#include "eval/compare.hpp"
 #include "eval/host_convert.hpp"
 
 namespace evotune {
@@ -82,10 +85,90 @@ class BuiltinFill : public ::testing::Test {
     return host;
   }
 
+  cuda::DeviceMemory upload(const std::string& bytes) {
+    cuda::DeviceMemory memory(bytes.size());
+    memory.upload(bytes.data(), bytes.size());
+    return memory;
+  }
+  std::vector<std::uint64_t> run_tally(bool compare, DType dtype, const std::string& a, const std::string& b) {
+    const cuda::DeviceMemory first = upload(a);
+    const cuda::DeviceMemory second = upload(b);
+    std::vector<std::uint64_t> tally{0, compare ? 0 : ~std::uint64_t{0}, 0, 0};
+    const cuda::DeviceMemory result = upload(std::string(reinterpret_cast<const char*>(tally.data()), 32));
+    const std::int64_t count = static_cast<std::int64_t>(a.size() / size_of(dtype));
+    if (compare)
+      kernels_.compare(stream_.get(), first.get(), second.get(), dtype, count, result.get());
+    else
+      kernels_.differ(stream_.get(), first.get(), second.get(), dtype, count, result.get());
+    stream_.synchronize();
+    result.download(tally.data(), 32);
+    return tally;
+  }
+
   std::unique_ptr<cuda::PrimaryContext> context_;
   cuda::Stream stream_;
   BuiltinKernels kernels_;
 };
+
+// Element bytes of `values` as dtype, with the non-finite values the comparison rules care about.
+std::string as_bytes(const std::vector<double>& values, DType dtype) {
+  std::string bytes;
+  for (const double v : values) bytes += scalar_bytes(v, dtype);
+  return bytes;
+}
+
+TEST_F(BuiltinFill, DeviceComparisonMatchesTheHostRules) {
+  // Random data plus every non-finite case: matching NaN/Inf, NaN for a number, a number for an Inf.
+  std::vector<double> reference, output;
+  for (int i = 0; i < 70000; ++i) {
+    const double v = std::sin(0.37 * i) * (1 + i % 7);
+    reference.push_back(v);
+    output.push_back(v + ((i % 13 == 0) ? 0.01 * std::cos(i) : 0.0));
+  }
+  const std::vector<std::pair<double, double>> cases{
+      {NAN, NAN}, {INFINITY, INFINITY}, {-INFINITY, INFINITY}, {1.0, NAN}, {INFINITY, 2.0}, {3.0, -INFINITY}};
+  for (const auto& [ref, out] : cases) {
+    reference.push_back(ref);
+    output.push_back(out);
+  }
+  for (const DType dtype : {DType::f16, DType::bf16, DType::f32, DType::f64}) {
+    const std::string ref_bytes = as_bytes(reference, dtype);
+    const std::string out_bytes = as_bytes(output, dtype);
+    const std::int64_t n = static_cast<std::int64_t>(reference.size());
+    const ErrorStats host =
+        compare_outputs(to_doubles(ref_bytes.data(), dtype, n), to_doubles(out_bytes.data(), dtype, n));
+    const auto tally = run_tally(true, dtype, ref_bytes, out_bytes);
+    const ErrorStats device = error_stats(std::bit_cast<double>(tally[0]), std::bit_cast<double>(tally[1]),
+                                          std::bit_cast<double>(tally[2]), static_cast<std::int64_t>(tally[3]), n);
+    EXPECT_EQ(device.max_abs, host.max_abs) << to_string(dtype);
+    EXPECT_NEAR(device.rel_l2, host.rel_l2, 1e-12 * host.rel_l2) << to_string(dtype);
+    EXPECT_EQ(device.non_finite, host.non_finite) << to_string(dtype);
+    EXPECT_EQ(device.non_finite, 3) << to_string(dtype);  // -Inf for Inf, NaN for 1, -Inf for 3
+    EXPECT_TRUE(std::isinf(device.max_abs)) << to_string(dtype);  // 2 where the reference is Inf
+  }
+  const std::string ints = as_bytes({1, 2, 3, 4}, DType::i32);
+  const auto tally = run_tally(true, DType::i32, ints, as_bytes({1, 2, 3, 6}, DType::i32));
+  EXPECT_EQ(std::bit_cast<double>(tally[0]), 2.0);
+  EXPECT_EQ(std::bit_cast<double>(tally[1]), 4.0);
+  EXPECT_EQ(std::bit_cast<double>(tally[2]), 30.0);
+}
+
+TEST_F(BuiltinFill, DeviceBitwiseDifferenceCountsAndFindsTheFirst) {
+  std::vector<double> a(50000, 1.5);
+  std::vector<double> b = a;
+  b[40001] = 1.5000001;
+  b[777] = -0.0;
+  a[777] = 0.0;  // equal as numbers, not as bits
+  b[49999] = NAN;
+  for (const DType dtype : {DType::f32, DType::f64}) {
+    const auto tally = run_tally(false, dtype, as_bytes(a, dtype), as_bytes(b, dtype));
+    EXPECT_EQ(tally[0], 3u) << to_string(dtype);
+    EXPECT_EQ(tally[1], 777u) << to_string(dtype);
+  }
+  const auto same = run_tally(false, DType::f16, as_bytes(a, DType::f16), as_bytes(a, DType::f16));
+  EXPECT_EQ(same[0], 0u);
+  EXPECT_EQ(same[1], ~std::uint64_t{0});
+}
 
 TEST_F(BuiltinFill, SameSeedSameDataOtherSeedOtherData) {
   const FillSpec spec{FillSpec::Kind::random_uniform, -2.0, 3.0, 0.0};

@@ -50,7 +50,7 @@ __device__ __forceinline__ void scale_item(const float* __restrict__ x, float* _
 
 #if FAULT == 18
 __device__ float replayed[1 << 20];
-__device__ int replay_ready;
+__device__ unsigned blocks_done;
 #endif
 
 extern "C" __global__ void faults(const float* __restrict__ x, float* __restrict__ out, int n, float a) {
@@ -126,17 +126,23 @@ extern "C" __global__ void faults(const float* __restrict__ x, float* __restrict
     const_cast<float*>(x)[i] = 0.0f;
   }
 #elif FAULT == 16
-  // Each block covers BLOCK / 4 elements; warp w adds its share of a * x[e] into shared memory.
-  __shared__ float sums[BLOCK / 4];
-  const int lanes = BLOCK / 4;
-  const int e = blockIdx.x * lanes + threadIdx.x % lanes;
-  const int part = threadIdx.x / lanes;
-  if (threadIdx.x < lanes) sums[threadIdx.x] = 0.0f;
+  // Element t of a block gets four shares of a * x[t], each added by a thread of another warp into one shared
+  // float; a clock-seeded delay per warp changes the order of the adds, so the rounding, from launch to launch.
+  __shared__ float sums[BLOCK];
+  sums[threadIdx.x] = 0.0f;
   __syncthreads();
+  const long long start = clock64();
+  const unsigned mixed = (static_cast<unsigned>(start) ^ (threadIdx.x / 32 * 40503u)) * 2654435761u;
+  while (clock64() - start < (mixed >> 21)) {
+  }
   const float shares[4] = {0.7f, 1e-3f, 0.299f, -1e-3f};
-  if (e < n) atomicAdd(&sums[threadIdx.x % lanes], a * x[e] * shares[part]);
+  for (int k = 0; k < 4; ++k) {
+    const int t = (threadIdx.x + k * (BLOCK / 4)) % BLOCK;
+    const int e = blockIdx.x * BLOCK + t;
+    if (e < n) atomicAdd(&sums[t], a * x[e] * shares[k]);
+  }
   __syncthreads();
-  if (threadIdx.x < lanes && e < n) out[e] = sums[threadIdx.x];
+  if (i < n) out[i] = sums[threadIdx.x];
 #elif FAULT == 17
   __shared__ float staged[BLOCK];
   if (threadIdx.x / 32 % 2 == 1) {  // odd warps dawdle before they stage their elements
@@ -150,15 +156,14 @@ extern "C" __global__ void faults(const float* __restrict__ x, float* __restrict
   const int j = blockIdx.x * blockDim.x + partner;
   if (j < n) out[j] = a * staged[partner];
 #elif FAULT == 18
+  // The first launch computes and keeps its result; a later one (all of the first launch's blocks have counted
+  // themselves done by then, and each block reads the count before adding itself) returns the kept result.
+  const bool replay = *static_cast<volatile unsigned*>(&blocks_done) >= gridDim.x;
   if (i < n && i < (1 << 20)) {
-    if (replay_ready == 0) {
-      replayed[i] = a * x[i];
-      out[i] = replayed[i];
-    } else {
-      out[i] = replayed[i];
-    }
+    if (!replay) replayed[i] = a * x[i];
+    out[i] = replayed[i];
   }
   __syncthreads();
-  if (i == 0) atomicExch(&replay_ready, 1);
+  if (threadIdx.x == 0) atomicAdd(&blocks_done, 1u);
 #endif
 }
