@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "cli/commands.hpp"
+#include "cli/sanitizer_table.hpp"
 #include "core/error.hpp"
 #include "store/store.hpp"
 
@@ -47,7 +48,7 @@ void add_show_command(CLI::App& app) {
   auto id = std::make_shared<long long>(0);
   auto log = std::make_shared<bool>(false);
   command->add_option("config_id", *id, "Config id (from `evotune best`)")->required();
-  command->add_flag("--log", *log, "Print the compiler log too");
+  command->add_flag("--log", *log, "Print the compiler log and the sanitizer reports too");
   command->add_option("--db", *db, "Results database")->capture_default_str();
   command->callback([db, id, log] {
     const Store store = Store::open_existing(*db);
@@ -58,6 +59,12 @@ void add_show_command(CLI::App& app) {
                 canonical_json(detail->params).c_str());
     if (detail->measurements.empty()) std::printf("  not measured yet\n");
     for (const auto& m : detail->measurements) print_measurement(m, *log);
+    for (const auto& stored : detail->sanitizer_findings) {
+      std::printf("  compute-sanitizer (%s) problem %s on %s:\n", stored.created_at.c_str(),
+                  key_value_text(stored.problem).c_str(), stored.device.c_str());
+      print_sanitizer_finding(stored.finding, "    ", stdout);
+      if (*log && !stored.finding.report.empty()) std::printf("      report:\n%s", stored.finding.report.c_str());
+    }
   });
 }
 

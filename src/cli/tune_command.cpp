@@ -10,7 +10,9 @@
 
 #include "cli/commands.hpp"
 #include "cli/result_table.hpp"
+#include "cli/sanitizer_table.hpp"
 #include "core/error.hpp"
+#include "session/sanitize_variant.hpp"
 #include "session/tune_session.hpp"
 #include "strategy/strategy_table.hpp"
 
@@ -39,7 +41,39 @@ std::string strategy_help() {
 
 // GPU work runs in worker processes (one per GPU) that the session starts from this same binary, so a
 // kernel that faults or hangs takes down only its worker; this process keeps the strategy and the database.
-void run(TuneOptions options, long long budget) {
+// The first GPU of --devices ("0,1" -> 0, "all" -> 0): where the sanitizer runs.
+int first_device(const std::string& devices) {
+  if (devices == "all" || devices.empty()) return 0;
+  try {
+    return std::stoi(devices.substr(0, devices.find(',')));
+  } catch (const std::exception&) {
+    throw Error("--devices: '" + devices + "' is not a list of GPU ordinals");
+  }
+}
+
+// --sanitize-top K: the K fastest working configs of the summary under every compute-sanitizer tool.
+void sanitize_top(const TuneOptions& options, const TuneSummary& summary, int count) {
+  int done = 0;
+  for (const RankedResult& result : summary.top) {
+    if (done == count) break;
+    if (result.status != Status::ok) continue;
+    SanitizeRequest request;
+    request.space_file = options.space_file;
+    request.problem = options.problem;
+    request.params = result.params;
+    request.device = first_device(options.devices);
+    request.tools = parse_sanitizer_tools("");
+    request.evotune = self_path();
+    request.seed = options.seed;
+    const SanitizeResult sanitized = sanitize_and_store(request, result.config_id, options.db_file);
+    std::printf("compute-sanitizer, config %lld (%s):\n", static_cast<long long>(result.config_id),
+                canonical_json(result.params).c_str());
+    for (const auto& finding : sanitized.findings) print_sanitizer_finding(finding, "  ", stdout);
+    ++done;
+  }
+}
+
+void run(TuneOptions options, long long budget, int sanitize_count) {
   if (budget > 0) options.budget = budget;
   options.command_line = command_line();
   options.worker_command = {self_path(), "worker"};
@@ -56,6 +90,9 @@ void run(TuneOptions options, long long budget) {
       summary.seconds > 0 ? 60.0 * summary.evaluated / summary.seconds : 0.0, summary.worker_restarts,
       summary.stop_reason == StopReason::failed ? summary.error : to_string(summary.stop_reason));
   print_result_table(summary.top, stdout);
+  if (sanitize_count > 0 && !options.replay_file && summary.stop_reason != StopReason::failed &&
+      summary.stop_reason != StopReason::interrupted)
+    sanitize_top(options, summary, sanitize_count);
   if (summary.stop_reason == StopReason::interrupted) {
     std::fprintf(stderr, "evotune: interrupted: rerun the same command to go on\n");
     throw ExitCode{kInterruptedExit};
@@ -71,6 +108,7 @@ void add_tune_command(CLI::App& app) {
   auto options = std::make_shared<TuneOptions>();
   auto budget = std::make_shared<long long>(0);
   auto replay = std::make_shared<std::string>();
+  auto sanitize_count = std::make_shared<int>(0);
   command->add_option("space", options->space_file, "Search-space JSON file")
       ->required()
       ->check(CLI::ExistingFile);
@@ -116,9 +154,17 @@ void add_tune_command(CLI::App& app) {
   command->add_option("--replay-workers", options->replay_workers, "Replay: worker processes")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  command->callback([options, budget, replay] {
+  command
+      ->add_option("--sanitize-top", *sanitize_count,
+                   "After the search, run the K fastest working configs under compute-sanitizer (memcheck, "
+                   "racecheck, synccheck, initcheck) and keep the findings (evotune show)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  command->callback([options, budget, replay, sanitize_count] {
     if (!replay->empty()) options->replay_file = *replay;
-    run(*options, *budget);
+    if (*sanitize_count > 0 && !replay->empty())
+      throw Error("--sanitize-top needs a GPU run, not --replay");
+    run(*options, *budget, *sanitize_count);
   });
 }
 

@@ -28,7 +28,7 @@ constexpr std::int64_t kApplicationId = 0x65767475;
   "('ok', 'compile_error', 'resource_error', 'launch_error', 'timeout', 'wrong_result', 'nan', " \
   "'out_of_bounds', 'nondeterministic')"
 
-constexpr std::array<const char*, 3> kMigrations{{
+constexpr std::array<const char*, 4> kMigrations{{
     R"sql(
 CREATE TABLE devices (
   id                 INTEGER PRIMARY KEY,
@@ -189,6 +189,25 @@ CREATE INDEX measurements_by_run ON measurements (run_id);
 CREATE INDEX measurements_by_compile ON measurements (compile_id);
 ALTER TABLE runs ADD COLUMN workers INTEGER;
 ALTER TABLE runs ADD COLUMN worker_idle_ms REAL;
+)sql",
+    // 4: what compute-sanitizer found in a config (`evotune sanitize`, `tune --sanitize-top`).
+    R"sql(
+CREATE TABLE sanitizer_findings (
+  id          INTEGER PRIMARY KEY,
+  config_id   INTEGER NOT NULL REFERENCES configs (id),
+  problem_id  INTEGER NOT NULL REFERENCES problems (id),
+  device      TEXT    NOT NULL,
+  tool        TEXT    NOT NULL CHECK (tool IN ('memcheck', 'racecheck', 'synccheck', 'initcheck')),
+  verdict     TEXT    NOT NULL CHECK (verdict IN ('clean', 'findings', 'failed')),
+  errors      INTEGER NOT NULL,
+  warnings    INTEGER NOT NULL,
+  summary     TEXT    NOT NULL,
+  report      TEXT    NOT NULL,
+  eval_status TEXT    NOT NULL,
+  seconds     REAL    NOT NULL,
+  created_at  TEXT    NOT NULL DEFAULT )sql" EVOTUNE_NOW R"sql(
+);
+CREATE INDEX sanitizer_findings_by_config ON sanitizer_findings (config_id, problem_id);
 )sql",
 }};
 

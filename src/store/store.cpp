@@ -155,6 +155,19 @@ void Store::save_worker_idle(std::int64_t run_id, int workers, double idle_ms) {
   if (db_.changes() == 0) throw Error(path_.string() + ": no run with id " + std::to_string(run_id));
 }
 
+void Store::save_sanitizer_finding(std::int64_t config_id, std::int64_t problem_id, const std::string& device,
+                                  const SanitizerFinding& finding) {
+  sqlite::Statement insert(db_, R"(
+      INSERT INTO sanitizer_findings (config_id, problem_id, device, tool, verdict, errors, warnings, summary,
+                                      report, eval_status, seconds)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11))");
+  insert.bind_int(1, config_id).bind_int(2, problem_id).bind_text(3, device).bind_text(4, finding.tool);
+  insert.bind_text(5, finding.verdict).bind_int(6, finding.errors).bind_int(7, finding.warnings);
+  insert.bind_text(8, finding.summary).bind_text(9, finding.report).bind_text(10, finding.eval_status);
+  insert.bind_real(11, finding.seconds);
+  insert.run();
+}
+
 std::optional<StoredCompile> Store::find_compile(const CompileKey& key) const {
   sqlite::Statement select(db_, R"(
       SELECT id, status, message, log, cubin, registers, static_smem_bytes, spill_store_bytes, spill_load_bytes,

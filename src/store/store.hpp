@@ -13,6 +13,7 @@
 #include "core/config.hpp"
 #include "core/device_info.hpp"
 #include "core/outcome.hpp"
+#include "core/sanitizer_finding.hpp"
 #include "core/status.hpp"
 #include "store/sqlite.hpp"
 
@@ -105,11 +106,20 @@ struct MeasurementDetail {
   std::string created_at;
 };
 
+// One stored compute-sanitizer run of a config.
+struct StoredSanitizerFinding {
+  Sizes problem;
+  std::string device;
+  SanitizerFinding finding;
+  std::string created_at;
+};
+
 struct ConfigDetail {
   std::int64_t config_id = 0, space_id = 0;
   std::string space_name, space_hash, space_path;
   Config params;
   std::vector<MeasurementDetail> measurements;  // ok ones fastest first, then the failures
+  std::vector<StoredSanitizerFinding> sanitizer_findings;  // oldest first
 };
 
 // A devices row: the limits the store keeps (the other DeviceInfo limits stay 0) and the NVRTC version.
@@ -185,6 +195,9 @@ class Store {
   std::vector<StoredMeasurement> measurement_history(std::int64_t space_id, std::int64_t problem_id) const;
   std::vector<ProblemTime> ok_times_by_problem(std::int64_t space_id) const;
   std::optional<ConfigDetail> config_detail(std::int64_t config_id) const;
+  // Keeps what a compute-sanitizer tool found in a config for a problem on a device (by name).
+  void save_sanitizer_finding(std::int64_t config_id, std::int64_t problem_id, const std::string& device,
+                              const SanitizerFinding& finding);
   std::int64_t count_measurements(std::int64_t space_id, std::int64_t problem_id,
                                   std::optional<std::int64_t> device_id) const;
   // Devices with measurements of this space version and problem: most measurements first, ties by row id.

@@ -214,6 +214,28 @@ std::optional<ConfigDetail> Store::config_detail(std::int64_t config_id) const {
       outcome.compile.phases = read_phases(select, 32);
     }
   }
+
+  sqlite::Statement findings(db_, R"(
+      SELECT p.sizes, f.device, f.tool, f.verdict, f.errors, f.warnings, f.summary, f.report, f.eval_status,
+             f.seconds, f.created_at
+      FROM sanitizer_findings f JOIN problems p ON p.id = f.problem_id
+      WHERE f.config_id = ?1 ORDER BY f.id)");
+  findings.bind_int(1, config_id);
+  while (findings.step()) {
+    StoredSanitizerFinding& stored = detail.sanitizer_findings.emplace_back();
+    stored.problem = parse_int_map(findings.text(0));
+    stored.device = findings.text(1);
+    SanitizerFinding& finding = stored.finding;
+    finding.tool = findings.text(2);
+    finding.verdict = findings.text(3);
+    finding.errors = static_cast<int>(findings.int64(4));
+    finding.warnings = static_cast<int>(findings.int64(5));
+    finding.summary = findings.text(6);
+    finding.report = findings.text(7);
+    finding.eval_status = findings.text(8);
+    finding.seconds = findings.real(9);
+    stored.created_at = findings.text(10);
+  }
   return detail;
 }
 

@@ -1,4 +1,5 @@
-// End to end on a GPU: tuning the fault space stores every failure with its status, quickly, and only once.
+// End to end on a GPU: tuning the fault space stores every failure with its status, quickly, and only once;
+// compute-sanitizer names the faults it can see.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -133,6 +134,44 @@ TEST_F(FaultSpace, EveryFaultEndsWithItsStatusAndIsNeverMeasuredTwice) {
       << second.err;
   EXPECT_NE(second.err.find(": 0 evaluated"), std::string::npos) << second.err;
   EXPECT_EQ(stored(), results);
+}
+
+// compute-sanitizer on stored configs: the wild store (FAULT 5) under memcheck and the missing barrier
+// (FAULT 17) under racecheck are named; the correct kernel is clean under all four tools; `tune
+// --sanitize-top` runs them on the fastest config; `show` lists what was kept.
+TEST_F(FaultSpace, SanitizerNamesTheFaultAndKeepsItsFindings) {
+  double seconds = 0;
+  const auto tuned = tune(&seconds);
+  ASSERT_EQ(tuned.exit_code, 0) << tuned.err;
+  std::map<int, long long> config_of;  // VEC 1 configs by FAULT
+  for (const auto& r : stored())
+    if (r.at("params").at("VEC") == 1) config_of[r.at("params").at("FAULT").get<int>()] = r.at("config_id");
+
+  const auto sanitize = [&](int fault, const std::string& tools) {
+    const auto result = test::run_evotune("sanitize " + kSpace + " --db " + db_ + " --config " +
+                                          std::to_string(config_of.at(fault)) + " --tools " + tools +
+                                          " --limit-s 240");
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    std::printf("FAULT=%d:\n%s", fault, result.out.c_str());
+    return result.out;
+  };
+  const std::string wild = sanitize(5, "memcheck");
+  EXPECT_NE(wild.find("memcheck   findings"), std::string::npos) << wild;
+  EXPECT_NE(wild.find("Invalid __global__ write"), std::string::npos) << wild;
+  const std::string race = sanitize(17, "racecheck");
+  EXPECT_NE(race.find("racecheck  findings"), std::string::npos) << race;
+  const std::string clean = sanitize(0, "memcheck,racecheck,synccheck,initcheck");
+  for (const char* tool : {"memcheck ", "racecheck", "synccheck", "initcheck"})
+    EXPECT_NE(clean.find(std::string(tool) + "  clean"), std::string::npos) << tool << "\n" << clean;
+
+  const auto top = test::run_evotune("tune " + kSpace + " --db " + db_ + " --sanitize-top 1");
+  ASSERT_EQ(top.exit_code, 0) << top.err;
+  EXPECT_NE(top.out.find("compute-sanitizer, config"), std::string::npos) << top.out;
+  EXPECT_EQ(top.out.find("findings"), std::string::npos) << top.out;
+
+  const auto shown = test::run_evotune("show " + std::to_string(config_of.at(5)) + " --db " + db_);
+  EXPECT_NE(shown.out.find("compute-sanitizer"), std::string::npos) << shown.out;
+  EXPECT_NE(shown.out.find("Invalid __global__ write"), std::string::npos) << shown.out;
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "core/error.hpp"
 #include "store/store.hpp"
 #include "store_fixture.hpp"
 
@@ -160,6 +161,46 @@ TEST_F(StoreTest, OlderVersionsShareTheName) {
   store.upsert_space("gemm", "search_spaces/gemm.json", "gemm-1", "{}");
   EXPECT_EQ(store.count_older_versions("attention", "hash-v2"), 1);
   EXPECT_EQ(store.count_older_versions("attention", "hash-v3"), 2);
+}
+
+TEST_F(StoreTest, SanitizerFindingsAreKeptWithTheConfigInOrder) {
+  const auto config_id = config(64);
+  SanitizerFinding race;
+  race.tool = "racecheck";
+  race.verdict = "findings";
+  race.errors = 2;
+  race.warnings = 1;
+  race.summary = "Error: Race reported between Write access at k+0x90 / and Read access at k+0x110";
+  race.report = "COMPUTE-SANITIZER\nError: Race reported ...\nRACECHECK SUMMARY: 3 hazards displayed\n";
+  race.eval_status = "ok";
+  race.seconds = 31.5;
+  SanitizerFinding clean = race;
+  clean.tool = "memcheck";
+  clean.verdict = "clean";
+  clean.errors = clean.warnings = 0;
+  clean.summary = "";
+  store.save_sanitizer_finding(config_id, problem_id, "NVIDIA H100 80GB HBM3", race);
+  store.save_sanitizer_finding(config_id, problem_id, "NVIDIA H100 80GB HBM3", clean);
+  EXPECT_THROW(store.save_sanitizer_finding(config_id, problem_id, "GPU", SanitizerFinding{}), Error)
+      << "a finding without a tool or verdict breaks the table's CHECKs";
+
+  const auto detail = store.config_detail(config_id);
+  ASSERT_TRUE(detail.has_value());
+  ASSERT_EQ(detail->sanitizer_findings.size(), 2u);
+  const StoredSanitizerFinding& first = detail->sanitizer_findings[0];
+  EXPECT_EQ(first.problem, (Sizes{{"B", 1}, {"H", 8}, {"S", 512}}));
+  EXPECT_EQ(first.device, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(first.finding.tool, "racecheck");
+  EXPECT_EQ(first.finding.verdict, "findings");
+  EXPECT_EQ(first.finding.errors, 2);
+  EXPECT_EQ(first.finding.warnings, 1);
+  EXPECT_EQ(first.finding.summary, race.summary);
+  EXPECT_EQ(first.finding.report, race.report);
+  EXPECT_EQ(first.finding.eval_status, "ok");
+  EXPECT_DOUBLE_EQ(first.finding.seconds, 31.5);
+  EXPECT_FALSE(first.created_at.empty());
+  EXPECT_EQ(detail->sanitizer_findings[1].finding.verdict, "clean");
+  EXPECT_TRUE(store.config_detail(config(128))->sanitizer_findings.empty());
 }
 
 }  // namespace

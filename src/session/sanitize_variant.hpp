@@ -1,0 +1,51 @@
+// `evotune sanitize`: one variant run under compute-sanitizer's tools, through `evotune eval` and the same
+// isolated GPU worker a tune uses (the tool follows the worker process).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+#include "core/sanitizer_finding.hpp"
+
+namespace evotune {
+
+struct SanitizeRequest {
+  std::filesystem::path space_file;
+  std::string problem;             // "B=1,S=512": the space's sizes for the variant
+  Config params;                   // the variant's tuning parameters
+  int device = 0;
+  std::vector<std::string> tools;  // of kSanitizerTools (session/sanitizer_report.hpp)
+  std::string evotune;             // this binary, which the tool runs as `evotune eval`
+  std::chrono::seconds limit{600}; // wall time per tool; past it the run is failed
+  std::uint64_t seed = 1;          // the validation inputs' seed
+};
+
+// compute-sanitizer from $CUDA_HOME/bin, $CUDA_PATH/bin, the toolkit the build was configured with,
+// /usr/local/cuda/bin, then PATH. Throws Error naming every place tried.
+std::filesystem::path find_compute_sanitizer();
+
+// The argument list that runs `evotune eval` of the variant under `tool`, its log written to `log`: one
+// validation round, one untimed and one timed launch, and launch limits long enough for the tool's slowdown.
+std::vector<std::string> sanitizer_command(const std::filesystem::path& sanitizer, const std::string& tool,
+                                           const std::filesystem::path& log, const SanitizeRequest& request,
+                                           const std::filesystem::path& kernel_file);
+
+// Runs each tool in turn and returns what each found (a tool that does not finish is a `failed` finding).
+// Throws Error for what stops every tool: no compute-sanitizer, an unreadable space.
+std::vector<SanitizerFinding> sanitize_variant(const SanitizeRequest& request);
+
+struct SanitizeResult {
+  std::string device;  // the GPU's name
+  Sizes problem;
+  std::vector<SanitizerFinding> findings;
+};
+
+// sanitize_variant, then each finding kept in the database `db` with config `config_id` and the problem.
+SanitizeResult sanitize_and_store(const SanitizeRequest& request, std::int64_t config_id,
+                                  const std::filesystem::path& db);
+
+}  // namespace evotune
