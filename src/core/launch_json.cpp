@@ -34,32 +34,57 @@ std::array<std::uint32_t, 3> dim3_from_json(const Fields& f, const std::string& 
 
 }  // namespace
 
+namespace {
+
+ordered_json fill_json(const FillSpec& fill) {
+  return {{"fill_kind", fill.kind == FillSpec::Kind::constant ? "constant" : "random_uniform"},
+          {"fill_low", fill.low},
+          {"fill_high", fill.high},
+          {"fill_value", fill.value}};
+}
+
+FillSpec fill_from_json(const Fields& f) {
+  FillSpec fill;
+  fill.kind = kind_from_json(f, "fill_kind", "constant", FillSpec::Kind::constant, "random_uniform",
+                             FillSpec::Kind::random_uniform);
+  fill.low = f.number("fill_low");
+  fill.high = f.number("fill_high");
+  fill.value = f.number("fill_value");
+  return fill;
+}
+
+}  // namespace
+
 ordered_json to_json(const BufferSpec& b) {
-  return {{"name", b.name},
-          {"dtype", to_string(b.dtype)},
-          {"count", b.count},
-          {"is_input", b.is_input},
-          {"is_output", b.is_output},
-          {"fill_kind", b.fill.kind == FillSpec::Kind::constant ? "constant" : "random_uniform"},
-          {"fill_low", b.fill.low},
-          {"fill_high", b.fill.high},
-          {"fill_value", b.fill.value}};
+  ordered_json json{{"name", b.name},
+                    {"dtype", to_string(b.dtype)},
+                    {"count", b.count},
+                    {"is_input", b.is_input},
+                    {"is_output", b.is_output}};
+  json.update(fill_json(b.fill));
+  if (!b.special_fills.empty()) {  // absent otherwise, so files written before they existed keep their bytes
+    ordered_json special = ordered_json::array();
+    for (const auto& fill : b.special_fills) special.push_back(fill_json(fill));
+    json["special_fills"] = special;
+  }
+  return json;
 }
 
 BufferSpec buffer_from_json(const Fields& f) {
   f.only({"name", "dtype", "count", "is_input", "is_output", "fill_kind", "fill_low", "fill_high",
-          "fill_value"});
+          "fill_value", "special_fills"});
   BufferSpec b;
   b.name = f.text("name");
   b.dtype = dtype_from_json(f, "dtype");
   b.count = f.integer("count");
   b.is_input = f.boolean("is_input");
   b.is_output = f.boolean("is_output");
-  b.fill.kind = kind_from_json(f, "fill_kind", "constant", FillSpec::Kind::constant, "random_uniform",
-                               FillSpec::Kind::random_uniform);
-  b.fill.low = f.number("fill_low");
-  b.fill.high = f.number("fill_high");
-  b.fill.value = f.number("fill_value");
+  b.fill = fill_from_json(f);
+  if (f.has("special_fills"))
+    for (const Fields& special : f.objects("special_fills")) {
+      special.only({"fill_kind", "fill_low", "fill_high", "fill_value"});
+      b.special_fills.push_back(fill_from_json(special));
+    }
   return b;
 }
 

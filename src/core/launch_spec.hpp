@@ -26,6 +26,9 @@ struct BufferSpec {
   bool is_input = true;    // AccessType ReadOnly or ReadWrite
   bool is_output = false;  // AccessType WriteOnly or ReadWrite
   FillSpec fill;
+  // Extra validation rounds on inputs a random fill rarely gives (large magnitudes, zeros): special round i
+  // fills this buffer with special_fills[i] (its usual fill when it has fewer).
+  std::vector<FillSpec> special_fills;
 };
 
 // One kernel argument, in the kernel's parameter order: a buffer (by name) or a scalar value.

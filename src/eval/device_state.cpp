@@ -59,13 +59,15 @@ std::optional<std::uint64_t> DeviceState::address(const std::string& name, Role 
   return std::nullopt;
 }
 
-void DeviceState::prepare(std::uint64_t seed, Role role) const {
+void DeviceState::prepare(std::uint64_t seed, Role role, int special) const {
   for (std::size_t i = 0; i < buffers_.size(); ++i) {
     const Buffer& buffer = buffers_[i];
     const BufferSpec& spec = buffer.spec;
     const std::uint64_t data_seed = buffer_seed(seed, i);
+    const bool special_fill = special >= 0 && static_cast<std::size_t>(special) < spec.special_fills.size();
+    const FillSpec& fill = special_fill ? spec.special_fills[static_cast<std::size_t>(special)] : spec.fill;
     if (spec.is_input || !spec.is_output)
-      builtins.fill(stream.get(), buffer.payload(role), spec.dtype, spec.count, spec.fill, data_seed);
+      builtins.fill(stream.get(), buffer.payload(role), spec.dtype, spec.count, fill, data_seed);
     else
       builtins.poison(stream.get(), buffer.payload(role), spec.dtype, spec.count);
   }

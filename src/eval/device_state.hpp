@@ -35,8 +35,9 @@ class DeviceState {
   std::optional<std::uint64_t> address(const std::string& name, Role role) const;
 
   // Refills every input (and both copies of read-write buffers) from seed and NaN-poisons `role`'s
-  // write-only outputs; asynchronous on the stream.
-  void prepare(std::uint64_t seed, Role role) const;
+  // write-only outputs; asynchronous on the stream. special >= 0: each buffer takes its special fill of that
+  // index (BufferSpec::special_fills) where it has one.
+  void prepare(std::uint64_t seed, Role role, int special = -1) const;
 
   // Copies `role`'s output buffers to the host as doubles, one vector per output BufferSpec, in order.
   std::vector<std::vector<double>> download_outputs(Role role) const;

@@ -81,7 +81,7 @@ GpuEvaluator::GpuEvaluator(int device_ordinal, std::vector<BufferSpec> buffers, 
     for (const auto& output : state_->download_outputs(Role::reference))
       non_finite = non_finite || std::any_of(output.begin(), output.end(), [](double v) { return !std::isfinite(v); });
     reference_ms_ = time_reference();
-    reference_seed_.reset();  // timing launches rewrite read-write buffers: validation runs it afresh
+    reference_inputs_.reset();  // timing launches rewrite read-write buffers: validation runs it afresh
   } catch (const Failure& failure) {
     Outcome ignored;
     handle(failure, ignored);
@@ -142,15 +142,15 @@ void GpuEvaluator::handle(const Failure& failure, Outcome& outcome) {
   if (failure.reset != Failure::Reset::none) recover(failure.message, failure.reset == Failure::Reset::hung);
 }
 
-void GpuEvaluator::run_reference(std::uint64_t seed) {
-  if (reference_seed_ == seed) return;
-  reference_seed_.reset();
+void GpuEvaluator::run_reference(std::uint64_t seed, int special) {
+  if (reference_inputs_ == std::make_pair(seed, special)) return;
+  reference_inputs_.reset();
   try {
     KernelArgs args = arguments(reference_.launch, Role::reference);
-    state_->prepare(seed, Role::reference);
+    state_->prepare(seed, Role::reference, special);
     launch(state_->reference, reference_.launch, args);
     wait(settings_.timeout_ms, "reference kernel");
-    reference_seed_ = seed;
+    reference_inputs_ = std::make_pair(seed, special);
   } catch (const Failure& failure) {
     throw Failure{failure.status, "reference kernel: " + failure.message, failure.reset};
   } catch (const cuda::CudaError& e) {
@@ -272,7 +272,7 @@ void GpuEvaluator::recover(const std::string& cause, bool kernel_may_be_running)
     return;
   }
   spdlog::warn("resetting the CUDA context of device {} after: {}", ordinal_, cause);
-  reference_seed_.reset();  // the reference runs again in the new context, as a check that it works
+  reference_inputs_.reset();  // the reference runs again in the new context, as a check that it works
   const CUdevice device = state_->context.device();
   const CUcontext context = state_->context.get();
   state_->abandon();

@@ -60,13 +60,17 @@ class GpuEvaluator {
   KernelArgs arguments(const LaunchSpec& launch, Role role) const;
   void launch(CUfunc_st* function, const LaunchSpec& launch, KernelArgs& args) const;
   void wait(double timeout_ms, const std::string& who) const;
-  // Leaves the reference's outputs for `seed`'s inputs in its output buffers (runs it unless they are there).
-  void run_reference(std::uint64_t seed);
+  // Leaves the reference's outputs for `seed`'s inputs (special fills of index `special` where >= 0) in its
+  // output buffers; runs it unless they are there.
+  void run_reference(std::uint64_t seed, int special = -1);
   // Validation (eval/gpu_validation.cpp): every round on fresh inputs; sets status, message and error.
   void validate(CUfunc_st* function, const LaunchSpec& launch, std::uint64_t seed, Outcome& outcome);
   // One checked launch on `seed`'s inputs: guards armed and read-only inputs checksummed around it. False
   // with outcome's status and message set (out_of_bounds, or wrong_result for a write into an input).
-  bool checked_run(CUfunc_st* function, const LaunchSpec& launch, std::uint64_t seed, Outcome& outcome);
+  bool checked_run(CUfunc_st* function, const LaunchSpec& launch, std::uint64_t seed, int special,
+                   Outcome& outcome);
+  int special_rounds() const;  // the most special fills any buffer has
+  std::string special_inputs_text(int special) const;  // "q in [-40, 40], k in [-40, 40]"
   TimingStats time_variant(CUfunc_st* function, const LaunchSpec& launch);
   double time_reference();
   void build_state();
@@ -83,8 +87,8 @@ class GpuEvaluator {
   DeviceInfo device_;
   std::string builtin_cubin_;
   std::unique_ptr<DeviceState> state_;
-  // The seed whose reference outputs the reference's output buffers hold.
-  std::optional<std::uint64_t> reference_seed_;
+  // The seed and special-fill index whose reference outputs the reference's output buffers hold.
+  std::optional<std::pair<std::uint64_t, int>> reference_inputs_;
   double reference_ms_ = 0;
   bool healthy_ = true;
   std::string unhealthy_reason_;

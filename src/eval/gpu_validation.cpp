@@ -8,9 +8,28 @@
 
 namespace evotune {
 
-bool GpuEvaluator::checked_run(CUfunction function, const LaunchSpec& launch, std::uint64_t seed,
+std::string GpuEvaluator::special_inputs_text(int special) const {
+  std::string text;
+  for (const auto& buffer : buffers_) {
+    if (static_cast<std::size_t>(special) >= buffer.special_fills.size()) continue;
+    const FillSpec& fill = buffer.special_fills[static_cast<std::size_t>(special)];
+    text += (text.empty() ? "" : ", ") + buffer.name + " " +
+            (fill.kind == FillSpec::Kind::constant
+                 ? "= " + short_number(fill.value)
+                 : "in [" + short_number(fill.low) + ", " + short_number(fill.high) + "]");
+  }
+  return text;
+}
+
+int GpuEvaluator::special_rounds() const {
+  std::size_t most = 0;
+  for (const auto& buffer : buffers_) most = std::max(most, buffer.special_fills.size());
+  return static_cast<int>(most);
+}
+
+bool GpuEvaluator::checked_run(CUfunction function, const LaunchSpec& launch, std::uint64_t seed, int special,
                                Outcome& outcome) {
-  state_->prepare(seed, Role::variant);
+  state_->prepare(seed, Role::variant, special);
   state_->arm_guards(Role::variant);
   const auto before = state_->input_checksums();
   KernelArgs args = arguments(launch, Role::variant);
@@ -33,14 +52,19 @@ bool GpuEvaluator::checked_run(CUfunction function, const LaunchSpec& launch, st
 
 void GpuEvaluator::validate(CUfunction function, const LaunchSpec& launch, std::uint64_t seed,
                             Outcome& outcome) {
-  const int rounds = std::max(1, settings_.validation_rounds);
+  const int random_rounds = std::max(1, settings_.validation_rounds);
+  const int rounds = random_rounds + special_rounds();
   for (int round = 0; round < rounds; ++round) {
     const std::uint64_t round_seed = validation_round_seed(seed, round);
+    const int special = round < random_rounds ? -1 : round - random_rounds;
     const std::string which =
-        rounds > 1 ? " (validation round " + std::to_string(round + 1) + " of " + std::to_string(rounds) + ")"
-                   : "";
-    run_reference(round_seed);
-    if (!checked_run(function, launch, round_seed, outcome)) {
+        special >= 0 ? " (special inputs " + std::to_string(special + 1) + " of " +
+                           std::to_string(rounds - random_rounds) + ": " + special_inputs_text(special) + ")"
+        : random_rounds > 1
+            ? " (validation round " + std::to_string(round + 1) + " of " + std::to_string(random_rounds) + ")"
+            : "";
+    run_reference(round_seed, special);
+    if (!checked_run(function, launch, round_seed, special, outcome)) {
       outcome.message += which;
       return;
     }
@@ -55,7 +79,7 @@ void GpuEvaluator::validate(CUfunction function, const LaunchSpec& launch, std::
     }
     if (round > 0 || !tolerances_.deterministic) continue;
     state_->keep_outputs();
-    if (!checked_run(function, launch, round_seed, outcome)) {
+    if (!checked_run(function, launch, round_seed, special, outcome)) {
       outcome.message += " (second launch on the same inputs)";
       return;
     }

@@ -60,7 +60,8 @@ FillSpec read_fill(const Field& field) {
 
 ArgumentDecl read_argument(const Field& field) {
   field.allow_only(
-      {"Name", "Type", "MemoryType", "Size", "AccessType", "FillType", "FillRange", "FillValue", "Value"});
+      {"Name", "Type", "MemoryType", "Size", "AccessType", "FillType", "FillRange", "FillValue", "SpecialFills",
+       "Value"});
   ArgumentDecl argument;
   argument.name = field.at("Name").identifier();
   const std::string type = field.at("Type").text();
@@ -71,7 +72,7 @@ ArgumentDecl read_argument(const Field& field) {
   const std::string memory = field.at("MemoryType").text();
   if (memory == "Scalar") {
     argument.is_vector = false;
-    for (const char* key : {"Size", "FillType", "FillRange", "FillValue"})
+    for (const char* key : {"Size", "FillType", "FillRange", "FillValue", "SpecialFills"})
       if (field.find(key)) field.at(key).fail("not allowed for a Scalar argument");
     if (const auto access = field.find("AccessType"); access && access->text() != "ReadOnly")
       access->fail("a Scalar argument is ReadOnly");
@@ -89,10 +90,15 @@ ArgumentDecl read_argument(const Field& field) {
   argument.is_input = access != "WriteOnly";
   argument.is_output = access != "ReadOnly";
   if (!argument.is_input) {
-    for (const char* key : {"FillType", "FillRange", "FillValue"})
+    for (const char* key : {"FillType", "FillRange", "FillValue", "SpecialFills"})
       if (field.find(key)) field.at(key).fail("a WriteOnly argument is not filled (it is NaN-poisoned)");
   }
   argument.fill = read_fill(field);
+  if (const auto special = field.find("SpecialFills"))
+    for (const auto& fill : special->elements()) {
+      fill.allow_only({"FillType", "FillRange", "FillValue"});
+      argument.special_fills.push_back(read_fill(fill));
+    }
   return argument;
 }
 

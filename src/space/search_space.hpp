@@ -48,6 +48,7 @@ struct ArgumentDecl {
   bool is_input = true;
   bool is_output = false;
   FillSpec fill;
+  std::vector<FillSpec> special_fills;  // SpecialFills: one more validation round each
 };
 
 struct KernelDecl {

@@ -112,6 +112,20 @@ TEST(CoreJson, ToleranceAndSettingsRoundTrip) {
   EXPECT_FALSE(s.reset_in_process);
 }
 
+TEST(CoreJson, BufferSpecialFillsRoundTripAndAreLeftOutWhenNone) {
+  BufferSpec buffer{"q", DType::f16, 4096, true, false, {FillSpec::Kind::random_uniform, -1, 1, 0},
+                    {{FillSpec::Kind::random_uniform, -10, 10, 0}, {FillSpec::Kind::constant, 0, 0, 0.5}}};
+  const BufferSpec back = round_trip(to_json(buffer), buffer_from_json);
+  ASSERT_EQ(back.special_fills.size(), 2u);
+  EXPECT_EQ(back.special_fills[0].low, -10);
+  EXPECT_EQ(back.special_fills[0].high, 10);
+  EXPECT_EQ(back.special_fills[1].kind, FillSpec::Kind::constant);
+  EXPECT_EQ(back.special_fills[1].value, 0.5);
+  buffer.special_fills.clear();
+  EXPECT_FALSE(json(to_json(buffer)).contains("special_fills"));
+  EXPECT_TRUE(round_trip(to_json(buffer), buffer_from_json).special_fills.empty());
+}
+
 TEST(CoreJson, StatusAndDtypeNamesAreChecked) {
   json outcome = json(to_json(Outcome{}));
   outcome["status"] = "exploded";

@@ -45,10 +45,11 @@ class Evaluator : public ::testing::Test {
     return launch;
   }
 
-  std::unique_ptr<GpuEvaluator> make_evaluator(EvalSettings settings = {3, 10, true, 10000}) const {
-    std::vector<BufferSpec> buffers{{"x", DType::f32, kN, true, false, {}},
-                                    {"y", DType::f32, kN, true, false, {}},
-                                    {"out", DType::f32, kN, false, true, {}}};
+  std::unique_ptr<GpuEvaluator> make_evaluator(EvalSettings settings = {3, 10, true, 10000},
+                                               std::vector<FillSpec> x_special_fills = {}) const {
+    std::vector<BufferSpec> buffers{{"x", DType::f32, kN, true, false, {}, std::move(x_special_fills)},
+                                    {"y", DType::f32, kN, true, false, {}, {}},
+                                    {"out", DType::f32, kN, false, true, {}, {}}};
     CompiledKernel reference{compile(kReference, "saxpy_ref"), saxpy_launch("saxpy_ref", 256)};
     return std::make_unique<GpuEvaluator>(0, buffers, reference, Tolerances{1e-5, 1e-6}, settings,
                                           compiler_->include_dirs());
@@ -104,6 +105,24 @@ TEST_F(Evaluator, UnwrittenElementsAreNan) {
   EXPECT_EQ(outcome.error->non_finite, (kN + 6) / 7);
   EXPECT_FALSE(outcome.timing.has_value());
   EXPECT_NE(outcome.message.find("NaN"), std::string::npos) << outcome.message;
+}
+
+// SpecialFills add validation rounds on inputs a [-1, 1] fill never gives: a kernel that clamps large values
+// passes the random rounds and fails the special one, which the reason names.
+TEST_F(Evaluator, SpecialFillsCatchWhatRandomInputsMiss) {
+  const std::vector<FillSpec> large{{FillSpec::Kind::random_uniform, -1000, 1000, 0},
+                                    {FillSpec::Kind::constant, 0, 0, 0}};
+  auto evaluator = make_evaluator({3, 10, true, 10000}, large);
+  const Outcome clamped = evaluator->evaluate(variant("out[i] = fminf(a * x[i], 100.0f) + y[i];"), 1);
+  EXPECT_EQ(clamped.status, Status::wrong_result) << clamped.message;
+  EXPECT_NE(clamped.message.find("special inputs 1 of 2: x in [-1e+03, 1e+03]"), std::string::npos)
+      << clamped.message;
+  const Outcome correct = evaluator->evaluate(variant(kCorrect), 1);
+  EXPECT_EQ(correct.status, Status::ok) << correct.message;
+  EXPECT_EQ(correct.validation_rounds, 2 + 2);
+  EXPECT_EQ(make_evaluator()->evaluate(variant("out[i] = fminf(a * x[i], 100.0f) + y[i];"), 1).status,
+            Status::ok)
+      << "without special fills the clamp goes unseen";
 }
 
 TEST_F(Evaluator, WrongValuesAreWrongResult) {
@@ -195,7 +214,7 @@ extern "C" __global__ void axpy_h(half* y, const half* x, half a, int n) {
                  {ArgSpec::Kind::buffer, "x", DType::f16, 0},
                  {ArgSpec::Kind::scalar, "a", DType::f16, 0.5},
                  {ArgSpec::Kind::scalar, "n", DType::i32, kN}};
-  std::vector<BufferSpec> buffers{{"x", DType::f16, kN, true, false, {}}, {"y", DType::f16, kN, true, true, {}}};
+  std::vector<BufferSpec> buffers{{"x", DType::f16, kN, true, false, {}, {}}, {"y", DType::f16, kN, true, true, {}, {}}};
   GpuEvaluator evaluator(0, buffers, {compile(source, "axpy_h"), launch}, Tolerances{}, {1, 5, false, 10000},
                          compiler_->include_dirs());
   const Outcome same = evaluator.evaluate({compile(source, "axpy_h"), launch}, 9);
@@ -208,7 +227,7 @@ extern "C" __global__ void axpy_h(half* y, const half* x, half a, int n) {
 }
 
 TEST_F(Evaluator, BrokenReferenceIsASetUpError) {
-  std::vector<BufferSpec> buffers{{"out", DType::f32, kN, false, true, {}}};
+  std::vector<BufferSpec> buffers{{"out", DType::f32, kN, false, true, {}, {}}};
   LaunchSpec launch = saxpy_launch("saxpy_ref", 256);
   EXPECT_THROW(GpuEvaluator(0, buffers, {compile(kReference, "saxpy_ref"), launch}, {}, {}, compiler_->include_dirs()),
                Error);  // no x, y

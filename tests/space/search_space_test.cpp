@@ -187,6 +187,19 @@ TEST_F(SaxpySpace, BuffersAndWork) {
   EXPECT_EQ(space.flops(space.resolve_problem("N=10")), 20);
 }
 
+TEST(AttentionSpace, SpecialFillsReachTheBuffers) {
+  const SearchSpace attention = SearchSpace::load("search_spaces/flash_attn_fwd.json");
+  const auto buffers = attention.buffers(attention.resolve_problem(""));
+  ASSERT_EQ(buffers.size(), 4u);
+  ASSERT_EQ(buffers[0].special_fills.size(), 1u);  // Q: large magnitudes
+  EXPECT_EQ(buffers[0].special_fills[0].low, -10);
+  EXPECT_EQ(buffers[0].special_fills[0].high, 10);
+  ASSERT_EQ(buffers[1].special_fills.size(), 2u);  // K: large magnitudes, then zeros
+  EXPECT_EQ(buffers[1].special_fills[1].kind, FillSpec::Kind::constant);
+  EXPECT_EQ(buffers[1].special_fills[1].value, 0);
+  EXPECT_TRUE(buffers[2].special_fills.empty());
+}
+
 TEST_F(SaxpySpace, CompileTimeConstants) {
   const Config config{{"BLOCK", 128}, {"ITEMS", 4}, {"VECTOR", 1}};
   EXPECT_EQ(space.compile_time_constants(config, space.resolve_problem("ALIGN=1")),

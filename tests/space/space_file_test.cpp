@@ -160,7 +160,11 @@ const BadFile kBadFiles[] = {
      "float, double, int32, int64)"},
     {"unknown_argument_field.json",
      ": KernelSpecification.Arguments[0].Sise: unknown field (known: Name, Type, "
-     "MemoryType, Size, AccessType, FillType, FillRange, FillValue, Value)"},
+     "MemoryType, Size, AccessType, FillType, FillRange, FillValue, SpecialFills, Value)"},
+    {"special_fills_on_output.json",
+     ": KernelSpecification.Arguments[1].SpecialFills: a WriteOnly argument is not filled (it is NaN-poisoned)"},
+    {"special_fill_range_on_constant.json",
+     ": KernelSpecification.Arguments[0].SpecialFills[1].FillRange: FillRange needs FillType Random"},
     {"unknown_top_field.json",
      ": Expresions: unknown field (known: General, Name, ConfigurationSpace, Problem, "
      "Expressions, KernelSpecification, Reference, Validation, Work, Budget)"},
