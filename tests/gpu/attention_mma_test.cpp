@@ -1,0 +1,49 @@
+// The mma.sync attention template on a GPU, through `evotune eval` against the space's reference (which
+// tests/gpu/attention_reference_test.cpp checks against float64): ragged S, S = 1, D = 128, causal, every
+// stage count, padded and swizzled shared memory, Q in registers or not; each with the space's special
+// inputs (scores far past fp32's exp range, K = 0) besides the random rounds.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cuda/driver.hpp"
+#include "support/run_command.hpp"
+
+namespace evotune {
+namespace {
+
+struct Case {
+  const char* problem;
+  const char* params;
+};
+
+class AttentionMma : public ::testing::TestWithParam<Case> {};
+
+TEST_P(AttentionMma, MatchesTheReference) {
+  if (cuda::device_count() == 0) GTEST_SKIP() << cuda::no_device_reason();
+  const auto result = test::run_evotune(
+      std::string("eval kernels/attention/flash_attn_fwd_mma.cu --space search_spaces/flash_attn_fwd_mma.json "
+                  "--json --problem ") +
+      GetParam().problem + " --params " + GetParam().params);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto json = nlohmann::json::parse(result.out);
+  EXPECT_EQ(json.at("status"), "ok") << json.dump(2);
+  EXPECT_EQ(json.at("validation").at("rounds"), 2 + 2) << "two random rounds and two special ones";
+  std::printf("%s %s: %s us, max_abs %s, %s registers\n", GetParam().problem, GetParam().params,
+              json.at("time_us").dump().c_str(), json.at("error").at("max_abs").dump().c_str(),
+              json.at("resources").at("registers").dump().c_str());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, AttentionMma,
+    ::testing::Values(
+        Case{"B=1,H=2,S=77,D=64,CAUSAL=0", "BLOCK_M=128,BLOCK_N=128,WARPS=4,STAGES=2,SWIZZLE=1,Q_IN_REGS=0"},
+        Case{"B=2,H=1,S=130,D=64,CAUSAL=1", "BLOCK_M=64,BLOCK_N=32,WARPS=4,STAGES=1,SWIZZLE=0,Q_IN_REGS=1"},
+        Case{"B=1,H=1,S=1,D=64,CAUSAL=0", "BLOCK_M=64,BLOCK_N=64,WARPS=4,STAGES=3,SWIZZLE=1,Q_IN_REGS=1"},
+        Case{"B=1,H=2,S=200,D=128,CAUSAL=1", "BLOCK_M=128,BLOCK_N=64,WARPS=4,STAGES=2,SWIZZLE=0,Q_IN_REGS=0"},
+        Case{"B=1,H=3,S=513,D=128,CAUSAL=0", "BLOCK_M=64,BLOCK_N=96,WARPS=4,STAGES=3,SWIZZLE=1,Q_IN_REGS=1"},
+        Case{"B=2,H=4,S=512,D=64,CAUSAL=1", "BLOCK_M=256,BLOCK_N=64,WARPS=8,STAGES=2,SWIZZLE=1,Q_IN_REGS=0"}),
+    [](const ::testing::TestParamInfo<Case>& info) { return "case_" + std::to_string(info.index); });
+
+}  // namespace
+}  // namespace evotune
