@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""Times evotune's stored attention winners beside PyTorch SDPA's backends, in one process, the same way.
+
+For each shape: every given space's fastest stored variant is exported (`evotune export`), built with nvcc
+into a shared library, loaded with ctypes and checked against SDPA's math backend in fp32; then it and
+every SDPA backend that accepts the shape (cuDNN, flash, efficient) are timed alike: REPLAYS_PER_GRAPH
+back-to-back calls captured in a CUDA graph, the graph replayed --reps times between CUDA events, the median
+time per call reported (no L2 flush). One table (shape, each backend's and ours' time and TFLOP/s, ours /
+best backend) and, with --json, the same numbers in a file.
+
+Example: scripts/compare_sdpa.py --space search_spaces/flash_attn_fwd_mma.json --json results/compare.json
+Shapes are B,H,S,D or B,H,S,D,causal; the default list is DEFAULT_SHAPES.
+"""
+import argparse
+import ctypes
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+DEFAULT_SHAPES = ["1,8,512,64", "1,8,4096,64", "8,16,4096,64", "4,16,4096,128", "1,8,512,128",
+                  "2,16,2048,128,causal", "4,32,1024,64", "2,8,1000,64"]
+DEFAULT_SPACES = ["search_spaces/flash_attn_fwd.json", "search_spaces/flash_attn_fwd_mma.json"]
+BACKENDS = ["cudnn", "flash", "efficient"]
+REPLAYS_PER_GRAPH = 10
+# Largest error against the fp32 reference accepted before timing (the spaces' own tolerance).
+MAX_ABS_ERROR = 0.02
+
+
+def parse_shape(text):
+    """'B,H,S,D' or 'B,H,S,D,causal' -> dict(B, H, S, D, causal)."""
+    parts = text.split(",")
+    if len(parts) not in (4, 5) or (len(parts) == 5 and parts[4] != "causal"):
+        raise ValueError(f"shape '{text}': expected B,H,S,D or B,H,S,D,causal")
+    b, h, s, d = (int(x) for x in parts[:4])
+    if min(b, h, s, d) < 1:
+        raise ValueError(f"shape '{text}': sizes must be positive")
+    return {"B": b, "H": h, "S": s, "D": d, "causal": len(parts) == 5}
+
+
+def problem_text(shape):
+    return f"B={shape['B']},H={shape['H']},S={shape['S']},D={shape['D']},CAUSAL={int(shape['causal'])}"
+
+
+def flops(shape):
+    return 4 * shape["B"] * shape["H"] * shape["S"] * shape["S"] * shape["D"] / (2 if shape["causal"] else 1)
+
+
+def launcher_signature(space):
+    """The exported launcher's name and ctypes argument types, from the space's kernel arguments."""
+    kernel = space["KernelSpecification"]
+    types = {"half": ctypes.c_void_p, "bfloat16": ctypes.c_void_p, "float": ctypes.c_float,
+             "double": ctypes.c_double, "int32": ctypes.c_int32, "int64": ctypes.c_int64}
+    argtypes, names = [], []
+    for argument in kernel["Arguments"]:
+        names.append(argument["Name"])
+        argtypes.append(ctypes.c_void_p if argument["MemoryType"] == "Vector" else types[argument["Type"]])
+    return kernel["KernelName"] + "_launch", names, argtypes + [ctypes.c_void_p]  # the stream last
+
+
+def argument_values(names, tensors, shape):
+    """Values for the attention launchers' arguments: buffers by name, sizes, the softmax scale."""
+    known = {"Q": tensors["q"].data_ptr(), "K": tensors["k"].data_ptr(), "V": tensors["v"].data_ptr(),
+             "O": tensors["o"].data_ptr(), "B": shape["B"], "H": shape["H"], "S": shape["S"],
+             "scale": 1.0 / math.sqrt(shape["D"])}
+    missing = [name for name in names if name not in known]
+    if missing:
+        raise ValueError(f"the launcher takes arguments this script does not know: {missing}")
+    return [known[name] for name in names]
+
+
+def format_table(rows):
+    header = ["shape", "causal"] + [f"{b} us (TFLOP/s)" for b in BACKENDS] + ["ours us (TFLOP/s)", "ours/best", "ours from"]
+    lines = [header]
+    for row in rows:
+        line = [f"{row['B']},{row['H']},{row['S']},{row['D']}", "yes" if row["causal"] else "no"]
+        for backend in BACKENDS + ["ours"]:
+            r = row.get(backend)
+            line.append(f"{r['us']:.1f} ({r['tflops']:.0f})" if r and "us" in r else "-")
+        line.append(f"{row['ratio']:.2f}x" if row.get("ratio") else "-")
+        ours = row.get("ours") or {}
+        line.append(f"{os.path.basename(ours['space'])} #{ours['config_id']}" if "config_id" in ours else ours.get("error", "-"))
+        lines.append(line)
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    return "\n".join("  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip() for line in lines)
+
+
+def run(command):
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)}: {(result.stderr or result.stdout).strip().splitlines()[-1]}")
+    return result.stdout
+
+
+def stored_best(evotune, space_file, shape, db):
+    out = run([evotune, "best", space_file, "--problem", problem_text(shape), "--db", db, "--json", "--top", "1"])
+    best = json.loads(out)
+    return best[0] if best and best[0].get("status") == "ok" else None
+
+
+def build_winner(evotune, nvcc, space_file, shape, db, arch, work):
+    """Exports and builds a space's stored winner; returns (library path, config id)."""
+    best = stored_best(evotune, space_file, shape, db)
+    if best is None:
+        raise RuntimeError(f"no working variant of {os.path.basename(space_file)} stored for {problem_text(shape)}")
+    stem = os.path.join(work, f"{os.path.splitext(os.path.basename(space_file))[0]}_{best['config_id']}")
+    run([evotune, "export", space_file, "--problem", problem_text(shape), "--db", db,
+         "--config", str(best["config_id"]), "--arch", arch, "-o", stem + ".cu"])
+    run([nvcc, f"-arch={arch}", "-O3", "-std=c++17", "-shared", "-Xcompiler", "-fPIC", "-cudart", "shared",
+         "-o", stem + ".so", stem + ".cu"])
+    return stem + ".so", best["config_id"]
+
+
+def time_callable(torch, call, reps, warmup):
+    """Median and quantiles (us per call) of REPLAYS_PER_GRAPH calls captured in a CUDA graph."""
+    for _ in range(3):  # outside the graph: a call that fails raises here
+        call()
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream), torch.cuda.graph(graph, stream=stream, capture_error_mode="relaxed"):
+        for _ in range(REPLAYS_PER_GRAPH):
+            call()
+    torch.cuda.synchronize()
+    for _ in range(warmup):
+        graph.replay()
+    samples = []
+    for _ in range(reps):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        graph.replay()
+        end.record()
+        end.synchronize()
+        samples.append(start.elapsed_time(end) * 1000.0 / REPLAYS_PER_GRAPH)
+    samples.sort()
+    return {"us": statistics.median(samples), "p20_us": samples[int(0.2 * (len(samples) - 1))],
+            "p80_us": samples[int(0.8 * (len(samples) - 1))]}
+
+
+def check_against_math(torch, functional, tensors, shape):
+    """Max |ours - SDPA math in fp32| over the first batch entry's first heads (the whole problem at once
+    would need B*H*S*S floats)."""
+    heads = min(shape["H"], 4)
+    q, k, v = (tensors[name][:1, :heads].float() for name in "qkv")
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    with sdpa_kernel([SDPBackend.MATH]):
+        expected = functional.scaled_dot_product_attention(q, k, v, is_causal=shape["causal"])
+    return (tensors["o"][:1, :heads].float() - expected).abs().max().item()
+
+
+def compare_shape(torch, functional, shape, spaces, args, work):
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    backends = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION,
+                "efficient": SDPBackend.EFFICIENT_ATTENTION}
+    b, h, s, d = shape["B"], shape["H"], shape["S"], shape["D"]
+    tensors = {name: torch.rand(b, h, s, d, device="cuda", dtype=torch.float16) * 2 - 1 for name in "qkv"}
+    tensors["o"] = torch.empty_like(tensors["q"])
+    row = dict(shape)
+    work_flops = flops(shape)
+    for name in BACKENDS:
+        def sdpa(backend=backends[name]):
+            with sdpa_kernel([backend]):
+                functional.scaled_dot_product_attention(tensors["q"], tensors["k"], tensors["v"], is_causal=shape["causal"])
+        try:
+            timing = time_callable(torch, sdpa, args.reps, args.warmup)
+            row[name] = dict(timing, tflops=work_flops / timing["us"] / 1e6)
+        except RuntimeError as e:  # the backend does not take this shape or build
+            row[name] = {"error": str(e).splitlines()[0]}
+    candidates = []
+    for space_file in spaces:
+        try:
+            library_path, config_id = build_winner(args.evotune, args.nvcc, space_file, shape, args.db, args.arch, work)
+        except RuntimeError as e:
+            candidates.append({"space": space_file, "error": str(e)})
+            continue
+        with open(space_file) as f:
+            symbol, names, argtypes = launcher_signature(json.load(f))
+        launcher = getattr(ctypes.CDLL(library_path), symbol)
+        launcher.argtypes = argtypes
+        launcher.restype = ctypes.c_int
+        values = argument_values(names, tensors, shape)
+
+        def ours():
+            status = launcher(*values, ctypes.c_void_p(torch.cuda.current_stream().cuda_stream))
+            if status != 0:
+                raise RuntimeError(f"{symbol} returned CUDA error {status}")
+        tensors["o"].fill_(float("nan"))
+        ours()
+        torch.cuda.synchronize()
+        error = check_against_math(torch, functional, tensors, shape)
+        if not error <= MAX_ABS_ERROR:  # NaN fails too
+            candidates.append({"space": space_file, "config_id": config_id, "error": f"max |error| {error:.3g}"})
+            continue
+        timing = time_callable(torch, ours, args.reps, args.warmup)
+        candidates.append(dict(timing, space=space_file, config_id=config_id, max_abs_error=error,
+                               tflops=work_flops / timing["us"] / 1e6))
+    timed = [c for c in candidates if "us" in c]
+    row["candidates"] = candidates
+    row["ours"] = min(timed, key=lambda c: c["us"]) if timed else (candidates[0] if candidates else None)
+    best_backend = min((row[n]["us"] for n in BACKENDS if "us" in row[n]), default=None)
+    if timed and best_backend:
+        row["ratio"] = best_backend / row["ours"]["us"]  # > 1: ours is faster than every backend
+    return row
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--shape", action="append", help="B,H,S,D[,causal] (repeatable); default: the list in DEFAULT_SHAPES")
+    ap.add_argument("--space", action="append", help="search space (repeatable); default: both attention spaces")
+    ap.add_argument("--db", default="results/evotune.db")
+    ap.add_argument("--evotune", default="build/evotune")
+    ap.add_argument("--nvcc", default=os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "nvcc"))
+    ap.add_argument("--arch", help="default: the GPU's (sm_XY)")
+    ap.add_argument("--reps", type=int, default=100, help="timed graph replays (median reported)")
+    ap.add_argument("--warmup", type=int, default=10)
+    ap.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    args = ap.parse_args()
+    shapes = [parse_shape(text) for text in (args.shape or DEFAULT_SHAPES)]
+    spaces = args.space or DEFAULT_SPACES
+
+    import torch
+    import torch.nn.functional as functional
+    torch.manual_seed(0)
+    major, minor = torch.cuda.get_device_capability()
+    args.arch = args.arch or f"sm_{major}{minor}"
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="evotune-compare-") as work:
+        for shape in shapes:
+            row = compare_shape(torch, functional, shape, spaces, args, work)
+            row["device"] = torch.cuda.get_device_name()
+            rows.append(row)
+            print(format_table([row]).splitlines()[-1], flush=True)
+    print()
+    print(f"{torch.cuda.get_device_name()}, PyTorch {torch.__version__}: median of {args.reps} replays of a "
+          f"CUDA graph of {REPLAYS_PER_GRAPH} calls, no L2 flush; ours/best = best backend's time / ours")
+    print(format_table(rows))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=2)
+            f.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
