@@ -8,46 +8,23 @@ Example: scripts/sdpa_baseline.py --shape 1,8,512,64 --shape 8,16,4096,64 --json
 """
 import argparse
 import json
-import statistics
 import sys
 
 import torch
 import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
+from compare_sdpa import time_callable
+
 BACKENDS = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION}
 DEFAULT_SHAPES = ["1,8,512,64", "8,16,4096,64", "4,16,4096,128"]
-REPLAYS_PER_GRAPH = 10
-
-
-def quantile(xs, q):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
 def time_backend(backend, q, k, v, causal, reps, warmup):
-    with sdpa_kernel([backend]):
-        for _ in range(3):  # fails here, outside the graph, when the backend rejects the shape
+    def call():
+        with sdpa_kernel([backend]):
             F.scaled_dot_product_attention(q, k, v, is_causal=causal)
-        torch.cuda.synchronize()
-        graph = torch.cuda.CUDAGraph()
-        stream = torch.cuda.Stream()
-        stream.wait_stream(torch.cuda.current_stream())
-        with torch.cuda.stream(stream), torch.cuda.graph(graph, stream=stream):
-            for _ in range(REPLAYS_PER_GRAPH):
-                F.scaled_dot_product_attention(q, k, v, is_causal=causal)
-        torch.cuda.synchronize()
-    for _ in range(warmup):
-        graph.replay()
-    samples = []
-    for _ in range(reps):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        graph.replay()
-        end.record()
-        end.synchronize()
-        samples.append(start.elapsed_time(end) * 1000.0 / REPLAYS_PER_GRAPH)
-    return samples
+    return time_callable(torch, call, reps, warmup)
 
 
 def main():
@@ -71,8 +48,8 @@ def main():
             row = {"device": device, "B": b, "H": h, "S": s, "D": d, "causal": args.causal, "backend": name}
             try:
                 t = time_backend(BACKENDS[name], q, k, v, args.causal, args.reps, args.warmup)
-                med = statistics.median(t)
-                row.update(us=med, p20_us=quantile(t, 0.2), p80_us=quantile(t, 0.8), tflops=flops / med / 1e6)
+                med = t["us"]
+                row.update(t, tflops=flops / med / 1e6)
                 print(f"B={b} H={h} S={s} D={d} causal={int(args.causal)} {name:6s} "
                       f"{med:10.1f} us  [p20 {row['p20_us']:.1f}, p80 {row['p80_us']:.1f}]  {row['tflops']:7.1f} TFLOP/s")
             except RuntimeError as e:  # backend not available for this shape or build

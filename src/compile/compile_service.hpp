@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "compile/compiler.hpp"
-#include "compile/scratch_dir.hpp"
+#include "core/scratch_dir.hpp"
 #include "core/compile_stats.hpp"
 
 namespace evotune {

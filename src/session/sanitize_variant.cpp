@@ -4,12 +4,15 @@
 
 #include <spdlog/spdlog.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "core/scratch_dir.hpp"
 #include "eval/device_query.hpp"
 #include "ipc/captured_run.hpp"
 #include "ipc/child_process.hpp"
@@ -27,25 +30,6 @@ std::string read_file(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
-
-class ScratchDir {
- public:
-  ScratchDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "evotune-sanitize-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw Error("cannot create a temporary folder for the sanitizer");
-    path_ = pattern;
-  }
-  ~ScratchDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
 
 // The status of the evaluation the tool watched, from `evotune eval --json`'s output.
 std::string eval_status(const std::string& json_text) {
@@ -145,7 +129,8 @@ std::vector<SanitizerFinding> sanitize_variant(const SanitizeRequest& request) {
       throw Error("unknown sanitizer tool '" + tool + "' (memcheck, racecheck, synccheck or initcheck)");
   const std::filesystem::path sanitizer = find_compute_sanitizer();
   const SearchSpace space = SearchSpace::load(request.space_file);
-  const ScratchDir scratch;
+  const ScratchDir scratch("sanitize");
+  if (scratch.path().empty()) throw Error("cannot make a temporary folder for the sanitizer's logs");
   std::vector<SanitizerFinding> findings;
   for (const auto& tool : request.tools) {
     spdlog::info("{} of {} {} ...", tool, space.name(), key_value_text(request.params));

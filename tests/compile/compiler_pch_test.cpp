@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "compile/compiler.hpp"
-#include "compile/scratch_dir.hpp"
+#include "core/scratch_dir.hpp"
 #include "gen/kernel_source.hpp"
 
 namespace evotune {
@@ -111,6 +111,22 @@ TEST(ScratchDir, IsRemovedWithItsContentAndSweepsUpThoseOfDeadProcesses) {
   }
   EXPECT_FALSE(std::filesystem::exists(made));
   std::filesystem::remove_all(alive);
+}
+
+TEST(ScratchDir, APurposeNamesTheFolderAndSweepsOnlyItsOwnKind) {
+  const auto temp = std::filesystem::temp_directory_path();
+  const auto other_kind = temp / "evotune-compile-999999998-abcdef";
+  std::filesystem::create_directories(other_kind);
+  const auto same_kind = temp / "evotune-sanitize-999999998-abcdef";
+  std::filesystem::create_directories(same_kind);
+  {
+    const ScratchDir scratch("sanitize");
+    EXPECT_EQ(scratch.path().filename().string().rfind("evotune-sanitize-" + std::to_string(getpid()) + "-", 0),
+              0u);
+    EXPECT_FALSE(std::filesystem::exists(same_kind));
+    EXPECT_TRUE(std::filesystem::exists(other_kind));
+  }
+  std::filesystem::remove_all(other_kind);
 }
 
 }  // namespace

@@ -1,17 +1,19 @@
-// A folder of this process for the compilers' scratch files: NVRTC's timing reports and precompiled headers.
+// A folder of this process for scratch files: the compilers' (NVRTC's timing reports and precompiled headers),
+// the sanitizer's logs.
 #pragma once
 
 #include <filesystem>
+#include <string>
 
 namespace evotune {
 
-// Made under the system temp folder as evotune-compile-PID-XXXXXX and removed with everything in it when
-// the object goes (the compiler processes that write there are killed, so they cannot clean up themselves).
-// Folders of this kind whose process no longer runs (killed with SIGKILL) are removed when a new one is
+// Made under the system temp folder as evotune-PURPOSE-PID-XXXXXX and removed with everything in it when
+// the object goes (the processes that write there may be killed, so they cannot clean up themselves).
+// Folders of that purpose whose process no longer runs (killed with SIGKILL) are removed when a new one is
 // made. path() is empty when the folder could not be made: compilers then do without it.
 class ScratchDir {
  public:
-  ScratchDir();
+  explicit ScratchDir(const std::string& purpose = "compile");  // purpose: letters only
   ~ScratchDir();
   ScratchDir(const ScratchDir&) = delete;
   ScratchDir& operator=(const ScratchDir&) = delete;
