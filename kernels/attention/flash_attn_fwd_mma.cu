@@ -1,6 +1,6 @@
 // FlashAttention-2-style forward pass, O = softmax(Q K^T * scale) V, on mma.sync tensor cores.
 //
-// Q, K, V, O: fp16 [B, H, S, D], contiguous, D fastest; offsets are 64-bit. Grid (cdiv(S, BLOCK_M), H, B);
+// Q, K, V, O: fp16 [B, H, S, D] (bf16 when the space compiles with -DBF16=1), contiguous, D fastest; offsets are 64-bit. Grid (cdiv(S, BLOCK_M), H, B);
 // block = 32 * WARPS threads; dynamic shared memory = SMEM_BYTES below (the space's SMEM_BYTES expression
 // must equal it; a launch with less traps instead of overrunning).
 //
@@ -31,6 +31,7 @@
 //
 // Shared memory layout (halves; ROW = D + (SWIZZLE ? 0 : 8)):
 //   Q [BLOCK_M][ROW]  (also the output staging)   K [STAGES][BLOCK_N][ROW]   V [STAGES][BLOCK_N][ROW]
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
 #ifndef D
@@ -59,6 +60,22 @@ static_assert(false, "Q_IN_REGS (0 or 1) must be #defined");
 #endif
 
 namespace {
+
+#if defined(BF16) && BF16
+typedef __nv_bfloat16 elem;  // the element type of Q, K, V, O
+#define MMA_TYPES "bf16.bf16"
+__device__ __forceinline__ unsigned pack_pair(float low, float high) {
+  const __nv_bfloat162 pair = __floats2bfloat162_rn(low, high);
+  return *reinterpret_cast<const unsigned*>(&pair);
+}
+#else
+typedef half elem;
+#define MMA_TYPES "f16.f16"
+__device__ __forceinline__ unsigned pack_pair(float low, float high) {
+  const __half2 pair = __floats2half2_rn(low, high);
+  return *reinterpret_cast<const unsigned*>(&pair);
+}
+#endif
 
 constexpr int THREADS = 32 * WARPS;
 constexpr int ROWS_PER_WARP = BLOCK_M / WARPS;
@@ -90,7 +107,7 @@ __device__ __forceinline__ unsigned smem_address(const void* pointer) {
 }
 
 // 16 bytes from global to shared; src_bytes = 0 writes zeros (rows past S).
-__device__ __forceinline__ void copy_16(half* dst, const half* src, bool valid) {
+__device__ __forceinline__ void copy_16(elem* dst, const elem* src, bool valid) {
   const int src_bytes = valid ? 16 : 0;
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_address(dst)), "l"(src),
                "r"(src_bytes));
@@ -104,7 +121,7 @@ __device__ __forceinline__ void wait_copies() {
 // `rows` rows of D halves from global (row stride D) into a shared tile; rows at or past `valid_rows`
 // are zero-filled.
 template <int ROWS>
-__device__ __forceinline__ void load_tile(half* tile, const half* global, int valid_rows) {
+__device__ __forceinline__ void load_tile(elem* tile, const elem* global, int valid_rows) {
   for (int chunk = threadIdx.x; chunk < ROWS * CHUNKS; chunk += THREADS) {
     const int row = chunk / CHUNKS;
     const int col = (chunk % CHUNKS) * 8;
@@ -113,21 +130,21 @@ __device__ __forceinline__ void load_tile(half* tile, const half* global, int va
   }
 }
 
-__device__ __forceinline__ void ldmatrix_x4(unsigned (&r)[4], const half* address) {
+__device__ __forceinline__ void ldmatrix_x4(unsigned (&r)[4], const elem* address) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
                : "r"(smem_address(address)));
 }
-__device__ __forceinline__ void ldmatrix_x4_trans(unsigned (&r)[4], const half* address) {
+__device__ __forceinline__ void ldmatrix_x4_trans(unsigned (&r)[4], const elem* address) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
                : "r"(smem_address(address)));
 }
 
-// acc += a (16x16, row) * b (16x8, col), fp16 in, fp32 accumulate.
+// acc += a (16x16, row) * b (16x8, col), fp16 or bf16 in, fp32 accumulate.
 __device__ __forceinline__ void mma_16816(float (&acc)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {
   asm volatile(
-      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "mma.sync.aligned.m16n8k16.row.col.f32." MMA_TYPES ".f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
       "{%0, %1, %2, %3};\n"
       : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3])
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
@@ -139,13 +156,8 @@ __device__ __forceinline__ float exp2_approx(float x) {
   return y;
 }
 
-__device__ __forceinline__ unsigned pack_half2(float low, float high) {
-  const __half2 pair = __floats2half2_rn(low, high);
-  return *reinterpret_cast<const unsigned*>(&pair);
-}
-
 // The A fragment of Q rows [row0, row0 + 16), columns [k0, k0 + 16) of the Q tile.
-__device__ __forceinline__ void load_q_fragment(unsigned (&a)[4], const half* q_tile, int row0, int k0, int lane) {
+__device__ __forceinline__ void load_q_fragment(unsigned (&a)[4], const elem* q_tile, int row0, int k0, int lane) {
   const int row = row0 + (lane & 7) + ((lane >> 3) & 1) * 8;
   const int col = k0 + (lane >> 4) * 8;
   ldmatrix_x4(a, q_tile + tile_offset(row, col));
@@ -154,17 +166,17 @@ __device__ __forceinline__ void load_q_fragment(unsigned (&a)[4], const half* q_
 }  // namespace
 
 extern "C" __global__ void __launch_bounds__(THREADS)
-    flash_attn_fwd_mma(const half* __restrict__ Q, const half* __restrict__ K, const half* __restrict__ V,
-                       half* __restrict__ O, int B, int H, int S, float scale) {
+    flash_attn_fwd_mma(const elem* __restrict__ Q, const elem* __restrict__ K, const elem* __restrict__ V,
+                       elem* __restrict__ O, int B, int H, int S, float scale) {
   extern __shared__ __align__(128) unsigned char smem_raw[];
   {
     unsigned dynamic_bytes;
     asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamic_bytes));
     if (dynamic_bytes < static_cast<unsigned>(SMEM_BYTES)) __trap();
   }
-  half* q_tile = reinterpret_cast<half*>(smem_raw);
-  half* k_ring = q_tile + BLOCK_M * ROW;
-  half* v_ring = k_ring + STAGES * BLOCK_N * ROW;
+  elem* q_tile = reinterpret_cast<elem*>(smem_raw);
+  elem* k_ring = q_tile + BLOCK_M * ROW;
+  elem* v_ring = k_ring + STAGES * BLOCK_N * ROW;
 
   const int lane = threadIdx.x & 31;
   const int warp = threadIdx.x >> 5;
@@ -172,9 +184,9 @@ extern "C" __global__ void __launch_bounds__(THREADS)
   const int quad = lane & 3;    // the accumulator column pair of this lane
   const int m0 = blockIdx.x * BLOCK_M;
   const long long head = (static_cast<long long>(blockIdx.z) * H + blockIdx.y) * S * D;
-  const half* q_head = Q + head;
-  const half* k_head = K + head;
-  const half* v_head = V + head;
+  const elem* q_head = Q + head;
+  const elem* k_head = K + head;
+  const elem* v_head = V + head;
   const float scale_log2 = scale * kLog2e;
 
   // Keys this block needs: all of them, or (causal) up to its last row.
@@ -232,8 +244,8 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     const int n0 = tile * BLOCK_N;
     const bool warp_needs_tile = !CAUSAL || n0 <= warp_row0 + ROWS_PER_WARP - 1;
     if (warp_needs_tile) {
-      const half* k_tile = k_ring + (tile % STAGES) * BLOCK_N * ROW;
-      const half* v_tile = v_ring + (tile % STAGES) * BLOCK_N * ROW;
+      const elem* k_tile = k_ring + (tile % STAGES) * BLOCK_N * ROW;
+      const elem* v_tile = v_ring + (tile % STAGES) * BLOCK_N * ROW;
 
       // S = Q K^T for this warp's rows and the tile's BLOCK_N keys.
       float s_acc[M_TILES][N_TILES][4];
@@ -326,10 +338,10 @@ extern "C" __global__ void __launch_bounds__(THREADS)
         unsigned p[M_TILES][4];
 #pragma unroll
         for (int mi = 0; mi < M_TILES; ++mi) {
-          p[mi][0] = pack_half2(s_acc[mi][2 * kt][0], s_acc[mi][2 * kt][1]);
-          p[mi][1] = pack_half2(s_acc[mi][2 * kt][2], s_acc[mi][2 * kt][3]);
-          p[mi][2] = pack_half2(s_acc[mi][2 * kt + 1][0], s_acc[mi][2 * kt + 1][1]);
-          p[mi][3] = pack_half2(s_acc[mi][2 * kt + 1][2], s_acc[mi][2 * kt + 1][3]);
+          p[mi][0] = pack_pair(s_acc[mi][2 * kt][0], s_acc[mi][2 * kt][1]);
+          p[mi][1] = pack_pair(s_acc[mi][2 * kt][2], s_acc[mi][2 * kt][3]);
+          p[mi][2] = pack_pair(s_acc[mi][2 * kt + 1][0], s_acc[mi][2 * kt + 1][1]);
+          p[mi][3] = pack_pair(s_acc[mi][2 * kt + 1][2], s_acc[mi][2 * kt + 1][3]);
         }
 #pragma unroll
         for (int dt = 0; dt < D_TILES; dt += 2) {
@@ -363,13 +375,13 @@ extern "C" __global__ void __launch_bounds__(THREADS)
 #pragma unroll
       for (int dt = 0; dt < D_TILES; ++dt) {
         const int col = dt * 8 + quad * 2;
-        *reinterpret_cast<__half2*>(q_tile + tile_offset(row, col)) =
-            __floats2half2_rn(o_acc[mi][dt][2 * r] * inverse, o_acc[mi][dt][2 * r + 1] * inverse);
+        *reinterpret_cast<unsigned*>(q_tile + tile_offset(row, col)) =
+            pack_pair(o_acc[mi][dt][2 * r] * inverse, o_acc[mi][dt][2 * r + 1] * inverse);
       }
     }
   }
   __syncthreads();
-  half* o_head = O + head;
+  elem* o_head = O + head;
   for (int chunk = threadIdx.x; chunk < BLOCK_M * CHUNKS; chunk += THREADS) {
     const int row = chunk / CHUNKS;
     const int col = (chunk % CHUNKS) * 8;

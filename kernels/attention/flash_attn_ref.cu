@@ -1,11 +1,22 @@
 // Reference attention forward, O = softmax(Q K^T * scale) V, plain fp32 on CUDA cores.
 //
-// Q, K, V, O: fp16 [B, H, S, D], contiguous, D fastest; D and CAUSAL are #defined like for the
-// tuned kernel. One warp per query row, REF_ROWS rows per block: grid (cdiv(S, 8), H, B), block
+// Q, K, V, O: fp16 [B, H, S, D] (bf16 when the space compiles with -DBF16=1), contiguous, D fastest; D and
+// CAUSAL are #defined like for the tuned kernel. One warp per query row, REF_ROWS rows per block: grid (cdiv(S, 8), H, B), block
 // 256 threads, static shared memory only. Keys go through shared memory in chunks of 32 (one per
 // lane): each lane computes one full fp32 dot product, the warp updates the running max and sum
 // (online softmax, fp32) and every lane accumulates D / 32 output columns in fp32.
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
+
+#if defined(BF16) && BF16
+typedef __nv_bfloat16 elem;
+__device__ __forceinline__ float to_float(elem x) { return __bfloat162float(x); }
+__device__ __forceinline__ elem from_float(float x) { return __float2bfloat16(x); }
+#else
+typedef half elem;
+__device__ __forceinline__ float to_float(elem x) { return __half2float(x); }
+__device__ __forceinline__ elem from_float(float x) { return __float2half(x); }
+#endif
 
 #ifndef D
 static_assert(false, "D (head dimension) must be #defined");
@@ -19,7 +30,7 @@ constexpr int REF_ROWS = 8;  // warps (query rows) per block
 constexpr int CHUNK = 32;    // keys per shared-memory chunk, one per lane
 
 extern "C" __global__ void __launch_bounds__(32 * REF_ROWS)
-    flash_attn_ref(const half* Q, const half* K, const half* V, half* O, int B, int H, int S,
+    flash_attn_ref(const elem* Q, const elem* K, const elem* V, elem* O, int B, int H, int S,
                    float scale)
 {
     __shared__ float k_s[CHUNK][D + 1];  // +1: lanes read different rows without bank conflicts
@@ -35,7 +46,7 @@ extern "C" __global__ void __launch_bounds__(32 * REF_ROWS)
     const int key_end = CAUSAL ? last_row + 1 : S;
 
     for (int d = lane; d < D; d += 32)
-        q_s[warp][d] = active ? __half2float(Q[head + static_cast<long long>(row) * D + d]) : 0.0f;
+        q_s[warp][d] = active ? to_float(Q[head + static_cast<long long>(row) * D + d]) : 0.0f;
 
     float m = -1.0f / 0.0f;
     float l = 0.0f;
@@ -48,8 +59,8 @@ extern "C" __global__ void __launch_bounds__(32 * REF_ROWS)
             const int j = e / D, d = e % D;
             const bool in = k0 + j < S;
             const long long g = head + static_cast<long long>(k0 + j) * D + d;
-            k_s[j][d] = in ? __half2float(K[g]) : 0.0f;
-            v_s[j][d] = in ? __half2float(V[g]) : 0.0f;
+            k_s[j][d] = in ? to_float(K[g]) : 0.0f;
+            v_s[j][d] = in ? to_float(V[g]) : 0.0f;
         }
         __syncthreads();
         if (!active) continue;
@@ -81,5 +92,5 @@ extern "C" __global__ void __launch_bounds__(32 * REF_ROWS)
     }
     if (active)
         for (int c = 0; c < D / 32; ++c)
-            O[head + static_cast<long long>(row) * D + lane + 32 * c] = __float2half(acc[c] / l);
+            O[head + static_cast<long long>(row) * D + lane + 32 * c] = from_float(acc[c] / l);
 }

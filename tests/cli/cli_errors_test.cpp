@@ -98,18 +98,22 @@ TEST_F(CliErrors, CheckCompilesEveryValidVariantOfTheTestSpace) {
   EXPECT_NE(result.out.find(", 0 failed"), std::string::npos) << result.out;
 }
 
-// The fault space's one variant that does not compile (FAULT 2) is reported with its compiler error, and
-// check fails: a config the conditions allow must compile. The other 14 compile.
+// The fault space's variants that do not compile (FAULT 2, and FAULT 19's device-side launch) are reported
+// with their compiler errors, and check fails: a config the conditions allow must compile. The other 20
+// compile.
 TEST_F(CliErrors, CheckReportsTheFaultSpacesCompileError) {
   const auto result = test::run_evotune("check tests/data/spaces/faults.json --arch sm_90");
   EXPECT_EQ(result.exit_code, 1) << result.err;
-  EXPECT_NE(result.out.find("faults [sm_90, N=1048576]: 21 of 38 configs valid, 21 of them checked, 20 compiled, 1 failed"),
+  EXPECT_NE(result.out.find("faults [sm_90, N=1048576]: 22 of 40 configs valid, 22 of them checked, 20 compiled, 2 failed"),
             std::string::npos)
       << result.out;
   EXPECT_NE(result.out.find("  compile_error {\"BLOCK\":256,\"FAULT\":2,\"VEC\":1}: "), std::string::npos)
       << result.out;
   EXPECT_NE(result.out.find("cannot be used to initialize an entity of type \"float *\""), std::string::npos)
       << result.out;
+  EXPECT_NE(result.out.find("  compile_error {\"BLOCK\":256,\"FAULT\":19,\"VEC\":1}: "), std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("device-side kernel launch"), std::string::npos) << result.out;
   EXPECT_NE(result.err.find("evotune: error: 1 check(s) failed"), std::string::npos) << result.err;
 }
 

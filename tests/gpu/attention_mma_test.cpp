@@ -1,4 +1,4 @@
-// The mma.sync attention template on a GPU, through `evotune eval` against the space's reference (which
+// The mma.sync attention template (fp16 and bf16) on a GPU, through `evotune eval` against the space's reference (which
 // tests/gpu/attention_reference_test.cpp checks against float64): ragged S, S = 1, D = 128, causal, every
 // stage count, padded and swizzled shared memory, Q in registers or not; each with the space's special
 // inputs (scores far past fp32's exp range, K = 0) besides the random rounds.
@@ -15,6 +15,7 @@ namespace {
 struct Case {
   const char* problem;
   const char* params;
+  const char* space = "search_spaces/flash_attn_fwd_mma.json";
 };
 
 class AttentionMma : public ::testing::TestWithParam<Case> {};
@@ -22,9 +23,8 @@ class AttentionMma : public ::testing::TestWithParam<Case> {};
 TEST_P(AttentionMma, MatchesTheReference) {
   if (cuda::device_count() == 0) GTEST_SKIP() << cuda::no_device_reason();
   const auto result = test::run_evotune(
-      std::string("eval kernels/attention/flash_attn_fwd_mma.cu --space search_spaces/flash_attn_fwd_mma.json "
-                  "--json --problem ") +
-      GetParam().problem + " --params " + GetParam().params);
+      std::string("eval kernels/attention/flash_attn_fwd_mma.cu --json --space ") + GetParam().space +
+      " --problem " + GetParam().problem + " --params " + GetParam().params);
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const auto json = nlohmann::json::parse(result.out);
   EXPECT_EQ(json.at("status"), "ok") << json.dump(2);
@@ -42,7 +42,11 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"B=1,H=1,S=1,D=64,CAUSAL=0", "BLOCK_M=64,BLOCK_N=64,WARPS=4,STAGES=3,SWIZZLE=1,Q_IN_REGS=1"},
         Case{"B=1,H=2,S=200,D=128,CAUSAL=1", "BLOCK_M=128,BLOCK_N=64,WARPS=4,STAGES=2,SWIZZLE=0,Q_IN_REGS=0"},
         Case{"B=1,H=3,S=513,D=128,CAUSAL=0", "BLOCK_M=64,BLOCK_N=96,WARPS=4,STAGES=3,SWIZZLE=1,Q_IN_REGS=1"},
-        Case{"B=2,H=4,S=512,D=64,CAUSAL=1", "BLOCK_M=256,BLOCK_N=64,WARPS=8,STAGES=2,SWIZZLE=1,Q_IN_REGS=0"}),
+        Case{"B=2,H=4,S=512,D=64,CAUSAL=1", "BLOCK_M=256,BLOCK_N=64,WARPS=8,STAGES=2,SWIZZLE=1,Q_IN_REGS=0"},
+        Case{"B=1,H=2,S=77,D=64,CAUSAL=1", "BLOCK_M=128,BLOCK_N=64,WARPS=4,STAGES=2,SWIZZLE=1,Q_IN_REGS=0",
+             "search_spaces/flash_attn_fwd_mma_bf16.json"},
+        Case{"B=1,H=2,S=300,D=128,CAUSAL=0", "BLOCK_M=128,BLOCK_N=64,WARPS=4,STAGES=3,SWIZZLE=0,Q_IN_REGS=0",
+             "search_spaces/flash_attn_fwd_mma_bf16.json"}),
     [](const ::testing::TestParamInfo<Case>& info) { return "case_" + std::to_string(info.index); });
 
 }  // namespace

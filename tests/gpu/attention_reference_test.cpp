@@ -46,13 +46,14 @@ std::vector<double> attention_float64(const std::vector<double>& q, const std::v
 
 struct Case {
   const char* problem;
+  const char* space = "search_spaces/flash_attn_fwd.json";
 };
 
 class AttentionReference : public ::testing::TestWithParam<Case> {};
 
 TEST_P(AttentionReference, MatchesFloat64OnTheCpu) {
   if (cuda::device_count() == 0) GTEST_SKIP() << cuda::no_device_reason();
-  const SearchSpace space = SearchSpace::load("search_spaces/flash_attn_fwd.json");
+  const SearchSpace space = SearchSpace::load(GetParam().space);
   const Sizes sizes = space.resolve_problem(GetParam().problem);
   const DeviceInfo device = cuda::query_device(0);
   const cuda::PrimaryContext context(0);
@@ -69,11 +70,15 @@ TEST_P(AttentionReference, MatchesFloat64OnTheCpu) {
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
   std::map<std::string, cuda::DeviceMemory> memory;
   std::map<std::string, std::vector<double>> host;
+  const DType dtype = space.buffers(sizes).front().dtype;  // f16 or bf16, the same for Q, K, V, O
+  ASSERT_TRUE(dtype == DType::f16 || dtype == DType::bf16);
+  const auto to_bits = dtype == DType::f16 ? double_to_half : double_to_bfloat16;
   for (const BufferSpec& buffer : space.buffers(sizes)) {
-    std::vector<std::uint16_t> bits(buffer.count, 0x7e00);  // outputs start as NaN
+    ASSERT_EQ(buffer.dtype, dtype);
+    std::vector<std::uint16_t> bits(buffer.count, to_bits(NAN));  // outputs start as NaN
     if (buffer.is_input)
-      for (auto& b : bits) b = double_to_half(uniform(rng));
-    host[buffer.name] = to_doubles(bits.data(), DType::f16, buffer.count);
+      for (auto& b : bits) b = to_bits(uniform(rng));
+    host[buffer.name] = to_doubles(bits.data(), dtype, buffer.count);
     memory.emplace(buffer.name, cuda::DeviceMemory(bits.size() * 2));
     memory.at(buffer.name).upload(bits.data(), bits.size() * 2);
   }
@@ -93,7 +98,7 @@ TEST_P(AttentionReference, MatchesFloat64OnTheCpu) {
   std::vector<std::uint16_t> out_bits(host["O"].size());
   memory.at("O").download(out_bits.data(), out_bits.size() * 2);
   const std::vector<double> out =
-      to_doubles(out_bits.data(), DType::f16, static_cast<std::int64_t>(out_bits.size()));
+      to_doubles(out_bits.data(), dtype, static_cast<std::int64_t>(out_bits.size()));
   const std::vector<double> expected = attention_float64(host["Q"], host["K"], host["V"], sizes);
   double max_abs = 0, diff2 = 0, ref2 = 0;
   for (std::size_t i = 0; i < out.size(); ++i) {
@@ -102,11 +107,13 @@ TEST_P(AttentionReference, MatchesFloat64OnTheCpu) {
     diff2 += (out[i] - expected[i]) * (out[i] - expected[i]);
     ref2 += expected[i] * expected[i];
   }
-  std::printf("reference vs float64 (%s): max_abs %.3g, rel_l2 %.3g\n", GetParam().problem, max_abs,
-              std::sqrt(diff2 / ref2));
-  // fp32 arithmetic on fp16 inputs, output rounded to fp16 (half an ulp of values below 1 is <= 2.5e-4).
-  EXPECT_LE(max_abs, 1e-3);
-  EXPECT_LE(std::sqrt(diff2 / ref2), 1e-3);
+  std::printf("reference vs float64 (%s, %s): max_abs %.3g, rel_l2 %.3g\n", GetParam().problem,
+              std::string(to_string(dtype)).c_str(), max_abs, std::sqrt(diff2 / ref2));
+  // fp32 arithmetic on the inputs, output rounded to the element type: half an ulp of values below 1 is
+  // <= 2.5e-4 in fp16 and <= 2e-3 in bf16.
+  const double limit = dtype == DType::f16 ? 1e-3 : 4e-3;
+  EXPECT_LE(max_abs, limit);
+  EXPECT_LE(std::sqrt(diff2 / ref2), limit);
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, AttentionReference,
@@ -114,9 +121,14 @@ INSTANTIATE_TEST_SUITE_P(Shapes, AttentionReference,
                                            Case{"B=2,H=1,S=130,D=64,CAUSAL=1"},
                                            Case{"B=1,H=2,S=96,D=128,CAUSAL=0"},
                                            Case{"B=1,H=1,S=200,D=128,CAUSAL=1"},
-                                           Case{"B=1,H=8,S=512,D=64,CAUSAL=0"}),
+                                           Case{"B=1,H=8,S=512,D=64,CAUSAL=0"},
+                                           Case{"B=1,H=2,S=77,D=64,CAUSAL=1",
+                                                "search_spaces/flash_attn_fwd_mma_bf16.json"},
+                                           Case{"B=1,H=2,S=96,D=128,CAUSAL=0",
+                                                "search_spaces/flash_attn_fwd_mma_bf16.json"}),
                          [](const ::testing::TestParamInfo<Case>& info) {
                            std::string name = info.param.problem;
+                           if (std::string(info.param.space).find("bf16") != std::string::npos) name += "_bf16";
                            for (char& c : name)
                              if (c == '=' || c == ',') c = '_';
                            return name;

@@ -29,7 +29,10 @@
 //                                                                       wrong_result or nondeterministic
 //   18    computes once, then replays its first result from a device
 //         array on every later launch: right until the inputs change   wrong_result (second round)
-static_assert(FAULT >= 0 && FAULT <= 18, "FAULT must be one of the values documented above");
+//   19    returns at once and leaves the work to a child grid;
+//         evotune links no device runtime, so such a kernel cannot
+//         be built, let alone hide work from the timing                 compile_error
+static_assert(FAULT >= 0 && FAULT <= 19, "FAULT must be one of the values documented above");
 static_assert(VEC == 1 || VEC == 4, "VEC is 1 (scalar) or 4 (float4) elements per thread");
 static_assert(FAULT <= 1 || VEC == 1, "the faulty kernels handle one element per thread");
 static_assert(BLOCK % 32 == 0 && BLOCK >= 64, "the deadlock needs a whole producer warp and a consumer warp");
@@ -47,6 +50,13 @@ __device__ __forceinline__ void scale_item(const float* __restrict__ x, float* _
 #endif
   for (int k = first; k < n && k < first + VEC; ++k) out[k] = a * x[k];
 }
+
+#if FAULT == 19
+__global__ void deferred(const float* x, float* out, int n, float a) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = a * x[i];
+}
+#endif
 
 #if FAULT == 18
 __device__ float replayed[1 << 20];
@@ -165,5 +175,9 @@ extern "C" __global__ void faults(const float* __restrict__ x, float* __restrict
   }
   __syncthreads();
   if (threadIdx.x == 0) atomicAdd(&blocks_done, 1u);
+#elif FAULT == 19
+  // Returns at once and leaves the work to a child grid (a device-side launch; the device runtime's own
+  // streams, cudaStreamCreateWithFlags and the fire-and-forget stream, are not even declared without it).
+  if (i == 0) deferred<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(x, out, n, a);
 #endif
 }
