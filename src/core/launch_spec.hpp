@@ -48,6 +48,15 @@ struct LaunchSpec {
 };
 
 // Acceptance of a variant's outputs against the reference's.
+// Another problem every variant must also get right (Validation.ExtraProblems, e.g. one past a tile): what
+// it changes, its buffers (the main problem's names, types and order) and the reference's launch for it.
+// The variant's own launch for it comes with each job; its cubin is the main problem's.
+struct ExtraProblem {
+  std::string label;  // "S=513"
+  std::vector<BufferSpec> buffers;
+  LaunchSpec reference_launch;
+};
+
 struct Tolerances {
   double max_abs = 2e-2;
   double rel_l2 = 1e-2;

@@ -23,6 +23,7 @@ cuda::DeviceMemory guarded(const BufferSpec& spec, std::size_t margin) {
 }  // namespace
 
 DeviceState::DeviceState(int ordinal, const std::vector<BufferSpec>& buffers,
+                         const std::vector<std::vector<BufferSpec>>& other_problems,
                          const std::string& builtin_cubin, const std::string& reference_cubin,
                          const std::string& reference_kernel, std::size_t scratch_bytes, int event_pairs)
     : context(ordinal) {
@@ -35,14 +36,23 @@ DeviceState::DeviceState(int ordinal, const std::vector<BufferSpec>& buffers,
   for (int i = 0; i < 2 * event_pairs + 1; ++i) events.push_back(cuda::Event::create());
   checksums = cuda::DeviceMemory(8 * std::max<std::size_t>(1, buffers.size()));
   tallies = cuda::DeviceMemory(kTallyBytes * std::max<std::size_t>(1, buffers.size()));
-  for (const auto& spec : buffers) {
-    const std::size_t margin = guard_margin_bytes(bytes_of(spec));
-    Buffer buffer{spec, margin, canary_pattern(margin), {}, {}, {}, {}};
+  for (std::size_t i = 0; i < buffers.size(); ++i) {
+    const BufferSpec& spec = buffers[i];
+    std::vector<BufferSpec> per_problem{spec};
+    BufferSpec largest = spec;
+    for (const auto& problem : other_problems) {
+      if (problem.size() != buffers.size() || problem[i].name != spec.name || problem[i].dtype != spec.dtype)
+        throw Error("internal: an extra problem's buffers differ from the main problem's");
+      per_problem.push_back(problem[i]);
+      largest.count = std::max(largest.count, problem[i].count);
+    }
+    const std::size_t margin = guard_margin_bytes(bytes_of(largest));
+    Buffer buffer{spec, std::move(per_problem), margin, canary_pattern(margin), {}, {}, {}, {}};
     if (spec.is_output) {
-      buffer.reference = guarded(spec, buffer.margin);
-      buffer.variant = guarded(spec, buffer.margin);
+      buffer.reference = guarded(largest, buffer.margin);
+      buffer.variant = guarded(largest, buffer.margin);
     } else {
-      buffer.shared = guarded(spec, buffer.margin);
+      buffer.shared = guarded(largest, buffer.margin);
     }
     buffers_.push_back(std::move(buffer));
   }
@@ -57,6 +67,11 @@ std::optional<std::uint64_t> DeviceState::address(const std::string& name, Role 
   for (const auto& buffer : buffers_)
     if (buffer.spec.name == name) return buffer.payload(role);
   return std::nullopt;
+}
+
+void DeviceState::use_problem(std::size_t problem) noexcept {
+  for (auto& buffer : buffers_)
+    if (problem < buffer.per_problem.size()) buffer.spec = buffer.per_problem[problem];
 }
 
 void DeviceState::prepare(std::uint64_t seed, Role role, int special) const {
@@ -111,7 +126,7 @@ std::vector<ErrorStats> DeviceState::compare_outputs() const {
 void DeviceState::keep_outputs() {
   for (auto& buffer : buffers_) {
     if (!buffer.spec.is_output) continue;
-    if (buffer.kept.bytes() == 0) buffer.kept = cuda::DeviceMemory(bytes_of(buffer.spec));
+    if (buffer.kept.bytes() < bytes_of(buffer.spec)) buffer.kept = cuda::DeviceMemory(bytes_of(buffer.spec));
     cuda::check(cuda::driver().cuMemcpyDtoDAsync(buffer.kept.get(), buffer.payload(Role::variant),
                                                  bytes_of(buffer.spec), stream.get()),
                 "cuMemcpyDtoDAsync");

@@ -24,7 +24,10 @@ class DeviceState {
   // Retains the primary context, makes it current, then loads the builtin and reference cubins and
   // allocates every buffer (outputs twice) with a guard margin (guard_margin_bytes) before and after it, an
   // L2-flush scratch of scratch_bytes and 2 * event_pairs + 1 timing events. Throws CudaError.
-  DeviceState(int ordinal, const std::vector<BufferSpec>& buffers, const std::string& builtin_cubin,
+  // other_problems: the buffers of each extra problem (the same names, types and order, other counts);
+  // every buffer is allocated for the largest of its counts.
+  DeviceState(int ordinal, const std::vector<BufferSpec>& buffers,
+              const std::vector<std::vector<BufferSpec>>& other_problems, const std::string& builtin_cubin,
               const std::string& reference_cubin, const std::string& reference_kernel,
               std::size_t scratch_bytes, int event_pairs);
   DeviceState(const DeviceState&) = delete;
@@ -33,6 +36,10 @@ class DeviceState {
   // Device address of buffer `name` as `role` sees it (past its front margin, so aligned as the allocation
   // is); nullopt when there is no such buffer.
   std::optional<std::uint64_t> address(const std::string& name, Role role) const;
+
+  // Which problem the buffers hold from now on: 0 the main one, i the (i-1)th other one. Every method below
+  // works on that problem's element counts; the addresses stay.
+  void use_problem(std::size_t problem) noexcept;
 
   // Refills every input (and both copies of read-write buffers) from seed and NaN-poisons `role`'s
   // write-only outputs; asynchronous on the stream. special >= 0: each buffer takes its special fill of that
@@ -83,7 +90,8 @@ class DeviceState {
  private:
   // Each copy is margin + payload + margin bytes; kernels see the payload.
   struct Buffer {
-    BufferSpec spec;
+    BufferSpec spec;                      // as the problem in use has it
+    std::vector<BufferSpec> per_problem;  // the main problem first, then each other one
     std::size_t margin = 0;
     std::vector<std::uint8_t> canary;  // what arm_guards writes into each margin: canary_pattern(margin)
     cuda::DeviceMemory shared;         // inputs (and buffers neither read nor written by the problem)

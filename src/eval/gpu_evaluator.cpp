@@ -56,10 +56,11 @@ Status status_of(CUresult result) {
 
 GpuEvaluator::GpuEvaluator(int device_ordinal, std::vector<BufferSpec> buffers, CompiledKernel reference,
                            Tolerances tolerances, EvalSettings settings,
-                           const std::vector<std::string>& include_dirs)
+                           const std::vector<std::string>& include_dirs, std::vector<ExtraProblem> extra_problems)
     : ordinal_(device_ordinal),
       buffers_(std::move(buffers)),
       reference_(std::move(reference)),
+      extra_problems_(std::move(extra_problems)),
       tolerances_(tolerances),
       settings_(settings) {
   settings_.warmup = std::max(settings_.warmup, 0);
@@ -96,12 +97,15 @@ GpuEvaluator::~GpuEvaluator() = default;
 
 void GpuEvaluator::build_state() {
   const std::size_t scratch = settings_.flush_l2 ? 2 * static_cast<std::size_t>(device_.l2_bytes) : 4;
-  state_ = std::make_unique<DeviceState>(ordinal_, buffers_, builtin_cubin_, reference_.cubin,
+  std::vector<std::vector<BufferSpec>> other_problems;
+  for (const auto& problem : extra_problems_) other_problems.push_back(problem.buffers);
+  state_ = std::make_unique<DeviceState>(ordinal_, buffers_, other_problems, builtin_cubin_, reference_.cubin,
                                          reference_.launch.kernel_name, scratch, settings_.repetitions);
   check_resources(state_->reference, reference_.launch, "reference kernel");
 }
 
-Outcome GpuEvaluator::evaluate(const CompiledKernel& variant, std::uint64_t validation_seed) {
+Outcome GpuEvaluator::evaluate(const CompiledKernel& variant, std::uint64_t validation_seed,
+                               const std::vector<LaunchSpec>& extra_launches) {
   Outcome outcome;
   outcome.validation_seed = validation_seed;
   if (!healthy_) {
@@ -114,7 +118,11 @@ Outcome GpuEvaluator::evaluate(const CompiledKernel& variant, std::uint64_t vali
     state_->context.make_current();
     const CUfunction function = load_variant(variant);
     check_resources(function, variant.launch, "variant");
+    if (extra_launches.size() != extra_problems_.size())
+      throw Error("internal: " + std::to_string(extra_launches.size()) + " extra launches for " +
+                  std::to_string(extra_problems_.size()) + " extra problems");
     validate(function, variant.launch, validation_seed, outcome);
+    if (outcome.status == Status::ok) validate_extra_problems(function, extra_launches, validation_seed, outcome);
     outcome.validate_ms = ms_since(start);
     if (outcome.status == Status::ok) {
       const auto bench_start = Clock::now();
@@ -142,15 +150,18 @@ void GpuEvaluator::handle(const Failure& failure, Outcome& outcome) {
   if (failure.reset != Failure::Reset::none) recover(failure.message, failure.reset == Failure::Reset::hung);
 }
 
-void GpuEvaluator::run_reference(std::uint64_t seed, int special) {
-  if (reference_inputs_ == std::make_pair(seed, special)) return;
+void GpuEvaluator::run_reference(std::uint64_t seed, int special, std::size_t problem) {
+  const auto inputs = std::make_tuple(seed, special, problem);
+  if (reference_inputs_ == inputs) return;
   reference_inputs_.reset();
+  const LaunchSpec& reference_launch =
+      problem == 0 ? reference_.launch : extra_problems_.at(problem - 1).reference_launch;
   try {
-    KernelArgs args = arguments(reference_.launch, Role::reference);
+    KernelArgs args = arguments(reference_launch, Role::reference);
     state_->prepare(seed, Role::reference, special);
-    launch(state_->reference, reference_.launch, args);
+    launch(state_->reference, reference_launch, args);
     wait(settings_.timeout_ms, "reference kernel");
-    reference_inputs_ = std::make_pair(seed, special);
+    reference_inputs_ = inputs;
   } catch (const Failure& failure) {
     throw Failure{failure.status, "reference kernel: " + failure.message, failure.reset};
   } catch (const cuda::CudaError& e) {

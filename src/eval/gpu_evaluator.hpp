@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/compiled_kernel.hpp"
@@ -29,9 +30,11 @@ class GpuEvaluator {
   // Compiles the builtin kernels for the device, allocates every buffer (outputs once for the
   // reference, once for variants) and runs the reference once as a check. Throws Error for set-up
   // problems: no driver or device, no CUDA headers, a reference that fails to load, launch or finish.
-  // include_dirs: where NVRTC finds the CUDA headers (cuda_fp16.h) for the builtin kernels.
+  // include_dirs: where NVRTC finds the CUDA headers (cuda_fp16.h) for the builtin kernels. extra_problems:
+  // other problems every variant must also get right, validated after the main problem's rounds.
   GpuEvaluator(int device_ordinal, std::vector<BufferSpec> buffers, CompiledKernel reference,
-               Tolerances tolerances, EvalSettings settings, const std::vector<std::string>& include_dirs);
+               Tolerances tolerances, EvalSettings settings, const std::vector<std::string>& include_dirs,
+               std::vector<ExtraProblem> extra_problems = {});
   ~GpuEvaluator();
   GpuEvaluator(const GpuEvaluator&) = delete;
   GpuEvaluator& operator=(const GpuEvaluator&) = delete;
@@ -46,7 +49,9 @@ class GpuEvaluator {
   // and times an ok variant. Every variant fault is a status in the Outcome (compile fields untouched);
   // this never throws for a variant. After a sticky fault or a hung kernel it resets the context and
   // rebuilds the device state; where the driver refuses (driver 580 does, for both) healthy() turns false.
-  Outcome evaluate(const CompiledKernel& variant, std::uint64_t validation_seed);
+  // extra_launches: the variant's launch for each extra problem (as many as the evaluator was given).
+  Outcome evaluate(const CompiledKernel& variant, std::uint64_t validation_seed,
+                   const std::vector<LaunchSpec>& extra_launches = {});
 
   // False once a hung kernel could not be killed (or the state not rebuilt): evaluate() then only returns
   // failures, and the caller should stop with unhealthy_reason().
@@ -62,9 +67,13 @@ class GpuEvaluator {
   void wait(double timeout_ms, const std::string& who) const;
   // Leaves the reference's outputs for `seed`'s inputs (special fills of index `special` where >= 0) in its
   // output buffers; runs it unless they are there.
-  void run_reference(std::uint64_t seed, int special = -1);
+  // problem: 0 the main one, i the (i-1)th extra problem (whose buffers must be in use).
+  void run_reference(std::uint64_t seed, int special = -1, std::size_t problem = 0);
   // Validation (eval/gpu_validation.cpp): every round on fresh inputs; sets status, message and error.
   void validate(CUfunc_st* function, const LaunchSpec& launch, std::uint64_t seed, Outcome& outcome);
+  // After the main problem's rounds: one round on each extra problem; sets status and message on failure.
+  void validate_extra_problems(CUfunc_st* function, const std::vector<LaunchSpec>& launches,
+                               std::uint64_t seed, Outcome& outcome);
   // One checked launch on `seed`'s inputs: guards armed and read-only inputs checksummed around it. False
   // with outcome's status and message set (out_of_bounds, or wrong_result for a write into an input).
   bool checked_run(CUfunc_st* function, const LaunchSpec& launch, std::uint64_t seed, int special,
@@ -82,13 +91,14 @@ class GpuEvaluator {
   int ordinal_;
   std::vector<BufferSpec> buffers_;
   CompiledKernel reference_;
+  std::vector<ExtraProblem> extra_problems_;
   Tolerances tolerances_;
   EvalSettings settings_;
   DeviceInfo device_;
   std::string builtin_cubin_;
   std::unique_ptr<DeviceState> state_;
   // The seed and special-fill index whose reference outputs the reference's output buffers hold.
-  std::optional<std::pair<std::uint64_t, int>> reference_inputs_;
+  std::optional<std::tuple<std::uint64_t, int, std::size_t>> reference_inputs_;  // seed, special, problem
   double reference_ms_ = 0;
   bool healthy_ = true;
   std::string unhealthy_reason_;

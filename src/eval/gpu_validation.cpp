@@ -95,4 +95,34 @@ void GpuEvaluator::validate(CUfunction function, const LaunchSpec& launch, std::
   outcome.validation_rounds = rounds;
 }
 
+void GpuEvaluator::validate_extra_problems(CUfunction function, const std::vector<LaunchSpec>& launches,
+                                           std::uint64_t seed, Outcome& outcome) {
+  // The main problem's buffers are back in use however this ends (a failure unwinds through here first).
+  struct MainProblemAfter {
+    DeviceState& state;
+    ~MainProblemAfter() { state.use_problem(0); }
+  } main_problem_after{*state_};
+  for (std::size_t i = 0; i < launches.size(); ++i) {
+    const std::size_t problem = i + 1;
+    const std::uint64_t problem_seed = validation_round_seed(seed, 100 + static_cast<int>(i));
+    state_->use_problem(problem);
+    run_reference(problem_seed, -1, problem);
+    const std::string where = " (at " + extra_problems_[i].label + ")";
+    if (!checked_run(function, launches[i], problem_seed, -1, outcome)) {
+      outcome.message += where;
+      return;
+    }
+    const std::vector<ErrorStats> per_output = state_->compare_outputs();
+    ErrorStats error = per_output.front();
+    for (std::size_t j = 1; j < per_output.size(); ++j) error = merge(error, per_output[j]);
+    outcome.status = judge(error, tolerances_);
+    if (outcome.status != Status::ok) {
+      outcome.error = error;
+      outcome.message = describe_verdict(outcome.status, error, tolerances_) + where;
+      return;
+    }
+    ++outcome.validation_rounds;
+  }
+}
+
 }  // namespace evotune

@@ -33,7 +33,8 @@ class GpuTarget final : public TuneTarget {
     return gpu_worker_setups(
         ordinals_, space_.buffers(sizes_),
         CompiledKernel{reference.result.cubin, space_.reference_launch(sizes_, device())},
-        space_.tolerances(), options_.eval, compiler->include_dirs());
+        space_.tolerances(), options_.eval, compiler->include_dirs(),
+        extra_problem_setups(space_, sizes_, device()));
   }
 
   std::string describe_ready(double reference_ms) const override {

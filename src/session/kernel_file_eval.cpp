@@ -48,14 +48,15 @@ CompileResult compile_or_throw_setup(const Compiler& compiler, const CompileRequ
   return result;
 }
 
-Outcome run_one_job(WorkerPool& pool, JobMessage message, const EvalSettings& eval, double reference_ms) {
+Outcome run_one_job(WorkerPool& pool, JobMessage message, const EvalSettings& eval, double reference_ms,
+                    int extra_rounds) {
   TimeoutPolicy policy;
   policy.ceiling_ms = eval.timeout_ms;
   const LaunchLimit limit = launch_limit(policy, reference_ms, std::nullopt);
   message.ticket = 1;
   message.launch_limit_ms = limit.per_launch_ms;
   message.limit_basis = limit.basis;
-  pool.submit({std::move(message), job_deadline_ms(limit, eval)});
+  pool.submit({std::move(message), job_deadline_ms(limit, eval, extra_rounds)});
   for (;;)
     for (auto& done : pool.collect(std::chrono::milliseconds(100))) return std::move(done.outcome);
 }
@@ -107,15 +108,21 @@ KernelFileResult evaluate_kernel_file(const KernelFileRequest& request) {
       request.worker_command,
       gpu_worker_setups({request.device}, space.buffers(result.problem),
                         {reference_compiled.cubin, space.reference_launch(result.problem, result.device)},
-                        space.tolerances(), request.eval, compiler.include_dirs()));
+                        space.tolerances(), request.eval, compiler.include_dirs(),
+                        extra_problem_setups(space, result.problem, result.device)));
   result.reference_ms = pool.ready(0).reference_ms;
   LaunchSpec launch = space.variant_launch(result.params, result.problem, result.device);
   launch.kernel_name = result.kernel_name;
   JobMessage message;
   message.config = result.params;
   message.validation_seed = request.seed;
+  for (LaunchSpec extra : extra_variant_launches(space, result.params, result.problem, result.device)) {
+    extra.kernel_name = result.kernel_name;
+    message.extra_launches.push_back(std::move(extra));
+  }
   message.kernel = CompiledKernel{compiled.cubin, std::move(launch)};
-  result.outcome = run_one_job(pool, std::move(message), request.eval, result.reference_ms);
+  result.outcome = run_one_job(pool, std::move(message), request.eval, result.reference_ms,
+                               extra_validation_rounds(space, result.problem));
   result.outcome.compile = compiled.info;
   if (result.outcome.timing && result.outcome.timing->median_us > 0) {
     const double seconds = result.outcome.timing->median_us * 1e-6;

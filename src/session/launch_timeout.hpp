@@ -26,6 +26,7 @@ LaunchLimit launch_limit(const TimeoutPolicy& policy, double reference_ms, std::
 // The watchdog on a whole job (validation: the reference and the variant once per round, the variant once
 // more for the bitwise repeat; then warm-up and timed launches; plus host work): past it the worker is
 // killed. Generous, since the worker enforces per_launch_ms itself.
-double job_deadline_ms(const LaunchLimit& limit, const EvalSettings& settings);
+// extra_rounds: the space's special-input rounds and extra problems, two launches each.
+double job_deadline_ms(const LaunchLimit& limit, const EvalSettings& settings, int extra_rounds = 0);
 
 }  // namespace evotune

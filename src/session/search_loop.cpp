@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/hash.hpp"
 #include "session/progress.hpp"
+#include "session/worker_setup.hpp"
 
 namespace evotune {
 namespace {
@@ -20,7 +21,10 @@ std::uint64_t validation_seed(std::uint64_t run_seed, const Config& config) {
 }  // namespace
 
 SearchLoop::SearchLoop(Context context)
-    : c_(context), flops_(c_.space.flops(c_.sizes)), bytes_(c_.space.bytes(c_.sizes)) {
+    : c_(context),
+      flops_(c_.space.flops(c_.sizes)),
+      bytes_(c_.space.bytes(c_.sizes)),
+      extra_rounds_(extra_validation_rounds(c_.space, c_.sizes)) {
   policy_.ceiling_ms = c_.options.eval.timeout_ms;
 }
 
@@ -73,10 +77,12 @@ void SearchLoop::dispatch() {
     job.message.validation_seed = validation_seed(c_.options.seed, variant.config);
     job.message.launch_limit_ms = limit.per_launch_ms;
     job.message.limit_basis = limit.basis;
-    if (c_.compiler)
+    if (c_.compiler) {
       job.message.kernel =
           CompiledKernel{variant.cubin, c_.space.variant_launch(variant.config, c_.sizes, c_.device)};
-    job.deadline_ms = job_deadline_ms(limit, c_.options.eval);
+      job.message.extra_launches = extra_variant_launches(c_.space, variant.config, c_.sizes, c_.device);
+    }
+    job.deadline_ms = job_deadline_ms(limit, c_.options.eval, extra_rounds_);
     variant.cubin.clear();
     running_.emplace(job.message.ticket, std::move(variant));
     c_.pool.submit(std::move(job));

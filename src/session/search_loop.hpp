@@ -70,6 +70,7 @@ class SearchLoop {
   std::deque<Variant> ready_;                // compiled (or replayed), waiting for a worker
   std::map<std::int64_t, Variant> running_;  // by ticket
   std::int64_t next_ticket_ = 1;
+  int extra_rounds_ = 0;  // the space's special-input rounds and extra problems, for the job deadline
   bool strategy_waiting_ = false;  // next() said nothing until more outcomes arrive
   Result result_;
   Progress* progress_ = nullptr;

@@ -52,12 +52,39 @@ std::vector<WorkerSetup> gpu_worker_setups(const std::vector<int>& ordinals,
                                            const std::vector<BufferSpec>& buffers,
                                            const CompiledKernel& reference, const Tolerances& tolerances,
                                            EvalSettings settings,
-                                           const std::vector<std::string>& include_dirs) {
+                                           const std::vector<std::string>& include_dirs,
+                                           const std::vector<ExtraProblem>& extra_problems) {
   settings.reset_in_process = false;
   std::vector<WorkerSetup> setups;
   for (const int ordinal : ordinals)
-    setups.push_back(GpuSetup{ordinal, buffers, reference, tolerances, settings, include_dirs});
+    setups.push_back(GpuSetup{ordinal, buffers, reference, tolerances, settings, include_dirs, extra_problems});
   return setups;
+}
+
+std::vector<ExtraProblem> extra_problem_setups(const SearchSpace& space, const Sizes& sizes,
+                                               const DeviceInfo& device) {
+  std::vector<ExtraProblem> problems;
+  for (const Sizes& extra : space.extra_problems(sizes)) {
+    Sizes changed;
+    for (const auto& [name, value] : extra)
+      if (sizes.at(name) != value) changed[name] = value;
+    problems.push_back({changed.empty() ? key_value_text(extra) : key_value_text(changed), space.buffers(extra),
+                        space.reference_launch(extra, device)});
+  }
+  return problems;
+}
+
+std::vector<LaunchSpec> extra_variant_launches(const SearchSpace& space, const Config& config,
+                                               const Sizes& sizes, const DeviceInfo& device) {
+  std::vector<LaunchSpec> launches;
+  for (const Sizes& extra : space.extra_problems(sizes)) launches.push_back(space.variant_launch(config, extra, device));
+  return launches;
+}
+
+int extra_validation_rounds(const SearchSpace& space, const Sizes& sizes) {
+  std::size_t special = 0;
+  for (const auto& buffer : space.buffers(sizes)) special = std::max(special, buffer.special_fills.size());
+  return static_cast<int>(special + space.extra_problems(sizes).size());
 }
 
 std::vector<WorkerSetup> replay_worker_setups(const std::filesystem::path& sweep_file, double delay_ms,

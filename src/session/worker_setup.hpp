@@ -8,6 +8,7 @@
 #include "core/compiled_kernel.hpp"
 #include "core/device_info.hpp"
 #include "core/eval_settings.hpp"
+#include "space/search_space.hpp"
 #include "worker/messages.hpp"
 
 namespace evotune {
@@ -25,7 +26,18 @@ std::vector<WorkerSetup> gpu_worker_setups(const std::vector<int>& ordinals,
                                            const std::vector<BufferSpec>& buffers,
                                            const CompiledKernel& reference, const Tolerances& tolerances,
                                            EvalSettings settings,
-                                           const std::vector<std::string>& include_dirs);
+                                           const std::vector<std::string>& include_dirs,
+                                           const std::vector<ExtraProblem>& extra_problems = {});
+
+// The space's extra problems for `sizes` (Validation.ExtraProblems) as the workers take them, and a
+// variant's launch for each.
+std::vector<ExtraProblem> extra_problem_setups(const SearchSpace& space, const Sizes& sizes,
+                                               const DeviceInfo& device);
+std::vector<LaunchSpec> extra_variant_launches(const SearchSpace& space, const Config& config,
+                                               const Sizes& sizes, const DeviceInfo& device);
+
+// Validation rounds beyond --validation-rounds: the space's special-input rounds and extra problems.
+int extra_validation_rounds(const SearchSpace& space, const Sizes& sizes);
 
 // `workers` replay workers answering from a recorded sweep, each answer after delay_ms.
 std::vector<WorkerSetup> replay_worker_setups(const std::filesystem::path& sweep_file, double delay_ms,

@@ -199,6 +199,13 @@ std::vector<BufferSpec> SearchSpace::buffers(const Sizes& sizes) const {
   return impl_->model.buffers();
 }
 
+std::vector<Sizes> SearchSpace::extra_problems(const Sizes& sizes) const {
+  std::lock_guard lock(impl_->mutex);
+  impl_->model.set_sizes(sizes);
+  impl_->model.update(Scope::sizes);
+  return impl_->model.extra_problems(sizes);
+}
+
 double SearchSpace::flops(const Sizes& sizes) const {
   std::lock_guard lock(impl_->mutex);
   impl_->model.set_sizes(sizes);

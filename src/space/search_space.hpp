@@ -116,6 +116,10 @@ class SearchSpace {
   LaunchSpec variant_launch(const Config& config, const Sizes& sizes, const DeviceInfo& device) const;
   LaunchSpec reference_launch(const Sizes& sizes, const DeviceInfo& device) const;
   std::vector<BufferSpec> buffers(const Sizes& sizes) const;
+  // The other problems every variant must also get right (Validation.ExtraProblems, e.g. S + 1: a length
+  // one past a tile), each `sizes` with the sizes it changes; the variant's cubin is the same (only
+  // run-time sizes change).
+  std::vector<Sizes> extra_problems(const Sizes& sizes) const;
   double flops(const Sizes& sizes) const;
   double bytes(const Sizes& sizes) const;
 

@@ -118,8 +118,23 @@ SizeSpec read_size(const Field& field, Names& names) {
   return size;
 }
 
-void read_validation(const Field& section, Tolerances& tolerances) {
-  section.allow_only({"AbsoluteTolerance", "RelativeL2Tolerance", "Deterministic"});
+void read_validation(const Field& section, SpaceFile& space) {
+  Tolerances& tolerances = space.tolerances;
+  section.allow_only({"AbsoluteTolerance", "RelativeL2Tolerance", "Deterministic", "ExtraProblems"});
+  if (const auto extra = section.find("ExtraProblems"))
+    for (const auto& problem : extra->elements()) {
+      auto& changes = space.extra_problems.emplace_back();
+      if (!problem.json().is_object()) problem.fail("expected an object of size changes, e.g. {\"S\": \"S + 1\"}");
+      for (const auto& [name, member] : problem.members()) {
+        const auto size = std::find_if(space.sizes.begin(), space.sizes.end(),
+                                       [&](const SizeSpec& s) { return s.name == name; });
+        if (size == space.sizes.end()) member.fail("not a problem size");
+        if (size->compile_time)
+          member.fail("a compile-time size: every variant is compiled for one value of it");
+        changes.emplace_back(name, member.expression());
+      }
+      if (changes.empty()) problem.fail("changes no size");
+    }
   if (const auto deterministic = section.find("Deterministic"))
     tolerances.deterministic = deterministic->boolean();
   for (auto [key, target] : {std::pair{"AbsoluteTolerance", &tolerances.max_abs},
@@ -194,7 +209,7 @@ SpaceFile read_space_file(const std::filesystem::path& file) {
   const auto folder = file.parent_path();
   read_kernel_section(root.at("KernelSpecification"), folder, space);
   read_reference_section(root.at("Reference"), folder, space);
-  if (const auto validation = root.find("Validation")) read_validation(*validation, space.tolerances);
+  if (const auto validation = root.find("Validation")) read_validation(*validation, space);
   if (const auto work = root.find("Work")) {
     work->allow_only({"Flops", "Bytes"});
     if (const auto flops = work->find("Flops")) space.work.flops = flops->expression();

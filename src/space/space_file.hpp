@@ -37,6 +37,8 @@ struct SpaceFile {
   std::string template_source;
   std::string reference_source;
   Tolerances tolerances;
+  // Validation.ExtraProblems: per extra problem, the sizes it changes (name -> expression over the sizes).
+  std::vector<std::vector<std::pair<std::string, std::string>>> extra_problems;
   WorkFormula work;
   std::optional<std::int64_t> budget;
 };

@@ -86,6 +86,12 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
     if (std::find(taken.begin(), taken.end(), argument.name) != taken.end())
       reference_values_.back() = compile(argument.value_expr, path + "Value", Scope::reference, all);
   }
+  for (std::size_t i = 0; i < file.extra_problems.size(); ++i) {
+    auto& changes = extra_problems_.emplace_back();
+    for (const auto& [name, text] : file.extra_problems[i])
+      changes.emplace_back(
+          name, compile(text, "Validation.ExtraProblems[" + std::to_string(i) + "]." + name, Scope::sizes, all));
+  }
   flops_ = compile(file.work.flops, "Work.Flops", Scope::sizes, all);
   bytes_ = compile(file.work.bytes, "Work.Bytes", Scope::sizes, all);
 }
@@ -240,6 +246,20 @@ double SpaceModel::amount(const Compiled& compiled) const {
 }
 
 double SpaceModel::flops() const { return amount(*flops_); }
+
+std::vector<Sizes> SpaceModel::extra_problems(const Sizes& sizes) const {
+  std::vector<Sizes> problems;
+  for (const auto& changes : extra_problems_) {
+    Sizes& problem = problems.emplace_back(sizes);
+    for (const auto& [name, compiled] : changes) {
+      problem[name] = whole(compiled, kCountMax, Scope::sizes);
+      if (problem[name] < 1)
+        throw SpaceError(file_->label + ": " + compiled.path + ": evaluates to " + std::to_string(problem[name]) +
+                         ", not a positive size" + context(Scope::sizes));
+    }
+  }
+  return problems;
+}
 double SpaceModel::bytes() const { return amount(*bytes_); }
 
 }  // namespace evotune

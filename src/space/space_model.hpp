@@ -45,6 +45,8 @@ class SpaceModel {
   std::vector<BufferSpec> buffers() const;
   double flops() const;
   double bytes() const;
+  // After update(Scope::sizes): each Validation.ExtraProblems entry applied to `sizes` (the sizes set).
+  std::vector<Sizes> extra_problems(const Sizes& sizes) const;
 
  private:
   struct Compiled {
@@ -77,6 +79,7 @@ class SpaceModel {
   std::vector<std::optional<Compiled>> variant_values_;    // per argument: Scalar Value for the template
   std::vector<std::optional<Compiled>> reference_values_;  // ... for the reference, when it takes it
   std::optional<Compiled> flops_;
+  std::vector<std::vector<std::pair<std::string, Compiled>>> extra_problems_;
   std::optional<Compiled> bytes_;
 };
 

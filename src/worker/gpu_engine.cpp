@@ -10,14 +10,14 @@ class GpuEngine : public WorkerEngine {
  public:
   explicit GpuEngine(const GpuSetup& setup)
       : evaluator_(setup.device_ordinal, setup.buffers, setup.reference, setup.tolerances, setup.settings,
-                   setup.include_dirs) {}
+                   setup.include_dirs, setup.extra_problems) {}
 
   ReadyAnswer ready() const override { return {evaluator_.device(), evaluator_.reference_ms()}; }
 
   Outcome evaluate(const JobMessage& job) override {
     evaluator_.set_timeout_ms(job.launch_limit_ms);  // the session's launch limit, ceiling applied
     if (!job.kernel) throw Error("job message: kernel: missing (a GPU worker needs the compiled variant)");
-    Outcome outcome = evaluator_.evaluate(*job.kernel, job.validation_seed);
+    Outcome outcome = evaluator_.evaluate(*job.kernel, job.validation_seed, job.extra_launches);
     if (outcome.status == Status::timeout && !job.limit_basis.empty())
       outcome.message += " (limit: " + job.limit_basis + ")";
     return outcome;

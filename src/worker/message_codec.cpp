@@ -12,16 +12,26 @@ namespace {
 using json = nlohmann::json;
 using ordered_json = nlohmann::ordered_json;
 
+ordered_json buffers_json(const std::vector<BufferSpec>& buffers) {
+  ordered_json json = ordered_json::array();
+  for (const auto& buffer : buffers) json.push_back(to_json(buffer));
+  return json;
+}
+
 ordered_json setup_json(const GpuSetup& setup) {
-  ordered_json buffers = ordered_json::array();
-  for (const auto& buffer : setup.buffers) buffers.push_back(to_json(buffer));
+  ordered_json extra = ordered_json::array();
+  for (const auto& problem : setup.extra_problems)
+    extra.push_back({{"label", problem.label},
+                     {"buffers", buffers_json(problem.buffers)},
+                     {"reference_launch", to_json(problem.reference_launch)}});
   return {{"engine", "gpu"},
           {"device_ordinal", setup.device_ordinal},
-          {"buffers", buffers},
+          {"buffers", buffers_json(setup.buffers)},
           {"reference", to_json(setup.reference)},
           {"tolerances", to_json(setup.tolerances)},
           {"settings", to_json(setup.settings)},
-          {"include_dirs", setup.include_dirs}};
+          {"include_dirs", setup.include_dirs},
+          {"extra_problems", extra}};
 }
 
 ordered_json setup_json(const ReplaySetup& setup) {
@@ -29,7 +39,8 @@ ordered_json setup_json(const ReplaySetup& setup) {
 }
 
 GpuSetup gpu_setup_from(const Fields& f) {
-  f.only({"engine", "device_ordinal", "buffers", "reference", "tolerances", "settings", "include_dirs"});
+  f.only({"engine", "device_ordinal", "buffers", "reference", "tolerances", "settings", "include_dirs",
+          "extra_problems"});
   GpuSetup setup;
   setup.device_ordinal = f.small_integer("device_ordinal");
   for (const Fields& buffer : f.objects("buffers")) setup.buffers.push_back(buffer_from_json(buffer));
@@ -37,6 +48,13 @@ GpuSetup gpu_setup_from(const Fields& f) {
   setup.tolerances = tolerances_from_json(f.object("tolerances"));
   setup.settings = settings_from_json(f.object("settings"));
   setup.include_dirs = f.texts("include_dirs");
+  for (const Fields& extra : f.objects("extra_problems")) {
+    extra.only({"label", "buffers", "reference_launch"});
+    ExtraProblem& problem = setup.extra_problems.emplace_back();
+    problem.label = extra.text("label");
+    for (const Fields& buffer : extra.objects("buffers")) problem.buffers.push_back(buffer_from_json(buffer));
+    problem.reference_launch = launch_from_json(extra.object("reference_launch"));
+  }
   return setup;
 }
 
@@ -97,12 +115,15 @@ json encode(const JobMessage& job) {
                           {"launch_limit_ms", job.launch_limit_ms},
                           {"limit_basis", job.limit_basis}};
   if (job.kernel) message["kernel"] = to_json(*job.kernel);
+  ordered_json extra = ordered_json::array();
+  for (const auto& launch : job.extra_launches) extra.push_back(to_json(launch));
+  message["extra_launches"] = extra;
   return json(message);
 }
 
 JobMessage decode_job(const json& message) {
   const Fields f(message, "", "job message");
-  f.only({"ticket", "config", "validation_seed", "launch_limit_ms", "limit_basis", "kernel"});
+  f.only({"ticket", "config", "validation_seed", "launch_limit_ms", "limit_basis", "kernel", "extra_launches"});
   JobMessage job;
   job.ticket = f.integer("ticket", std::numeric_limits<std::int64_t>::min());
   job.config = f.int_map("config");
@@ -110,6 +131,7 @@ JobMessage decode_job(const json& message) {
   job.launch_limit_ms = f.number("launch_limit_ms");
   job.limit_basis = f.text("limit_basis");
   if (f.has("kernel")) job.kernel = kernel_from_json(f.object("kernel"));
+  for (const Fields& launch : f.objects("extra_launches")) job.extra_launches.push_back(launch_from_json(launch));
   return job;
 }
 

@@ -28,6 +28,7 @@ struct GpuSetup {
   Tolerances tolerances;
   EvalSettings settings;
   std::vector<std::string> include_dirs;  // where NVRTC finds the CUDA headers for evotune's builtin kernels
+  std::vector<ExtraProblem> extra_problems;  // validated after the main problem's rounds
 };
 
 // A worker that answers from a recorded sweep instead of a GPU.
@@ -46,6 +47,7 @@ struct JobMessage {
   double launch_limit_ms = 0;  // per launch; past it the launch is a timeout
   std::string limit_basis;     // what set the limit ("20 x reference 0.41 ms"), for a timeout's message
   std::optional<CompiledKernel> kernel;  // the compiled variant; absent for a replay worker
+  std::vector<LaunchSpec> extra_launches;  // the variant's launch for each of the setup's extra problems
 };
 
 // The worker is set up: the device it evaluates on and the reference kernel's time there.

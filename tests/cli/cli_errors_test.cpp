@@ -99,12 +99,12 @@ TEST_F(CliErrors, CheckCompilesEveryValidVariantOfTheTestSpace) {
 }
 
 // The fault space's variants that do not compile (FAULT 2, and FAULT 19's device-side launch) are reported
-// with their compiler errors, and check fails: a config the conditions allow must compile. The other 20
+// with their compiler errors, and check fails: a config the conditions allow must compile. The other 21
 // compile.
 TEST_F(CliErrors, CheckReportsTheFaultSpacesCompileError) {
   const auto result = test::run_evotune("check tests/data/spaces/faults.json --arch sm_90");
   EXPECT_EQ(result.exit_code, 1) << result.err;
-  EXPECT_NE(result.out.find("faults [sm_90, N=1048576]: 22 of 40 configs valid, 22 of them checked, 20 compiled, 2 failed"),
+  EXPECT_NE(result.out.find("faults [sm_90, N=1048576]: 23 of 42 configs valid, 23 of them checked, 21 compiled, 2 failed"),
             std::string::npos)
       << result.out;
   EXPECT_NE(result.out.find("  compile_error {\"BLOCK\":256,\"FAULT\":2,\"VEC\":1}: "), std::string::npos)

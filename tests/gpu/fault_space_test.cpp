@@ -37,6 +37,7 @@ namespace {
 //   17    shared-memory staging read without a barrier           wrong_result or nondeterministic
 //   18    replays its first result on every later launch         wrong_result (second validation round)
 //   19    leaves its work to a child grid (device-side launch)   compile_error (no device runtime is linked)
+//   20    handles whole blocks only                              nan at the extra problem N + 1
 struct Expected {
   const char* status;
   const char* message_keyword;  // a word the stored reason must contain ("" for ok, or where it may vary)
@@ -63,8 +64,9 @@ const std::map<int, Expected> kExpected{
     {17, {"wrong_result", "", "nondeterministic"}},
     {18, {"wrong_result", "validation round 2 of 2"}},
     {19, {"compile_error", "device-side kernel launch"}},
+    {20, {"nan", "1 of 1048577 output elements are NaN/Inf (unwritten or non-finite) (at N=1048577)"}},
 };
-constexpr std::size_t kValidConfigs = 22;  // FAULT 0 and 1 with VEC 1 and 4, every other FAULT with VEC 1
+constexpr std::size_t kValidConfigs = 23;  // FAULT 0 and 1 with VEC 1 and 4, every other FAULT with VEC 1
 constexpr double kRunLimitSeconds = 60;
 
 const std::string kSpace = "tests/data/spaces/faults.json";

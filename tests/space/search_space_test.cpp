@@ -187,6 +187,16 @@ TEST_F(SaxpySpace, BuffersAndWork) {
   EXPECT_EQ(space.flops(space.resolve_problem("N=10")), 20);
 }
 
+TEST(AttentionSpace, ExtraProblemIsOnePastTheLength) {
+  const SearchSpace attention = SearchSpace::load("search_spaces/flash_attn_fwd_mma.json");
+  const Sizes sizes = attention.resolve_problem("B=2,S=512,D=128");
+  const auto extra = attention.extra_problems(sizes);
+  ASSERT_EQ(extra.size(), 1u);
+  Sizes expected = sizes;
+  expected["S"] = 513;
+  EXPECT_EQ(extra[0], expected);
+}
+
 TEST(AttentionSpace, SpecialFillsReachTheBuffers) {
   const SearchSpace attention = SearchSpace::load("search_spaces/flash_attn_fwd.json");
   const auto buffers = attention.buffers(attention.resolve_problem(""));

@@ -165,6 +165,9 @@ const BadFile kBadFiles[] = {
      ": KernelSpecification.Arguments[1].SpecialFills: a WriteOnly argument is not filled (it is NaN-poisoned)"},
     {"special_fill_range_on_constant.json",
      ": KernelSpecification.Arguments[0].SpecialFills[1].FillRange: FillRange needs FillType Random"},
+    {"extra_problem_compile_time.json",
+     ": Validation.ExtraProblems[0].ALIGN: a compile-time size: every variant is compiled for one value of it"},
+    {"extra_problem_unknown_size.json", ": Validation.ExtraProblems[0].M: not a problem size"},
     {"unknown_top_field.json",
      ": Expresions: unknown field (known: General, Name, ConfigurationSpace, Problem, "
      "Expressions, KernelSpecification, Reference, Validation, Work, Budget)"},

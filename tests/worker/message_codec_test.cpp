@@ -80,6 +80,7 @@ GpuSetup gpu_setup() {
   setup.tolerances = {1e-3, 0.1 + 0.2};
   setup.settings = {7, 101, false, 1234.5, false};
   setup.include_dirs = {"/usr/local/cuda/include", "/usr/local/cuda/include/cccl"};
+  setup.extra_problems = {{"S=513", {buffer("out", {FillSpec::Kind::random_uniform, -1, 1, 0})}, attention_launch()}};
   return setup;
 }
 
@@ -124,6 +125,11 @@ TEST(MessageCodec, GpuSetupRoundTripsBuffersOfEachFillKindTheReferenceTolerances
   EXPECT_EQ(s.settings.timeout_ms, 1234.5);
   EXPECT_FALSE(s.settings.reset_in_process);
   EXPECT_EQ(s.include_dirs, original.include_dirs);
+  ASSERT_EQ(s.extra_problems.size(), 1u);
+  EXPECT_EQ(s.extra_problems[0].label, "S=513");
+  ASSERT_EQ(s.extra_problems[0].buffers.size(), 1u);
+  expect_same(s.extra_problems[0].buffers[0], original.extra_problems[0].buffers[0]);
+  expect_same(s.extra_problems[0].reference_launch, attention_launch());
   const GpuSetup defaults = std::get<GpuSetup>(decode_setup(encode(WorkerSetup{GpuSetup{}})));
   EXPECT_TRUE(defaults.settings.reset_in_process);
   expect_same(defaults.reference.launch, LaunchSpec{});
@@ -143,7 +149,8 @@ TEST(MessageCodec, JobKeepsEveryCubinByteAndItsSeedAndLimit) {
                             std::numeric_limits<std::uint64_t>::max(),
                             2000.5,
                             "20 x reference 0.41 ms",
-                            CompiledKernel{kCubin, attention_launch()}};
+                            CompiledKernel{kCubin, attention_launch()},
+                            {attention_launch(), LaunchSpec{}}};
   const json message = encode(original);
   EXPECT_TRUE(message.at("kernel").at("cubin").is_binary());
   const JobMessage job = decode_job(through_cbor(message));
@@ -156,6 +163,9 @@ TEST(MessageCodec, JobKeepsEveryCubinByteAndItsSeedAndLimit) {
   EXPECT_EQ(job.kernel->cubin.size(), 14u);
   EXPECT_EQ(job.kernel->cubin, kCubin);
   expect_same(job.kernel->launch, original.kernel->launch);
+  ASSERT_EQ(job.extra_launches.size(), 2u);
+  expect_same(job.extra_launches[0], attention_launch());
+  expect_same(job.extra_launches[1], LaunchSpec{});
 
   JobMessage replay = original;
   replay.kernel.reset();
@@ -282,7 +292,7 @@ TEST(MessageCodec, MalformedSetupsAndJobsAreOneLineNamingTheField) {
       },
       "setup message: engine: unknown engine 'quantum'");
 
-  json job = encode(JobMessage{1, {{"BLOCK", 64}}, 9, 1000, "", std::nullopt});
+  json job = encode(JobMessage{1, {{"BLOCK", 64}}, 9, 1000, "", std::nullopt, {}});
   job["config"]["BLOCK"] = 1.5;
   expect_error([&] { decode_job(job); }, "job message: config.BLOCK: expected an integer, got 1.5");
 }

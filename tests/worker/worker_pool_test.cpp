@@ -25,7 +25,7 @@ std::vector<std::string> worker_command() { return {test::evotune_binary(), "wor
 
 PoolJob job(std::int64_t ticket, const Config& config, double deadline_ms = 20000) {
   return {
-      {ticket, config, std::uint64_t{1000} + static_cast<std::uint64_t>(ticket), 1000.0, "", std::nullopt},
+      {ticket, config, std::uint64_t{1000} + static_cast<std::uint64_t>(ticket), 1000.0, "", std::nullopt, {}},
       deadline_ms};
 }
 

@@ -61,8 +61,8 @@ TEST(WorkerProcess, ReplayWorkerAnswersEachJobWithItsTicketUntilItsInputCloses) 
   WorkerPipes pipes;
   pipes.send(encode(WorkerSetup{ReplaySetup{dir.file("small.json").string(), 0}}));
   const Config config = sweep.results.at(2).params;
-  pipes.send(encode(JobMessage{41, config, 77, 1000, "", std::nullopt}));
-  pipes.send(encode(JobMessage{42, {{"BLOCK", 96}}, 78, 1000, "", std::nullopt}));
+  pipes.send(encode(JobMessage{41, config, 77, 1000, "", std::nullopt, {}}));
+  pipes.send(encode(JobMessage{42, {{"BLOCK", 96}}, 78, 1000, "", std::nullopt, {}}));
   EXPECT_EQ(pipes.run(), 0);
   ASSERT_EQ(pipes.answers.size(), 3u);
   EXPECT_EQ(std::get<ReadyAnswer>(pipes.answers[0]).device.name, sweep.device.name);
