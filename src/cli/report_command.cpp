@@ -41,8 +41,9 @@ report::ReportData read_report_data(const StoredSpace& stored) {
   data.runs = stored.store.runs_of(*stored.space_id, *stored.problem_id);
   data.measurements = stored.store.measurement_history(*stored.space_id, *stored.problem_id);
   data.problem_times = stored.store.ok_times_by_problem(*stored.space_id);
-  // The schema keeps no reference-kernel time yet: reference_us stays empty and the plots draw no line for
-  // it.
+  // The newest run's reference-kernel time (runs from before schema version 5, and replays, have none).
+  for (auto run = data.runs.rbegin(); run != data.runs.rend() && !data.reference_us; ++run)
+    if (run->reference_ms) data.reference_us = *run->reference_ms * 1000.0;
   return data;
 }
 

@@ -44,6 +44,8 @@ void add_runs_command(CLI::App& app) {
                   (run.space_name + "@" + run.space_hash.substr(0, 8)).c_str(), run.problem.c_str(),
                   run.device_name.c_str());
       if (run.compile) print_compile_stats(*run.compile);
+      if (run.reference_ms)
+        std::printf("       reference kernel: %.3f ms per launch\n", *run.reference_ms);
       if (run.workers > 0)
         std::printf("       workers: %d, idle %.1f s in all (waiting for a variant to evaluate)\n",
                     run.workers, run.worker_idle_ms / 1e3);

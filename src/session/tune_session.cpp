@@ -86,6 +86,7 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
 
   RunWorkers workers(options, space, sizes, plan.arch, *target, *store);
   plan.keys.run_id = begin_run(*store, plan, options);
+  if (workers.reference_ms() > 0) store->save_reference_time(plan.keys.run_id, workers.reference_ms());
   SearchLoop loop({space, sizes, target->device(), *store, *plan.strategy, workers.pool(), workers.compiler(),
                    options, plan.keys, workers.reference_ms()});
   const SearchLoop::Result result =

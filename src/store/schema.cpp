@@ -28,7 +28,7 @@ constexpr std::int64_t kApplicationId = 0x65767475;
   "('ok', 'compile_error', 'resource_error', 'launch_error', 'timeout', 'wrong_result', 'nan', " \
   "'out_of_bounds', 'nondeterministic')"
 
-constexpr std::array<const char*, 4> kMigrations{{
+constexpr std::array<const char*, 5> kMigrations{{
     R"sql(
 CREATE TABLE devices (
   id                 INTEGER PRIMARY KEY,
@@ -208,6 +208,10 @@ CREATE TABLE sanitizer_findings (
   created_at  TEXT    NOT NULL DEFAULT )sql" EVOTUNE_NOW R"sql(
 );
 CREATE INDEX sanitizer_findings_by_config ON sanitizer_findings (config_id, problem_id);
+)sql",
+    // 5: the reference kernel's time in each run (the report's reference line).
+    R"sql(
+ALTER TABLE runs ADD COLUMN reference_ms REAL;
 )sql",
 }};
 

@@ -168,6 +168,13 @@ void Store::save_sanitizer_finding(std::int64_t config_id, std::int64_t problem_
   insert.run();
 }
 
+void Store::save_reference_time(std::int64_t run_id, double reference_ms) {
+  sqlite::Statement update(db_, "UPDATE runs SET reference_ms = ?2 WHERE id = ?1");
+  update.bind_int(1, run_id).bind_real(2, reference_ms);
+  update.run();
+  if (db_.changes() == 0) throw Error(path_.string() + ": no run with id " + std::to_string(run_id));
+}
+
 std::optional<StoredCompile> Store::find_compile(const CompileKey& key) const {
   sqlite::Statement select(db_, R"(
       SELECT id, status, message, log, cubin, registers, static_smem_bytes, spill_store_bytes, spill_load_bytes,

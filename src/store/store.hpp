@@ -72,6 +72,7 @@ struct RunSummary {
   std::optional<CompileStats> compile;  // the run's compile service figures, when they were saved
   int workers = 0;                      // with worker_idle_ms: 0 when not saved
   double worker_idle_ms = 0;
+  std::optional<double> reference_ms;  // the reference kernel's time, when the run measured one
   std::string command, nvrtc_version;  // nvrtc_version "" for a run without a device
   std::int64_t driver_version = 0;     // 0 for a run without a device
 };
@@ -170,6 +171,8 @@ class Store {
   void save_compile_stats(std::int64_t run_id, const CompileStats& stats);
   // How long the run's `workers` GPU workers waited for a job, summed over them. Error for an unknown run.
   void save_worker_idle(std::int64_t run_id, int workers, double idle_ms);
+  // The reference kernel's time per launch as the run's workers measured it.
+  void save_reference_time(std::int64_t run_id, double reference_ms);
 
   // The compile cache. put_compile is idempotent on the key: an existing entry is kept and its id returned.
   std::optional<StoredCompile> find_compile(const CompileKey& key) const;

@@ -79,7 +79,7 @@ constexpr std::string_view kRunColumns = R"(
       SELECT r.id, s.name, s.hash, p.sizes, d.name, r.strategy, r.status, r.started_at, r.finished_at,
              r.seed, r.budget, r.evaluated, r.failed, r.command, d.driver_version, d.nvrtc_version,
              r.compilers, r.compile_count, r.compile_busy_ms, r.compile_idle_ms, r.compile_queue_wait_ms,
-             r.compile_queue_mean, r.compile_queue_max, r.workers, r.worker_idle_ms
+             r.compile_queue_mean, r.compile_queue_max, r.workers, r.worker_idle_ms, r.reference_ms
       FROM runs r
       JOIN spaces s ON s.id = r.space_id
       JOIN problems p ON p.id = r.problem_id
@@ -119,6 +119,7 @@ std::vector<RunSummary> read_runs(sqlite::Statement& select) {
       run.workers = static_cast<int>(select.int64(23));
       run.worker_idle_ms = select.real(24);
     }
+    if (!select.is_null(25)) run.reference_ms = select.real(25);
   }
   return summaries;
 }

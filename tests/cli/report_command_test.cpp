@@ -165,6 +165,33 @@ TEST_F(ReportCommand, BestSoFarIsMonotoneAndEndsAtWhatBestPrints) {
             std::string::npos);
 }
 
+// A GPU run stores the reference kernel's time (replays have none): the page states it and the best-so-far
+// plots draw it as a dashed line.
+TEST_F(ReportCommand, TheStoredReferenceTimeIsTheDashedLine) {
+  ASSERT_EQ(report("page-before-reference").exit_code, 0);
+  EXPECT_EQ(svg("page-before-reference", "convergence-evaluations").find("reference"), std::string::npos);
+
+  const auto with_reference = dir_->file("with-reference.db");
+  std::filesystem::copy_file(db(), with_reference, std::filesystem::copy_options::overwrite_existing);
+  {
+    Store store(with_reference);
+    const auto runs = store.runs(0);
+    ASSERT_FALSE(runs.empty());
+    EXPECT_FALSE(runs.front().reference_ms);
+    store.save_reference_time(runs.front().id, 0.0942);
+    EXPECT_DOUBLE_EQ(*store.runs(1).front().reference_ms, 0.0942);
+  }
+  const auto result = test::run_evotune("report " + kSpace + " --db " + with_reference.string() + " -o " +
+                                        dir_->file("ref.html").string() + " --svg " +
+                                        dir_->file("ref-svg").string());
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const std::string html = read_bytes(dir_->file("ref.html"));
+  EXPECT_NE(html.find("Reference kernel: 94.20 µs"), std::string::npos);
+  const std::string plot = read_bytes(dir_->file("ref-svg") / "convergence-evaluations.svg");
+  EXPECT_NE(plot.find("reference 94.20 µs"), std::string::npos);
+  EXPECT_NE(plot.find("stroke-dasharray"), std::string::npos);
+}
+
 TEST_F(ReportCommand, PairPicksTheHeatmapsParameters) {
   ASSERT_EQ(report("pair", " --pair WARPS,STAGES --top 3").exit_code, 0);
   EXPECT_NE(svg("pair", "pair-heatmap").find("Best time by WARPS and STAGES"), std::string::npos);

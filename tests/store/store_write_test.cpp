@@ -185,6 +185,13 @@ TEST_F(StoreTest, WorkerIdleTimeIsSavedWithTheRun) {
   EXPECT_THROW(store.save_worker_idle(run_id + 99, 1, 0), Error);
 }
 
+TEST_F(StoreTest, ReferenceTimeIsSavedWithTheRun) {
+  EXPECT_FALSE(store.runs(1).at(0).reference_ms);  // none saved yet
+  store.save_reference_time(run_id, 0.094);
+  EXPECT_DOUBLE_EQ(*store.runs(1).at(0).reference_ms, 0.094);
+  EXPECT_THROW(store.save_reference_time(run_id + 99, 1), Error);
+}
+
 TEST_F(StoreTest, LargeSeedsRoundTrip) {
   const std::uint64_t seed = 0xfedcba9876543210ULL;
   store.begin_run({space_id, problem_id, std::nullopt, "evolve", seed, 10, "evotune tune --seed"});
