@@ -100,7 +100,7 @@ std::vector<std::vector<double>> DeviceState::download_outputs(Role role) const 
   return outputs;
 }
 
-std::vector<ErrorStats> DeviceState::compare_outputs() const {
+ErrorStats DeviceState::compare_outputs() const {
   cuda::check(cuda::driver().cuMemsetD32Async(tallies.get(), 0, tallies.bytes() / 4, stream.get()),
               "cuMemsetD32Async");
   for (std::size_t i = 0; i < buffers_.size(); ++i) {
@@ -112,15 +112,17 @@ std::vector<ErrorStats> DeviceState::compare_outputs() const {
   stream.synchronize();
   std::vector<std::uint64_t> words(tallies.bytes() / 8);
   tallies.download(words.data(), tallies.bytes());
-  std::vector<ErrorStats> stats;
+  std::optional<ErrorStats> merged;
   for (std::size_t i = 0; i < buffers_.size(); ++i) {
     if (!buffers_[i].spec.is_output) continue;
     const std::uint64_t* tally = words.data() + 4 * i;
-    stats.push_back(error_stats(std::bit_cast<double>(tally[0]), std::bit_cast<double>(tally[1]),
-                                std::bit_cast<double>(tally[2]), static_cast<std::int64_t>(tally[3]),
-                                buffers_[i].spec.count));
+    const ErrorStats stats = error_stats(std::bit_cast<double>(tally[0]), std::bit_cast<double>(tally[1]),
+                                         std::bit_cast<double>(tally[2]), static_cast<std::int64_t>(tally[3]),
+                                         buffers_[i].spec.count);
+    merged = merged ? merge(*merged, stats) : stats;
   }
-  return stats;
+  if (!merged) throw Error("internal: a problem without output buffers");
+  return *merged;
 }
 
 void DeviceState::keep_outputs() {

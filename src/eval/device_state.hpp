@@ -49,9 +49,9 @@ class DeviceState {
   // Copies `role`'s output buffers to the host as doubles, one vector per output BufferSpec, in order.
   std::vector<std::vector<double>> download_outputs(Role role) const;
 
-  // The variant's outputs against the reference's, compared on the device (BuiltinKernels::compare), one
-  // ErrorStats per output buffer, in order; waits for the stream.
-  std::vector<ErrorStats> compare_outputs() const;
+  // The variant's outputs against the reference's, compared on the device (BuiltinKernels::compare), the
+  // output buffers' figures merged (compare.hpp's merge); waits for the stream.
+  ErrorStats compare_outputs() const;
 
   // Copies the variant's outputs aside on the device, for differs_from_kept after a second launch.
   void keep_outputs();

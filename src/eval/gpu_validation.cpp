@@ -68,9 +68,7 @@ void GpuEvaluator::validate(CUfunction function, const LaunchSpec& launch, std::
       outcome.message += which;
       return;
     }
-    const std::vector<ErrorStats> per_output = state_->compare_outputs();
-    ErrorStats error = per_output.front();
-    for (std::size_t i = 1; i < per_output.size(); ++i) error = merge(error, per_output[i]);
+    const ErrorStats error = state_->compare_outputs();
     outcome.error = round == 0 ? error : worst_round(*outcome.error, error);
     outcome.status = judge(error, tolerances_);
     if (outcome.status != Status::ok) {
@@ -112,9 +110,7 @@ void GpuEvaluator::validate_extra_problems(CUfunction function, const std::vecto
       outcome.message += where;
       return;
     }
-    const std::vector<ErrorStats> per_output = state_->compare_outputs();
-    ErrorStats error = per_output.front();
-    for (std::size_t j = 1; j < per_output.size(); ++j) error = merge(error, per_output[j]);
+    const ErrorStats error = state_->compare_outputs();
     outcome.status = judge(error, tolerances_);
     if (outcome.status != Status::ok) {
       outcome.error = error;
