@@ -84,6 +84,22 @@ TEST_F(CliErrors, EvalRefusesUnknownParamsAndAMissingGpuInOneLine) {
   expect_refused("eval " + kernel + " --space " + test::kSaxpy + " --json", "evotune eval needs a GPU");
 }
 
+// `evotune sanitize` refuses, in one line and changing no file: a config the database does not hold, a tool
+// it does not know, and (on a machine without one) the missing GPU; `tune --sanitize-top` with a replay.
+TEST_F(CliErrors, SanitizeRefusesInOneLine) {
+  const std::string db = " --db " + make_results_db().string();
+  expect_refused("sanitize " + test::kSaxpy + db + " --config 99", "no config 99");
+  expect_refused("sanitize " + test::kSaxpy + db + " --config 1 --tools memcheck,leakcheck",
+                 "--tools: unknown tool 'leakcheck'");
+  expect_refused("sanitize " + test::kSaxpy + " --db " + (dir_ / "none.db").string() + " --config 1",
+                 "no results database there");
+  expect_refused("tune " + test::kSaxpy + db + " --replay tests/data/sweeps/flash_attn_fwd_h100_B1_H8_S512_D64.json"
+                 " --sanitize-top 1",
+                 "--sanitize-top needs a GPU run");
+  if (cuda::device_count() > 0) return;
+  expect_refused("sanitize " + test::kSaxpy + db + " --config 1", "evotune sanitize needs a GPU");
+}
+
 TEST_F(CliErrors, TuneWithoutAGpuSaysSo) {
   if (cuda::device_count() > 0) GTEST_SKIP() << "this machine has a GPU";
   expect_refused("tune " + test::kSaxpy + " --db " + (dir_ / "r.db").string(), "needs a GPU");
