@@ -23,7 +23,9 @@ import tempfile
 
 DEFAULT_SHAPES = ["1,8,512,64", "1,8,4096,64", "8,16,4096,64", "4,16,4096,128", "1,8,512,128",
                   "2,16,2048,128,causal", "4,32,1024,64", "2,8,1000,64"]
-DEFAULT_SPACES = ["search_spaces/flash_attn_fwd.json", "search_spaces/flash_attn_fwd_mma.json"]
+DEFAULT_SPACES = ["search_spaces/flash_attn_fwd.json", "search_spaces/flash_attn_fwd_mma.json",
+                  "search_spaces/flash_attn_fwd_mma_bf16.json"]
+SPACE_TYPES = {"half": "fp16", "bfloat16": "bf16"}  # a space's Q element type -> --dtype
 BACKENDS = ["cudnn", "flash", "efficient"]
 REPLAYS_PER_GRAPH = 10
 # Largest error against the fp32 reference accepted before timing (the spaces' own tolerance).
@@ -47,6 +49,14 @@ def problem_text(shape):
 
 def flops(shape):
     return 4 * shape["B"] * shape["H"] * shape["S"] * shape["S"] * shape["D"] / (2 if shape["causal"] else 1)
+
+
+def space_dtype(space):
+    """'fp16' or 'bf16': the element type of the space's Q (None for another type)."""
+    for argument in space["KernelSpecification"]["Arguments"]:
+        if argument["Name"] == "Q":
+            return SPACE_TYPES.get(argument["Type"])
+    return None
 
 
 def launcher_signature(space):
@@ -157,7 +167,8 @@ def compare_shape(torch, functional, shape, spaces, args, work):
     backends = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION,
                 "efficient": SDPBackend.EFFICIENT_ATTENTION}
     b, h, s, d = shape["B"], shape["H"], shape["S"], shape["D"]
-    tensors = {name: torch.rand(b, h, s, d, device="cuda", dtype=torch.float16) * 2 - 1 for name in "qkv"}
+    dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}[args.dtype]
+    tensors = {name: torch.rand(b, h, s, d, device="cuda", dtype=dtype) * 2 - 1 for name in "qkv"}
     tensors["o"] = torch.empty_like(tensors["q"])
     row = dict(shape)
     work_flops = flops(shape)
@@ -215,12 +226,22 @@ def main():
     ap.add_argument("--evotune", default="build/evotune")
     ap.add_argument("--nvcc", default=os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "nvcc"))
     ap.add_argument("--arch", help="default: the GPU's (sm_XY)")
+    ap.add_argument("--dtype", choices=["fp16", "bf16"], default="fp16",
+                    help="element type of Q, K, V, O; spaces of the other type are left out")
     ap.add_argument("--reps", type=int, default=100, help="timed graph replays (median reported)")
     ap.add_argument("--warmup", type=int, default=10)
     ap.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     args = ap.parse_args()
     shapes = [parse_shape(text) for text in (args.shape or DEFAULT_SHAPES)]
-    spaces = args.space or DEFAULT_SPACES
+    spaces = []
+    for space_file in args.space or DEFAULT_SPACES:
+        with open(space_file) as f:
+            if space_dtype(json.load(f)) == args.dtype:
+                spaces.append(space_file)
+            else:
+                print(f"{space_file}: not {args.dtype}, left out", file=sys.stderr)
+    if not spaces:
+        ap.error(f"no {args.dtype} space among " + ", ".join(args.space or DEFAULT_SPACES))
 
     import torch
     import torch.nn.functional as functional
@@ -235,7 +256,7 @@ def main():
             rows.append(row)
             print(format_table([row]).splitlines()[-1], flush=True)
     print()
-    print(f"{torch.cuda.get_device_name()}, PyTorch {torch.__version__}: median of {args.reps} replays of a "
+    print(f"{torch.cuda.get_device_name()}, PyTorch {torch.__version__}, {args.dtype}: median of {args.reps} replays of a "
           f"CUDA graph of {REPLAYS_PER_GRAPH} calls, no L2 flush; ours/best = best backend's time / ours")
     print(format_table(rows))
     if args.json:

@@ -51,6 +51,14 @@ class CompareSdpaTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             compare_sdpa.argument_values(["Q", "bias"], tensors, compare_sdpa.parse_shape("2,4,100,64"))
 
+    def test_space_dtypes(self):
+        dtypes = {}
+        for space_file in compare_sdpa.DEFAULT_SPACES:
+            with open(os.path.join(ROOT, space_file)) as f:
+                dtypes[os.path.basename(space_file)] = compare_sdpa.space_dtype(json.load(f))
+        self.assertEqual(dtypes, {"flash_attn_fwd.json": "fp16", "flash_attn_fwd_mma.json": "fp16",
+                                  "flash_attn_fwd_mma_bf16.json": "bf16"})
+
     def test_table(self):
         row = dict(compare_sdpa.parse_shape("8,16,4096,64"),
                    cudnn={"us": 1233.4, "tflops": 445.7}, flash={"us": 1829.2, "tflops": 300.5},
