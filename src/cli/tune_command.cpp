@@ -13,6 +13,7 @@
 #include "cli/sanitizer_table.hpp"
 #include "core/error.hpp"
 #include "session/sanitize_variant.hpp"
+#include "session/worker_setup.hpp"
 #include "session/tune_session.hpp"
 #include "strategy/strategy_table.hpp"
 
@@ -41,16 +42,6 @@ std::string strategy_help() {
 
 // GPU work runs in worker processes (one per GPU) that the session starts from this same binary, so a
 // kernel that faults or hangs takes down only its worker; this process keeps the strategy and the database.
-// The first GPU of --devices ("0,1" -> 0, "all" -> 0): where the sanitizer runs.
-int first_device(const std::string& devices) {
-  if (devices == "all" || devices.empty()) return 0;
-  try {
-    return std::stoi(devices.substr(0, devices.find(',')));
-  } catch (const std::exception&) {
-    throw Error("--devices: '" + devices + "' is not a list of GPU ordinals");
-  }
-}
-
 // --sanitize-top K: the K fastest working configs of the summary under every compute-sanitizer tool.
 void sanitize_top(const TuneOptions& options, const TuneSummary& summary, int count) {
   int done = 0;
@@ -61,7 +52,7 @@ void sanitize_top(const TuneOptions& options, const TuneSummary& summary, int co
     request.space_file = options.space_file;
     request.problem = options.problem;
     request.params = result.params;
-    request.device = first_device(options.devices);
+    request.device = first_listed_device(options.devices);
     request.tools = parse_sanitizer_tools("");
     request.evotune = self_path();
     request.seed = options.seed;

@@ -66,14 +66,11 @@ SanitizerFinding run_tool(const std::filesystem::path& sanitizer, const std::str
   if (run.timed_out) {
     finding.verdict = "failed";
     finding.summary = "did not finish within " + std::to_string(request.limit.count()) + " s";
-  } else if (finding.verdict == "failed" || finding.eval_status.empty()) {
-    // No summary, or no result from evotune eval: the reason is in what either printed last.
+  } else if (finding.verdict == "failed") {  // no summary line: the reason is in what was printed last
     const std::string reason = last_line(read_file(err));
-    finding.verdict = finding.verdict == "failed" ? "failed" : finding.verdict;
-    if (finding.verdict == "failed")
-      finding.summary = "compute-sanitizer " + describe_exit(run.wait_status) +
-                        (reason.empty() ? "" : ": " + reason);
-    else if (!reason.empty())
+    finding.summary = "compute-sanitizer " + describe_exit(run.wait_status) + (reason.empty() ? "" : ": " + reason);
+  } else if (finding.eval_status.empty()) {  // the tool finished, evotune eval gave no result
+    if (const std::string reason = last_line(read_file(err)); !reason.empty())
       finding.eval_status = "no result: " + reason;
   }
   return finding;
@@ -123,12 +120,11 @@ std::vector<std::string> sanitizer_command(const std::filesystem::path& sanitize
   return command;
 }
 
-std::vector<SanitizerFinding> sanitize_variant(const SanitizeRequest& request) {
+std::vector<SanitizerFinding> sanitize_variant(const SanitizeRequest& request, const SearchSpace& space) {
   for (const auto& tool : request.tools)
     if (!is_sanitizer_tool(tool))
       throw Error("unknown sanitizer tool '" + tool + "' (memcheck, racecheck, synccheck or initcheck)");
   const std::filesystem::path sanitizer = find_compute_sanitizer();
-  const SearchSpace space = SearchSpace::load(request.space_file);
   const ScratchDir scratch("sanitize");
   if (scratch.path().empty()) throw Error("cannot make a temporary folder for the sanitizer's logs");
   std::vector<SanitizerFinding> findings;
@@ -148,9 +144,10 @@ SanitizeResult sanitize_and_store(const SanitizeRequest& request, std::int64_t c
                 " found)");
   SanitizeResult result;
   result.device = query_gpu(request.device).name;
-  result.problem = SearchSpace::load(request.space_file).resolve_problem(request.problem);
+  const SearchSpace space = SearchSpace::load(request.space_file);
+  result.problem = space.resolve_problem(request.problem);
   Store store(db);  // opened first: an unusable database stops before minutes under the tools
-  result.findings = sanitize_variant(request);
+  result.findings = sanitize_variant(request, space);
   const std::int64_t problem_id = store.upsert_problem(result.problem);
   for (const auto& finding : result.findings)
     store.save_sanitizer_finding(config_id, problem_id, result.device, finding);

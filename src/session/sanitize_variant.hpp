@@ -10,6 +10,7 @@
 
 #include "core/config.hpp"
 #include "core/sanitizer_finding.hpp"
+#include "space/search_space.hpp"
 
 namespace evotune {
 
@@ -35,8 +36,9 @@ std::vector<std::string> sanitizer_command(const std::filesystem::path& sanitize
                                            const std::filesystem::path& kernel_file);
 
 // Runs each tool in turn and returns what each found (a tool that does not finish is a `failed` finding).
-// Throws Error for what stops every tool: no compute-sanitizer, an unreadable space.
-std::vector<SanitizerFinding> sanitize_variant(const SanitizeRequest& request);
+// `space`: request.space_file, loaded. Throws Error for what stops every tool: an unknown tool, no
+// compute-sanitizer.
+std::vector<SanitizerFinding> sanitize_variant(const SanitizeRequest& request, const SearchSpace& space);
 
 struct SanitizeResult {
   std::string device;  // the GPU's name

@@ -61,6 +61,8 @@ std::vector<WorkerSetup> gpu_worker_setups(const std::vector<int>& ordinals,
   return setups;
 }
 
+int first_listed_device(const std::string& text) { return parse_device_list(text, gpu_count()).front(); }
+
 std::vector<ExtraProblem> extra_problem_setups(const SearchSpace& space, const Sizes& sizes,
                                                const DeviceInfo& device) {
   std::vector<ExtraProblem> problems;

@@ -16,6 +16,8 @@ namespace evotune {
 // "0", "0,1" or "all" (of `count` GPUs) to ordinals. Throws Error for malformed text, a repeated or
 // missing GPU.
 std::vector<int> parse_device_list(const std::string& text, int count);
+// The first GPU of --devices on this machine (parse_device_list over its GPUs); Error as there.
+int first_listed_device(const std::string& text);
 
 // The GPU all the ordinals share (a run stores its results under one device); Error when they differ.
 DeviceInfo common_device(const std::vector<int>& ordinals);
