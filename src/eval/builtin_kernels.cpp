@@ -39,12 +39,13 @@ extern "C" __global__ void evotune_fill(void* out, long long n, int dtype, unsig
   }
 }
 
-// The guard regions' canary: word i of a margin is evotune_mix(0xC0FFEE0DDF00D ^ i), as canary_pattern()
-// (eval/guard_regions.cpp) computes it on the host.
-extern "C" __global__ void evotune_canary(unsigned long long* out, long long words) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < words;
-       i += (long long)gridDim.x * blockDim.x)
-    out[i] = evotune_mix(0xC0FFEE0DDF00DULL ^ (unsigned long long)i);
+// The guard regions' canary: byte j of a margin is byte j % 8 (little-endian) of evotune_mix(0xC0FFEE0DDF00D ^
+// j / 8), as canary_pattern() (eval/guard_regions.cpp) computes it on the host. Written a byte at a time: the
+// margin after a buffer starts where its payload ends, which for an odd element count is not word-aligned.
+extern "C" __global__ void evotune_canary(unsigned char* out, long long bytes) {
+  for (long long j = blockIdx.x * (long long)blockDim.x + threadIdx.x; j < bytes;
+       j += (long long)gridDim.x * blockDim.x)
+    out[j] = (unsigned char)(evotune_mix(0xC0FFEE0DDF00DULL ^ (unsigned long long)(j / 8)) >> (8 * (j % 8)));
 }
 
 // An order-independent 64-bit checksum of `bytes` bytes (the sum of a hash of each 8-byte word and its
@@ -215,9 +216,9 @@ void BuiltinKernels::poison(CUstream stream, CUdeviceptr buffer, DType dtype, st
 }
 
 void BuiltinKernels::canary(CUstream stream, CUdeviceptr margin, std::size_t bytes) const {
-  long long words = static_cast<long long>(bytes / 8);
-  void* params[] = {&margin, &words};
-  launch(canary_, stream, words, params);
+  long long n = static_cast<long long>(bytes);
+  void* params[] = {&margin, &n};
+  launch(canary_, stream, n, params);
 }
 
 void BuiltinKernels::checksum(CUstream stream, CUdeviceptr data, std::size_t bytes, CUdeviceptr sum) const {

@@ -34,8 +34,8 @@ class BuiltinKernels {
   // types) over count elements, so elements a kernel leaves unwritten show. Asynchronous on `stream`.
   void poison(CUstream stream, CUdeviceptr buffer, DType dtype, std::int64_t count) const;
 
-  // Writes the guard canary (canary_pattern(bytes), eval/guard_regions.hpp) over a margin of `bytes`, a
-  // multiple of 8 at an 8-byte aligned address. Asynchronous on `stream`.
+  // Writes the guard canary (canary_pattern(bytes), eval/guard_regions.hpp) over a margin of `bytes` at any
+  // address (the margin after an odd-sized buffer is not word-aligned). Asynchronous on `stream`.
   void canary(CUstream stream, CUdeviceptr margin, std::size_t bytes) const;
 
   // Adds the 64-bit checksum of `bytes` bytes at `data` to the u64 at `sum` (which the caller zeroes first):
