@@ -3,7 +3,10 @@
 
 #include "cli/commands.hpp"
 #include "cli/result_table.hpp"
+#include "cli/shape_table.hpp"
 #include "cli/stored_space.hpp"
+#include "core/error.hpp"
+#include "space/problem_list.hpp"
 
 namespace evotune::cli {
 namespace {
@@ -11,13 +14,37 @@ namespace {
 struct BestOptions {
   std::string space_file;
   std::string problem;
+  std::string problems_file;
   std::string db = kDefaultDb;
   int top = 10;
   bool json = false;
   bool failed = false;
 };
 
+// Several problems: a table of problem by config, the columns each problem's fastest config.
+void run_problems(const BestOptions& options, const std::vector<std::string>& problems) {
+  const SearchSpace space = SearchSpace::load(options.space_file);
+  std::vector<Sizes> sizes;
+  for (const std::string& problem : problems) sizes.push_back(space.resolve_problem(problem));
+  const Store store = Store::open_existing(options.db);
+  const auto space_id = store.find_space(space.hash());
+  if (!space_id) throw Error("no results for " + space.name() + " (version " + space.hash() + ") in " + options.db);
+  const ShapeTable table = shape_table(store.ok_times_by_problem(*space_id), sizes);
+  if (options.json) {
+    std::printf("%s\n", shape_table_json(table).dump(2).c_str());
+    return;
+  }
+  std::printf("%s (%s), %zu problems, median us over every device; * the problem's fastest\n",
+              space.name().c_str(), space.hash().c_str(), sizes.size());
+  print_shape_table(table, stdout);
+}
+
 void run(const BestOptions& options) {
+  const std::vector<std::string> problems =
+      options.problems_file.empty() ? expand_problem_text(options.problem) : read_problems_file(options.problems_file);
+  if (!options.problems_file.empty() && !options.problem.empty())
+    throw Error("give --problem or --problems, not both");
+  if (problems.size() > 1 || !options.problems_file.empty()) return run_problems(options, problems);
   const StoredSpace stored = open_stored_space(options.space_file, options.problem, options.db);
   const auto results = stored.best(options.top, options.failed);
   if (options.json) {
@@ -37,7 +64,11 @@ void add_best_command(CLI::App& app) {
   command->add_option("space", options->space_file, "Search-space JSON file")
       ->required()
       ->check(CLI::ExistingFile);
-  command->add_option("--problem", options->problem, "Problem sizes (default: the space's)");
+  command->add_option("--problem", options->problem,
+                      "Problem sizes (default: the space's); ranges and lists (S=512..8192:x2, B=1,8) print a "
+                      "table of problem by config");
+  command->add_option("--problems", options->problems_file, "File of problems: a table of problem by config")
+      ->check(CLI::ExistingFile);
   command->add_option("--top", options->top, "How many")->capture_default_str()->check(CLI::PositiveNumber);
   command->add_flag("--json", options->json, "Print a JSON array, best first");
   command->add_flag("--failed", options->failed, "Also list failed variants, after the working ones");

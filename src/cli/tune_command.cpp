@@ -12,6 +12,10 @@
 #include "cli/result_table.hpp"
 #include "cli/sanitizer_table.hpp"
 #include "core/error.hpp"
+#include "replay/recorded_sweep.hpp"
+#include "session/problem_sequence.hpp"
+#include "space/problem_list.hpp"
+#include "space/search_space.hpp"
 #include "session/sanitize_variant.hpp"
 #include "session/worker_setup.hpp"
 #include "session/tune_session.hpp"
@@ -64,16 +68,21 @@ void sanitize_top(const TuneOptions& options, const TuneSummary& summary, int co
   }
 }
 
-void run(TuneOptions options, long long budget, int sanitize_count) {
-  if (budget > 0) options.budget = budget;
-  options.command_line = command_line();
-  options.worker_command = {self_path(), "worker"};
-  g_interrupted = false;
-  std::signal(SIGINT, on_interrupt);
-  std::signal(SIGTERM, on_interrupt);
+// The sweep among `replays` recorded for this problem (a single file is taken as it is: run_tune says when it
+// does not match).
+std::filesystem::path replay_for(const std::vector<std::string>& replays, const SearchSpace& space,
+                                 const std::string& problem) {
+  if (replays.size() == 1) return replays.front();
+  const Sizes sizes = space.resolve_problem(problem);
+  for (const std::string& file : replays)
+    if (load_sweep(file).problem == sizes) return file;
+  throw Error("no --replay sweep is of problem " + key_value_text(sizes) + " (" +
+              std::to_string(replays.size()) + " given)");
+}
+
+// One problem's search, its summary line and table, and the sanitizer runs asked for.
+void run_one(const TuneOptions& options, int sanitize_count) {
   const TuneSummary summary = run_tune(options, &g_interrupted);
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
   spdlog::info(
       "run {}: {} evaluated ({} failed) of {} valid configs ({} measured before) in {:.1f} s "
       "({:.0f} per minute), {} worker restarts; {}",
@@ -92,19 +101,63 @@ void run(TuneOptions options, long long budget, int sanitize_count) {
     throw Error(summary.error + " (what was measured is stored: rerun the same command to go on)");
 }
 
+// The problems to tune: --problems FILE, or --problem with ranges and lists expanded.
+std::vector<std::string> problem_texts(const TuneOptions& options, const std::string& problems_file) {
+  if (problems_file.empty()) return expand_problem_text(options.problem);
+  if (!options.problem.empty()) throw Error("give --problem or --problems, not both");
+  return read_problems_file(problems_file);
+}
+
+void run(TuneOptions options, long long budget, int sanitize_count, const std::string& problems_file,
+         const std::vector<std::string>& replays) {
+  if (budget > 0) options.budget = budget;
+  options.command_line = command_line();
+  options.worker_command = {self_path(), "worker"};
+  const SearchSpace space = SearchSpace::load(options.space_file);
+  std::vector<std::string> problems = problem_texts(options, problems_file);
+  if (problems.size() > 1) problems = tuning_sequence(space, options.db_file, problems);
+  std::vector<std::filesystem::path> replay_files;  // per problem, all chosen before the first search
+  for (const std::string& problem : problems)
+    if (!replays.empty()) replay_files.push_back(replay_for(replays, space, problem));
+  g_interrupted = false;
+  std::signal(SIGINT, on_interrupt);
+  std::signal(SIGTERM, on_interrupt);
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    TuneOptions one = options;
+    one.problem = problems[i];
+    if (!replays.empty()) one.replay_file = replay_files[i];
+    if (problems.size() > 1) spdlog::info("problem {} of {}: {}", i + 1, problems.size(), one.problem);
+    try {
+      run_one(one, sanitize_count);
+    } catch (const Error& e) {
+      if (problems.size() == 1) throw;
+      throw Error("problem " + one.problem + ": " + e.what());
+    }
+  }
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+}
+
 }  // namespace
 
 void add_tune_command(CLI::App& app) {
   auto* command = app.add_subcommand("tune", "Search a space on the GPU and store every result");
   auto options = std::make_shared<TuneOptions>();
   auto budget = std::make_shared<long long>(0);
-  auto replay = std::make_shared<std::string>();
+  auto replays = std::make_shared<std::vector<std::string>>();
+  auto problems_file = std::make_shared<std::string>();
   auto sanitize_count = std::make_shared<int>(0);
   command->add_option("space", options->space_file, "Search-space JSON file")
       ->required()
       ->check(CLI::ExistingFile);
   command->add_option("--problem", options->problem,
-                      "Problem sizes, e.g. B=1,H=8,S=512,D=64 (default: the space's)");
+                      "Problem sizes, e.g. B=1,H=8,S=512,D=64 (default: the space's); ranges and lists tune "
+                      "several problems, one after another: S=512..8192:x2, B=1,8");
+  command
+      ->add_option("--problems", *problems_file,
+                   "File of problems to tune one after another (one a line, or a JSON list); each search "
+                   "starts from the best configs of the nearest problems tuned before")
+      ->check(CLI::ExistingFile);
   command->add_option("--strategy", options->strategy, strategy_help())
       ->check(CLI::IsMember(strategy_names()))
       ->capture_default_str();
@@ -138,7 +191,9 @@ void add_tune_command(CLI::App& app) {
       ->add_option("--compile-threads", options->compile_threads, "Parallel NVRTC compiles (0: one per core)")
       ->capture_default_str();
   command
-      ->add_option("--replay", *replay, "Answer from a recorded sweep instead of a GPU (see evotune record)")
+      ->add_option("--replay", *replays,
+                   "Answer from a recorded sweep instead of a GPU (see evotune record); repeat it for several "
+                   "problems: each takes the sweep of its problem")
       ->check(CLI::ExistingFile);
   command->add_option("--replay-delay-ms", options->replay_delay_ms, "Replay: wait this long per answer")
       ->capture_default_str();
@@ -151,11 +206,10 @@ void add_tune_command(CLI::App& app) {
                    "racecheck, synccheck, initcheck) and keep the findings (evotune show)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
-  command->callback([options, budget, replay, sanitize_count] {
-    if (!replay->empty()) options->replay_file = *replay;
-    if (*sanitize_count > 0 && !replay->empty())
+  command->callback([options, budget, replays, sanitize_count, problems_file] {
+    if (*sanitize_count > 0 && !replays->empty())
       throw Error("--sanitize-top needs a GPU run, not --replay");
-    run(*options, *budget, *sanitize_count);
+    run(*options, *budget, *sanitize_count, *problems_file, *replays);
   });
 }
 

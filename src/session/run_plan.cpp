@@ -3,10 +3,15 @@
 #include "session/run_plan.hpp"
 
 #include "core/error.hpp"
+#include "session/shape_transfer.hpp"
 #include "strategy/strategy_table.hpp"
 
 namespace evotune {
 namespace {
+
+// A learning strategy starts from the 8 fastest configs of each of the 2 nearest problems tuned before.
+constexpr std::size_t kTransferProblems = 2;
+constexpr std::size_t kTransferConfigsEach = 8;
 
 std::map<std::string, std::vector<ParamValue>> parameter_values(const SearchSpace& space) {
   std::map<std::string, std::vector<ParamValue>> values;
@@ -41,6 +46,8 @@ RunPlan plan_run(const TuneOptions& options, const SearchSpace& space, const Siz
   input.already_measured =
       store.measured_configs(plan.keys.space_id, plan.keys.problem_id, plan.keys.device_id);
   input.history = history(store, plan.keys);
+  input.transferred = transfer_configs(store.ok_times_by_problem(plan.keys.space_id, plan.keys.device_id), sizes,
+                                       kTransferProblems, kTransferConfigsEach);
 
   plan.candidates = static_cast<std::int64_t>(input.candidates.size());
   for (const auto& config : input.candidates)

@@ -193,10 +193,12 @@ class Store {
                                  std::optional<std::int64_t> device_id, int top_k, bool include_failed) const;
   std::vector<RunSummary> runs(int limit) const;  // newest first; limit <= 0: all
   // For reports of a space version: its runs on a problem (oldest first), their measurements of it on every
-  // device (in storing order), and the ok times of every problem measured (by problem, then config id).
+  // device (in storing order), and the ok times of every problem measured (by problem, then config id; on
+  // one device, or the fastest over devices).
   std::vector<RunSummary> runs_of(std::int64_t space_id, std::int64_t problem_id) const;
   std::vector<StoredMeasurement> measurement_history(std::int64_t space_id, std::int64_t problem_id) const;
-  std::vector<ProblemTime> ok_times_by_problem(std::int64_t space_id) const;
+  std::vector<ProblemTime> ok_times_by_problem(std::int64_t space_id,
+                                               std::optional<std::int64_t> device_id = std::nullopt) const;
   std::optional<ConfigDetail> config_detail(std::int64_t config_id) const;
   // Keeps what a compute-sanitizer tool found in a config for a problem on a device (by name).
   void save_sanitizer_finding(std::int64_t config_id, std::int64_t problem_id, const std::string& device,

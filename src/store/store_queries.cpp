@@ -286,13 +286,15 @@ std::vector<StoredMeasurement> Store::measurement_history(std::int64_t space_id,
   return history;
 }
 
-std::vector<ProblemTime> Store::ok_times_by_problem(std::int64_t space_id) const {
+std::vector<ProblemTime> Store::ok_times_by_problem(std::int64_t space_id,
+                                                   std::optional<std::int64_t> device_id) const {
   sqlite::Statement select(db_, R"(
       SELECT p.sizes, m.config_id, c.params, min(m.time_median_us)
       FROM measurements m JOIN configs c ON c.id = m.config_id JOIN problems p ON p.id = m.problem_id
-      WHERE c.space_id = ?1 AND m.status = 'ok'
+      WHERE c.space_id = ?1 AND m.status = 'ok' AND (?2 IS NULL OR m.device_id = ?2)
       GROUP BY m.problem_id, m.config_id ORDER BY m.problem_id, m.config_id)");
   select.bind_int(1, space_id);
+  if (device_id) select.bind_int(2, *device_id);
   std::vector<ProblemTime> times;
   while (select.step())
     times.push_back(

@@ -27,12 +27,23 @@ AnnealStrategy::AnnealStrategy(const StrategyInput& input, AnnealSettings settin
     chains_.push_back({start, start.fitness, 0, settings_.start_temperature, std::nullopt});
     placed.push_back(start.genome);
   }
-  for (Genome& start : spread_sample(known_.untaken(), count - stored.size(), placed, rng_))
+  // Then up to half the chains (rounded up) start at the best configs of nearby problems, the rest spread at
+  // random.
+  const std::vector<Genome> transferred = known_.transferred(std::min(count - stored.size(), (count + 1) / 2));
+  for (const Genome& start : transferred) {
+    chains_.push_back({std::nullopt, std::nullopt, 0, settings_.start_temperature, start});
+    placed.push_back(start);
+  }
+  std::vector<Genome> pool;
+  for (Genome& genome : known_.untaken())
+    if (!contains(transferred, genome)) pool.push_back(std::move(genome));
+  for (Genome& start : spread_sample(pool, count - chains_.size(), placed, rng_))
     chains_.push_back({std::nullopt, std::nullopt, 0, settings_.start_temperature, std::move(start)});
   std::string start_line =
       fmt::format("anneal: {} chains, {} started from the database", chains_.size(), stored.size());
   if (!stored.empty()) start_line += fmt::format(" (best stored {:.2f} us)", *stored.front().fitness);
-  start_line += fmt::format(", {} random", chains_.size() - stored.size());
+  if (!transferred.empty()) start_line += fmt::format(", {} from nearby problems", transferred.size());
+  start_line += fmt::format(", {} random", chains_.size() - stored.size() - transferred.size());
   begin(plan_round(), std::move(start_line));
 }
 

@@ -25,13 +25,23 @@ EvolveStrategy::EvolveStrategy(const StrategyInput& input, EvolveSettings settin
   population_ = known_.fastest(population_size_ / 2);
   std::vector<Genome> seeded;
   for (const Scored& member : population_) seeded.push_back(member.genome);
-  const std::size_t random = std::min(settings_.first_random, population_size_ - population_.size());
-  std::vector<Genome> first = spread_sample(known_.untaken(), random, seeded, rng_);
+  const std::size_t open = std::min(settings_.first_random, population_size_ - population_.size());
+  // The best configs of nearby problems take up to half the first generation (rounded up), the rest is spread
+  // at random so that the search still explores.
+  std::vector<Genome> first = known_.transferred((open + 1) / 2);
+  const std::size_t transferred = first.size();
+  std::vector<Genome> avoid = seeded;
+  avoid.insert(avoid.end(), first.begin(), first.end());
+  std::vector<Genome> pool;
+  for (Genome& genome : known_.untaken())
+    if (!contains(first, genome)) pool.push_back(std::move(genome));
+  for (Genome& genome : spread_sample(pool, open - transferred, avoid, rng_)) first.push_back(std::move(genome));
   std::string start_line =
       fmt::format("evolve: population {}, seeded {} from the database", population_size_, seeded.size());
   if (!population_.empty())
     start_line += fmt::format(" (best stored {:.2f} us)", *population_.front().fitness);
-  start_line += fmt::format(", {} random", first.size());
+  if (transferred > 0) start_line += fmt::format(", {} from nearby problems", transferred);
+  start_line += fmt::format(", {} random", first.size() - transferred);
   begin(std::move(first), std::move(start_line));
 }
 

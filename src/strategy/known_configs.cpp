@@ -1,6 +1,8 @@
 // Fitness bookkeeping shared by the learning strategies.
 #include "strategy/known_configs.hpp"
 
+#include <algorithm>
+
 #include "core/error.hpp"
 
 namespace evotune {
@@ -27,6 +29,12 @@ KnownConfigs::KnownConfigs(const StrategyInput& input)
       continue;  // not a config of this grid: nothing to avoid
     }
     if (auto genome = grid_.encode(config)) take(*genome);
+  }
+  for (const Config& config : input.transferred) {
+    const auto genome = grid_.encode(config);
+    if (genome && grid_.valid(*genome) &&
+        std::find(transferred_.begin(), transferred_.end(), *genome) == transferred_.end())
+      transferred_.push_back(*genome);
   }
 }
 
@@ -62,6 +70,15 @@ double KnownConfigs::failed_share_nearby(const Genome& genome) const {
     failed += fitness ? 0 : 1;
   }
   return known == 0 ? 0.0 : static_cast<double>(failed) / static_cast<double>(known);
+}
+
+std::vector<Genome> KnownConfigs::transferred(std::size_t limit) const {
+  std::vector<Genome> result;
+  for (const Genome& genome : transferred_) {
+    if (result.size() == limit) break;
+    if (!taken(genome)) result.push_back(genome);
+  }
+  return result;
 }
 
 std::vector<Scored> KnownConfigs::fastest(std::size_t limit) const {

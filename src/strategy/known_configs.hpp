@@ -51,6 +51,8 @@ class KnownConfigs {
   double failed_share_nearby(const Genome& genome) const;
   // Up to limit valid configs with an ok fitness, fastest first (ties in the order they became known).
   std::vector<Scored> fastest(std::size_t limit) const;
+  // Up to limit of input.transferred that are valid candidates here and not taken, in their order.
+  std::vector<Genome> transferred(std::size_t limit) const;
 
  private:
   ParamGrid grid_;
@@ -58,6 +60,7 @@ class KnownConfigs {
   std::vector<Genome> order_;                        // configs with a fitness, in the order they became known
   std::set<std::pair<double, std::size_t>> ranked_;  // valid ok configs: (time, index in order_)
   std::set<Genome> taken_;
+  std::vector<Genome> transferred_;
   std::size_t untaken_ = 0;
   Fitness best_;
 };

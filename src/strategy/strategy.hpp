@@ -29,6 +29,9 @@ struct StrategyInput {
   // canonical_json of configs measured before: never proposed again.
   std::set<std::string> already_measured{};
   std::vector<PastResult> history{};  // those earlier results, ok ones fastest first, then failures
+  // The best configs of the nearest other problems tuned before, best first: where a learning strategy
+  // starts its search (transfer across shapes). Their times are not comparable here, so only the configs.
+  std::vector<Config> transferred{};
   std::uint64_t seed = 0;
   int patience = 0;  // generations without improvement before a learning strategy stops; 0: its default
 };

@@ -102,6 +102,22 @@ TEST(Anneal, ChainsStartAtTheFastestStoredConfigs) {
   EXPECT_GE(near_stored, 4u);
 }
 
+// Up to half the chains start at the configs of nearby problems: the first round proposes them as they are.
+TEST(Anneal, HalfTheChainsStartAtTheConfigsOfNearbyProblems) {
+  const AttentionLandscape land;
+  StrategyInput input = land.input(6);
+  for (std::size_t i = 0; i < 6; ++i) input.transferred.push_back(land.candidates()[10 * i]);
+  AnnealStrategy strategy(input, {});
+  EXPECT_EQ(strategy.describe_start(), "anneal: 8 chains, 0 started from the database, 4 from nearby problems, 4 random");
+  std::vector<Config> round;
+  while (auto config = strategy.next()) round.push_back(*config);
+  ASSERT_EQ(round.size(), 8u);
+  for (std::size_t i = 0; i < 4; ++i)
+    EXPECT_NE(std::find(round.begin(), round.end(), input.transferred[i]), round.end()) << i;
+  for (std::size_t i = 4; i < 6; ++i)
+    EXPECT_EQ(std::find(round.begin(), round.end(), input.transferred[i]), round.end()) << i;
+}
+
 TEST(Anneal, PatienceEndsASearchThatStopsImproving) {
   const AttentionLandscape land;
   StrategyInput input = land.input(4);

@@ -136,6 +136,28 @@ TEST(Evolve, SeedsThePopulationWithTheFastestStoredConfigs) {
   EXPECT_LT(with_history[5], without[5]);
 }
 
+// Configs carried over from nearby problems open the first generation (half of it), in their order; the
+// rest is random. An invalid or already measured one is skipped, and the run still finds the optimum sooner.
+TEST(Evolve, TheFirstGenerationStartsWithTheConfigsOfNearbyProblems) {
+  const AttentionLandscape land;
+  const auto fastest = fastest_history(land, 7);
+  StrategyInput input = land.input(4);
+  input.transferred = {fastest[1].config, fastest[2].config, fastest[3].config, fastest[4].config,
+                       fastest[5].config, fastest[6].config};
+  input.transferred.insert(input.transferred.begin() + 1, Config{{"BLOCK_M", 7}});  // not a candidate
+  input.already_measured.insert(canonical_json(fastest[2].config));
+  EvolveStrategy strategy(input, {});
+  EXPECT_EQ(strategy.describe_start(),
+            "evolve: population 16, seeded 0 from the database, 4 from nearby problems, 4 random");
+  std::vector<Config> generation;
+  while (auto config = strategy.next()) generation.push_back(*config);
+  ASSERT_EQ(generation.size(), 8u);
+  const std::vector<Config> first(generation.begin(), generation.begin() + 4);
+  EXPECT_EQ(first, (std::vector<Config>{fastest[1].config, fastest[3].config, fastest[4].config,
+                                        fastest[5].config}));
+  for (std::size_t i = 4; i < 8; ++i) EXPECT_NE(generation[i], fastest[6].config);
+}
+
 TEST(Evolve, BreedsTheFirstOffspringFromTheStoredConfigs) {
   const AttentionLandscape land;
   StrategyInput input = land.input(9);

@@ -1,0 +1,19 @@
+// The problems of a multi-problem tune: expanded, resolved, without repeats, in transfer order.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "space/search_space.hpp"
+
+namespace evotune {
+
+// Resolves each override text (see expand_problem_text, read_problems_file) against the space, drops
+// repeats, and orders them with transfer_order: problems of this space version already stored in db_file
+// (when it exists) count as tuned, so the first new problem is the one nearest to them. Returns override
+// texts naming every size ("B=1,D=64,H=8,S=512"). Throws Error (one line) for a problem the space rejects.
+std::vector<std::string> tuning_sequence(const SearchSpace& space, const std::filesystem::path& db_file,
+                                         const std::vector<std::string>& problems);
+
+}  // namespace evotune

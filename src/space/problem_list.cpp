@@ -1,0 +1,159 @@
+// Expanding problem ranges and reading problems files.
+#include "space/problem_list.hpp"
+
+#include <charconv>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "core/error.hpp"
+
+namespace evotune {
+namespace {
+
+constexpr std::size_t kMaxProblems = 10000;
+
+std::string trim(const std::string& text) {
+  const auto first = text.find_first_not_of(" \t\r");
+  if (first == std::string::npos) return "";
+  return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
+}
+
+std::int64_t integer(const std::string& text, const std::string& item) {
+  std::int64_t value = 0;
+  const std::string t = trim(text);
+  const auto [end, error] = std::from_chars(t.data(), t.data() + t.size(), value);
+  if (t.empty() || error != std::errc() || end != t.data() + t.size())
+    throw Error("problem: malformed item '" + item + "' (expected NAME=V, NAME=A..B:xK or NAME=A..B:+K)");
+  return value;
+}
+
+// The values of one item's right-hand side: V, A..B, A..B:xK or A..B:+K.
+std::vector<std::int64_t> values_of(const std::string& spec, const std::string& item) {
+  const auto dots = spec.find("..");
+  if (dots == std::string::npos) return {integer(spec, item)};
+  const auto colon = spec.find(':', dots);
+  const std::int64_t first = integer(spec.substr(0, dots), item);
+  const std::int64_t last =
+      integer(spec.substr(dots + 2, colon == std::string::npos ? std::string::npos : colon - dots - 2), item);
+  bool geometric = false;
+  std::int64_t step = 1;
+  if (colon != std::string::npos) {
+    const std::string rule = trim(spec.substr(colon + 1));
+    if (rule.size() < 2 || (rule[0] != 'x' && rule[0] != '+'))
+      throw Error("problem: malformed step in '" + item + "' (expected :xK or :+K)");
+    geometric = rule[0] == 'x';
+    step = integer(rule.substr(1), item);
+    if (geometric ? step < 2 : step < 1)
+      throw Error("problem: step of '" + item + "' must be " + (geometric ? "x2 or more" : "+1 or more"));
+  }
+  if (first > last) throw Error("problem: empty range '" + item + "' (" + std::to_string(first) + " > " +
+                                std::to_string(last) + ")");
+  if (geometric && first <= 0) throw Error("problem: a geometric range must start above 0: '" + item + "'");
+  std::vector<std::int64_t> values;
+  for (std::int64_t v = first; v <= last; v = geometric ? v * step : v + step) {
+    values.push_back(v);
+    if (values.size() > kMaxProblems) throw Error("problem: range '" + item + "' has too many values");
+  }
+  return values;
+}
+
+}  // namespace
+
+std::vector<std::string> expand_problem_text(const std::string& text) {
+  std::vector<std::pair<std::string, std::vector<std::int64_t>>> sizes;
+  bool varies = false;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto comma = std::min(text.find(',', start), text.size());
+    const std::string item = trim(text.substr(start, comma - start));
+    start = comma + 1;
+    if (item.empty() && trim(text).empty()) break;
+    const auto equals = item.find('=');
+    std::string spec = item;
+    if (equals != std::string::npos) {
+      const std::string name = trim(item.substr(0, equals));
+      for (const auto& size : sizes)
+        if (size.first == name) throw Error("problem: size '" + name + "' given twice");
+      sizes.push_back({name, {}});
+      spec = item.substr(equals + 1);
+    } else {
+      if (sizes.empty())
+        throw Error("problem: malformed item '" + item + "' (expected NAME=INTEGER, e.g. S=512)");
+      varies = true;
+    }
+    const auto values = values_of(spec, item);
+    varies = varies || values.size() > 1;
+    auto& list = sizes.back().second;
+    list.insert(list.end(), values.begin(), values.end());
+  }
+  if (!varies) return {trim(text)};
+  std::size_t count = 1;
+  for (const auto& size : sizes) {
+    count *= size.second.size();
+    if (count > kMaxProblems)
+      throw Error("problem: '" + trim(text) + "' expands to more than " + std::to_string(kMaxProblems) +
+                  " problems");
+  }
+  std::vector<std::string> problems;
+  std::set<std::string> seen;
+  for (std::size_t index = 0; index < count; ++index) {
+    std::string problem;
+    std::size_t rest = index;
+    std::vector<std::string> items(sizes.size());
+    for (std::size_t s = sizes.size(); s-- > 0;) {  // the last size varies fastest
+      items[s] = sizes[s].first + "=" + std::to_string(sizes[s].second[rest % sizes[s].second.size()]);
+      rest /= sizes[s].second.size();
+    }
+    for (const auto& item : items) problem += (problem.empty() ? "" : ",") + item;
+    if (seen.insert(problem).second) problems.push_back(problem);
+  }
+  return problems;
+}
+
+std::vector<std::string> read_problems_file(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) throw Error("problems file " + file.string() + ": cannot be read");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  std::vector<std::string> problems;
+  auto add = [&](const std::string& entry) {
+    for (auto& problem : expand_problem_text(entry)) problems.push_back(std::move(problem));
+  };
+  const auto first = text.find_first_not_of(" \t\r\n");
+  try {
+    if (first != std::string::npos && text[first] == '[') {
+      const auto json = nlohmann::json::parse(text);
+      for (const auto& entry : json) {
+        if (entry.is_string()) {
+          add(entry.get<std::string>());
+        } else if (entry.is_object()) {
+          std::string problem;
+          for (const auto& [name, value] : entry.items()) {
+            if (!value.is_number_integer()) throw Error("size '" + name + "' is not an integer");
+            problem += (problem.empty() ? "" : ",") + name + "=" + std::to_string(value.get<std::int64_t>());
+          }
+          add(problem);
+        } else {
+          throw Error("each entry must be a problem text (\"S=512\") or an object of sizes ({\"S\": 512})");
+        }
+      }
+    } else {
+      std::istringstream lines(text);
+      for (std::string line; std::getline(lines, line);) {
+        line = trim(line);
+        if (!line.empty() && line[0] != '#') add(line);
+      }
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw Error("problems file " + file.string() + ": not valid JSON: " + e.what());
+  } catch (const Error& e) {
+    throw Error("problems file " + file.string() + ": " + e.what());
+  }
+  if (problems.empty()) throw Error("problems file " + file.string() + ": holds no problem");
+  return problems;
+}
+
+}  // namespace evotune

@@ -1,0 +1,25 @@
+// Several problems from text: ranges and lists on --problem, and problems files (--problems).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace evotune {
+
+// Expands ranges and lists into one override text per problem ("NAME=VALUE,..."), in order, the first
+// size varying slowest; text without ranges or lists comes back as it is (trimmed). Items:
+//   NAME=V           one value
+//   NAME=A..B:xK     A, A*K, A*K*K, ... while <= B (K >= 2)
+//   NAME=A..B:+K     A, A+K, A+2K, ... while <= B (K >= 1); NAME=A..B is A..B:+1
+//   V or A..B:...    an item without '=' adds values to the item before it ("B=1,8": B is 1 or 8)
+// Throws Error (one line) for a malformed item, a value list before any NAME=, an empty range, a size given
+// twice, or more than 10000 problems. Names and values are checked later, by resolve_sizes.
+std::vector<std::string> expand_problem_text(const std::string& text);
+
+// A problems file: a JSON list (each entry an override text, which may hold ranges, or an object of sizes
+// {"S": 512}), or else one override text per line (blank lines and lines starting with # are skipped).
+// Throws Error naming the file when it cannot be read or holds no problem.
+std::vector<std::string> read_problems_file(const std::filesystem::path& file);
+
+}  // namespace evotune
