@@ -52,6 +52,8 @@
 // wgmmas), the wgmmas, wgmma.commit_group, wgmma.wait_group 0, and an empty asm on every accumulator so that
 // no read of it is scheduled before the wait. A closing __syncthreads keeps a stage from being refilled while
 // another warpgroup's wgmma may still read it (each waits for its own wgmmas before reaching it).
+// This is the first step of FlashAttention-3's design: every wgmma batch is waited for at once (no softmax
+// overlapped with the next tile's Q K^T within a warpgroup), and there is no producer warp, TMA or setmaxnreg.
 #include <cuda_fp16.h>
 
 #ifndef D
@@ -69,8 +71,13 @@ static_assert(false, "BLOCK_N must be #defined");
 #ifndef STAGES
 static_assert(false, "STAGES must be #defined");
 #endif
+// wgmma exists on sm_90a only (the space sets ArchSuffix "a"). nvcc -arch=sm_90a (an exported variant) also
+// emits compute_90 PTX for later GPUs; in that pass every wgmma instruction is a trap, so that the file
+// builds but never computes wrongly.
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
-static_assert(false, "wgmma needs sm_90a: the space sets ArchSuffix \"a\"");
+#define WGMMA_ASM(...) __trap()
+#else
+#define WGMMA_ASM(...) asm volatile(__VA_ARGS__)
 #endif
 
 namespace {
@@ -133,12 +140,12 @@ __device__ __forceinline__ unsigned long long descriptor(unsigned address, unsig
          static_cast<unsigned long long>(1024 >> 4) << 32 | 1ull << 62;
 }
 
-__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_fence() { WGMMA_ASM("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() {
-  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+  WGMMA_ASM("wgmma.commit_group.sync.aligned;\n" ::: "memory");
 }
 __device__ __forceinline__ void wgmma_wait_all() {
-  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+  WGMMA_ASM("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
 }
 __device__ __forceinline__ void fence_async_shared() {
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
@@ -194,29 +201,29 @@ namespace warpgroup_mma {
 // I0.. are the operand numbers after the N / 2 accumulators.
 template <int N>
 struct Wgmma;
-#define DEFINE_WGMMA(N, OPS, ACC, I0, I1, I2, I3, I4, I5)                                               \
-  template <>                                                                                           \
-  struct Wgmma<N> {                                                                                     \
-    static __device__ __forceinline__ void ss(float (&d)[N / 2], unsigned long long a,                  \
-                                              unsigned long long b) {                                   \
-      asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" #I2                                             \
-                   ", 0;\n"                                                                             \
-                   "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32.f16.f16 {" OPS "}, %" #I0 ", %" #I1  \
-                   ", p, 1, 1, 0, 0;\n}\n"                                                              \
-                   : ACC                                                                                \
-                   : "l"(a), "l"(b), "r"(1)                                                             \
-                   : "memory");                                                                         \
-    }                                                                                                   \
-    static __device__ __forceinline__ void rs(float (&d)[N / 2], const unsigned (&a)[4],                \
-                                              unsigned long long b) {                                   \
-      asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" #I5                                             \
-                   ", 0;\n"                                                                             \
-                   "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32.f16.f16 {" OPS "}, {%" #I0 ", %" #I1 \
-                   ", %" #I2 ", %" #I3 "}, %" #I4 ", p, 1, 1, 1;\n}\n"                                  \
-                   : ACC                                                                                \
-                   : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(1)                         \
-                   : "memory");                                                                         \
-    }                                                                                                   \
+#define DEFINE_WGMMA(N, OPS, ACC, I0, I1, I2, I3, I4, I5)                                            \
+  template <>                                                                                        \
+  struct Wgmma<N> {                                                                                  \
+    static __device__ __forceinline__ void ss(float (&d)[N / 2], unsigned long long a,               \
+                                              unsigned long long b) {                                \
+      WGMMA_ASM("{\n.reg .pred p;\nsetp.ne.b32 p, %" #I2                                             \
+                ", 0;\n"                                                                             \
+                "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32.f16.f16 {" OPS "}, %" #I0 ", %" #I1  \
+                ", p, 1, 1, 0, 0;\n}\n"                                                              \
+                : ACC                                                                                \
+                : "l"(a), "l"(b), "r"(1)                                                             \
+                : "memory");                                                                         \
+    }                                                                                                \
+    static __device__ __forceinline__ void rs(float (&d)[N / 2], const unsigned (&a)[4],             \
+                                              unsigned long long b) {                                \
+      WGMMA_ASM("{\n.reg .pred p;\nsetp.ne.b32 p, %" #I5                                             \
+                ", 0;\n"                                                                             \
+                "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32.f16.f16 {" OPS "}, {%" #I0 ", %" #I1 \
+                ", %" #I2 ", %" #I3 "}, %" #I4 ", p, 1, 1, 1;\n}\n"                                  \
+                : ACC                                                                                \
+                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(1)                         \
+                : "memory");                                                                         \
+    }                                                                                                \
   };
 DEFINE_WGMMA(64, ACC_OPS_32, ACC_32, 32, 33, 34, 35, 36, 37)
 DEFINE_WGMMA(96, ACC_OPS_48, ACC_48, 48, 49, 50, 51, 52, 53)
