@@ -395,6 +395,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
       wgmma_commit();
       wgmma_wait_all();
       pin(o_acc);
+#pragma unroll
+      for (int kt = 0; kt < BLOCK_N / 16; ++kt) pin(p_frag[kt]);  // read by the wgmmas until the wait
     }
     __syncthreads();  // the stage computed here is refilled by a later iteration
   }
