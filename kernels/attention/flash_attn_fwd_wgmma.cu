@@ -1,0 +1,429 @@
+// Forward attention O = softmax(Q K^T * scale) V on Hopper's warpgroup tensor cores (wgmma, sm_90a).
+//
+// Q, K, V, O: fp16 [B, H, S, D], contiguous, D fastest; offsets are 64-bit. Grid (cdiv(S, BLOCK_M), H, B);
+// block = 128 * CONSUMER_WARPGROUPS threads; dynamic shared memory = SMEM_BYTES below (the space's SMEM_BYTES
+// expression must equal it; a launch with less traps instead of overrunning).
+//
+// Each warpgroup (4 warps, 128 threads) owns 64 query rows; BLOCK_M = 64 * CONSUMER_WARPGROUPS, and the
+// warpgroups of a block share every K/V tile. Per tile of BLOCK_N keys a warpgroup computes
+//   S = Q K^T   with D / 16 wgmma.mma_async.m64n<BLOCK_N>k16 (A = Q and B = K both from shared memory),
+//   the online softmax on the S accumulators in registers (base 2, the scale folded into one multiply),
+//   O += P V    with BLOCK_N / 16 wgmma.mma_async.m64n<D>k16, A = P from registers (the S accumulators packed
+//               to fp16), B = V from shared memory, transposed (V is stored key-major, D contiguous).
+// O stays in fp32 registers until the epilogue divides by the row sums (0 for a row with every key masked,
+// never NaN), stages the fp16 tile in the Q tile and writes it with 16-byte stores, rows < S only. Keys >= S
+// and (CAUSAL) keys after the query get -inf on the tiles that reach them only; K/V tiles after a block's
+// last row are not loaded (causal), and a warpgroup skips tiles entirely after its own rows.
+//
+// Tuning parameters (#defined by the tuner, never here):
+//   CONSUMER_WARPGROUPS  warpgroups per block (1..3), each owning 64 query rows
+//   BLOCK_N              keys per K/V tile: the n of the S wgmma and the k extent of P V (a multiple of 16)
+//   STAGES               K/V ring depth, filled with 16-byte cp.async: 1 = load, wait, compute; 2..3 = the
+//                        next STAGES - 1 tiles are in flight while one is computed
+//   Problem sizes: D (head dimension, 64 or 128), CAUSAL (1 = key j > query i is masked).
+//
+// Shared memory (1024-byte aligned; every tile is a multiple of 1024 bytes):
+//   Q [BLOCK_M rows]   K [STAGES][BLOCK_N rows]   V [STAGES][BLOCK_N rows]
+// A tile of R rows of D halves is D / 64 slabs of [R][64 halves]: each slab row is 128 bytes, and the 16-byte
+// chunk c (halves 8c..8c+7) of row r sits at chunk position c ^ (r % 8), the 128-byte swizzle (CUTLASS's
+// Swizzle<3,4,3>: address bits [4,7) ^= bits [7,10)). Eight rows are one 1024-byte swizzle atom; since every
+// slab starts on a 1024-byte boundary, the XOR is the one the hardware applies to the absolute address.
+//
+// Matrix descriptors (64 bits, PTX ISA "matrix descriptor format"):
+//   bits  0..13  start address >> 4          bits 16..29  leading dimension byte offset (LBO) >> 4
+//   bits 32..45  stride dimension byte offset (SBO) >> 4   bits 49..51  base offset (0: atoms 1024-aligned)
+//   bits 62..63  swizzle mode: 1 = 128-byte swizzle
+// Q (A) and K (B) are K-major (D contiguous): one k16 step is 32 bytes of one slab row, so step ks starts at
+// slab (ks / 4) + 32 * (ks % 4) bytes; SBO = 1024 (the next 8 rows); LBO is unused with a 128-byte swizzle
+// (encoded 1). A warpgroup's Q rows start 64 * 128 bytes further per warpgroup. V (B of P V) is MN-major
+// (D is the N dimension and contiguous), imm-trans-b = 1: one k16 step is 16 keys = 2048 bytes, SBO = 1024
+// (the next 8 keys), LBO = BLOCK_N * 128 (the next 64 columns of D: the next slab; used when D = 128).
+//
+// Register fragments (thread t of the warpgroup: warp w = t / 32, g = (t % 32) / 4, q = t % 4):
+//   accumulator of m64nNk16, N / 2 floats: d[4j + e] is row 16w + g + 8 (e / 2), column 8j + 2q + e % 2;
+//   A of m64nNk16 (f16), 4 registers of 2 halves: a0 = (row 16w + g, k 2q..2q+1), a1 = (row + 8, same k),
+//   a2 = (row, k 8 + 2q..), a3 = (row + 8, k 8 + 2q..).
+// So the S accumulators of key columns [16 kt, 16 kt + 16) packed pairwise, d[8kt + 2i], d[8kt + 2i + 1] for
+// i = 0..3, are the A fragment of P V's k-step kt as they stand: P never goes through shared memory.
+//
+// Synchronisation per K/V tile: cp.async.wait_group (this thread's copies of the tile have landed),
+// fence.proxy.async.shared::cta (they become visible to the async proxy, which wgmma reads through),
+// __syncthreads (everyone's have); then wgmma.fence (orders the accumulator and P register writes before the
+// wgmmas), the wgmmas, wgmma.commit_group, wgmma.wait_group 0, and an empty asm on every accumulator so that
+// no read of it is scheduled before the wait. A closing __syncthreads keeps a stage from being refilled while
+// another warpgroup's wgmma may still read it (each waits for its own wgmmas before reaching it).
+// This is the first step of FlashAttention-3's design: every wgmma batch is waited for at once (no softmax
+// overlapped with the next tile's Q K^T within a warpgroup), and there is no producer warp, TMA or setmaxnreg.
+#include <cuda_fp16.h>
+
+#ifndef D
+static_assert(false, "D (head dimension) must be #defined");
+#endif
+#ifndef CAUSAL
+static_assert(false, "CAUSAL (0 or 1) must be #defined");
+#endif
+#ifndef CONSUMER_WARPGROUPS
+static_assert(false, "CONSUMER_WARPGROUPS must be #defined");
+#endif
+#ifndef BLOCK_N
+static_assert(false, "BLOCK_N must be #defined");
+#endif
+#ifndef STAGES
+static_assert(false, "STAGES must be #defined");
+#endif
+// wgmma exists on sm_90a only (the space sets ArchSuffix "a"). nvcc -arch=sm_90a (an exported variant) also
+// emits compute_90 PTX for later GPUs; in that pass every wgmma instruction is a trap, so that the file
+// builds but never computes wrongly.
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define WGMMA_ASM(...) __trap()
+#else
+#define WGMMA_ASM(...) asm volatile(__VA_ARGS__)
+#endif
+
+namespace {
+
+constexpr int THREADS = 128 * CONSUMER_WARPGROUPS;
+constexpr int BLOCK_M = 64 * CONSUMER_WARPGROUPS;
+constexpr int CHUNKS = D / 8;  // 16-byte chunks per row
+constexpr int Q_BYTES = 2 * BLOCK_M * D;
+constexpr int KV_TILE_BYTES = 2 * BLOCK_N * D;
+constexpr int SMEM_BYTES = Q_BYTES + 2 * STAGES * KV_TILE_BYTES + 1024;  // + room to align to 1024
+
+static_assert(D == 64 || D == 128, "D must be 64 or 128 (one or two 64-column slabs)");
+static_assert(CONSUMER_WARPGROUPS >= 1 && CONSUMER_WARPGROUPS <= 3, "1..3 consumer warpgroups");
+static_assert(BLOCK_N % 16 == 0 && BLOCK_N >= 16 && BLOCK_N <= 256,
+              "BLOCK_N is the n of a wgmma (<= 256) and a whole number of P V k-steps of 16 keys");
+static_assert(STAGES >= 1 && STAGES <= 3, "STAGES must be 1..3");
+
+constexpr float kLog2e = 1.4426950408889634f;
+#define NEG_INF (-__int_as_float(0x7f800000))  // -inf, without <cmath>
+
+__device__ __forceinline__ unsigned smem_address(const void* pointer) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(pointer));
+}
+
+// Byte offset of 16-byte chunk `chunk` (halves 8 chunk .. 8 chunk + 7) of row `row` in a swizzled tile of
+// ROWS rows.
+template <int ROWS>
+__device__ __forceinline__ int swizzled_offset(int row, int chunk) {
+  return (chunk >> 3) * (ROWS * 128) + row * 128 + (((chunk & 7) ^ (row & 7)) << 4);
+}
+
+// 16 bytes from global to shared; src_bytes = 0 writes zeros (rows past S).
+__device__ __forceinline__ void copy_16(unsigned dst, const half* src, bool valid) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(valid ? 16 : 0)
+               : "memory");
+}
+__device__ __forceinline__ void commit_copies() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int PENDING>
+__device__ __forceinline__ void wait_copies() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING) : "memory");
+}
+
+// ROWS rows of D halves from global (row stride D) into the swizzled tile at shared address `tile`; rows at
+// or past `valid_rows` are zero-filled.
+template <int ROWS>
+__device__ __forceinline__ void load_tile(unsigned tile, const half* global, int valid_rows) {
+  for (int chunk = threadIdx.x; chunk < ROWS * CHUNKS; chunk += THREADS) {
+    const int row = chunk / CHUNKS;
+    const int c = chunk % CHUNKS;
+    const bool valid = row < valid_rows;
+    copy_16(tile + swizzled_offset<ROWS>(row, c),
+            global + (valid ? static_cast<long long>(row) * D + c * 8 : 0), valid);
+  }
+}
+
+// A 128-byte-swizzle descriptor for the tile at shared address `address`; SBO = 1024 (8 rows of 128 bytes).
+__device__ __forceinline__ unsigned long long descriptor(unsigned address, unsigned leading_bytes) {
+  return static_cast<unsigned long long>((address & 0x3FFFF) >> 4) |
+         static_cast<unsigned long long>(leading_bytes >> 4) << 16 |
+         static_cast<unsigned long long>(1024 >> 4) << 32 | 1ull << 62;
+}
+
+__device__ __forceinline__ void wgmma_fence() { WGMMA_ASM("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_commit() {
+  WGMMA_ASM("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+__device__ __forceinline__ void wgmma_wait_all() {
+  WGMMA_ASM("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+}
+__device__ __forceinline__ void fence_async_shared() {
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+// Pins registers in place: the compiler cannot move their reads and writes across this point (nor, therefore,
+// across the wgmma fence and wait next to it), which it would otherwise do, not knowing wgmma is
+// asynchronous.
+template <int N>
+__device__ __forceinline__ void pin(float (&r)[N]) {
+#pragma unroll
+  for (int i = 0; i < N; ++i) asm volatile("" : "+f"(r[i])::"memory");
+}
+template <int N>
+__device__ __forceinline__ void pin(unsigned (&r)[N]) {
+#pragma unroll
+  for (int i = 0; i < N; ++i) asm volatile("" : "+r"(r[i])::"memory");
+}
+
+// Operand lists of 8, 16, ... accumulators for the inline PTX below.
+#define ACC_OPS_0 "%0, %1, %2, %3, %4, %5, %6, %7"
+#define ACC_OPS_1 ", %8, %9, %10, %11, %12, %13, %14, %15"
+#define ACC_OPS_2 ", %16, %17, %18, %19, %20, %21, %22, %23"
+#define ACC_OPS_3 ", %24, %25, %26, %27, %28, %29, %30, %31"
+#define ACC_OPS_4 ", %32, %33, %34, %35, %36, %37, %38, %39"
+#define ACC_OPS_5 ", %40, %41, %42, %43, %44, %45, %46, %47"
+#define ACC_OPS_6 ", %48, %49, %50, %51, %52, %53, %54, %55"
+#define ACC_OPS_7 ", %56, %57, %58, %59, %60, %61, %62, %63"
+#define ACC_OPS_8 ", %64, %65, %66, %67, %68, %69, %70, %71"
+#define ACC_OPS_9 ", %72, %73, %74, %75, %76, %77, %78, %79"
+#define ACC_OPS_10 ", %80, %81, %82, %83, %84, %85, %86, %87"
+#define ACC_OPS_32 ACC_OPS_0 ACC_OPS_1 ACC_OPS_2 ACC_OPS_3
+#define ACC_OPS_48 ACC_OPS_32 ACC_OPS_4 ACC_OPS_5
+#define ACC_OPS_64 ACC_OPS_48 ACC_OPS_6 ACC_OPS_7
+#define ACC_OPS_88 ACC_OPS_64 ACC_OPS_8 ACC_OPS_9 ACC_OPS_10
+#define ACC_8(i)                                                                              \
+  "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
+      "+f"(d[i + 6]), "+f"(d[i + 7])
+#define ACC_32 ACC_8(0), ACC_8(8), ACC_8(16), ACC_8(24)
+#define ACC_48 ACC_32, ACC_8(32), ACC_8(40)
+#define ACC_64 ACC_48, ACC_8(48), ACC_8(56)
+#define ACC_88 ACC_64, ACC_8(64), ACC_8(72), ACC_8(80)
+
+}  // namespace
+
+// Outside the anonymous namespace: the sizes a variant leaves unused are then no "declared but never
+// referenced".
+namespace warpgroup_mma {
+
+// d (64 x N, fp32) += A (64 x 16, fp16) * B (16 x N, fp16):
+//   ss: A and B from shared memory through descriptors, both K-major (imm-trans-a = imm-trans-b = 0);
+//   rs: A from registers (the fragment above), B through a descriptor, MN-major (imm-trans-b = 1).
+// I0.. are the operand numbers after the N / 2 accumulators.
+template <int N>
+struct Wgmma;
+#define DEFINE_WGMMA(N, OPS, ACC, I0, I1, I2, I3, I4, I5)                                            \
+  template <>                                                                                        \
+  struct Wgmma<N> {                                                                                  \
+    static __device__ __forceinline__ void ss(float (&d)[N / 2], unsigned long long a,               \
+                                              unsigned long long b) {                                \
+      WGMMA_ASM("{\n.reg .pred p;\nsetp.ne.b32 p, %" #I2                                             \
+                ", 0;\n"                                                                             \
+                "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32.f16.f16 {" OPS "}, %" #I0 ", %" #I1  \
+                ", p, 1, 1, 0, 0;\n}\n"                                                              \
+                : ACC                                                                                \
+                : "l"(a), "l"(b), "r"(1)                                                             \
+                : "memory");                                                                         \
+    }                                                                                                \
+    static __device__ __forceinline__ void rs(float (&d)[N / 2], const unsigned (&a)[4],             \
+                                              unsigned long long b) {                                \
+      WGMMA_ASM("{\n.reg .pred p;\nsetp.ne.b32 p, %" #I5                                             \
+                ", 0;\n"                                                                             \
+                "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32.f16.f16 {" OPS "}, {%" #I0 ", %" #I1 \
+                ", %" #I2 ", %" #I3 "}, %" #I4 ", p, 1, 1, 1;\n}\n"                                  \
+                : ACC                                                                                \
+                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(1)                         \
+                : "memory");                                                                         \
+    }                                                                                                \
+  };
+DEFINE_WGMMA(64, ACC_OPS_32, ACC_32, 32, 33, 34, 35, 36, 37)
+DEFINE_WGMMA(96, ACC_OPS_48, ACC_48, 48, 49, 50, 51, 52, 53)
+DEFINE_WGMMA(128, ACC_OPS_64, ACC_64, 64, 65, 66, 67, 68, 69)
+DEFINE_WGMMA(176, ACC_OPS_88, ACC_88, 88, 89, 90, 91, 92, 93)
+
+}  // namespace warpgroup_mma
+
+namespace {
+using warpgroup_mma::Wgmma;
+
+__device__ __forceinline__ unsigned pack_pair(float low, float high) {
+  const __half2 pair = __floats2half2_rn(low, high);
+  return *reinterpret_cast<const unsigned*>(&pair);
+}
+
+__device__ __forceinline__ float exp2_approx(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(y) : "f"(x));
+  return y;
+}
+
+}  // namespace
+
+extern "C" __global__ void __launch_bounds__(THREADS, 1)
+    flash_attn_fwd_wgmma(const half* __restrict__ Q, const half* __restrict__ K, const half* __restrict__ V,
+                         half* __restrict__ O, int B, int H, int S, float scale) {
+  extern __shared__ __align__(1024) unsigned char smem_raw[];
+  {
+    unsigned dynamic_bytes;
+    asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamic_bytes));
+    if (dynamic_bytes < static_cast<unsigned>(SMEM_BYTES)) __trap();
+  }
+  const unsigned raw = smem_address(smem_raw);
+  const unsigned q_tile = (raw + 1023) & ~1023u;  // shared addresses of the tiles
+  const unsigned k_ring = q_tile + Q_BYTES;
+  const unsigned v_ring = k_ring + STAGES * KV_TILE_BYTES;
+  unsigned char* const q_staging = smem_raw + (q_tile - raw);  // the Q tile, for the epilogue
+
+  const int warpgroup = threadIdx.x / 128;
+  const int warp = (threadIdx.x / 32) % 4;  // within the warpgroup
+  const int lane = threadIdx.x % 32;
+  const int group = lane >> 2;  // the accumulator row of this lane (and row + 8)
+  const int quad = lane & 3;    // the accumulator column pair of this lane
+  const int m0 = blockIdx.x * BLOCK_M;
+  const int wg_row0 = m0 + warpgroup * 64;  // first query row of this warpgroup
+  const long long head = (static_cast<long long>(blockIdx.z) * H + blockIdx.y) * S * D;
+  const float scale_log2 = scale * kLog2e;
+
+  // Keys this block needs: all of them, or (causal) up to its last row.
+  const int key_end = CAUSAL ? min(S, m0 + BLOCK_M) : S;
+  const int tiles = (key_end + BLOCK_N - 1) / BLOCK_N;
+
+  load_tile<BLOCK_M>(q_tile, Q + head + static_cast<long long>(m0) * D, S - m0);
+  auto load_kv = [&](int tile) {
+    const int stage = tile % STAGES;
+    const int n0 = tile * BLOCK_N;
+    const long long offset = head + static_cast<long long>(n0) * D;
+    load_tile<BLOCK_N>(k_ring + stage * KV_TILE_BYTES, K + offset, S - n0);
+    load_tile<BLOCK_N>(v_ring + stage * KV_TILE_BYTES, V + offset, S - n0);
+  };
+  // Prologue: Q with the first tile, then up to STAGES - 1 tiles in flight (empty groups keep the count).
+#pragma unroll
+  for (int tile = 0; tile < STAGES - 1; ++tile) {
+    if (tile < tiles) load_kv(tile);
+    commit_copies();
+  }
+
+  const unsigned long long q_desc = descriptor(q_tile + warpgroup * 64 * 128, 16);
+  const unsigned long long k_desc = descriptor(k_ring, 16);
+  const unsigned long long v_desc = descriptor(v_ring, BLOCK_N * 128);
+
+  float o_acc[D / 2];
+  float row_max[2];  // running max of the scaled scores of rows g and g + 8, base 2
+  float row_sum[2];  // this lane's share of the running sums
+#pragma unroll
+  for (int i = 0; i < D / 2; ++i) o_acc[i] = 0.0f;
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    row_max[r] = NEG_INF;
+    row_sum[r] = 0.0f;
+  }
+
+  for (int tile = 0; tile < tiles; ++tile) {
+    if (tile + STAGES - 1 < tiles) load_kv(tile + STAGES - 1);
+    commit_copies();
+    wait_copies<STAGES - 1>();
+    fence_async_shared();
+    __syncthreads();
+
+    const int n0 = tile * BLOCK_N;
+    if (!CAUSAL || n0 <= wg_row0 + 63) {
+      const unsigned long long stage_offset =
+          static_cast<unsigned long long>((tile % STAGES) * KV_TILE_BYTES) >> 4;
+
+      // S = Q K^T for this warpgroup's 64 rows and the tile's BLOCK_N keys.
+      float s_acc[BLOCK_N / 2];
+#pragma unroll
+      for (int i = 0; i < BLOCK_N / 2; ++i) s_acc[i] = 0.0f;
+      pin(s_acc);
+      wgmma_fence();
+#pragma unroll
+      for (int ks = 0; ks < D / 16; ++ks) {
+        const unsigned long long q_step = ((ks / 4) * (BLOCK_M * 128) + (ks % 4) * 32) >> 4;
+        const unsigned long long k_step = ((ks / 4) * (BLOCK_N * 128) + (ks % 4) * 32) >> 4;
+        Wgmma<BLOCK_N>::ss(s_acc, q_desc + q_step, k_desc + stage_offset + k_step);
+      }
+      wgmma_commit();
+      wgmma_wait_all();
+      pin(s_acc);
+
+      // Mask keys past S and (causal) after the query, on the tiles that reach them only.
+      const bool tail = n0 + BLOCK_N > S;
+      const bool diagonal = CAUSAL && n0 + BLOCK_N - 1 > wg_row0;
+      if (tail || diagonal) {
+#pragma unroll
+        for (int i = 0; i < BLOCK_N / 2; ++i) {
+          const int key = n0 + (i / 4) * 8 + quad * 2 + (i & 1);
+          const int query = wg_row0 + warp * 16 + group + ((i >> 1) & 1) * 8;
+          if (key >= S || (CAUSAL && key > query)) s_acc[i] = NEG_INF;
+        }
+      }
+
+      // Online softmax in base 2; O rescaled once per tile.
+#pragma unroll
+      for (int r = 0; r < 2; ++r) {
+        float tile_max = NEG_INF;
+#pragma unroll
+        for (int j = 0; j < BLOCK_N / 8; ++j)
+          tile_max = fmaxf(tile_max, fmaxf(s_acc[4 * j + 2 * r], s_acc[4 * j + 2 * r + 1]));
+        tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 1));
+        tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 2));
+        const float new_max = fmaxf(row_max[r], tile_max * scale_log2);
+        // A row with every key so far masked keeps -inf: subtract 0 so that its p and factor are 0.
+        const float base = new_max == NEG_INF ? 0.0f : new_max;
+        const float factor = exp2_approx(row_max[r] - base);
+        row_max[r] = new_max;
+        float sum = 0.0f;
+#pragma unroll
+        for (int j = 0; j < BLOCK_N / 8; ++j)
+#pragma unroll
+          for (int c = 0; c < 2; ++c) {
+            const float p = exp2_approx(s_acc[4 * j + 2 * r + c] * scale_log2 - base);
+            s_acc[4 * j + 2 * r + c] = p;
+            sum += p;
+          }
+        row_sum[r] = row_sum[r] * factor + sum;
+#pragma unroll
+        for (int j = 0; j < D / 8; ++j) {
+          o_acc[4 * j + 2 * r] *= factor;
+          o_acc[4 * j + 2 * r + 1] *= factor;
+        }
+      }
+
+      // O += P V: the packed S accumulators of keys [16 kt, 16 kt + 16) are the A fragment of k-step kt.
+      unsigned p_frag[BLOCK_N / 16][4];
+#pragma unroll
+      for (int kt = 0; kt < BLOCK_N / 16; ++kt) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+          p_frag[kt][i] = pack_pair(s_acc[8 * kt + 2 * i], s_acc[8 * kt + 2 * i + 1]);
+        pin(p_frag[kt]);
+      }
+      pin(o_acc);
+      wgmma_fence();
+#pragma unroll
+      for (int kt = 0; kt < BLOCK_N / 16; ++kt)
+        Wgmma<D>::rs(o_acc, p_frag[kt], v_desc + stage_offset + ((kt * 16 * 128) >> 4));
+      wgmma_commit();
+      wgmma_wait_all();
+      pin(o_acc);
+#pragma unroll
+      for (int kt = 0; kt < BLOCK_N / 16; ++kt) pin(p_frag[kt]);  // read by the wgmmas until the wait
+    }
+    __syncthreads();  // the stage computed here is refilled by a later iteration
+  }
+  wait_copies<0>();  // no copy may land in the staging area below
+  __syncthreads();
+
+  // Epilogue: O / row sum (0 where every key was masked) as fp16, staged swizzled in the Q tile, 16-byte
+  // stores.
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    float total = row_sum[r];
+    total += __shfl_xor_sync(0xffffffffu, total, 1);
+    total += __shfl_xor_sync(0xffffffffu, total, 2);
+    const float inverse = total > 0.0f ? 1.0f / total : 0.0f;
+    const int row = warpgroup * 64 + warp * 16 + group + r * 8;
+#pragma unroll
+    for (int j = 0; j < D / 8; ++j)
+      *reinterpret_cast<unsigned*>(q_staging + swizzled_offset<BLOCK_M>(row, j) + quad * 4) =
+          pack_pair(o_acc[4 * j + 2 * r] * inverse, o_acc[4 * j + 2 * r + 1] * inverse);
+  }
+  __syncthreads();
+  half* o_head = O + head;
+  for (int chunk = threadIdx.x; chunk < BLOCK_M * CHUNKS; chunk += THREADS) {
+    const int row = chunk / CHUNKS;
+    const int c = chunk % CHUNKS;
+    if (m0 + row < S)
+      *reinterpret_cast<uint4*>(o_head + static_cast<long long>(m0 + row) * D + c * 8) =
+          *reinterpret_cast<const uint4*>(q_staging + swizzled_offset<BLOCK_M>(row, c));
+  }
+}

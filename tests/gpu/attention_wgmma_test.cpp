@@ -1,0 +1,57 @@
+// The wgmma attention template (sm_90a) on a Hopper GPU, through `evotune eval` against the space's reference
+// (which tests/gpu/attention_reference_test.cpp checks against float64): ragged S, S = 1, D = 128 (two
+// 64-column slabs and an n128 P V), causal, every consumer warpgroup count, stage count and tile width; each
+// with the space's special inputs (scores far past fp32's exp range, K = 0) and the S + 1 problem besides the
+// random rounds. Skips where the GPU is not compute capability 9.0, which has no wgmma.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cuda/driver.hpp"
+#include "eval/device_query.hpp"
+#include "support/run_command.hpp"
+
+namespace evotune {
+namespace {
+
+struct Case {
+  const char* problem;
+  const char* params;
+};
+
+class AttentionWgmma : public ::testing::TestWithParam<Case> {};
+
+TEST_P(AttentionWgmma, MatchesTheReference) {
+  if (cuda::device_count() == 0) GTEST_SKIP() << cuda::no_device_reason();
+  const DeviceInfo device = query_gpu(0);
+  if (device.cc_major * 10 + device.cc_minor != 90)
+    GTEST_SKIP() << device.name << " is not compute capability 9.0, which alone has wgmma";
+  const auto result = test::run_evotune(std::string("eval kernels/attention/flash_attn_fwd_wgmma.cu --json "
+                                                    "--space search_spaces/flash_attn_fwd_wgmma.json "
+                                                    "--problem ") +
+                                        GetParam().problem + " --params " + GetParam().params);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto json = nlohmann::json::parse(result.out);
+  EXPECT_EQ(json.at("status"), "ok") << json.dump(2);
+  EXPECT_EQ(json.at("validation").at("rounds"), 2 + 2 + 1) << "two random rounds, two special ones, S + 1";
+  std::printf("%s %s: %s us, max_abs %s, %s registers\n", GetParam().problem, GetParam().params,
+              json.at("time_us").dump().c_str(), json.at("error").at("max_abs").dump().c_str(),
+              json.at("resources").at("registers").dump().c_str());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, AttentionWgmma,
+    ::testing::Values(Case{"B=1,H=2,S=77,D=64,CAUSAL=0", "CONSUMER_WARPGROUPS=1,BLOCK_N=64,STAGES=1"},
+                      Case{"B=1,H=1,S=1,D=64,CAUSAL=0", "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2"},
+                      Case{"B=2,H=1,S=130,D=64,CAUSAL=1", "CONSUMER_WARPGROUPS=3,BLOCK_N=96,STAGES=3"},
+                      Case{"B=2,H=4,S=512,D=64,CAUSAL=1", "CONSUMER_WARPGROUPS=3,BLOCK_N=128,STAGES=2"},
+                      Case{"B=1,H=3,S=513,D=64,CAUSAL=0", "CONSUMER_WARPGROUPS=2,BLOCK_N=176,STAGES=3"},
+                      Case{"B=1,H=2,S=77,D=128,CAUSAL=1", "CONSUMER_WARPGROUPS=1,BLOCK_N=128,STAGES=2"},
+                      Case{"B=1,H=2,S=200,D=128,CAUSAL=0", "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=3"},
+                      Case{"B=1,H=2,S=300,D=128,CAUSAL=1", "CONSUMER_WARPGROUPS=2,BLOCK_N=176,STAGES=2"},
+                      Case{"B=1,H=1,S=1,D=128,CAUSAL=1", "CONSUMER_WARPGROUPS=3,BLOCK_N=64,STAGES=1"},
+                      Case{"B=1,H=2,S=1000,D=128,CAUSAL=0", "CONSUMER_WARPGROUPS=3,BLOCK_N=96,STAGES=2"}),
+    [](const ::testing::TestParamInfo<Case>& info) { return "case_" + std::to_string(info.index); });
+
+}  // namespace
+}  // namespace evotune
