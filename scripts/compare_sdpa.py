@@ -111,8 +111,16 @@ def stored_best(evotune, space_file, shape, db):
     return best[0] if best and best[0].get("status") == "ok" else None
 
 
+def space_arch(space, arch):
+    """The target for a space: the GPU's arch plus the space's ArchSuffix ("a": sm_90a for wgmma)."""
+    suffix = space.get("KernelSpecification", {}).get("ArchSuffix", "")
+    return arch if arch.endswith(suffix) else arch + suffix
+
+
 def build_winner(evotune, nvcc, space_file, shape, db, arch, work):
     """Exports and builds a space's stored winner; returns (library path, config id)."""
+    with open(space_file) as f:
+        arch = space_arch(json.load(f), arch)
     best = stored_best(evotune, space_file, shape, db)
     if best is None:
         raise RuntimeError(f"no working variant of {os.path.basename(space_file)} stored for {problem_text(shape)}")

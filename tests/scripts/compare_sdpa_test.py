@@ -59,6 +59,15 @@ class CompareSdpaTest(unittest.TestCase):
         self.assertEqual(dtypes, {"flash_attn_fwd.json": "fp16", "flash_attn_fwd_mma.json": "fp16",
                                   "flash_attn_fwd_mma_bf16.json": "bf16"})
 
+    def test_space_arch_adds_the_spaces_suffix(self):
+        with open("search_spaces/flash_attn_fwd_wgmma.json") as f:
+            wgmma = json.load(f)
+        with open("search_spaces/flash_attn_fwd_mma.json") as f:
+            mma = json.load(f)
+        self.assertEqual(compare_sdpa.space_arch(wgmma, "sm_90"), "sm_90a")
+        self.assertEqual(compare_sdpa.space_arch(wgmma, "sm_90a"), "sm_90a")
+        self.assertEqual(compare_sdpa.space_arch(mma, "sm_90"), "sm_90")
+
     def test_table(self):
         row = dict(compare_sdpa.parse_shape("8,16,4096,64"),
                    cudnn={"us": 1233.4, "tflops": 445.7}, flash={"us": 1829.2, "tflops": 300.5},
