@@ -124,7 +124,10 @@ def build_winner(evotune, nvcc, space_file, shape, db, arch, work):
     best = stored_best(evotune, space_file, shape, db)
     if best is None:
         raise RuntimeError(f"no working variant of {os.path.basename(space_file)} stored for {problem_text(shape)}")
-    stem = os.path.join(work, f"{os.path.splitext(os.path.basename(space_file))[0]}_{best['config_id']}")
+    # The launcher bakes in its problem, and dlopen hands back an already-loaded library for the same path:
+    # one file per space, config and shape.
+    shape_tag = "_".join(str(shape[k]) for k in ("B", "H", "S", "D")) + ("_causal" if shape["causal"] else "")
+    stem = os.path.join(work, f"{os.path.splitext(os.path.basename(space_file))[0]}_{best['config_id']}_{shape_tag}")
     run([evotune, "export", space_file, "--problem", problem_text(shape), "--db", db,
          "--config", str(best["config_id"]), "--arch", arch, "-o", stem + ".cu"])
     run([nvcc, f"-arch={arch}", "-O3", "-std=c++17", "-shared", "-Xcompiler", "-fPIC", "-cudart", "shared",
