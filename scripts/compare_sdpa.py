@@ -24,7 +24,7 @@ import tempfile
 DEFAULT_SHAPES = ["1,8,512,64", "1,8,4096,64", "8,16,4096,64", "4,16,4096,128", "1,8,512,128",
                   "2,16,2048,128,causal", "4,32,1024,64", "2,8,1000,64"]
 DEFAULT_SPACES = ["search_spaces/flash_attn_fwd.json", "search_spaces/flash_attn_fwd_mma.json",
-                  "search_spaces/flash_attn_fwd_mma_bf16.json"]
+                  "search_spaces/flash_attn_fwd_mma_bf16.json", "search_spaces/flash_attn_fwd_wgmma.json"]
 SPACE_TYPES = {"half": "fp16", "bfloat16": "bf16"}  # a space's Q element type -> --dtype
 BACKENDS = ["cudnn", "flash", "efficient"]
 REPLAYS_PER_GRAPH = 10
@@ -232,7 +232,7 @@ def compare_shape(torch, functional, shape, spaces, args, work):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shape", action="append", help="B,H,S,D[,causal] (repeatable); default: the list in DEFAULT_SHAPES")
-    ap.add_argument("--space", action="append", help="search space (repeatable); default: both attention spaces")
+    ap.add_argument("--space", action="append", help="search space (repeatable); default: every attention space")
     ap.add_argument("--db", default="results/evotune.db")
     ap.add_argument("--evotune", default="build/evotune")
     ap.add_argument("--nvcc", default=os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "nvcc"))

@@ -57,7 +57,7 @@ class CompareSdpaTest(unittest.TestCase):
             with open(os.path.join(ROOT, space_file)) as f:
                 dtypes[os.path.basename(space_file)] = compare_sdpa.space_dtype(json.load(f))
         self.assertEqual(dtypes, {"flash_attn_fwd.json": "fp16", "flash_attn_fwd_mma.json": "fp16",
-                                  "flash_attn_fwd_mma_bf16.json": "bf16"})
+                                  "flash_attn_fwd_mma_bf16.json": "bf16", "flash_attn_fwd_wgmma.json": "fp16"})
 
     def test_space_arch_adds_the_spaces_suffix(self):
         with open("search_spaces/flash_attn_fwd_wgmma.json") as f:
