@@ -1,7 +1,10 @@
 // `evotune runs`: the stored runs, newest first. Needs no GPU.
 #include <cstdio>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/commands.hpp"
+#include "core/gpu_state.hpp"
 #include "store/store.hpp"
 
 namespace evotune::cli {
@@ -17,6 +20,18 @@ void print_compile_stats(const CompileStats& stats) {
       static_cast<long long>(stats.compiles), stats.compilers, stats.busy_ms / 1e3, stats.idle_ms / 1e3,
       total_ms > 0 ? 100 * stats.idle_ms / total_ms : 0.0, stats.queue_wait_ms / 1e3, stats.queue_mean,
       static_cast<long long>(stats.queue_max));
+}
+
+// "       GPU 0 at the start: SM 1980/1980 MHz, ...", a line per GPU and moment; a malformed record says so.
+void print_gpu_states(const std::string& states_json, const char* moment) {
+  if (states_json.empty()) return;
+  try {
+    const auto states = nlohmann::json::parse(states_json);
+    for (std::size_t i = 0; i < states.size(); ++i)
+      std::printf("       GPU %zu at the %s: %s\n", i, moment, describe(gpu_state_from_json(states[i])).c_str());
+  } catch (const std::exception& e) {
+    std::printf("       GPU state at the %s: unreadable (%s)\n", moment, e.what());
+  }
 }
 
 }  // namespace
@@ -46,6 +61,8 @@ void add_runs_command(CLI::App& app) {
       if (run.compile) print_compile_stats(*run.compile);
       if (run.reference_ms)
         std::printf("       reference kernel: %.3f ms per launch\n", *run.reference_ms);
+      print_gpu_states(run.gpu_state_start, "start");
+      print_gpu_states(run.gpu_state_end, "end");
       if (run.workers > 0)
         std::printf("       workers: %d, idle %.1f s in all (waiting for a variant to evaluate)\n",
                     run.workers, run.worker_idle_ms / 1e3);

@@ -20,7 +20,7 @@ namespace evotune::cuda {
   X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoDAsync) X(cuMemsetD32Async) X(cuStreamCreate)         \
   X(cuStreamDestroy)                                                                                 \
   X(cuStreamSynchronize) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventQuery)         \
-  X(cuEventSynchronize) X(cuEventElapsedTime) X(cuLaunchKernel)
+  X(cuEventSynchronize) X(cuEventElapsedTime) X(cuLaunchKernel) X(cuDeviceGetPCIBusId)
 
 struct DriverApi {
 #define EVOTUNE_DECLARE_DRIVER_FUNCTION(name) decltype(&::name) name = nullptr;

@@ -97,6 +97,14 @@ float elapsed_ms(const Event& start, const Event& stop) {
   return ms;
 }
 
+std::string device_pci_bus_id(int ordinal) {
+  CUdevice device = 0;
+  check(driver().cuDeviceGet(&device, ordinal), "cuDeviceGet");
+  std::array<char, 64> id{};
+  check(driver().cuDeviceGetPCIBusId(id.data(), static_cast<int>(id.size()), device), "cuDeviceGetPCIBusId");
+  return id.data();
+}
+
 DeviceInfo query_device(int ordinal) {
   const DriverApi& api = driver();
   CUdevice device = 0;

@@ -158,4 +158,7 @@ float elapsed_ms(const Event& start, const Event& stop);
 // Every DeviceInfo field for the device; throws Error when there is no driver or no such device.
 DeviceInfo query_device(int ordinal);
 
+// The device's PCI bus id ("00000000:18:00.0"), which NVML knows it by; throws like query_device.
+std::string device_pci_bus_id(int ordinal);
+
 }  // namespace evotune::cuda

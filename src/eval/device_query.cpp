@@ -2,7 +2,9 @@
 #include "eval/device_query.hpp"
 
 #include "cuda/driver.hpp"
+#include "cuda/nvml.hpp"
 #include "cuda/resources.hpp"
+#include "core/error.hpp"
 
 namespace evotune {
 
@@ -11,5 +13,17 @@ int gpu_count() { return cuda::device_count(); }
 std::string no_gpu_reason() { return cuda::no_device_reason(); }
 
 DeviceInfo query_gpu(int ordinal) { return cuda::query_device(ordinal); }
+
+std::optional<GpuState> read_gpu_state(int ordinal) {
+  const cuda::Nvml& nvml = cuda::Nvml::system();
+  if (!nvml.available()) return std::nullopt;
+  try {
+    return nvml.read(cuda::device_pci_bus_id(ordinal));
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
+std::string no_gpu_state_reason() { return cuda::Nvml::system().failure(); }
 
 }  // namespace evotune

@@ -4,7 +4,10 @@
 
 #include <string>
 
+#include <optional>
+
 #include "core/device_info.hpp"
+#include "core/gpu_state.hpp"
 
 namespace evotune {
 
@@ -17,5 +20,11 @@ std::string no_gpu_reason();
 
 // Name, compute capability and limits of GPU `ordinal`. Throws Error for a missing driver or GPU.
 DeviceInfo query_gpu(int ordinal);
+
+// GPU `ordinal`'s clocks, power, temperature, modes and clock reasons through NVML; nullopt (never throws)
+// when NVML is not available or does not know the GPU.
+std::optional<GpuState> read_gpu_state(int ordinal);
+// Why read_gpu_state gives nothing on this machine ("" when NVML is available).
+std::string no_gpu_state_reason();
 
 }  // namespace evotune

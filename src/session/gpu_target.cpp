@@ -41,6 +41,13 @@ class GpuTarget final : public TuneTarget {
     return fmt::format("reference kernel: {:.3f} ms per launch", reference_ms);
   }
 
+  std::vector<GpuState> gpu_states() const override {
+    std::vector<GpuState> states;
+    for (const int ordinal : ordinals_)
+      if (auto state = read_gpu_state(ordinal)) states.push_back(std::move(*state));
+    return states;
+  }
+
  private:
   std::vector<int> ordinals_;
   const TuneOptions& options_;

@@ -41,6 +41,7 @@ std::string Progress::line() const {
     text += ", ETA " +
             format_duration(elapsed / static_cast<double>(done_) * static_cast<double>(total_ - done_));
   text += ", elapsed " + format_duration(elapsed);
+  if (!note_.empty()) text += "; WARNING: " + note_;
   return text;
 }
 
@@ -52,11 +53,18 @@ void Progress::update(bool ok, std::optional<double> best_us, const std::string&
     best_label_ = best_label;
   }
   const auto now = std::chrono::steady_clock::now();
+  if (note_source_ && now - last_note_ >= std::chrono::seconds(2)) {
+    note_ = note_source_();
+    last_note_ = now;
+  }
   if (live_line_) {
     std::fprintf(stderr, "\r\033[K%s", line().c_str());
     std::fflush(stderr);
   } else if (now - last_print_ >= std::chrono::seconds(10) || done_ == total_) {
-    spdlog::info("progress: {}", line());
+    if (note_.empty())
+      spdlog::info("progress: {}", line());
+    else
+      spdlog::warn("progress: {}", line());
     last_print_ = now;
   }
 }

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -15,6 +16,9 @@ class Progress {
   Progress(std::int64_t total, bool live_line, std::string verb = "evaluated");
   ~Progress();
   void update(bool ok, std::optional<double> best_us, const std::string& best_label);
+  // A warning appended to the progress line while it is not empty (asked at most every 2 s): a GPU that
+  // throttles during the run.
+  void set_note_source(std::function<std::string()> source) { note_source_ = std::move(source); }
   void finish();
 
   std::int64_t done() const { return done_; }
@@ -33,6 +37,9 @@ class Progress {
   std::chrono::steady_clock::time_point start_;
   std::chrono::steady_clock::time_point last_print_;
   bool finished_ = false;
+  std::function<std::string()> note_source_;
+  std::string note_;
+  std::chrono::steady_clock::time_point last_note_{};
 };
 
 // "1h02m", "3m07s", "12s".

@@ -114,6 +114,7 @@ void SearchLoop::finish(const Variant& variant, Outcome outcome) {
 SearchLoop::Result SearchLoop::run(std::int64_t budget, std::int64_t expected, std::size_t window,
                                    const std::atomic<bool>* interrupt) {
   Progress progress(expected, isatty(STDERR_FILENO) != 0);
+  if (c_.gpu_note) progress.set_note_source(c_.gpu_note);
   progress_ = &progress;
   const auto start = std::chrono::steady_clock::now();
   auto last = start;

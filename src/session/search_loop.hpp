@@ -35,6 +35,7 @@ class SearchLoop {
     const TuneOptions& options;
     RunKeys keys;
     double reference_ms;
+    std::function<std::string()> gpu_note{};  // a warning for the progress line (a throttling GPU), or ""
   };
   struct Result {
     std::int64_t proposed = 0, evaluated = 0, failed = 0;

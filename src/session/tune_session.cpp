@@ -35,6 +35,17 @@ void log_start(const SearchSpace& space, const Sizes& sizes, const TuneTarget& t
   if (const std::string start = plan.strategy->describe_start(); !start.empty()) spdlog::info("{}", start);
 }
 
+// The GPUs' clocks, power and clock reasons at the run's start or end (nothing without NVML or for a replay).
+void save_gpu_states(Store& store, std::int64_t run_id, bool at_end, const TuneTarget& target) {
+  const std::vector<GpuState> states = target.gpu_states();
+  if (states.empty()) return;
+  nlohmann::ordered_json json = nlohmann::ordered_json::array();
+  for (const GpuState& state : states) json.push_back(to_json(state));
+  store.save_gpu_states(run_id, at_end, json.dump());
+  for (std::size_t i = 0; i < states.size(); ++i)
+    spdlog::info("GPU {} at the {}: {}", i, at_end ? "end" : "start", describe(states[i]));
+}
+
 std::int64_t begin_run(Store& store, const RunPlan& plan, const TuneOptions& options) {
   return store.begin_run({plan.keys.space_id, plan.keys.problem_id, plan.keys.device_id, options.strategy,
                           options.seed, plan.budget, options.command_line});
@@ -87,12 +98,14 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
   RunWorkers workers(options, space, sizes, plan.arch, *target, *store);
   plan.keys.run_id = begin_run(*store, plan, options);
   if (workers.reference_ms() > 0) store->save_reference_time(plan.keys.run_id, workers.reference_ms());
+  save_gpu_states(*store, plan.keys.run_id, false, *target);
   SearchLoop loop({space, sizes, target->device(), *store, *plan.strategy, workers.pool(), workers.compiler(),
-                   options, plan.keys, workers.reference_ms()});
+                   options, plan.keys, workers.reference_ms(), [&target] { return target->throttle_note(); }});
   const SearchLoop::Result result =
       loop.run(plan.budget, std::min(plan.budget, plan.remaining()), workers.compile_window(), interrupt);
   if (const auto stats = workers.compile_stats()) store->save_compile_stats(plan.keys.run_id, *stats);
   store->save_worker_idle(plan.keys.run_id, static_cast<int>(workers.pool().size()), result.worker_idle_ms);
+  save_gpu_states(*store, plan.keys.run_id, true, *target);
   return finish_run(*store, plan, result, workers.pool().restarts());
 }
 

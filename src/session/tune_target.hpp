@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/device_info.hpp"
+#include "core/gpu_state.hpp"
 #include "session/tune_session.hpp"
 #include "session/variant_compiler.hpp"
 #include "space/search_space.hpp"
@@ -32,6 +33,10 @@ class TuneTarget {
   virtual std::vector<WorkerSetup> worker_setups(VariantCompiler* compiler) const = 0;
   // A log line on what the workers measured while setting up (the reference kernel's time); may be empty.
   virtual std::string describe_ready(double reference_ms) const = 0;
+  // The state of each GPU the run uses (NVML), in worker order; empty without NVML or GPUs (a replay).
+  virtual std::vector<GpuState> gpu_states() const { return {}; }
+  // "" while no GPU's clocks are held down; else "GPU 0 throttled (sw_thermal)", for the progress line.
+  std::string throttle_note() const;
 
  protected:
   TuneTarget(DeviceInfo device, std::string nvrtc_version);

@@ -28,7 +28,7 @@ constexpr std::int64_t kApplicationId = 0x65767475;
   "('ok', 'compile_error', 'resource_error', 'launch_error', 'timeout', 'wrong_result', 'nan', " \
   "'out_of_bounds', 'nondeterministic')"
 
-constexpr std::array<const char*, 5> kMigrations{{
+constexpr std::array<const char*, 6> kMigrations{{
     R"sql(
 CREATE TABLE devices (
   id                 INTEGER PRIMARY KEY,
@@ -212,6 +212,11 @@ CREATE INDEX sanitizer_findings_by_config ON sanitizer_findings (config_id, prob
     // 5: the reference kernel's time in each run (the report's reference line).
     R"sql(
 ALTER TABLE runs ADD COLUMN reference_ms REAL;
+)sql",
+    // 6: the state of the run's GPUs (NVML) when it started and when it ended: JSON arrays, one per GPU.
+    R"sql(
+ALTER TABLE runs ADD COLUMN gpu_state_start TEXT;
+ALTER TABLE runs ADD COLUMN gpu_state_end TEXT;
 )sql",
 }};
 

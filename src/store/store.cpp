@@ -168,6 +168,14 @@ void Store::save_sanitizer_finding(std::int64_t config_id, std::int64_t problem_
   insert.run();
 }
 
+void Store::save_gpu_states(std::int64_t run_id, bool at_end, const std::string& states_json) {
+  sqlite::Statement update(db_, at_end ? "UPDATE runs SET gpu_state_end = ?2 WHERE id = ?1"
+                                       : "UPDATE runs SET gpu_state_start = ?2 WHERE id = ?1");
+  update.bind_int(1, run_id).bind_text(2, states_json);
+  update.run();
+  if (db_.changes() == 0) throw Error(path_.string() + ": no run with id " + std::to_string(run_id));
+}
+
 void Store::save_reference_time(std::int64_t run_id, double reference_ms) {
   sqlite::Statement update(db_, "UPDATE runs SET reference_ms = ?2 WHERE id = ?1");
   update.bind_int(1, run_id).bind_real(2, reference_ms);

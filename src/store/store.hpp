@@ -73,6 +73,8 @@ struct RunSummary {
   int workers = 0;                      // with worker_idle_ms: 0 when not saved
   double worker_idle_ms = 0;
   std::optional<double> reference_ms;  // the reference kernel's time, when the run measured one
+  // JSON arrays of the run's GPU states (core/gpu_state.hpp) at its start and end; "" when not recorded.
+  std::string gpu_state_start, gpu_state_end;
   std::string command, nvrtc_version;  // nvrtc_version "" for a run without a device
   std::int64_t driver_version = 0;     // 0 for a run without a device
 };
@@ -173,6 +175,9 @@ class Store {
   void save_worker_idle(std::int64_t run_id, int workers, double idle_ms);
   // The reference kernel's time per launch as the run's workers measured it.
   void save_reference_time(std::int64_t run_id, double reference_ms);
+  // The state of the run's GPUs (a JSON array of core/gpu_state.hpp objects) when it started (at_end false)
+  // or ended. Error for an unknown run.
+  void save_gpu_states(std::int64_t run_id, bool at_end, const std::string& states_json);
 
   // The compile cache. put_compile is idempotent on the key: an existing entry is kept and its id returned.
   std::optional<StoredCompile> find_compile(const CompileKey& key) const;

@@ -9,6 +9,31 @@
 namespace evotune {
 namespace {
 
+// A target whose GPUs report given clock reasons.
+class ReasonsTarget final : public TuneTarget {
+ public:
+  explicit ReasonsTarget(std::vector<std::uint64_t> reasons) : TuneTarget({}, "13.0"), reasons_(std::move(reasons)) {}
+  bool compiles_variants() const override { return false; }
+  std::string where() const override { return "test"; }
+  std::vector<WorkerSetup> worker_setups(VariantCompiler*) const override { return {}; }
+  std::string describe_ready(double) const override { return {}; }
+  std::vector<GpuState> gpu_states() const override {
+    std::vector<GpuState> states(reasons_.size());
+    for (std::size_t i = 0; i < states.size(); ++i) states[i].clock_reasons = reasons_[i];
+    return states;
+  }
+
+ private:
+  std::vector<std::uint64_t> reasons_;
+};
+
+TEST(ThrottleNote, NamesEachGpuWhoseClocksAreHeldDown) {
+  EXPECT_EQ(ReasonsTarget({}).throttle_note(), "");
+  EXPECT_EQ(ReasonsTarget({0x1, 0x2}).throttle_note(), "");  // idle, application clocks
+  EXPECT_EQ(ReasonsTarget({0x1, 0x4 | 0x20}).throttle_note(), "GPU 1 throttled (sw_power_cap,sw_thermal)");
+  EXPECT_EQ(ReasonsTarget({0x40, 0x80}).throttle_note(), "GPU 0 throttled (hw_thermal), GPU 1 throttled (power_brake)");
+}
+
 class ReplayTarget : public session_test::SaxpyReplay {
  protected:
   std::string refusal(const RecordedSweep& recorded) {

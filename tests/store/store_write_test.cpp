@@ -192,6 +192,16 @@ TEST_F(StoreTest, ReferenceTimeIsSavedWithTheRun) {
   EXPECT_THROW(store.save_reference_time(run_id + 99, 1), Error);
 }
 
+TEST_F(StoreTest, GpuStatesAreSavedWithTheRunAtItsStartAndEnd) {
+  EXPECT_EQ(store.runs(1).at(0).gpu_state_start, "");  // none saved yet
+  store.save_gpu_states(run_id, false, R"([{"uuid":"GPU-1","pci_bus_id":"0","clock_reasons":1}])");
+  store.save_gpu_states(run_id, true, R"([{"uuid":"GPU-1","pci_bus_id":"0","clock_reasons":32}])");
+  const RunSummary run = store.runs(1).at(0);
+  EXPECT_EQ(run.gpu_state_start, R"([{"uuid":"GPU-1","pci_bus_id":"0","clock_reasons":1}])");
+  EXPECT_EQ(run.gpu_state_end, R"([{"uuid":"GPU-1","pci_bus_id":"0","clock_reasons":32}])");
+  EXPECT_THROW(store.save_gpu_states(run_id + 99, true, "[]"), Error);
+}
+
 TEST_F(StoreTest, LargeSeedsRoundTrip) {
   const std::uint64_t seed = 0xfedcba9876543210ULL;
   store.begin_run({space_id, problem_id, std::nullopt, "evolve", seed, 10, "evotune tune --seed"});

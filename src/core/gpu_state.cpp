@@ -1,0 +1,115 @@
+// Naming clock reasons, describing and (de)serialising a GPU's state.
+#include "core/gpu_state.hpp"
+
+#include <array>
+#include <cstdio>
+
+#include "core/error.hpp"
+
+namespace evotune {
+namespace {
+
+constexpr std::array<const char*, 9> kReasonNames{"idle",       "app_clocks", "sw_power_cap",
+                                                  "hw_slowdown", "sync_boost", "sw_thermal",
+                                                  "hw_thermal",  "power_brake", "display_clocks"};
+
+std::string join(const std::vector<std::string>& names) {
+  std::string text;
+  for (const auto& name : names) text += (text.empty() ? "" : ",") + name;
+  return text;
+}
+
+template <typename T>
+void put(nlohmann::ordered_json& json, const char* key, const std::optional<T>& value) {
+  if (value) json[key] = *value;
+}
+
+template <typename T>
+void get(const nlohmann::json& json, const char* key, std::optional<T>& value) {
+  if (json.contains(key) && !json.at(key).is_null()) value = json.at(key).get<T>();
+}
+
+}  // namespace
+
+std::vector<std::string> clock_reason_names(std::uint64_t reasons) {
+  std::vector<std::string> names;
+  for (unsigned bit = 0; bit < 64; ++bit) {
+    if ((reasons >> bit & 1) == 0) continue;
+    if (bit < kReasonNames.size()) {
+      names.push_back(kReasonNames[bit]);
+    } else {
+      char hex[24];
+      std::snprintf(hex, sizeof hex, "0x%llx", 1ULL << bit);
+      names.push_back(hex);
+    }
+  }
+  return names;
+}
+
+std::string throttle_text(std::uint64_t reasons) { return join(clock_reason_names(reasons & kThrottleReasons)); }
+
+std::string describe(const GpuState& s) {
+  auto pair = [](const std::optional<unsigned>& now, const std::optional<unsigned>& max) {
+    return (now ? std::to_string(*now) : "?") + "/" + (max ? std::to_string(*max) : "?");
+  };
+  std::string text = "SM " + pair(s.sm_clock_mhz, s.max_sm_clock_mhz) + " MHz, memory " +
+                     pair(s.memory_clock_mhz, s.max_memory_clock_mhz) + " MHz";
+  if (s.app_sm_clock_mhz)
+    text += ", application clocks " + pair(s.app_sm_clock_mhz, s.app_memory_clock_mhz) + " MHz";
+  auto watts = [](const std::optional<unsigned>& mw) {
+    return mw ? std::to_string((*mw + 500) / 1000) : std::string("?");
+  };
+  if (s.temperature_c) text += ", " + std::to_string(*s.temperature_c) + " C";
+  if (s.power_mw || s.power_limit_mw) text += ", " + watts(s.power_mw) + "/" + watts(s.power_limit_mw) + " W";
+  if (s.ecc) text += *s.ecc ? ", ECC on" : ", ECC off";
+  if (s.mig) text += *s.mig ? ", MIG on" : ", MIG off";
+  if (s.clock_reasons) {
+    const std::string reasons = join(clock_reason_names(*s.clock_reasons));
+    text += ", clocks: " + (reasons.empty() ? std::string("not held down") : reasons);
+  }
+  return text;
+}
+
+nlohmann::ordered_json to_json(const GpuState& s) {
+  nlohmann::ordered_json json = {{"uuid", s.uuid}, {"pci_bus_id", s.pci_bus_id}};
+  put(json, "sm_clock_mhz", s.sm_clock_mhz);
+  put(json, "memory_clock_mhz", s.memory_clock_mhz);
+  put(json, "max_sm_clock_mhz", s.max_sm_clock_mhz);
+  put(json, "max_memory_clock_mhz", s.max_memory_clock_mhz);
+  put(json, "app_sm_clock_mhz", s.app_sm_clock_mhz);
+  put(json, "app_memory_clock_mhz", s.app_memory_clock_mhz);
+  put(json, "power_mw", s.power_mw);
+  put(json, "power_limit_mw", s.power_limit_mw);
+  put(json, "temperature_c", s.temperature_c);
+  put(json, "ecc", s.ecc);
+  put(json, "mig", s.mig);
+  put(json, "clock_reasons", s.clock_reasons);
+  put(json, "energy_mj", s.energy_mj);
+  return json;
+}
+
+GpuState gpu_state_from_json(const nlohmann::json& json) {
+  try {
+    GpuState s;
+    s.uuid = json.at("uuid").get<std::string>();
+    s.pci_bus_id = json.at("pci_bus_id").get<std::string>();
+    get(json, "sm_clock_mhz", s.sm_clock_mhz);
+    get(json, "memory_clock_mhz", s.memory_clock_mhz);
+    get(json, "max_sm_clock_mhz", s.max_sm_clock_mhz);
+    get(json, "max_memory_clock_mhz", s.max_memory_clock_mhz);
+    get(json, "app_sm_clock_mhz", s.app_sm_clock_mhz);
+    get(json, "app_memory_clock_mhz", s.app_memory_clock_mhz);
+    get(json, "power_mw", s.power_mw);
+    get(json, "power_limit_mw", s.power_limit_mw);
+    get(json, "temperature_c", s.temperature_c);
+    get(json, "ecc", s.ecc);
+    get(json, "mig", s.mig);
+    get(json, "clock_reasons", s.clock_reasons);
+    get(json, "energy_mj", s.energy_mj);
+    return s;
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(std::string("malformed GPU state: ") + e.what());
+  }
+}
+
+}  // namespace evotune
