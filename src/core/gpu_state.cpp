@@ -19,6 +19,22 @@ std::string join(const std::vector<std::string>& names) {
   return text;
 }
 
+// The optional fields by JSON key, in the order they are written.
+template <typename T>
+using Fields = std::initializer_list<std::pair<const char*, std::optional<T> GpuState::*>>;
+const Fields<unsigned> kCounts{{"sm_clock_mhz", &GpuState::sm_clock_mhz},
+                               {"memory_clock_mhz", &GpuState::memory_clock_mhz},
+                               {"max_sm_clock_mhz", &GpuState::max_sm_clock_mhz},
+                               {"max_memory_clock_mhz", &GpuState::max_memory_clock_mhz},
+                               {"app_sm_clock_mhz", &GpuState::app_sm_clock_mhz},
+                               {"app_memory_clock_mhz", &GpuState::app_memory_clock_mhz},
+                               {"power_mw", &GpuState::power_mw},
+                               {"power_limit_mw", &GpuState::power_limit_mw},
+                               {"temperature_c", &GpuState::temperature_c}};
+const Fields<bool> kModes{{"ecc", &GpuState::ecc}, {"mig", &GpuState::mig}};
+const Fields<std::uint64_t> kWords{{"clock_reasons", &GpuState::clock_reasons},
+                                   {"energy_mj", &GpuState::energy_mj}};
+
 template <typename T>
 void put(nlohmann::ordered_json& json, const char* key, const std::optional<T>& value) {
   if (value) json[key] = *value;
@@ -72,19 +88,9 @@ std::string describe(const GpuState& s) {
 
 nlohmann::ordered_json to_json(const GpuState& s) {
   nlohmann::ordered_json json = {{"uuid", s.uuid}, {"pci_bus_id", s.pci_bus_id}};
-  put(json, "sm_clock_mhz", s.sm_clock_mhz);
-  put(json, "memory_clock_mhz", s.memory_clock_mhz);
-  put(json, "max_sm_clock_mhz", s.max_sm_clock_mhz);
-  put(json, "max_memory_clock_mhz", s.max_memory_clock_mhz);
-  put(json, "app_sm_clock_mhz", s.app_sm_clock_mhz);
-  put(json, "app_memory_clock_mhz", s.app_memory_clock_mhz);
-  put(json, "power_mw", s.power_mw);
-  put(json, "power_limit_mw", s.power_limit_mw);
-  put(json, "temperature_c", s.temperature_c);
-  put(json, "ecc", s.ecc);
-  put(json, "mig", s.mig);
-  put(json, "clock_reasons", s.clock_reasons);
-  put(json, "energy_mj", s.energy_mj);
+  for (const auto& [key, field] : kCounts) put(json, key, s.*field);
+  for (const auto& [key, field] : kModes) put(json, key, s.*field);
+  for (const auto& [key, field] : kWords) put(json, key, s.*field);
   return json;
 }
 
@@ -93,19 +99,9 @@ GpuState gpu_state_from_json(const nlohmann::json& json) {
     GpuState s;
     s.uuid = json.at("uuid").get<std::string>();
     s.pci_bus_id = json.at("pci_bus_id").get<std::string>();
-    get(json, "sm_clock_mhz", s.sm_clock_mhz);
-    get(json, "memory_clock_mhz", s.memory_clock_mhz);
-    get(json, "max_sm_clock_mhz", s.max_sm_clock_mhz);
-    get(json, "max_memory_clock_mhz", s.max_memory_clock_mhz);
-    get(json, "app_sm_clock_mhz", s.app_sm_clock_mhz);
-    get(json, "app_memory_clock_mhz", s.app_memory_clock_mhz);
-    get(json, "power_mw", s.power_mw);
-    get(json, "power_limit_mw", s.power_limit_mw);
-    get(json, "temperature_c", s.temperature_c);
-    get(json, "ecc", s.ecc);
-    get(json, "mig", s.mig);
-    get(json, "clock_reasons", s.clock_reasons);
-    get(json, "energy_mj", s.energy_mj);
+    for (const auto& [key, field] : kCounts) get(json, key, s.*field);
+    for (const auto& [key, field] : kModes) get(json, key, s.*field);
+    for (const auto& [key, field] : kWords) get(json, key, s.*field);
     return s;
   } catch (const nlohmann::json::exception& e) {
     throw Error(std::string("malformed GPU state: ") + e.what());
