@@ -1,6 +1,7 @@
 // NVRTC compilation to cubin, and the search for the CUDA headers.
 #include "compile/compiler.hpp"
 
+
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -13,16 +14,12 @@
 
 #include "compile/nvrtc_time.hpp"
 #include "compile/ptxas_log.hpp"
+#include "compile/toolkit_dirs.hpp"
 #include "core/error.hpp"
 #include "cuda/nvrtc.hpp"
 
 namespace evotune {
 namespace {
-
-void add_env_candidate(std::vector<std::string>& candidates, const char* variable) {
-  const char* root = std::getenv(variable);
-  if (root != nullptr && *root != '\0') candidates.push_back(std::string(root) + "/include");
-}
 
 // The file for NVRTC's timing report of one compile (NVRTC appends to it): in the scratch folder, or one of
 // this process and call alone in the temp folder. Removed before the compile and with the object.
@@ -73,22 +70,7 @@ bool failed_for_helpers(nvrtcResult result, const cuda::NvrtcProgram& program) {
 
 }  // namespace
 
-std::vector<std::string> cuda_include_dirs() {
-  std::vector<std::string> candidates;
-  add_env_candidate(candidates, "CUDA_HOME");
-  add_env_candidate(candidates, "CUDA_PATH");
-#ifdef EVOTUNE_CUDA_INCLUDE_DIR
-  // CMake's CUDAToolkit_INCLUDE_DIRS may be a ;-separated list.
-  const std::string configured = EVOTUNE_CUDA_INCLUDE_DIR;
-  for (std::size_t start = 0; start <= configured.size();) {
-    const std::size_t end = std::min(configured.find(';', start), configured.size());
-    if (end > start) candidates.push_back(configured.substr(start, end - start));
-    start = end + 1;
-  }
-#endif
-  candidates.push_back("/usr/local/cuda/include");
-  return cuda_include_dirs(candidates);
-}
+std::vector<std::string> cuda_include_dirs() { return cuda_include_dirs(toolkit_include_candidates()); }
 
 std::vector<std::string> cuda_include_dirs(const std::vector<std::string>& candidates) {
   namespace fs = std::filesystem;

@@ -10,9 +10,8 @@
 
 namespace evotune {
 
-// Include dirs for NVRTC: the first of $CUDA_HOME/include, $CUDA_PATH/include, the configured
-// EVOTUNE_CUDA_INCLUDE_DIR, /usr/local/cuda/include that holds cuda_fp16.h, plus its cccl/ subdir when
-// present. Throws Error naming every dir tried when none has the headers.
+// Include dirs for NVRTC: the first of toolkit_include_candidates() (compile/toolkit_dirs.hpp) that holds
+// cuda_fp16.h, plus its cccl/ subdir when present. Throws Error naming every dir tried when none has them.
 std::vector<std::string> cuda_include_dirs();
 // The same search over an explicit list of candidate include dirs (the first that holds cuda_fp16.h wins).
 std::vector<std::string> cuda_include_dirs(const std::vector<std::string>& candidates);

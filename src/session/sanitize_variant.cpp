@@ -2,6 +2,7 @@
 // goes to a file (--log-file), the evaluation's JSON result to another.
 #include "session/sanitize_variant.hpp"
 
+
 #include <spdlog/spdlog.h>
 
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
+#include "compile/toolkit_dirs.hpp"
 #include "core/error.hpp"
 #include "core/scratch_dir.hpp"
 #include "eval/device_query.hpp"
@@ -80,20 +82,8 @@ SanitizerFinding run_tool(const std::filesystem::path& sanitizer, const std::str
 
 std::filesystem::path find_compute_sanitizer() {
   std::vector<std::filesystem::path> candidates;
-  for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char* root = std::getenv(variable); root && *root)
-      candidates.push_back(std::filesystem::path(root) / "bin" / "compute-sanitizer");
-#ifdef EVOTUNE_CUDA_BIN_DIR
-  candidates.push_back(std::filesystem::path(EVOTUNE_CUDA_BIN_DIR) / "compute-sanitizer");
-#endif
-  candidates.push_back("/usr/local/cuda/bin/compute-sanitizer");
-  if (const char* path = std::getenv("PATH"))
-    for (std::string rest = path; !rest.empty();) {
-      const auto colon = rest.find(':');
-      const std::string dir = rest.substr(0, colon);
-      if (!dir.empty()) candidates.push_back(std::filesystem::path(dir) / "compute-sanitizer");
-      rest = colon == std::string::npos ? "" : rest.substr(colon + 1);
-    }
+  for (const std::string& dir : toolkit_bin_candidates())
+    candidates.push_back(std::filesystem::path(dir) / "compute-sanitizer");
   std::string tried;
   for (const auto& candidate : candidates) {
     std::error_code ignored;
