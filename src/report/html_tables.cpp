@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <tuple>
 
+#include "core/gpu_state.hpp"
 #include "report/analysis.hpp"
 #include "report/text_format.hpp"
 
@@ -41,6 +43,24 @@ class HtmlTable {
 };
 
 std::string or_dash(const std::string& text) { return text.empty() ? "–" : text; }
+
+// "GPU 0 start: SM 1755/1980 MHz, ...; GPU 0 end: ..." from the run's stored states; "–" when none.
+std::string gpu_states_text(const RunSummary& run) {
+  std::string text;
+  for (const auto& [moment, states_json] : {std::pair<const char*, const std::string&>{"start", run.gpu_state_start},
+                                            std::pair<const char*, const std::string&>{"end", run.gpu_state_end}}) {
+    if (states_json.empty()) continue;
+    try {
+      const auto states = nlohmann::json::parse(states_json);
+      for (std::size_t i = 0; i < states.size(); ++i)
+        text += (text.empty() ? "" : "; ") + std::string("GPU ") + std::to_string(i) + " " + moment + ": " +
+                describe(gpu_state_from_json(states[i]));
+    } catch (const std::exception&) {
+      text += (text.empty() ? "" : "; ") + std::string(moment) + ": unreadable";
+    }
+  }
+  return or_dash(text);
+}
 
 }  // namespace
 
@@ -99,14 +119,14 @@ std::string failures_table(const ReportData& data) {
 std::string runs_table(const ReportData& data) {
   if (data.runs.empty()) return "<p>No runs of this space version and problem.</p>\n";
   HtmlTable table({"run", "strategy", "seed", "budget", "status", "evaluated", "failed", "started",
-                   "finished", "device", "driver", "NVRTC", "command"});
+                   "finished", "device", "driver", "NVRTC", "GPU state (NVML)", "command"});
   for (const auto& run : data.runs) {
     table.row().number(std::to_string(run.id)).text(run.strategy).number(std::to_string(run.seed));
     table.number(std::to_string(run.budget)).text(run.status).number(std::to_string(run.evaluated));
     table.number(std::to_string(run.failed)).text(run.started_at).text(or_dash(run.finished_at));
     table.text(or_dash(run.device_name))
         .number(run.driver_version ? std::to_string(run.driver_version) : "–");
-    table.text(or_dash(run.nvrtc_version)).code(run.command);
+    table.text(or_dash(run.nvrtc_version)).text(gpu_states_text(run)).code(run.command);
   }
   return table.finish();
 }

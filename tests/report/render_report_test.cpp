@@ -52,6 +52,10 @@ TEST(RenderReport, TablesListRunsFailuresByReasonAndTheFastest) {
   EXPECT_TRUE(contains(report.html, "<code>shared memory &lt;too&gt; &quot;large&quot;</code>"));
   EXPECT_TRUE(contains(report.html, "<code>evotune tune tiny.json --strategy evolve</code>"));
   EXPECT_TRUE(contains(report.html, "<td>2026-01-02T03:04:05.678Z</td>"));
+  // The GPU's state at the run's start and end (NVML), a dash where none was recorded.
+  EXPECT_TRUE(contains(report.html, "<td>GPU 0 start: SM 1980/? MHz, memory ?/? MHz, clocks: idle; GPU 0 end: SM "
+                                    "1755/? MHz, memory ?/? MHz, clocks: sw_thermal</td>"));
+  EXPECT_TRUE(contains(report.html, "<td>13.0</td><td>–</td>"));
   EXPECT_TRUE(contains(report.html, "Fastest: <b>9.00 µs</b> (config 4: <code>BLOCK=128 ITEMS=2</code>)"));
 }
 

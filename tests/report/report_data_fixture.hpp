@@ -47,7 +47,10 @@ inline report::ReportData report_data() {
   first.device_name = "NVIDIA H100 80GB HBM3";
   first.driver_version = 13000;
   first.nvrtc_version = "13.0";
+  first.gpu_state_start = R"([{"uuid":"GPU-1","pci_bus_id":"0","sm_clock_mhz":1980,"clock_reasons":1}])";
+  first.gpu_state_end = R"([{"uuid":"GPU-1","pci_bus_id":"0","sm_clock_mhz":1755,"clock_reasons":32}])";
   RunSummary second = first;
+  second.gpu_state_start = second.gpu_state_end = "";
   second.id = 2;
   second.strategy = "random";
   second.finished_at = "";
