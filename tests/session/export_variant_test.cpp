@@ -80,6 +80,16 @@ TEST(ExportVariant, OneSplitNeedsNoWorkspaceButKeepsTheSignature) {
 TEST(ExportVariant, ExportsCompileWithNvcc) {
   if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
   EXPECT_EQ(nvcc_error(exported((kSpaces / "row_sum.json").string(), "", {{"BLOCK", 256}, {"SPLITS", 2}}), "row_sum"), "");
+  const Config mma{{"BLOCK_M", 128}, {"BLOCK_N", 64}, {"WARPS", 4}, {"STAGES", 2},
+                   {"SWIZZLE", 1},   {"Q_IN_REGS", 0}, {"SPLITS", 4}};
+  const std::string fp16 = exported("search_spaces/flash_attn_fwd_mma.json", "B=1,H=8,S=512,D=64", mma);
+  EXPECT_TRUE(contains(fp16, "flash_attn_fwd_mma_workspace_bytes(int B, int H, int S)"));
+  EXPECT_TRUE(contains(fp16, "flash_attn_combine<<<"));
+  EXPECT_EQ(nvcc_error(fp16, "mma_fp16"), "");
+  Config bf16_config = mma;
+  bf16_config["SPLITS"] = 2;
+  const std::string bf16 = exported("search_spaces/flash_attn_fwd_mma_bf16.json", "B=1,H=2,S=300,D=128,CAUSAL=1", bf16_config);
+  EXPECT_EQ(nvcc_error(bf16, "mma_bf16"), "");
 }
 
 }  // namespace
