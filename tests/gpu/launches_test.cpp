@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "cuda/driver.hpp"
 #include "support/run_command.hpp"
@@ -33,7 +34,17 @@ TEST_F(Launches, EverySplitCountMatchesTheReference) {
       EXPECT_EQ(json.at("status"), "ok") << params << " " << problem << ": " << json.dump(2);
       EXPECT_EQ(json.at("validation").at("rounds"), 2 + 1) << "two random rounds, COLS + 1";
       EXPECT_GT(json.at("time_us").get<double>(), 0.0);
-      EXPECT_EQ(json.at("kernel"), "row_sum");  // the first launch's KernelName names the variant
+      EXPECT_EQ(json.at("kernel"), "row_sum");  // KernelSpecification.KernelName names the variant
+      const auto& launches = json.at("launches");
+      if (std::string(params).find("SPLITS=1") != std::string::npos) {
+        ASSERT_EQ(launches.size(), 1u) << json.dump(2);
+        EXPECT_EQ(launches[0].at("kernel"), "row_sum");
+      } else {
+        ASSERT_EQ(launches.size(), 2u) << json.dump(2);
+        EXPECT_EQ(launches[0].at("kernel"), "row_sum_part");
+        EXPECT_EQ(launches[1].at("kernel"), "row_sum_combine");
+        EXPECT_GT(launches[1].at("registers").get<int>(), 0);
+      }
     }
 }
 
