@@ -40,7 +40,8 @@ struct ArgSpec {
 };
 
 // A buffer of the variant's own (MemoryType Scratch: split-K partial sums, log-sum-exps) that its launches
-// pass between each other: allocated per variant, NaN-poisoned before every validation launch, never compared.
+// pass between each other: allocated per variant, NaN-poisoned before every validation launch, never
+// compared.
 struct ScratchSpec {
   std::string name;
   DType dtype = DType::f32;
@@ -55,7 +56,7 @@ struct LaunchSpec {
   std::array<std::uint32_t, 3> block{1, 1, 1};  // threads
   std::uint32_t dynamic_smem_bytes = 0;
   std::vector<ArgSpec> args;
-  std::vector<LaunchSpec> then;      // the launches after this one (each with no `then` or scratch of its own)
+  std::vector<LaunchSpec> then;  // the launches after this one (each with no `then` or scratch of its own)
   std::vector<ScratchSpec> scratch;  // the scratch buffers the launches name, with this problem's sizes
 };
 

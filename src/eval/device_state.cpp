@@ -78,10 +78,11 @@ std::vector<const DeviceState::Buffer*> DeviceState::seen_by(Role role) const {
 }
 
 void DeviceState::use_scratch(const std::vector<ScratchSpec>& scratch) {
-  const bool same = scratch.size() == scratch_.size() &&
-                    std::equal(scratch.begin(), scratch.end(), scratch_.begin(), [](const ScratchSpec& a, const Buffer& b) {
-                      return a.name == b.spec.name && a.dtype == b.spec.dtype && a.count == b.spec.count;
-                    });
+  const bool same =
+      scratch.size() == scratch_.size() &&
+      std::equal(scratch.begin(), scratch.end(), scratch_.begin(), [](const ScratchSpec& a, const Buffer& b) {
+        return a.name == b.spec.name && a.dtype == b.spec.dtype && a.count == b.spec.count;
+      });
   if (same) return;
   scratch_.clear();
   for (const ScratchSpec& wanted : scratch) {

@@ -62,8 +62,8 @@ class GpuEvaluator {
   struct Failure;
   struct Step;
   void load_variant(const CompiledKernel& variant);
-  // The launch and those after it (LaunchSpec::then), in order (eval/variant_steps.cpp): each kernel found in the
-  // variant's module and checked against the device's limits, its arguments bound to the buffers, the
+  // The launch and those after it (LaunchSpec::then), in order (eval/variant_steps.cpp): each kernel found in
+  // the variant's module and checked against the device's limits, its arguments bound to the buffers, the
   // scratch buffers allocated first. Throws Failure.
   std::vector<Step> variant_steps(const LaunchSpec& launch);
   void run_steps(const std::vector<Step>& steps) const;
@@ -78,12 +78,10 @@ class GpuEvaluator {
   // Validation (eval/gpu_validation.cpp): every round on fresh inputs; sets status, message and error.
   void validate(const LaunchSpec& launch, std::uint64_t seed, Outcome& outcome);
   // After the main problem's rounds: one round on each extra problem; sets status and message on failure.
-  void validate_extra_problems(const std::vector<LaunchSpec>& launches,
-                               std::uint64_t seed, Outcome& outcome);
+  void validate_extra_problems(const std::vector<LaunchSpec>& launches, std::uint64_t seed, Outcome& outcome);
   // One checked launch on `seed`'s inputs: guards armed and read-only inputs checksummed around it. False
   // with outcome's status and message set (out_of_bounds, or wrong_result for a write into an input).
-  bool checked_run(const LaunchSpec& launch, std::uint64_t seed, int special,
-                   Outcome& outcome);
+  bool checked_run(const LaunchSpec& launch, std::uint64_t seed, int special, Outcome& outcome);
   int special_rounds() const;  // the most special fills any buffer has
   std::string special_inputs_text(int special) const;  // "q in [-40, 40], k in [-40, 40]"
   TimingStats time_variant(const LaunchSpec& launch);

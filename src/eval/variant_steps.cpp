@@ -34,10 +34,10 @@ std::vector<GpuEvaluator::Step> GpuEvaluator::variant_steps(const LaunchSpec& la
       throw Failure{Status::launch_error, "no kernel '" + step.kernel_name + "' in the cubin: " + e.what()};
     }
     // A single-launch variant keeps the messages it always had.
-    const std::string who = launches.size() == 1 ? "variant"
-                                                 : "variant kernel '" + step.kernel_name + "' (launch " +
-                                                       std::to_string(i + 1) + " of " +
-                                                       std::to_string(launches.size()) + ")";
+    const std::string who = launches.size() == 1
+                                ? "variant"
+                                : "variant kernel '" + step.kernel_name + "' (launch " +
+                                      std::to_string(i + 1) + " of " + std::to_string(launches.size()) + ")";
     check_resources(ready.function, step, who.c_str());
     try {
       ready.args = std::make_unique<KernelArgs>(

@@ -64,8 +64,9 @@ CheckReport check_space(const std::filesystem::path& space_file, const std::stri
   Progress progress(report.sampled_configs, isatty(STDERR_FILENO) != 0, "compiled");
   auto tally = [&](const CompiledVariant& variant) {
     const auto& result = variant.result;
-    const auto problem =
-        result.status == Status::ok ? launch_problem(space, variant.config, sizes, device, result.info.log) : std::nullopt;
+    const auto problem = result.status == Status::ok
+                             ? launch_problem(space, variant.config, sizes, device, result.info.log)
+                             : std::nullopt;
     progress.update(result.status == Status::ok && !problem, std::nullopt, "");
     if (result.status != Status::ok) {
       report.failures.push_back({variant.config, result.status, result.message});

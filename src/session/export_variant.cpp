@@ -31,9 +31,11 @@ std::string option_defines(const SearchSpace& space) {
     if (option.rfind("-D", 0) != 0 || option.size() == 2) continue;
     const std::string definition = option.substr(2);
     const auto equals = definition.find('=');
-    defines += "#define " + (equals == std::string::npos ? definition + " 1"
-                                                         : definition.substr(0, equals) + " " + definition.substr(equals + 1)) +
-               "  // CompilerOptions " + option + "\n";
+    defines +=
+        "#define " +
+        (equals == std::string::npos ? definition + " 1"
+                                     : definition.substr(0, equals) + " " + definition.substr(equals + 1)) +
+        "  // CompilerOptions " + option + "\n";
   }
   return defines;
 }
@@ -63,8 +65,8 @@ std::vector<ArgSpec> launcher_arguments(const SearchSpace& space, const LaunchSp
   std::vector<ArgSpec> arguments;
   for (const auto& argument : space.arguments()) {
     if (argument.is_scratch) continue;
-    ArgSpec arg{argument.is_vector ? ArgSpec::Kind::buffer : ArgSpec::Kind::scalar, argument.name, argument.dtype,
-                0.0};
+    ArgSpec arg{argument.is_vector ? ArgSpec::Kind::buffer : ArgSpec::Kind::scalar, argument.name,
+                argument.dtype, 0.0};
     bool taken = false;
     for (const LaunchSpec* step : launch_steps(launch))
       for (const ArgSpec& given : step->args)
@@ -72,7 +74,8 @@ std::vector<ArgSpec> launcher_arguments(const SearchSpace& space, const LaunchSp
           arg.value = given.value;
           taken = true;
         }
-    arg.value = taken ? arg.value : std::numeric_limits<double>::quiet_NaN();  // no launch takes it: unchecked
+    arg.value =
+        taken ? arg.value : std::numeric_limits<double>::quiet_NaN();  // no launch takes it: unchecked
     arguments.push_back(arg);
   }
   return arguments;
@@ -147,14 +150,17 @@ std::string render_export(const SearchSpace& space, const Sizes& sizes, const Co
   std::int64_t workspace_bytes = 0;
   const std::vector<std::int64_t> offsets = scratch_offsets(launch, workspace_bytes);
   out << "#include <cstdint>\n\n";
-  out << "// Bytes of device memory the launcher needs as `workspace` (256-byte aligned, owned by the caller, not\n"
+  out << "// Bytes of device memory the launcher needs as `workspace` (256-byte aligned, owned by the "
+         "caller, not\n"
          "// used by two launches at once); SIZE_MAX for sizes other than the tuned ones.\n";
-  out << "extern \"C\" size_t " << name << "_workspace_bytes(" << (integer_parameters.empty() ? "void" : integer_parameters)
-      << ") {\n";
+  out << "extern \"C\" size_t " << name << "_workspace_bytes("
+      << (integer_parameters.empty() ? "void" : integer_parameters) << ") {\n";
   if (!checks.empty()) out << "  if (" << checks << ") return SIZE_MAX;\n";
   out << "  return " << workspace_bytes << ";\n}\n\n";
-  out << "// Runs the variant's " << launch_steps(launch).size() << " launch(es) in order on `stream`; allocates nothing.\n";
-  out << "extern \"C\" cudaError_t " << name << "_launch(" << parameters << "void* workspace, cudaStream_t stream) {\n";
+  out << "// Runs the variant's " << launch_steps(launch).size()
+      << " launch(es) in order on `stream`; allocates nothing.\n";
+  out << "extern \"C\" cudaError_t " << name << "_launch(" << parameters
+      << "void* workspace, cudaStream_t stream) {\n";
   if (!checks.empty()) out << "  if (" << checks << ") return cudaErrorInvalidValue;\n";
   if (workspace_bytes > 0) out << "  if (workspace == nullptr) return cudaErrorInvalidValue;\n";
   out << "  (void)workspace;\n";

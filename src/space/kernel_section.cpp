@@ -63,7 +63,8 @@ ArgumentDecl read_argument(const Field& field) {
   const std::string memory = field.at("MemoryType").text();
   if (memory == "Scratch") {
     for (const char* key : {"AccessType", "FillType", "FillRange", "FillValue", "SpecialFills", "Value"})
-      if (field.find(key)) field.at(key).fail("not allowed for a Scratch argument (it is NaN-poisoned, never compared)");
+      if (field.find(key))
+        field.at(key).fail("not allowed for a Scratch argument (it is NaN-poisoned, never compared)");
     argument.is_scratch = true;
     argument.is_input = false;
     argument.size_expr = field.at("Size").expression();

@@ -49,10 +49,11 @@ void read_launches(const Field& section, SpaceFile& space) {
   const auto arguments = section.at("Arguments").elements();
   for (std::size_t i = 0; i < space.arguments.size(); ++i) {
     const auto& argument = space.arguments[i];
-    const bool passed = std::any_of(space.launches.begin(), space.launches.end(), [&](const LaunchDecl& launch) {
-      const auto& names = launch.kernel.arguments;
-      return std::find(names.begin(), names.end(), argument.name) != names.end();
-    });
+    const bool passed =
+        std::any_of(space.launches.begin(), space.launches.end(), [&](const LaunchDecl& launch) {
+          const auto& names = launch.kernel.arguments;
+          return std::find(names.begin(), names.end(), argument.name) != names.end();
+        });
     if (!passed && (argument.is_output || argument.is_scratch))
       arguments[i].fail(std::string(argument.is_scratch ? "scratch" : "output") + " '" + argument.name +
                         "' is passed to no launch in KernelSpecification.Launches");

@@ -3,9 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <sstream>
-#include <iterator>
 
 #include "core/error.hpp"
 #include "space/device_variables.hpp"
@@ -61,9 +61,12 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
                                   Scope::variant, all));
   for (std::size_t i = 0; i < file.launches.size(); ++i) {
     const LaunchDecl& launch = file.launches[i];
-    const std::string section = file.launches_listed ? "KernelSpecification.Launches[" + std::to_string(i) + "]" : "KernelSpecification";
+    const std::string section = file.launches_listed
+                                    ? "KernelSpecification.Launches[" + std::to_string(i) + "]"
+                                    : "KernelSpecification";
     CompiledLaunch compiled;
-    if (!launch.condition.empty()) compiled.condition = compile(launch.condition, section + ".If", Scope::variant, all);
+    if (!launch.condition.empty())
+      compiled.condition = compile(launch.condition, section + ".If", Scope::variant, all);
     compiled.geometry = compile_geometry(launch.kernel, section, &file.kernel, Scope::variant);
     launches_.push_back(std::move(compiled));
   }
@@ -75,7 +78,8 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
     variant_values_.emplace_back();
     reference_values_.emplace_back();
     if (argument.is_vector) {
-      sizes_.back() = compile(argument.size_expr, path + "Size", argument.is_scratch ? Scope::variant : Scope::sizes, all);
+      sizes_.back() = compile(argument.size_expr, path + "Size",
+                              argument.is_scratch ? Scope::variant : Scope::sizes, all);
       continue;
     }
     variant_values_.back() = compile(argument.value_expr, path + "Value", Scope::variant, all);
@@ -93,8 +97,9 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
   bytes_ = compile(file.work.bytes, "Work.Bytes", Scope::sizes, all);
 }
 
-std::vector<SpaceModel::Compiled> SpaceModel::compile_geometry(const KernelDecl& decl, const std::string& section,
-                                                              const KernelDecl* inherited, Scope scope) {
+std::vector<SpaceModel::Compiled> SpaceModel::compile_geometry(const KernelDecl& decl,
+                                                               const std::string& section,
+                                                               const KernelDecl* inherited, Scope scope) {
   // A launch entry's field that it leaves out is the KernelSpecification's: errors name that field.
   auto path = [&](const std::string& own, const std::string& given, const std::string& parent) {
     return (inherited && given == parent ? std::string("KernelSpecification") : section) + "." + own;
@@ -112,9 +117,9 @@ std::vector<SpaceModel::Compiled> SpaceModel::compile_geometry(const KernelDecl&
                                path(std::string("LocalSize.") + axes[axis], decl.block[axis],
                                     inherited ? inherited->block[axis] : ""),
                                scope, all));
-  geometry.push_back(compile(decl.shared_memory,
-                             path("SharedMemory", decl.shared_memory, inherited ? inherited->shared_memory : ""),
-                             scope, all));
+  geometry.push_back(compile(
+      decl.shared_memory, path("SharedMemory", decl.shared_memory, inherited ? inherited->shared_memory : ""),
+      scope, all));
   return geometry;
 }
 
@@ -254,7 +259,8 @@ LaunchSpec SpaceModel::launch(Scope scope) const {
     if (const auto& condition = launches_[i].condition) {
       const double value = condition->expression.evaluate();
       if (std::isnan(value))
-        throw SpaceError(file_->label + ": " + condition->path + ": cannot be evaluated (NaN)" + context(scope));
+        throw SpaceError(file_->label + ": " + condition->path + ": cannot be evaluated (NaN)" +
+                         context(scope));
       if (value == 0) continue;
     }
     steps.push_back(one_launch(file_->launches[i].kernel, launches_[i].geometry, scope));

@@ -12,10 +12,11 @@
 namespace evotune {
 namespace {
 
-nlohmann::json eval_row_sum(const std::string& kernel_file, const std::string& params, const std::string& problem) {
-  const auto result = test::run_evotune("eval " + kernel_file +
-                                        " --space tests/data/spaces/row_sum.json --json --timeout-ms 5000 --params " +
-                                        params + " --problem " + problem);
+nlohmann::json eval_row_sum(const std::string& kernel_file, const std::string& params,
+                            const std::string& problem) {
+  const auto result = test::run_evotune(
+      "eval " + kernel_file + " --space tests/data/spaces/row_sum.json --json --timeout-ms 5000 --params " +
+      params + " --problem " + problem);
   EXPECT_EQ(result.exit_code, 0) << result.err;
   return nlohmann::json::parse(result.out);
 }
@@ -52,21 +53,24 @@ TEST_F(Launches, AnUnwrittenSplitReadsThePoisonedScratch) {
   const auto json = eval_row_sum("tests/data/spaces/row_sum_fault_unwritten.cu", "BLOCK=128,SPLITS=2",
                                  "ROWS=100,COLS=1000");
   EXPECT_EQ(json.at("status"), "nan") << json.dump(2);
-  EXPECT_NE(json.at("message").get<std::string>().find("100 of 100 output elements are NaN/Inf"), std::string::npos)
+  EXPECT_NE(json.at("message").get<std::string>().find("100 of 100 output elements are NaN/Inf"),
+            std::string::npos)
       << json.dump(2);
   // With one split, row_sum_part does not run: the same file is correct.
-  EXPECT_EQ(eval_row_sum("tests/data/spaces/row_sum_fault_unwritten.cu", "BLOCK=128,SPLITS=1", "ROWS=100,COLS=1000")
-                .at("status"),
-            "ok");
+  EXPECT_EQ(
+      eval_row_sum("tests/data/spaces/row_sum_fault_unwritten.cu", "BLOCK=128,SPLITS=1", "ROWS=100,COLS=1000")
+          .at("status"),
+      "ok");
 }
 
 TEST_F(Launches, AWritePastTheScratchIsOutOfBounds) {
-  const auto json = eval_row_sum("tests/data/spaces/row_sum_fault_overrun.cu", "BLOCK=128,SPLITS=4",
-                                 "ROWS=100,COLS=1000");
+  const auto json =
+      eval_row_sum("tests/data/spaces/row_sum_fault_overrun.cu", "BLOCK=128,SPLITS=4", "ROWS=100,COLS=1000");
   EXPECT_EQ(json.at("status"), "out_of_bounds") << json.dump(2);
   EXPECT_NE(json.at("message").get<std::string>().find("wrote outside buffer 'partial'"), std::string::npos)
       << json.dump(2);
-  EXPECT_NE(json.at("message").get<std::string>().find("(0 past the end of its 1600 bytes)"), std::string::npos)
+  EXPECT_NE(json.at("message").get<std::string>().find("(0 past the end of its 1600 bytes)"),
+            std::string::npos)
       << json.dump(2);
 }
 

@@ -33,7 +33,8 @@ TEST(CheckLaunches, ALaunchOfAKernelTheModuleLacksFails) {
   EXPECT_EQ(report.compiled, 3);  // SPLITS = 1 runs row_sum alone
   ASSERT_EQ(report.failures.size(), 6u);
   EXPECT_EQ(report.failures[0].status, Status::launch_error);
-  EXPECT_EQ(report.failures[0].message, "a launch names kernel 'row_sum_merge', which the compiled module lacks");
+  EXPECT_EQ(report.failures[0].message,
+            "a launch names kernel 'row_sum_merge', which the compiled module lacks");
   EXPECT_EQ(report.failures[0].config.at("SPLITS"), 2);
 }
 

@@ -1,5 +1,5 @@
-// KernelSpecification.Launches and Scratch arguments: what a multi-launch space evaluates to, and the one-line
-// error of every malformed launch list.
+// KernelSpecification.Launches and Scratch arguments: what a multi-launch space evaluates to, and the
+// one-line error of every malformed launch list.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -97,7 +97,9 @@ class LaunchErrors : public ::testing::Test {
     }
     return "no error";
   }
-  nlohmann::ordered_json& launches(nlohmann::ordered_json& json) { return json["KernelSpecification"]["Launches"]; }
+  nlohmann::ordered_json& launches(nlohmann::ordered_json& json) {
+    return json["KernelSpecification"]["Launches"];
+  }
 
   TempSpaces spaces_;
 };
@@ -105,11 +107,16 @@ class LaunchErrors : public ::testing::Test {
 TEST_F(LaunchErrors, MalformedLists) {
   EXPECT_EQ(load_error([&](auto& json) { launches(json) = nlohmann::ordered_json::array(); }),
             ": KernelSpecification.Launches: empty list (leave Launches out for a single launch)");
-  EXPECT_EQ(load_error([&](auto& json) { launches(json) = {{"KernelName", "row_sum"}}; }),
+  EXPECT_EQ(load_error([&](auto& json) {
+              launches(json) = {{"KernelName", "row_sum"}};
+            }),
             ": KernelSpecification.Launches: expected a list, found an object");
-  EXPECT_EQ(load_error([&](auto& json) { launches(json)[1]["Grid"] = {{"X", 1}}; }),
-            ": KernelSpecification.Launches[1].Grid: unknown field (known: If, KernelName, GlobalSize, LocalSize, "
-            "SharedMemory, Arguments)");
+  EXPECT_EQ(
+      load_error([&](auto& json) {
+        launches(json)[1]["Grid"] = {{"X", 1}};
+      }),
+      ": KernelSpecification.Launches[1].Grid: unknown field (known: If, KernelName, GlobalSize, LocalSize, "
+      "SharedMemory, Arguments)");
   EXPECT_EQ(load_error([&](auto& json) { launches(json)[2].erase("Arguments"); }),
             ": KernelSpecification.Launches[2].Arguments: missing required field");
   EXPECT_EQ(load_error([&](auto& json) { launches(json)[1]["KernelName"] = "row-sum"; }),
@@ -134,25 +141,30 @@ TEST_F(LaunchErrors, ArgumentNames) {
             }),
             ": KernelSpecification.Arguments[2]: scratch 'partial' is passed to no launch in "
             "KernelSpecification.Launches");
-  EXPECT_EQ(load_error([&](auto& json) { json["Reference"]["Arguments"][1] = "partial"; }),
-            ": Reference.Arguments[1]: 'partial' is a Scratch argument, the variant's own: the reference cannot "
-            "take it");
+  EXPECT_EQ(
+      load_error([&](auto& json) { json["Reference"]["Arguments"][1] = "partial"; }),
+      ": Reference.Arguments[1]: 'partial' is a Scratch argument, the variant's own: the reference cannot "
+      "take it");
 }
 
 TEST_F(LaunchErrors, ScratchFields) {
-  EXPECT_EQ(load_error([&](auto& json) { json["KernelSpecification"]["Arguments"][2]["AccessType"] = "ReadWrite"; }),
+  EXPECT_EQ(load_error(
+                [&](auto& json) { json["KernelSpecification"]["Arguments"][2]["AccessType"] = "ReadWrite"; }),
             ": KernelSpecification.Arguments[2].AccessType: not allowed for a Scratch argument (it is "
             "NaN-poisoned, never compared)");
   EXPECT_EQ(load_error([&](auto& json) { json["KernelSpecification"]["Arguments"][2].erase("Size"); }),
             ": KernelSpecification.Arguments[2].Size: missing required field");
-  EXPECT_EQ(load_error([&](auto& json) { json["KernelSpecification"]["Arguments"][2]["MemoryType"] = "Temp"; }),
-            ": KernelSpecification.Arguments[2].MemoryType: unknown MemoryType 'Temp' (known: Vector, Scalar, "
-            "Scratch)");
-  EXPECT_EQ(load_error([&](auto& json) { json["KernelSpecification"]["Arguments"][2]["Size"] = "SPLIT * ROWS"; }),
-            ": KernelSpecification.Arguments[2].Size: unknown name 'SPLIT'");
-  EXPECT_EQ(load_error([&](auto& json) { json["KernelSpecification"]["Arguments"][2]["Size"] = "SPLITS - 3"; }),
-            ": KernelSpecification.Arguments[2].Size: evaluates to -1, not an integer in [0, 9007199254740992] "
-            "(problem ROWS=100,COLS=1000; config BLOCK=128,SPLITS=2)");
+  EXPECT_EQ(
+      load_error([&](auto& json) { json["KernelSpecification"]["Arguments"][2]["MemoryType"] = "Temp"; }),
+      ": KernelSpecification.Arguments[2].MemoryType: unknown MemoryType 'Temp' (known: Vector, Scalar, "
+      "Scratch)");
+  EXPECT_EQ(
+      load_error([&](auto& json) { json["KernelSpecification"]["Arguments"][2]["Size"] = "SPLIT * ROWS"; }),
+      ": KernelSpecification.Arguments[2].Size: unknown name 'SPLIT'");
+  EXPECT_EQ(
+      load_error([&](auto& json) { json["KernelSpecification"]["Arguments"][2]["Size"] = "SPLITS - 3"; }),
+      ": KernelSpecification.Arguments[2].Size: evaluates to -1, not an integer in [0, 9007199254740992] "
+      "(problem ROWS=100,COLS=1000; config BLOCK=128,SPLITS=2)");
 }
 
 TEST_F(LaunchErrors, ExpressionsOfALaunch) {

@@ -168,7 +168,9 @@ TEST(MessageCodec, AJobOfSeveralLaunchesKeepsThemAndTheirScratch) {
   expect_same(job.extra_launches[0], split);
   // A single launch has neither field, so its messages keep their bytes.
   EXPECT_FALSE(encode(JobMessage{0, {}, 0, 0, "", CompiledKernel{kCubin, attention_launch()}, {}})
-                   .at("kernel").at("launch").contains("then"));
+                   .at("kernel")
+                   .at("launch")
+                   .contains("then"));
 }
 
 TEST(MessageCodec, JobKeepsEveryCubinByteAndItsSeedAndLimit) {

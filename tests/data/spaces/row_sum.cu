@@ -13,7 +13,8 @@ static_assert(false, "SPLITS must be #defined");
 #ifndef ROW_SUM_FAULT
 #define ROW_SUM_FAULT 0
 #endif
-static_assert(BLOCK >= 32 && BLOCK <= 1024 && (BLOCK & (BLOCK - 1)) == 0, "BLOCK must be a power of two, 32..1024");
+static_assert(BLOCK >= 32 && BLOCK <= 1024 && (BLOCK & (BLOCK - 1)) == 0,
+              "BLOCK must be a power of two, 32..1024");
 
 // The sum of x[begin, end) over the block's threads; every thread gets it.
 __device__ float block_sum(const float* x, int begin, int end) {
@@ -38,7 +39,8 @@ extern "C" __global__ void __launch_bounds__(BLOCK) row_sum(const float* x, floa
 
 // Split s of a row sums columns [s * chunk, min(cols, (s + 1) * chunk)), chunk = cdiv(cols, SPLITS); an empty
 // split writes 0.
-extern "C" __global__ void __launch_bounds__(BLOCK) row_sum_part(const float* x, float* partial, int rows, int cols) {
+extern "C" __global__ void __launch_bounds__(BLOCK)
+    row_sum_part(const float* x, float* partial, int rows, int cols) {
   const int split = blockIdx.x;
   const long long row = blockIdx.y;
   if (row >= rows || (ROW_SUM_FAULT == 1 && split == 1)) return;
@@ -47,7 +49,8 @@ extern "C" __global__ void __launch_bounds__(BLOCK) row_sum_part(const float* x,
   const int end = min(cols, begin + chunk);
   const float sum = block_sum(x + row * cols, begin, end);
   if (threadIdx.x == 0) partial[static_cast<long long>(split) * rows + row] = sum;
-  if (ROW_SUM_FAULT == 2 && threadIdx.x == 0 && split == 0 && row == 0) partial[SPLITS * static_cast<long long>(rows)] = sum;
+  if (ROW_SUM_FAULT == 2 && threadIdx.x == 0 && split == 0 && row == 0)
+    partial[SPLITS * static_cast<long long>(rows)] = sum;
 }
 
 extern "C" __global__ void row_sum_combine(const float* partial, float* out, int rows) {
