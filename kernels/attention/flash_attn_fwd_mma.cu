@@ -1,6 +1,6 @@
 // FlashAttention-2-style forward pass, O = softmax(Q K^T * scale) V, on mma.sync tensor cores.
 //
-// Q, K, V, O: fp16 [B, H, S, D] (bf16 when the space compiles with -DBF16=1), contiguous, D fastest; offsets are 64-bit. Grid (cdiv(S, BLOCK_M), H, B);
+// Q, K, V, O: fp16 [B, H, S, D] (bf16 when the space compiles with -DBF16=1), contiguous, D fastest; offsets are 64-bit. Grid (cdiv(S, BLOCK_M) * SPLITS, H, B);
 // block = 32 * WARPS threads; dynamic shared memory = SMEM_BYTES below (the space's SMEM_BYTES expression
 // must equal it; a launch with less traps instead of overrunning).
 //
