@@ -56,7 +56,8 @@ std::map<std::string, CompileInfo> parse_ptxas_functions(const std::string& log)
 
 CompileInfo parse_ptxas_log(const std::string& log, const std::string& kernel_name) {
   const auto per_function = parse_ptxas_functions(log);
-  if (const auto found = per_function.find(kernel_name); found != per_function.end()) return found->second;
+  if (const auto found = per_function.find(kernel_name); !kernel_name.empty() && found != per_function.end())
+    return found->second;
   CompileInfo largest;
   for (const auto& [name, info] : per_function) {
     largest.registers = std::max(largest.registers, info.registers);
