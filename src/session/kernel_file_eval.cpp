@@ -93,10 +93,12 @@ KernelFileResult evaluate_kernel_file(const KernelFileRequest& request) {
   const KernelSource variant_source =
       render_source(source, request.kernel_file.filename().string(),
                     space.compile_time_constants(result.params, result.problem));
+  // Resources as a tuned variant's: a space of several launches reports its worst kernel (variant_compiler.cpp).
+  const bool worst_kernel = request.kernel_name.empty() && space.launches().size() > 1;
   const CompileResult compiled =
       compile_or_throw_setup(compiler,
                              {variant_source.text, request.kernel_file.filename().string(),
-                              result.kernel_name, result.arch, space.compiler_options()},
+                              worst_kernel ? "" : result.kernel_name, result.arch, space.compiler_options()},
                              false);
   if (compiled.status != Status::ok) {
     result.outcome.status = compiled.status;
