@@ -59,16 +59,37 @@ def space_dtype(space):
     return None
 
 
-def launcher_signature(space):
-    """The exported launcher's name and ctypes argument types, from the space's kernel arguments."""
+SCALAR_TYPES = {"float": ctypes.c_float, "double": ctypes.c_double, "int32": ctypes.c_int32, "int64": ctypes.c_int64}
+
+
+def takes_workspace(space):
+    """Whether the exported launcher takes a workspace (a space of several launches or with scratch buffers)."""
     kernel = space["KernelSpecification"]
-    types = {"half": ctypes.c_void_p, "bfloat16": ctypes.c_void_p, "float": ctypes.c_float,
-             "double": ctypes.c_double, "int32": ctypes.c_int32, "int64": ctypes.c_int64}
+    return "Launches" in kernel or any(a["MemoryType"] == "Scratch" for a in kernel["Arguments"])
+
+
+def launcher_signature(space):
+    """The exported launcher's name and ctypes argument types, from the space's kernel arguments (scratch ones
+    left out, a "workspace" pointer after them where the space has any, the stream last)."""
+    kernel = space["KernelSpecification"]
     argtypes, names = [], []
     for argument in kernel["Arguments"]:
+        if argument["MemoryType"] == "Scratch":
+            continue
         names.append(argument["Name"])
-        argtypes.append(ctypes.c_void_p if argument["MemoryType"] == "Vector" else types[argument["Type"]])
-    return kernel["KernelName"] + "_launch", names, argtypes + [ctypes.c_void_p]  # the stream last
+        argtypes.append(ctypes.c_void_p if argument["MemoryType"] == "Vector" else SCALAR_TYPES[argument["Type"]])
+    if takes_workspace(space):
+        names.append("workspace")
+        argtypes.append(ctypes.c_void_p)
+    return kernel["KernelName"] + "_launch", names, argtypes + [ctypes.c_void_p]
+
+
+def workspace_signature(space):
+    """The exported `<KernelName>_workspace_bytes`: its name, and the names and ctypes types of its integer
+    arguments."""
+    kernel = space["KernelSpecification"]
+    integers = [a for a in kernel["Arguments"] if a["MemoryType"] == "Scalar" and a["Type"] in ("int32", "int64")]
+    return kernel["KernelName"] + "_workspace_bytes", [a["Name"] for a in integers], [SCALAR_TYPES[a["Type"]] for a in integers]
 
 
 def argument_values(names, tensors, shape):
@@ -76,6 +97,8 @@ def argument_values(names, tensors, shape):
     known = {"Q": tensors["q"].data_ptr(), "K": tensors["k"].data_ptr(), "V": tensors["v"].data_ptr(),
              "O": tensors["o"].data_ptr(), "B": shape["B"], "H": shape["H"], "S": shape["S"],
              "scale": 1.0 / math.sqrt(shape["D"])}
+    if "workspace" in tensors:
+        known["workspace"] = tensors["workspace"].data_ptr()
     missing = [name for name in names if name not in known]
     if missing:
         raise ValueError(f"the launcher takes arguments this script does not know: {missing}")
@@ -200,10 +223,20 @@ def compare_shape(torch, functional, shape, spaces, args, work):
             candidates.append({"space": space_file, "error": str(e)})
             continue
         with open(space_file) as f:
-            symbol, names, argtypes = launcher_signature(json.load(f))
-        launcher = getattr(ctypes.CDLL(library_path), symbol)
+            space = json.load(f)
+        symbol, names, argtypes = launcher_signature(space)
+        library = ctypes.CDLL(library_path)
+        launcher = getattr(library, symbol)
         launcher.argtypes = argtypes
         launcher.restype = ctypes.c_int
+        tensors.pop("workspace", None)
+        if takes_workspace(space):
+            size_symbol, size_names, size_types = workspace_signature(space)
+            workspace_bytes = getattr(library, size_symbol)
+            workspace_bytes.argtypes = size_types
+            workspace_bytes.restype = ctypes.c_size_t
+            size = workspace_bytes(*argument_values(size_names, tensors, shape))
+            tensors["workspace"] = torch.empty(max(size, 1), device="cuda", dtype=torch.uint8)
         values = argument_values(names, tensors, shape)
 
         def ours():

@@ -1,6 +1,6 @@
 // FlashAttention-2-style forward pass, O = softmax(Q K^T * scale) V, on mma.sync tensor cores.
 //
-// Q, K, V, O: fp16 [B, H, S, D] (bf16 when the space compiles with -DBF16=1), contiguous, D fastest; offsets are 64-bit. Grid (cdiv(S, BLOCK_M), H, B);
+// Q, K, V, O: fp16 [B, H, S, D] (bf16 when the space compiles with -DBF16=1), contiguous, D fastest; offsets are 64-bit. Grid (cdiv(S, BLOCK_M) * SPLITS, H, B);
 // block = 32 * WARPS threads; dynamic shared memory = SMEM_BYTES below (the space's SMEM_BYTES expression
 // must equal it; a launch with less traps instead of overrunning).
 //
@@ -12,6 +12,13 @@
 // fragments loaded with ldmatrix.trans): P never goes through shared memory. O stays in registers until
 // the epilogue, which divides by the row sums (0 for a row with every key masked, never NaN), stages the
 // fp16 tile in shared memory and writes it with 16-byte stores.
+//
+// SPLITS > 1 (flash-decoding): the keys of a head are cut into SPLITS ranges of whole K/V tiles, and grid X is
+// cdiv(S, BLOCK_M) * SPLITS (block x: query block x / SPLITS, split x % SPLITS). Each block writes its rows'
+// O normalised by its own row sums, fp32, to O_part [SPLITS][B][H][S][D], and the base-2 log-sum-exp of its
+// scaled scores to L_part [SPLITS][B][H][S] (-inf, with O_part 0, for a row none of its keys reaches: causal
+// splits past the diagonal, splits past the last tile); flash_attn_combine below then weighs the splits into
+// O. SPLITS = 1 is the single-kernel path: it writes O itself and takes no O_part or L_part.
 //
 // Keys >= S and (CAUSAL) keys after the query get -inf, on the tiles that need it only (the tail tile, and
 // the tiles the diagonal crosses); K/V tiles after a block's last row are not loaded at all (causal), and a
@@ -27,6 +34,7 @@
 //              conflicts.
 //   Q_IN_REGS  1 = the Q fragments are loaded into registers once; 0 = reloaded from shared memory with
 //              ldmatrix for every K/V tile (fewer registers)
+//   SPLITS     key ranges per query block, each its own thread block (1 = no split, no combine launch)
 //   Problem sizes: D (head dimension, 64 or 128), CAUSAL (1 = key j > query i is masked).
 //
 // Shared memory layout (halves; ROW = D + (SWIZZLE ? 0 : 8)):
@@ -57,6 +65,9 @@ static_assert(false, "SWIZZLE (0 or 1) must be #defined");
 #endif
 #ifndef Q_IN_REGS
 static_assert(false, "Q_IN_REGS (0 or 1) must be #defined");
+#endif
+#ifndef SPLITS
+static_assert(false, "SPLITS must be #defined");
 #endif
 
 namespace {
@@ -92,6 +103,7 @@ static_assert(ROWS_PER_WARP % 16 == 0 && M_TILES >= 1, "each warp owns whole 16-
 static_assert(BLOCK_N % 16 == 0, "BLOCK_N must be a multiple of 16 (one mma k-step of P V)");
 static_assert(STAGES >= 1 && STAGES <= 4, "STAGES must be 1..4");
 static_assert(!SWIZZLE || CHUNKS >= 8, "the swizzle permutes 8 chunks per row");
+static_assert(SPLITS >= 1 && SPLITS <= 16, "SPLITS must be 1..16");
 
 constexpr float kLog2e = 1.4426950408889634f;
 #define NEG_INF (-__int_as_float(0x7f800000))  // -inf, without <cmath>
@@ -156,6 +168,12 @@ __device__ __forceinline__ float exp2_approx(float x) {
   return y;
 }
 
+// The sum over the four lanes of a quad (the lanes that hold one accumulator row).
+__device__ __forceinline__ float quad_sum(float value) {
+  value += __shfl_xor_sync(0xffffffffu, value, 1);
+  return value + __shfl_xor_sync(0xffffffffu, value, 2);
+}
+
 // The A fragment of Q rows [row0, row0 + 16), columns [k0, k0 + 16) of the Q tile.
 __device__ __forceinline__ void load_q_fragment(unsigned (&a)[4], const elem* q_tile, int row0, int k0, int lane) {
   const int row = row0 + (lane & 7) + ((lane >> 3) & 1) * 8;
@@ -167,7 +185,12 @@ __device__ __forceinline__ void load_q_fragment(unsigned (&a)[4], const elem* q_
 
 extern "C" __global__ void __launch_bounds__(THREADS)
     flash_attn_fwd_mma(const elem* __restrict__ Q, const elem* __restrict__ K, const elem* __restrict__ V,
-                       elem* __restrict__ O, int B, int H, int S, float scale) {
+#if SPLITS > 1
+                       float* __restrict__ O_part, float* __restrict__ L_part,
+#else
+                       elem* __restrict__ O,
+#endif
+                       int B, int H, int S, float scale) {
   extern __shared__ __align__(128) unsigned char smem_raw[];
   {
     unsigned dynamic_bytes;
@@ -182,22 +205,29 @@ extern "C" __global__ void __launch_bounds__(THREADS)
   const int warp = threadIdx.x >> 5;
   const int group = lane >> 2;  // the accumulator row of this lane (and row + 8)
   const int quad = lane & 3;    // the accumulator column pair of this lane
-  const int m0 = blockIdx.x * BLOCK_M;
+  const int split = blockIdx.x % SPLITS;
+  const int m0 = (blockIdx.x / SPLITS) * BLOCK_M;
   const long long head = (static_cast<long long>(blockIdx.z) * H + blockIdx.y) * S * D;
   const elem* q_head = Q + head;
   const elem* k_head = K + head;
   const elem* v_head = V + head;
   const float scale_log2 = scale * kLog2e;
 
-  // Keys this block needs: all of them, or (causal) up to its last row.
+  // Keys this block needs: all of them, or (causal) up to its last row; of those tiles, its split's range
+  // (split s of SPLITS takes tiles [s * per_split, (s + 1) * per_split) of the head's; possibly none).
   const int key_end = CAUSAL ? min(S, m0 + BLOCK_M) : S;
-  const int tiles = (key_end + BLOCK_N - 1) / BLOCK_N;
+  const int per_split = ((S + BLOCK_N - 1) / BLOCK_N + SPLITS - 1) / SPLITS;
+  const int first_tile = SPLITS > 1 ? split * per_split : 0;
+  const int last_tile = SPLITS > 1 ? min((key_end + BLOCK_N - 1) / BLOCK_N, first_tile + per_split)
+                                   : (key_end + BLOCK_N - 1) / BLOCK_N;
+  const int tiles = SPLITS > 1 ? max(last_tile - first_tile, 0) : last_tile;  // counted from first_tile
   const int warp_row0 = m0 + warp * ROWS_PER_WARP;  // first query row of this warp
 
-  load_tile<BLOCK_M>(q_tile, q_head + static_cast<long long>(m0) * D, S - m0);
+  // An empty split loads nothing (no copy may be left uncommitted), and writes O_part 0 and L_part -inf.
+  if (SPLITS == 1 || tiles > 0) load_tile<BLOCK_M>(q_tile, q_head + static_cast<long long>(m0) * D, S - m0);
   auto load_kv = [&](int tile) {
     const int stage = tile % STAGES;
-    const int n0 = tile * BLOCK_N;
+    const int n0 = (first_tile + tile) * BLOCK_N;
     load_tile<BLOCK_N>(k_ring + stage * BLOCK_N * ROW, k_head + static_cast<long long>(n0) * D, S - n0);
     load_tile<BLOCK_N>(v_ring + stage * BLOCK_N * ROW, v_head + static_cast<long long>(n0) * D, S - n0);
   };
@@ -241,7 +271,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
           load_q_fragment(q_frag[mi][ks], q_tile, warp * ROWS_PER_WARP + mi * 16, ks * 16, lane);
     }
 #endif
-    const int n0 = tile * BLOCK_N;
+    const int n0 = (first_tile + tile) * BLOCK_N;
     const bool warp_needs_tile = !CAUSAL || n0 <= warp_row0 + ROWS_PER_WARP - 1;
     if (warp_needs_tile) {
       const elem* k_tile = k_ring + (tile % STAGES) * BLOCK_N * ROW;
@@ -362,14 +392,36 @@ extern "C" __global__ void __launch_bounds__(THREADS)
   }
   wait_copies<0>();  // no copy may land in the staging area below
 
+#if SPLITS > 1
+  // Partial epilogue: this split's O / its row sum as fp32 straight from the accumulators, and its
+  // log-sum-exp m + log2(sum) (base 2, in units of the scaled scores); -inf and 0 where it saw no key.
+  const long long rows = static_cast<long long>(B) * H * S;
+  const long long row_base = split * rows + (static_cast<long long>(blockIdx.z) * H + blockIdx.y) * S;
+#pragma unroll
+  for (int mi = 0; mi < M_TILES; ++mi) {
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      const float total = quad_sum(row_sum[mi][r]);
+      const float inverse = total > 0.0f ? 1.0f / total : 0.0f;
+      const int row = warp_row0 + mi * 16 + group + r * 8;
+      if (row < S) {
+        float* o_row = O_part + (row_base + row) * D;
+#pragma unroll
+        for (int dt = 0; dt < D_TILES; ++dt)
+          *reinterpret_cast<float2*>(o_row + dt * 8 + quad * 2) =
+              make_float2(o_acc[mi][dt][2 * r] * inverse, o_acc[mi][dt][2 * r + 1] * inverse);
+        if (quad == 0) L_part[row_base + row] = total > 0.0f ? row_max[mi][r] + __log2f(total) : NEG_INF;
+      }
+    }
+  }
+#else
+
   // Epilogue: O / row sum (0 where every key was masked) as fp16, staged in the Q tile, 16-byte stores.
 #pragma unroll
   for (int mi = 0; mi < M_TILES; ++mi) {
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
-      float total = row_sum[mi][r];
-      total += __shfl_xor_sync(0xffffffffu, total, 1);
-      total += __shfl_xor_sync(0xffffffffu, total, 2);
+      const float total = quad_sum(row_sum[mi][r]);
       const float inverse = total > 0.0f ? 1.0f / total : 0.0f;
       const int row = warp * ROWS_PER_WARP + mi * 16 + group + r * 8;
 #pragma unroll
@@ -389,4 +441,51 @@ extern "C" __global__ void __launch_bounds__(THREADS)
       *reinterpret_cast<uint4*>(o_head + static_cast<long long>(m0 + row) * D + col) =
           *reinterpret_cast<const uint4*>(q_tile + tile_offset(row, col));
   }
+#endif  // SPLITS > 1
 }
+
+#if SPLITS > 1
+namespace {
+constexpr int COMBINE_THREADS = 128;
+constexpr int COMBINE_COLUMNS = 4;  // per thread: one float4 of each split's partial O
+}  // namespace
+
+// O = sum_s w_s O_part[s] / sum_s w_s with w_s = 2^(L_part[s] - max_s L_part[s]), per row; a split that saw
+// no key of the row has w_s = 0 (its O_part is 0), and a row no split saw is 0. One thread per 4 columns of
+// a row: grid cdiv(B * H * S * D, 4 * COMBINE_THREADS), block COMBINE_THREADS.
+extern "C" __global__ void __launch_bounds__(COMBINE_THREADS)
+    flash_attn_combine(const float* __restrict__ O_part, const float* __restrict__ L_part, elem* __restrict__ O,
+                       int B, int H, int S) {
+  const long long rows = static_cast<long long>(B) * H * S;
+  const long long first = (static_cast<long long>(blockIdx.x) * COMBINE_THREADS + threadIdx.x) * COMBINE_COLUMNS;
+  const long long row = first / D;
+  const int col = static_cast<int>(first % D);
+  if (row >= rows) return;
+  float lse[SPLITS];
+  float top = NEG_INF;
+#pragma unroll
+  for (int s = 0; s < SPLITS; ++s) {
+    lse[s] = L_part[s * rows + row];
+    top = fmaxf(top, lse[s]);
+  }
+  float acc[COMBINE_COLUMNS] = {0.0f, 0.0f, 0.0f, 0.0f};
+  float weights = 0.0f;
+  if (top != NEG_INF) {
+#pragma unroll
+    for (int s = 0; s < SPLITS; ++s) {
+      const float weight = exp2f(lse[s] - top);
+      const float4 part = *reinterpret_cast<const float4*>(O_part + (s * rows + row) * D + col);
+      acc[0] += weight * part.x;
+      acc[1] += weight * part.y;
+      acc[2] += weight * part.z;
+      acc[3] += weight * part.w;
+      weights += weight;
+    }
+  }
+  const float inverse = weights > 0.0f ? 1.0f / weights : 0.0f;
+  uint2 packed;
+  packed.x = pack_pair(acc[0] * inverse, acc[1] * inverse);
+  packed.y = pack_pair(acc[2] * inverse, acc[3] * inverse);
+  *reinterpret_cast<uint2*>(O + row * D + col) = packed;
+}
+#endif  // SPLITS > 1

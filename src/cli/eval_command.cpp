@@ -32,6 +32,14 @@ nlohmann::ordered_json result_json(const KernelFileResult& r) {
                        {"spill_load_bytes", o.compile.spill_load_bytes},
                        {"stack_frame_bytes", o.compile.stack_frame_bytes},
                        {"compile_ms", o.compile.compile_ms}};
+  nlohmann::ordered_json launches = nlohmann::ordered_json::array();
+  for (const auto& [kernel, info] : r.launched)
+    launches.push_back({{"kernel", kernel},
+                        {"registers", info.registers},
+                        {"static_smem_bytes", info.static_smem_bytes},
+                        {"spill_store_bytes", info.spill_store_bytes},
+                        {"spill_load_bytes", info.spill_load_bytes}});
+  json["launches"] = launches;
   json["kernel"] = r.kernel_name;
   json["space"] = r.space;
   json["problem"] = r.problem;

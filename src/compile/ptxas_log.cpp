@@ -29,7 +29,7 @@ bool is_error_line(const std::string& line) {
 
 }  // namespace
 
-CompileInfo parse_ptxas_log(const std::string& log, const std::string& kernel_name) {
+std::map<std::string, CompileInfo> parse_ptxas_functions(const std::string& log) {
   static const std::regex function_line(
       R"((?:Compiling entry function|Function properties for) '?([\w$]+)'?)");
   static const std::regex registers(R"(Used (\d+) registers)");
@@ -51,7 +51,13 @@ CompileInfo parse_ptxas_log(const std::string& log, const std::string& kernel_na
       info.spill_load_bytes = captured_int(match, 3);
     }
   }
-  if (const auto found = per_function.find(kernel_name); found != per_function.end()) return found->second;
+  return per_function;
+}
+
+CompileInfo parse_ptxas_log(const std::string& log, const std::string& kernel_name) {
+  const auto per_function = parse_ptxas_functions(log);
+  if (const auto found = per_function.find(kernel_name); !kernel_name.empty() && found != per_function.end())
+    return found->second;
   CompileInfo largest;
   for (const auto& [name, info] : per_function) {
     largest.registers = std::max(largest.registers, info.registers);

@@ -1,6 +1,7 @@
 // Reads NVRTC's log: resource usage from `ptxas -v`, and why a compilation failed.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "core/outcome.hpp"
@@ -10,9 +11,12 @@ namespace evotune {
 
 // Registers, static shared memory, stack frame and spills of kernel_name as `-Xptxas=-v` reports them
 // ("Used 9 registers, used 1 barriers, 1024 bytes smem", "0 bytes stack frame, 0 bytes spill stores, ...").
-// When the log has no entry for kernel_name, the largest value of each field over all entries. Only those
+// When kernel_name is empty or the log has no entry for it, the largest value of each field over all entries. Only those
 // five fields of the result are set.
 CompileInfo parse_ptxas_log(const std::string& log, const std::string& kernel_name);
+// The same fields for every function the log reports on, by name (a variant of several kernels has one
+// entry per kernel; lines before the first function name are under "").
+std::map<std::string, CompileInfo> parse_ptxas_functions(const std::string& log);
 
 // The status and one-line message of a failed compilation: resource_error for ptxas running out of a
 // resource (shared, local or parameter space; NVRTC 13 fails static shared memory over 48 KB with no

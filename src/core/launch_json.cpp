@@ -95,15 +95,28 @@ ordered_json to_json(const LaunchSpec& l) {
                     {"name", a.name},
                     {"dtype", to_string(a.dtype)},
                     {"value", a.value}});
-  return {{"kernel_name", l.kernel_name},
-          {"grid", l.grid},
-          {"block", l.block},
-          {"dynamic_smem_bytes", l.dynamic_smem_bytes},
-          {"args", args}};
+  ordered_json json{{"kernel_name", l.kernel_name},
+                    {"grid", l.grid},
+                    {"block", l.block},
+                    {"dynamic_smem_bytes", l.dynamic_smem_bytes},
+                    {"args", args}};
+  // Absent for a single launch, so that messages and files of single-kernel spaces keep their bytes.
+  if (!l.then.empty()) {
+    ordered_json then = ordered_json::array();
+    for (const auto& next : l.then) then.push_back(to_json(next));
+    json["then"] = then;
+  }
+  if (!l.scratch.empty()) {
+    ordered_json scratch = ordered_json::array();
+    for (const auto& s : l.scratch)
+      scratch.push_back({{"name", s.name}, {"dtype", to_string(s.dtype)}, {"count", s.count}});
+    json["scratch"] = scratch;
+  }
+  return json;
 }
 
 LaunchSpec launch_from_json(const Fields& f) {
-  f.only({"kernel_name", "grid", "block", "dynamic_smem_bytes", "args"});
+  f.only({"kernel_name", "grid", "block", "dynamic_smem_bytes", "args", "then", "scratch"});
   LaunchSpec l;
   l.kernel_name = f.text("kernel_name");
   l.grid = dim3_from_json(f, "grid");
@@ -119,6 +132,13 @@ LaunchSpec launch_from_json(const Fields& f) {
     arg.value = a.number("value");
     l.args.push_back(std::move(arg));
   }
+  if (f.has("then"))
+    for (const Fields& next : f.objects("then")) l.then.push_back(launch_from_json(next));
+  if (f.has("scratch"))
+    for (const Fields& s : f.objects("scratch")) {
+      s.only({"name", "dtype", "count"});
+      l.scratch.push_back({s.text("name"), dtype_from_json(s, "dtype"), s.integer("count")});
+    }
   return l;
 }
 

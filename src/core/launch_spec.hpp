@@ -39,13 +39,33 @@ struct ArgSpec {
   double value = 0.0;        // scalar value, converted to dtype when packed
 };
 
+// A buffer of the variant's own (MemoryType Scratch: split-K partial sums, log-sum-exps) that its launches
+// pass between each other: allocated per variant, NaN-poisoned before every validation launch, never
+// compared.
+struct ScratchSpec {
+  std::string name;
+  DType dtype = DType::f32;
+  std::int64_t count = 0;  // elements; 0 is allowed (a configuration that needs none)
+};
+
+// One kernel launch, and for a variant of several launches (KernelSpecification.Launches) the ones that
+// follow it in order, in the same module, on the same stream: one measurement times them all.
 struct LaunchSpec {
   std::string kernel_name;                      // the extern "C" symbol
   std::array<std::uint32_t, 3> grid{1, 1, 1};   // blocks
   std::array<std::uint32_t, 3> block{1, 1, 1};  // threads
   std::uint32_t dynamic_smem_bytes = 0;
   std::vector<ArgSpec> args;
+  std::vector<LaunchSpec> then;  // the launches after this one (each with no `then` or scratch of its own)
+  std::vector<ScratchSpec> scratch;  // the scratch buffers the launches name, with this problem's sizes
 };
+
+// The launch and the ones that follow it, in order.
+inline std::vector<const LaunchSpec*> launch_steps(const LaunchSpec& launch) {
+  std::vector<const LaunchSpec*> steps{&launch};
+  for (const auto& next : launch.then) steps.push_back(&next);
+  return steps;
+}
 
 // Acceptance of a variant's outputs against the reference's.
 // Another problem every variant must also get right (Validation.ExtraProblems, e.g. one past a tile): what

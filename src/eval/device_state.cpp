@@ -64,9 +64,33 @@ const cuda::DeviceMemory& DeviceState::Buffer::copy(Role role) const {
 }
 
 std::optional<std::uint64_t> DeviceState::address(const std::string& name, Role role) const {
-  for (const auto& buffer : buffers_)
-    if (buffer.spec.name == name) return buffer.payload(role);
+  for (const Buffer* buffer : seen_by(role))
+    if (buffer->spec.name == name) return buffer->payload(role);
   return std::nullopt;
+}
+
+std::vector<const DeviceState::Buffer*> DeviceState::seen_by(Role role) const {
+  std::vector<const Buffer*> seen;
+  for (const auto& buffer : buffers_) seen.push_back(&buffer);
+  if (role == Role::variant)
+    for (const auto& buffer : scratch_) seen.push_back(&buffer);
+  return seen;
+}
+
+void DeviceState::use_scratch(const std::vector<ScratchSpec>& scratch) {
+  const bool same =
+      scratch.size() == scratch_.size() &&
+      std::equal(scratch.begin(), scratch.end(), scratch_.begin(), [](const ScratchSpec& a, const Buffer& b) {
+        return a.name == b.spec.name && a.dtype == b.spec.dtype && a.count == b.spec.count;
+      });
+  if (same) return;
+  scratch_.clear();
+  for (const ScratchSpec& wanted : scratch) {
+    const BufferSpec spec{wanted.name, wanted.dtype, wanted.count, false, false, {}, {}};
+    const std::size_t margin = guard_margin_bytes(bytes_of(spec));
+    Buffer buffer{spec, {spec}, margin, canary_pattern(margin), guarded(spec, margin), {}, {}, {}};
+    scratch_.push_back(std::move(buffer));
+  }
 }
 
 void DeviceState::use_problem(std::size_t problem) noexcept {
@@ -86,6 +110,9 @@ void DeviceState::prepare(std::uint64_t seed, Role role, int special) const {
     else
       builtins.poison(stream.get(), buffer.payload(role), spec.dtype, spec.count);
   }
+  if (role == Role::variant)
+    for (const Buffer& buffer : scratch_)
+      builtins.poison(stream.get(), buffer.payload(role), buffer.spec.dtype, buffer.spec.count);
 }
 
 std::vector<std::vector<double>> DeviceState::download_outputs(Role role) const {
@@ -169,23 +196,23 @@ std::optional<std::pair<std::string, BitwiseDifference>> DeviceState::differs_fr
 }
 
 void DeviceState::arm_guards(Role role) const {
-  for (const auto& buffer : buffers_) {
-    const CUdeviceptr base = buffer.copy(role).get();
-    builtins.canary(stream.get(), base, buffer.margin);
-    builtins.canary(stream.get(), base + buffer.margin + bytes_of(buffer.spec), buffer.margin);
+  for (const Buffer* buffer : seen_by(role)) {
+    const CUdeviceptr base = buffer->copy(role).get();
+    builtins.canary(stream.get(), base, buffer->margin);
+    builtins.canary(stream.get(), base + buffer->margin + bytes_of(buffer->spec), buffer->margin);
   }
 }
 
 std::optional<GuardBreach> DeviceState::find_breach(Role role) const {
   std::vector<std::uint8_t> margin;
-  for (const auto& buffer : buffers_) {
-    margin.resize(buffer.margin);
-    const std::size_t payload = bytes_of(buffer.spec);
-    const CUdeviceptr base = buffer.copy(role).get();
+  for (const Buffer* buffer : seen_by(role)) {
+    margin.resize(buffer->margin);
+    const std::size_t payload = bytes_of(buffer->spec);
+    const CUdeviceptr base = buffer->copy(role).get();
     for (const GuardSide side : {GuardSide::before, GuardSide::after}) {
-      const CUdeviceptr at = side == GuardSide::before ? base : base + buffer.margin + payload;
+      const CUdeviceptr at = side == GuardSide::before ? base : base + buffer->margin + payload;
       cuda::check(cuda::driver().cuMemcpyDtoH(margin.data(), at, margin.size()), "cuMemcpyDtoH");
-      if (auto breach = evotune::find_breach(buffer.spec.name, side, payload, margin, buffer.canary))
+      if (auto breach = evotune::find_breach(buffer->spec.name, side, payload, margin, buffer->canary))
         return breach;
     }
   }
@@ -212,6 +239,7 @@ std::vector<std::pair<std::string, std::uint64_t>> DeviceState::input_checksums(
 }
 
 void DeviceState::abandon() noexcept {
+  for (auto& buffer : scratch_) buffer.shared.abandon();
   for (auto& buffer : buffers_) {
     buffer.shared.abandon();
     buffer.reference.abandon();

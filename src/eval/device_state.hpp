@@ -41,6 +41,11 @@ class DeviceState {
   // works on that problem's element counts; the addresses stay.
   void use_problem(std::size_t problem) noexcept;
 
+  // The variant's scratch buffers from now on (LaunchSpec::scratch), each between guard margins like the
+  // problem's buffers: allocated afresh unless those there have the same names, types and counts. address()
+  // finds them, prepare(Role::variant) NaN-poisons them and the variant's guards cover them; never compared.
+  void use_scratch(const std::vector<ScratchSpec>& scratch);
+
   // Refills every input (and both copies of read-write buffers) from seed and NaN-poisons `role`'s
   // write-only outputs; asynchronous on the stream. special >= 0: each buffer takes its special fill of that
   // index (BufferSpec::special_fills) where it has one.
@@ -102,6 +107,9 @@ class DeviceState {
     CUdeviceptr payload(Role role) const { return copy(role).get() + margin; }
   };
   std::vector<Buffer> buffers_;
+  std::vector<Buffer> scratch_;  // in `shared`; spec.is_input and spec.is_output false
+  // The buffers a `role` launch sees: the problem's, and the variant's the scratch buffers too.
+  std::vector<const Buffer*> seen_by(Role role) const;
 };
 
 }  // namespace evotune

@@ -13,17 +13,10 @@
 #include "cuda/resources.hpp"
 #include "eval/compare.hpp"
 #include "eval/device_state.hpp"
+#include "eval/evaluator_internals.hpp"
 #include "eval/launch_args.hpp"
 
 namespace evotune {
-
-// Why one evaluation stopped; `reset` says whether the context must be rebuilt before the next one.
-struct GpuEvaluator::Failure {
-  enum class Reset { none, sticky, hung };
-  Status status;
-  std::string message;
-  Reset reset = Reset::none;
-};
 
 namespace {
 
@@ -38,18 +31,6 @@ constexpr double kHungResetLimitMs = 2000;
 
 double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-Status status_of(CUresult result) {
-  switch (result) {
-    case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
-    case CUDA_ERROR_OUT_OF_MEMORY:
-      return Status::resource_error;
-    case CUDA_ERROR_LAUNCH_TIMEOUT:
-      return Status::timeout;
-    default:
-      return Status::launch_error;
-  }
 }
 
 }  // namespace
@@ -116,17 +97,17 @@ Outcome GpuEvaluator::evaluate(const CompiledKernel& variant, std::uint64_t vali
   const auto start = Clock::now();
   try {
     state_->context.make_current();
-    const CUfunction function = load_variant(variant);
-    check_resources(function, variant.launch, "variant");
+    load_variant(variant);
+    variant_steps(variant.launch);  // the resource checks, before the reference runs
     if (extra_launches.size() != extra_problems_.size())
       throw Error("internal: " + std::to_string(extra_launches.size()) + " extra launches for " +
                   std::to_string(extra_problems_.size()) + " extra problems");
-    validate(function, variant.launch, validation_seed, outcome);
-    if (outcome.status == Status::ok) validate_extra_problems(function, extra_launches, validation_seed, outcome);
+    validate(variant.launch, validation_seed, outcome);
+    if (outcome.status == Status::ok) validate_extra_problems(extra_launches, validation_seed, outcome);
     outcome.validate_ms = ms_since(start);
     if (outcome.status == Status::ok) {
       const auto bench_start = Clock::now();
-      outcome.timing = time_variant(function, variant.launch);
+      outcome.timing = time_variant(variant.launch);
       outcome.bench_ms = ms_since(bench_start);
     }
   } catch (const Failure& failure) {
@@ -167,22 +148,6 @@ void GpuEvaluator::run_reference(std::uint64_t seed, int special, std::size_t pr
   } catch (const cuda::CudaError& e) {
     throw Failure{Status::launch_error, std::string("reference kernel: ") + e.what(),
                   cuda::is_sticky(e.result()) ? Failure::Reset::sticky : Failure::Reset::none};
-  }
-}
-
-CUfunction GpuEvaluator::load_variant(const CompiledKernel& variant) {
-  if (variant.cubin.empty()) throw Failure{Status::launch_error, "the variant has no cubin"};
-  try {
-    state_->variant_module = cuda::Module::load(variant.cubin);
-  } catch (const cuda::CudaError& e) {
-    if (cuda::is_sticky(e.result())) throw;
-    throw Failure{status_of(e.result()), std::string("cannot load the variant's cubin: ") + e.what()};
-  }
-  try {
-    return state_->variant_module.function(variant.launch.kernel_name);
-  } catch (const cuda::CudaError& e) {
-    throw Failure{Status::launch_error,
-                  "no kernel '" + variant.launch.kernel_name + "' in the cubin: " + e.what()};
   }
 }
 
@@ -240,10 +205,10 @@ void GpuEvaluator::wait(double timeout_ms, const std::string& who) const {
   }
 }
 
-TimingStats GpuEvaluator::time_variant(CUfunction function, const LaunchSpec& launch) {
+TimingStats GpuEvaluator::time_variant(const LaunchSpec& launch) {
+  const std::vector<Step> steps = variant_steps(launch);
   const DeviceState& state = *state_;
-  KernelArgs args = arguments(launch, Role::variant);
-  for (int i = 0; i < settings_.warmup; ++i) this->launch(function, launch, args);
+  for (int i = 0; i < settings_.warmup; ++i) run_steps(steps);
   const std::size_t scratch_words = state.l2_scratch.bytes() / 4;
   for (int i = 0; i < settings_.repetitions; ++i) {
     if (settings_.flush_l2)
@@ -251,7 +216,7 @@ TimingStats GpuEvaluator::time_variant(CUfunction function, const LaunchSpec& la
                                                   scratch_words, state.stream.get()),
                   "cuMemsetD32Async");
     state.events[2 * i].record(state.stream.get());
-    this->launch(function, launch, args);
+    run_steps(steps);
     state.events[2 * i + 1].record(state.stream.get());
   }
   wait(settings_.timeout_ms * (settings_.warmup + settings_.repetitions), "variant (timing)");

@@ -60,7 +60,13 @@ class GpuEvaluator {
 
  private:
   struct Failure;
-  CUfunc_st* load_variant(const CompiledKernel& variant);
+  struct Step;
+  void load_variant(const CompiledKernel& variant);
+  // The launch and those after it (LaunchSpec::then), in order (eval/variant_steps.cpp): each kernel found in
+  // the variant's module and checked against the device's limits, its arguments bound to the buffers, the
+  // scratch buffers allocated first. Throws Failure.
+  std::vector<Step> variant_steps(const LaunchSpec& launch);
+  void run_steps(const std::vector<Step>& steps) const;
   void check_resources(CUfunc_st* function, const LaunchSpec& launch, const char* who) const;
   KernelArgs arguments(const LaunchSpec& launch, Role role) const;
   void launch(CUfunc_st* function, const LaunchSpec& launch, KernelArgs& args) const;
@@ -70,17 +76,15 @@ class GpuEvaluator {
   // problem: 0 the main one, i the (i-1)th extra problem (whose buffers must be in use).
   void run_reference(std::uint64_t seed, int special = -1, std::size_t problem = 0);
   // Validation (eval/gpu_validation.cpp): every round on fresh inputs; sets status, message and error.
-  void validate(CUfunc_st* function, const LaunchSpec& launch, std::uint64_t seed, Outcome& outcome);
+  void validate(const LaunchSpec& launch, std::uint64_t seed, Outcome& outcome);
   // After the main problem's rounds: one round on each extra problem; sets status and message on failure.
-  void validate_extra_problems(CUfunc_st* function, const std::vector<LaunchSpec>& launches,
-                               std::uint64_t seed, Outcome& outcome);
+  void validate_extra_problems(const std::vector<LaunchSpec>& launches, std::uint64_t seed, Outcome& outcome);
   // One checked launch on `seed`'s inputs: guards armed and read-only inputs checksummed around it. False
   // with outcome's status and message set (out_of_bounds, or wrong_result for a write into an input).
-  bool checked_run(CUfunc_st* function, const LaunchSpec& launch, std::uint64_t seed, int special,
-                   Outcome& outcome);
+  bool checked_run(const LaunchSpec& launch, std::uint64_t seed, int special, Outcome& outcome);
   int special_rounds() const;  // the most special fills any buffer has
   std::string special_inputs_text(int special) const;  // "q in [-40, 40], k in [-40, 40]"
-  TimingStats time_variant(CUfunc_st* function, const LaunchSpec& launch);
+  TimingStats time_variant(const LaunchSpec& launch);
   double time_reference();
   void build_state();
   void handle(const Failure& failure, Outcome& outcome);

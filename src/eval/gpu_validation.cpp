@@ -3,6 +3,7 @@
 #include "core/error.hpp"
 #include "eval/compare.hpp"
 #include "eval/device_state.hpp"
+#include "eval/evaluator_internals.hpp"
 #include "eval/gpu_evaluator.hpp"
 #include "eval/launch_args.hpp"
 
@@ -27,13 +28,12 @@ int GpuEvaluator::special_rounds() const {
   return static_cast<int>(most);
 }
 
-bool GpuEvaluator::checked_run(CUfunction function, const LaunchSpec& launch, std::uint64_t seed, int special,
-                               Outcome& outcome) {
+bool GpuEvaluator::checked_run(const LaunchSpec& launch, std::uint64_t seed, int special, Outcome& outcome) {
+  const std::vector<Step> steps = variant_steps(launch);  // allocates the scratch buffers prepare() poisons
   state_->prepare(seed, Role::variant, special);
   state_->arm_guards(Role::variant);
   const auto before = state_->input_checksums();
-  KernelArgs args = arguments(launch, Role::variant);
-  this->launch(function, launch, args);
+  run_steps(steps);
   wait(settings_.timeout_ms, "variant");
   if (const auto breach = state_->find_breach(Role::variant)) {
     outcome.status = Status::out_of_bounds;
@@ -50,8 +50,7 @@ bool GpuEvaluator::checked_run(CUfunction function, const LaunchSpec& launch, st
   return true;
 }
 
-void GpuEvaluator::validate(CUfunction function, const LaunchSpec& launch, std::uint64_t seed,
-                            Outcome& outcome) {
+void GpuEvaluator::validate(const LaunchSpec& launch, std::uint64_t seed, Outcome& outcome) {
   const int random_rounds = std::max(1, settings_.validation_rounds);
   const int rounds = random_rounds + special_rounds();
   for (int round = 0; round < rounds; ++round) {
@@ -64,7 +63,7 @@ void GpuEvaluator::validate(CUfunction function, const LaunchSpec& launch, std::
             ? " (validation round " + std::to_string(round + 1) + " of " + std::to_string(random_rounds) + ")"
             : "";
     run_reference(round_seed, special);
-    if (!checked_run(function, launch, round_seed, special, outcome)) {
+    if (!checked_run(launch, round_seed, special, outcome)) {
       outcome.message += which;
       return;
     }
@@ -77,7 +76,7 @@ void GpuEvaluator::validate(CUfunction function, const LaunchSpec& launch, std::
     }
     if (round > 0 || !tolerances_.deterministic) continue;
     state_->keep_outputs();
-    if (!checked_run(function, launch, round_seed, special, outcome)) {
+    if (!checked_run(launch, round_seed, special, outcome)) {
       outcome.message += " (second launch on the same inputs)";
       return;
     }
@@ -93,8 +92,8 @@ void GpuEvaluator::validate(CUfunction function, const LaunchSpec& launch, std::
   outcome.validation_rounds = rounds;
 }
 
-void GpuEvaluator::validate_extra_problems(CUfunction function, const std::vector<LaunchSpec>& launches,
-                                           std::uint64_t seed, Outcome& outcome) {
+void GpuEvaluator::validate_extra_problems(const std::vector<LaunchSpec>& launches, std::uint64_t seed,
+                                           Outcome& outcome) {
   // The main problem's buffers are back in use however this ends (a failure unwinds through here first).
   struct MainProblemAfter {
     DeviceState& state;
@@ -106,7 +105,7 @@ void GpuEvaluator::validate_extra_problems(CUfunction function, const std::vecto
     state_->use_problem(problem);
     run_reference(problem_seed, -1, problem);
     const std::string where = " (at " + extra_problems_[i].label + ")";
-    if (!checked_run(function, launches[i], problem_seed, -1, outcome)) {
+    if (!checked_run(launches[i], problem_seed, -1, outcome)) {
       outcome.message += where;
       return;
     }

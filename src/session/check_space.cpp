@@ -5,8 +5,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "compile/compiler.hpp"
+#include "compile/ptxas_log.hpp"
+#include "core/error.hpp"
 #include "core/known_devices.hpp"
 #include "session/progress.hpp"
 #include "session/variant_compiler.hpp"
@@ -14,6 +17,29 @@
 #include "space/search_space.hpp"
 
 namespace evotune {
+namespace {
+
+// Why the config's launches could not run its compiled module: a geometry or size expression that does not
+// give a valid integer (on the main or an extra problem), or a launch naming a kernel the module lacks.
+std::optional<std::string> launch_problem(const SearchSpace& space, const Config& config, const Sizes& sizes,
+                                          const DeviceInfo& device, const std::string& log) {
+  const auto kernels = parse_ptxas_functions(log);
+  std::vector<Sizes> problems{sizes};
+  for (const Sizes& extra : space.extra_problems(sizes)) problems.push_back(extra);
+  try {
+    for (const Sizes& problem : problems) {
+      const LaunchSpec launch = space.variant_launch(config, problem, device);
+      for (const LaunchSpec* step : launch_steps(launch))
+        if (!kernels.count(step->kernel_name))
+          return "a launch names kernel '" + step->kernel_name + "', which the compiled module lacks";
+    }
+  } catch (const SpaceError& e) {
+    return e.what();
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 CheckReport check_space(const std::filesystem::path& space_file, const std::string& problem,
                         const std::string& arch, int threads, std::size_t sample,
@@ -36,11 +62,18 @@ CheckReport check_space(const std::filesystem::path& space_file, const std::stri
   const auto start = std::chrono::steady_clock::now();
   VariantCompiler variants(space, sizes, report.arch, compiler, service, nullptr);
   Progress progress(report.sampled_configs, isatty(STDERR_FILENO) != 0, "compiled");
-  auto tally = [&report, &progress](const CompiledVariant& variant) {
+  auto tally = [&](const CompiledVariant& variant) {
     const auto& result = variant.result;
-    progress.update(result.status == Status::ok, std::nullopt, "");
+    const auto problem = result.status == Status::ok
+                             ? launch_problem(space, variant.config, sizes, device, result.info.log)
+                             : std::nullopt;
+    progress.update(result.status == Status::ok && !problem, std::nullopt, "");
     if (result.status != Status::ok) {
       report.failures.push_back({variant.config, result.status, result.message});
+      return;
+    }
+    if (problem) {
+      report.failures.push_back({variant.config, Status::launch_error, *problem});
       return;
     }
     ++report.compiled;

@@ -1,6 +1,7 @@
 // The exported launcher bakes in the geometry computed for the tuned problem: no expression evaluator needed.
 #include "session/export_variant.hpp"
 
+#include <limits>
 #include <sstream>
 
 #include "gen/kernel_source.hpp"
@@ -8,10 +9,35 @@
 namespace evotune {
 namespace {
 
+// Scratch buffers start on this boundary inside the caller's workspace (cudaMalloc's own alignment).
+constexpr std::int64_t kScratchAlignment = 256;
+
 const ArgumentDecl* find_argument(const SearchSpace& space, const std::string& name) {
   for (const auto& argument : space.arguments())
     if (argument.name == name) return &argument;
   return nullptr;
+}
+
+bool has_scratch(const SearchSpace& space) {
+  for (const auto& argument : space.arguments())
+    if (argument.is_scratch) return true;
+  return false;
+}
+
+// The space's CompilerOptions macros (-DBF16=1) as #define lines: the exported file builds without them.
+std::string option_defines(const SearchSpace& space) {
+  std::string defines;
+  for (const auto& option : space.compiler_options()) {
+    if (option.rfind("-D", 0) != 0 || option.size() == 2) continue;
+    const std::string definition = option.substr(2);
+    const auto equals = definition.find('=');
+    defines +=
+        "#define " +
+        (equals == std::string::npos ? definition + " 1"
+                                     : definition.substr(0, equals) + " " + definition.substr(equals + 1)) +
+        "  // CompilerOptions " + option + "\n";
+  }
+  return defines;
 }
 
 std::string literal(const ArgSpec& arg) {
@@ -24,6 +50,74 @@ std::string literal(const ArgSpec& arg) {
   return text.str();
 }
 
+std::string parameter(const ArgSpec& arg, const ArgumentDecl* decl) {
+  const bool read_only = decl && decl->is_input && !decl->is_output;
+  std::string type = std::string(cuda_type_name(arg.dtype));
+  if (arg.kind == ArgSpec::Kind::buffer) type = (read_only ? "const " : "") + type + "*";
+  return type + " " + arg.name;
+}
+
+// The launcher's parameters: a single-kernel space's kernel arguments in its order (as exports always had);
+// otherwise every argument that is not scratch, in KernelSpecification.Arguments order, so that every config
+// of the space exports the same signature. Scalars the launches take are given their tuned values.
+std::vector<ArgSpec> launcher_arguments(const SearchSpace& space, const LaunchSpec& launch) {
+  if (space.launches().size() == 1 && !has_scratch(space)) return launch.args;
+  std::vector<ArgSpec> arguments;
+  for (const auto& argument : space.arguments()) {
+    if (argument.is_scratch) continue;
+    ArgSpec arg{argument.is_vector ? ArgSpec::Kind::buffer : ArgSpec::Kind::scalar, argument.name,
+                argument.dtype, 0.0};
+    bool taken = false;
+    for (const LaunchSpec* step : launch_steps(launch))
+      for (const ArgSpec& given : step->args)
+        if (given.name == arg.name) {
+          arg.value = given.value;
+          taken = true;
+        }
+    arg.value =
+        taken ? arg.value : std::numeric_limits<double>::quiet_NaN();  // no launch takes it: unchecked
+    arguments.push_back(arg);
+  }
+  return arguments;
+}
+
+// "B != 1 || S != 512": the integer scalars that differ from the tuned problem's.
+std::string size_checks(const std::vector<ArgSpec>& arguments) {
+  std::string checks;
+  for (const ArgSpec& arg : arguments)
+    if (arg.kind == ArgSpec::Kind::scalar && !is_floating(arg.dtype) && arg.value == arg.value)
+      checks += std::string(checks.empty() ? "" : " || ") + arg.name + " != " + literal(arg);
+  return checks;
+}
+
+void write_launch(std::ostream& out, const LaunchSpec& launch, const std::string& indent) {
+  std::string call;
+  for (const ArgSpec& arg : launch.args) call += (call.empty() ? "" : ", ") + arg.name;
+  const auto& g = launch.grid;
+  const auto& b = launch.block;
+  out << indent << "const dim3 grid(" << g[0] << ", " << g[1] << ", " << g[2] << ");\n";
+  out << indent << "const dim3 block(" << b[0] << ", " << b[1] << ", " << b[2] << ");\n";
+  out << indent << "const unsigned shared_bytes = " << launch.dynamic_smem_bytes << ";\n";
+  if (launch.dynamic_smem_bytes > 48 * 1024) {
+    out << indent << "const cudaError_t attribute = cudaFuncSetAttribute(" << launch.kernel_name
+        << ", cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes);\n";
+    out << indent << "if (attribute != cudaSuccess) return attribute;\n";
+  }
+  out << indent << launch.kernel_name << "<<<grid, block, shared_bytes, stream>>>(" << call << ");\n";
+}
+
+// Each scratch buffer's offset in the workspace, and the workspace's size.
+std::vector<std::int64_t> scratch_offsets(const LaunchSpec& launch, std::int64_t& total) {
+  std::vector<std::int64_t> offsets;
+  total = 0;
+  for (const ScratchSpec& scratch : launch.scratch) {
+    offsets.push_back(total);
+    const std::int64_t bytes = scratch.count * static_cast<std::int64_t>(size_of(scratch.dtype));
+    total += (bytes + kScratchAlignment - 1) / kScratchAlignment * kScratchAlignment;
+  }
+  return offsets;
+}
+
 }  // namespace
 
 std::string render_export(const SearchSpace& space, const Sizes& sizes, const Config& config,
@@ -32,35 +126,58 @@ std::string render_export(const SearchSpace& space, const Sizes& sizes, const Co
   const KernelSource source = render_source(space.template_source(), space.kernel().file.filename().string(),
                                             space.compile_time_constants(config, sizes), false);
   std::ostringstream out;
-  out << header << "\n" << source.text << "\n";
+  out << header << "\n" << option_defines(space) << source.text << "\n";
   out << "// ---- Host launcher (geometry of the tuned problem) ----\n#include <cuda_runtime.h>\n\n";
 
-  std::string parameters, call, size_checks;
-  for (const ArgSpec& arg : launch.args) {
-    const ArgumentDecl* decl = find_argument(space, arg.name);
-    const bool read_only = decl && decl->is_input && !decl->is_output;
-    std::string type = std::string(cuda_type_name(arg.dtype));
-    if (arg.kind == ArgSpec::Kind::buffer) type = (read_only ? "const " : "") + type + "*";
-    parameters += type + " " + arg.name + ", ";
-    call += (call.empty() ? "" : ", ") + arg.name;
+  const std::vector<ArgSpec> arguments = launcher_arguments(space, launch);
+  std::string parameters, integer_parameters;
+  for (const ArgSpec& arg : arguments) {
+    parameters += parameter(arg, find_argument(space, arg.name)) + ", ";
     if (arg.kind == ArgSpec::Kind::scalar && !is_floating(arg.dtype))
-      size_checks += std::string(size_checks.empty() ? "" : " || ") + arg.name + " != " + literal(arg);
+      integer_parameters += (integer_parameters.empty() ? "" : ", ") + parameter(arg, nullptr);
   }
-  const auto& g = launch.grid;
-  const auto& b = launch.block;
-  out << "extern \"C\" cudaError_t " << launch.kernel_name << "_launch(" << parameters
-      << "cudaStream_t stream) {\n";
-  if (!size_checks.empty()) out << "  if (" << size_checks << ") return cudaErrorInvalidValue;\n";
-  out << "  const dim3 grid(" << g[0] << ", " << g[1] << ", " << g[2] << ");\n";
-  out << "  const dim3 block(" << b[0] << ", " << b[1] << ", " << b[2] << ");\n";
-  out << "  const unsigned shared_bytes = " << launch.dynamic_smem_bytes << ";\n";
-  if (launch.dynamic_smem_bytes > 48 * 1024) {
-    out << "  const cudaError_t attribute = cudaFuncSetAttribute(" << launch.kernel_name
-        << ", cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes);\n";
-    out << "  if (attribute != cudaSuccess) return attribute;\n";
+  const std::string checks = size_checks(arguments);
+  const std::string name = space.kernel().name;
+  if (launch.then.empty() && !has_scratch(space)) {
+    out << "extern \"C\" cudaError_t " << launch.kernel_name << "_launch(" << parameters
+        << "cudaStream_t stream) {\n";
+    if (!checks.empty()) out << "  if (" << checks << ") return cudaErrorInvalidValue;\n";
+    write_launch(out, launch, "  ");
+    out << "  return cudaGetLastError();\n}\n";
+    return out.str();
   }
-  out << "  " << launch.kernel_name << "<<<grid, block, shared_bytes, stream>>>(" << call << ");\n";
-  out << "  return cudaGetLastError();\n}\n";
+
+  std::int64_t workspace_bytes = 0;
+  const std::vector<std::int64_t> offsets = scratch_offsets(launch, workspace_bytes);
+  out << "#include <cstdint>\n\n";
+  out << "// Bytes of device memory the launcher needs as `workspace` (256-byte aligned, owned by the "
+         "caller, not\n"
+         "// used by two launches at once); SIZE_MAX for sizes other than the tuned ones.\n";
+  out << "extern \"C\" size_t " << name << "_workspace_bytes("
+      << (integer_parameters.empty() ? "void" : integer_parameters) << ") {\n";
+  if (!checks.empty()) out << "  if (" << checks << ") return SIZE_MAX;\n";
+  out << "  return " << workspace_bytes << ";\n}\n\n";
+  out << "// Runs the variant's " << launch_steps(launch).size()
+      << " launch(es) in order on `stream`; allocates nothing.\n";
+  out << "extern \"C\" cudaError_t " << name << "_launch(" << parameters
+      << "void* workspace, cudaStream_t stream) {\n";
+  if (!checks.empty()) out << "  if (" << checks << ") return cudaErrorInvalidValue;\n";
+  if (workspace_bytes > 0) out << "  if (workspace == nullptr) return cudaErrorInvalidValue;\n";
+  out << "  (void)workspace;\n";
+  for (std::size_t i = 0; i < launch.scratch.size(); ++i) {
+    const ScratchSpec& scratch = launch.scratch[i];
+    const std::string type(cuda_type_name(scratch.dtype));
+    out << "  " << type << "* const " << scratch.name << " = reinterpret_cast<" << type
+        << "*>(static_cast<char*>(workspace) + " << offsets[i] << ");\n";
+  }
+  for (const LaunchSpec* step : launch_steps(launch)) {
+    out << "  {\n";
+    write_launch(out, *step, "    ");
+    out << "    const cudaError_t launched = cudaGetLastError();\n";
+    out << "    if (launched != cudaSuccess) return launched;\n";
+    out << "  }\n";
+  }
+  out << "  return cudaSuccess;\n}\n";
   return out.str();
 }
 

@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "compile/compiler.hpp"
+#include "compile/ptxas_log.hpp"
 #include "core/error.hpp"
 #include "eval/device_query.hpp"
 #include "gen/kernel_source.hpp"
@@ -92,10 +93,12 @@ KernelFileResult evaluate_kernel_file(const KernelFileRequest& request) {
   const KernelSource variant_source =
       render_source(source, request.kernel_file.filename().string(),
                     space.compile_time_constants(result.params, result.problem));
+  // Resources as a tuned variant's: a space of several launches reports its worst kernel (variant_compiler.cpp).
+  const bool worst_kernel = request.kernel_name.empty() && space.launches().size() > 1;
   const CompileResult compiled =
       compile_or_throw_setup(compiler,
                              {variant_source.text, request.kernel_file.filename().string(),
-                              result.kernel_name, result.arch, space.compiler_options()},
+                              worst_kernel ? "" : result.kernel_name, result.arch, space.compiler_options()},
                              false);
   if (compiled.status != Status::ok) {
     result.outcome.status = compiled.status;
@@ -119,6 +122,12 @@ KernelFileResult evaluate_kernel_file(const KernelFileRequest& request) {
   for (LaunchSpec extra : extra_variant_launches(space, result.params, result.problem, result.device)) {
     extra.kernel_name = result.kernel_name;
     message.extra_launches.push_back(std::move(extra));
+  }
+  const auto per_kernel = parse_ptxas_functions(compiled.info.log);
+  for (const LaunchSpec* step : launch_steps(launch)) {
+    const auto found = per_kernel.find(step->kernel_name);
+    result.launched.emplace_back(step->kernel_name,
+                                 found == per_kernel.end() ? CompileInfo{} : found->second);
   }
   message.kernel = CompiledKernel{compiled.cubin, std::move(launch)};
   result.outcome = run_one_job(pool, std::move(message), request.eval, result.reference_ms,

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/config.hpp"
@@ -35,6 +36,9 @@ struct KernelFileResult {
   DeviceInfo device;
   double reference_ms = 0;
   Outcome outcome;              // status, reason, compile details, error figures, timing
+  // The kernels the variant launched, in order, each with the resources ptxas reported for it
+  // (outcome.compile has the first one's): more than one for a space of several launches.
+  std::vector<std::pair<std::string, CompileInfo>> launched;
   double tflops = 0, gbps = 0;  // from the space's Work formulas, for an ok outcome
 };
 

@@ -17,15 +17,6 @@ std::string read_kernel_file(const Field& field, const std::filesystem::path& fo
   return *text;
 }
 
-std::array<std::string, 3> read_dims(const Field& field) {
-  field.allow_only({"X", "Y", "Z"});
-  std::array<std::string, 3> dims{"1", "1", "1"};
-  dims[0] = field.at("X").expression();
-  if (const auto y = field.find("Y")) dims[1] = y->expression();
-  if (const auto z = field.find("Z")) dims[2] = z->expression();
-  return dims;
-}
-
 // Geometry and name: the part KernelSpecification and Reference share.
 void read_launch(const Field& section, const std::filesystem::path& folder, KernelDecl& kernel,
                  std::string& source) {
@@ -70,6 +61,15 @@ ArgumentDecl read_argument(const Field& field) {
     field.at("Type").fail("unknown Type '" + type + "' (known: half, bfloat16, float, double, int32, int64)");
   argument.dtype = *dtype;
   const std::string memory = field.at("MemoryType").text();
+  if (memory == "Scratch") {
+    for (const char* key : {"AccessType", "FillType", "FillRange", "FillValue", "SpecialFills", "Value"})
+      if (field.find(key))
+        field.at(key).fail("not allowed for a Scratch argument (it is NaN-poisoned, never compared)");
+    argument.is_scratch = true;
+    argument.is_input = false;
+    argument.size_expr = field.at("Size").expression();
+    return argument;
+  }
   if (memory == "Scalar") {
     argument.is_vector = false;
     for (const char* key : {"Size", "FillType", "FillRange", "FillValue", "SpecialFills"})
@@ -80,7 +80,7 @@ ArgumentDecl read_argument(const Field& field) {
     return argument;
   }
   if (memory != "Vector")
-    field.at("MemoryType").fail("unknown MemoryType '" + memory + "' (known: Vector, Scalar)");
+    field.at("MemoryType").fail("unknown MemoryType '" + memory + "' (known: Vector, Scalar, Scratch)");
   if (field.find("Value")) field.at("Value").fail("not allowed for a Vector argument (use Size)");
   argument.size_expr = field.at("Size").expression();
   const std::string access = field.at("AccessType").text();
@@ -104,9 +104,18 @@ ArgumentDecl read_argument(const Field& field) {
 
 }  // namespace
 
+std::array<std::string, 3> read_dims(const Field& field) {
+  field.allow_only({"X", "Y", "Z"});
+  std::array<std::string, 3> dims{"1", "1", "1"};
+  dims[0] = field.at("X").expression();
+  if (const auto y = field.find("Y")) dims[1] = y->expression();
+  if (const auto z = field.find("Z")) dims[2] = z->expression();
+  return dims;
+}
+
 void read_kernel_section(const Field& section, const std::filesystem::path& folder, SpaceFile& space) {
   section.allow_only({"Language", "KernelFile", "KernelName", "CompilerOptions", "ArchSuffix",
-                      "GlobalSizeType", "GlobalSize", "LocalSize", "SharedMemory", "Arguments"});
+                      "GlobalSizeType", "GlobalSize", "LocalSize", "SharedMemory", "Arguments", "Launches"});
   if (const auto language = section.find("Language"); language && language->text() != "CUDA")
     language->fail("unsupported Language '" + language->text() + "' (evotune tunes CUDA)");
   if (const auto type = section.find("GlobalSizeType"); type && type->text() != "CUDA")
@@ -131,6 +140,7 @@ void read_kernel_section(const Field& section, const std::filesystem::path& fold
   }
   if (!has_output)
     arguments.fail("no output argument (AccessType WriteOnly or ReadWrite): nothing to validate");
+  read_launches(section, space);
 }
 
 void read_reference_section(const Field& section, const std::filesystem::path& folder, SpaceFile& space) {
@@ -141,6 +151,9 @@ void read_reference_section(const Field& section, const std::filesystem::path& f
     const auto& known = space.kernel.arguments;
     if (std::find(known.begin(), known.end(), name) == known.end())
       element.fail("unknown argument '" + name + "' (not in KernelSpecification.Arguments)");
+    for (const auto& argument : space.arguments)
+      if (argument.name == name && argument.is_scratch)
+        element.fail("'" + name + "' is a Scratch argument, the variant's own: the reference cannot take it");
     auto& taken = space.reference.arguments;
     if (std::find(taken.begin(), taken.end(), name) != taken.end())
       element.fail("argument '" + name + "' listed twice");

@@ -65,6 +65,7 @@ const std::vector<Condition>& SearchSpace::conditions() const { return impl_->fi
 const std::vector<SizeSpec>& SearchSpace::sizes() const { return impl_->file.sizes; }
 const std::vector<ArgumentDecl>& SearchSpace::arguments() const { return impl_->file.arguments; }
 const KernelDecl& SearchSpace::kernel() const { return impl_->file.kernel; }
+const std::vector<LaunchDecl>& SearchSpace::launches() const { return impl_->file.launches; }
 const KernelDecl& SearchSpace::reference() const { return impl_->file.reference; }
 const std::vector<std::string>& SearchSpace::compiler_options() const { return impl_->file.compiler_options; }
 const std::string& SearchSpace::arch_suffix() const { return impl_->file.arch_suffix; }

@@ -42,8 +42,9 @@ struct SizeSpec {
 struct ArgumentDecl {
   std::string name;
   DType dtype = DType::f32;
-  bool is_vector = true;     // T1 MemoryType "Vector" (buffer) or "Scalar"
-  std::string size_expr;     // vector: element count
+  bool is_vector = true;     // T1 MemoryType "Vector" (buffer) or "Scalar"; also true for a Scratch buffer
+  bool is_scratch = false;   // MemoryType "Scratch": the variant's own buffer, sized per configuration
+  std::string size_expr;     // vector: element count (scratch: may use tuning parameters)
   std::string value_expr;    // scalar: value
   bool is_input = true;
   bool is_output = false;
@@ -58,6 +59,13 @@ struct KernelDecl {
   std::array<std::string, 3> block;  // LocalSize X/Y/Z, threads
   std::string shared_memory = "0";   // dynamic shared memory, bytes
   std::vector<std::string> arguments;  // argument names in parameter order
+};
+
+// One launch of a variant (an entry of KernelSpecification.Launches, or the single launch of a space without
+// them): the kernel, its geometry and argument names, run when `condition` is non-zero.
+struct LaunchDecl {
+  std::string condition;  // "If"; empty: always
+  KernelDecl kernel;      // `file` is the template's
 };
 
 struct WorkFormula {
@@ -87,7 +95,8 @@ class SearchSpace {
   const std::vector<Condition>& conditions() const;
   const std::vector<SizeSpec>& sizes() const;
   const std::vector<ArgumentDecl>& arguments() const;
-  const KernelDecl& kernel() const;
+  const KernelDecl& kernel() const;  // the first launch's kernel: KernelName, whose resources are recorded
+  const std::vector<LaunchDecl>& launches() const;  // at least one; a space without Launches has one
   const KernelDecl& reference() const;
   const std::vector<std::string>& compiler_options() const;
   const std::string& arch_suffix() const;  // "" or "a" (sm_90a: wgmma, setmaxnreg)
@@ -113,6 +122,8 @@ class SearchSpace {
   // Compile-time sizes only: the reference kernel's #define lines.
   std::map<std::string, std::int64_t> reference_constants(const Sizes& sizes) const;
 
+  // The launches whose If holds, in order (the first carries the others in `then`), with the scratch buffers
+  // they name. Throws SpaceError when no launch applies or a value is not a valid integer.
   LaunchSpec variant_launch(const Config& config, const Sizes& sizes, const DeviceInfo& device) const;
   LaunchSpec reference_launch(const Sizes& sizes, const DeviceInfo& device) const;
   std::vector<BufferSpec> buffers(const Sizes& sizes) const;

@@ -2,6 +2,7 @@
 // Expressions stay text here; space_model compiles and checks them.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -30,6 +31,8 @@ struct SpaceFile {
   std::vector<SizeSpec> sizes;
   std::vector<NamedExpression> expressions;  // file order
   KernelDecl kernel;
+  std::vector<LaunchDecl> launches;  // KernelSpecification.Launches, or the one launch `kernel` describes
+  bool launches_listed = false;      // the file has KernelSpecification.Launches
   KernelDecl reference;
   std::vector<ArgumentDecl> arguments;  // KernelSpecification.Arguments, in the kernel's order
   std::vector<std::string> compiler_options;
@@ -51,6 +54,11 @@ std::optional<std::string> read_text_file(const std::filesystem::path& file);
 
 // The KernelSpecification and Reference sections (kernel_section.cpp). `folder` resolves relative paths.
 void read_kernel_section(const Field& section, const std::filesystem::path& folder, SpaceFile& space);
+// A GlobalSize or LocalSize object: X required, Y and Z "1" unless given.
+std::array<std::string, 3> read_dims(const Field& field);
+// KernelSpecification.Launches (launch_section.cpp), after the arguments are read; without it, the one launch
+// of `space.kernel` taking every argument in order.
+void read_launches(const Field& section, SpaceFile& space);
 void read_reference_section(const Field& section, const std::filesystem::path& folder, SpaceFile& space);
 
 }  // namespace evotune

@@ -3,9 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <sstream>
-#include <tuple>
 
 #include "core/error.hpp"
 #include "space/device_variables.hpp"
@@ -59,18 +59,18 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
     conditions_.push_back(compile(file.conditions[i].expression,
                                   "ConfigurationSpace.Conditions[" + std::to_string(i) + "].Expression",
                                   Scope::variant, all));
-  const char* axes[] = {"X", "Y", "Z"};
-  for (auto [decl, section, scope, target] :
-       {std::tuple{&file.kernel, "KernelSpecification", Scope::variant, &kernel_geometry_},
-        std::tuple{&file.reference, "Reference", Scope::reference, &reference_geometry_}}) {
-    for (int axis = 0; axis < 3; ++axis)
-      target->push_back(
-          compile(decl->grid[axis], std::string(section) + ".GlobalSize." + axes[axis], scope, all));
-    for (int axis = 0; axis < 3; ++axis)
-      target->push_back(
-          compile(decl->block[axis], std::string(section) + ".LocalSize." + axes[axis], scope, all));
-    target->push_back(compile(decl->shared_memory, std::string(section) + ".SharedMemory", scope, all));
+  for (std::size_t i = 0; i < file.launches.size(); ++i) {
+    const LaunchDecl& launch = file.launches[i];
+    const std::string section = file.launches_listed
+                                    ? "KernelSpecification.Launches[" + std::to_string(i) + "]"
+                                    : "KernelSpecification";
+    CompiledLaunch compiled;
+    if (!launch.condition.empty())
+      compiled.condition = compile(launch.condition, section + ".If", Scope::variant, all);
+    compiled.geometry = compile_geometry(launch.kernel, section, &file.kernel, Scope::variant);
+    launches_.push_back(std::move(compiled));
   }
+  reference_geometry_ = compile_geometry(file.reference, "Reference", nullptr, Scope::reference);
   for (std::size_t i = 0; i < file.arguments.size(); ++i) {
     const auto& argument = file.arguments[i];
     const std::string path = "KernelSpecification.Arguments[" + std::to_string(i) + "].";
@@ -78,7 +78,8 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
     variant_values_.emplace_back();
     reference_values_.emplace_back();
     if (argument.is_vector) {
-      sizes_.back() = compile(argument.size_expr, path + "Size", Scope::sizes, all);
+      sizes_.back() = compile(argument.size_expr, path + "Size",
+                              argument.is_scratch ? Scope::variant : Scope::sizes, all);
       continue;
     }
     variant_values_.back() = compile(argument.value_expr, path + "Value", Scope::variant, all);
@@ -94,6 +95,32 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
   }
   flops_ = compile(file.work.flops, "Work.Flops", Scope::sizes, all);
   bytes_ = compile(file.work.bytes, "Work.Bytes", Scope::sizes, all);
+}
+
+std::vector<SpaceModel::Compiled> SpaceModel::compile_geometry(const KernelDecl& decl,
+                                                               const std::string& section,
+                                                               const KernelDecl* inherited, Scope scope) {
+  // A launch entry's field that it leaves out is the KernelSpecification's: errors name that field.
+  auto path = [&](const std::string& own, const std::string& given, const std::string& parent) {
+    return (inherited && given == parent ? std::string("KernelSpecification") : section) + "." + own;
+  };
+  const std::size_t all = named_.size();
+  const char* axes[] = {"X", "Y", "Z"};
+  std::vector<Compiled> geometry;
+  for (int axis = 0; axis < 3; ++axis)
+    geometry.push_back(compile(decl.grid[axis],
+                               path(std::string("GlobalSize.") + axes[axis], decl.grid[axis],
+                                    inherited ? inherited->grid[axis] : ""),
+                               scope, all));
+  for (int axis = 0; axis < 3; ++axis)
+    geometry.push_back(compile(decl.block[axis],
+                               path(std::string("LocalSize.") + axes[axis], decl.block[axis],
+                                    inherited ? inherited->block[axis] : ""),
+                               scope, all));
+  geometry.push_back(compile(
+      decl.shared_memory, path("SharedMemory", decl.shared_memory, inherited ? inherited->shared_memory : ""),
+      scope, all));
+  return geometry;
 }
 
 SpaceModel::Compiled SpaceModel::compile(const std::string& text, std::string path, Scope scope,
@@ -197,10 +224,9 @@ std::string SpaceModel::context(Scope scope) const {
   return text + ")";
 }
 
-LaunchSpec SpaceModel::launch(Scope scope) const {
+LaunchSpec SpaceModel::one_launch(const KernelDecl& decl, const std::vector<Compiled>& geometry,
+                                  Scope scope) const {
   const bool variant = scope == Scope::variant;
-  const auto& geometry = variant ? kernel_geometry_ : reference_geometry_;
-  const KernelDecl& decl = variant ? file_->kernel : file_->reference;
   LaunchSpec spec;
   spec.kernel_name = decl.name;
   for (int axis = 0; axis < 3; ++axis) {
@@ -226,11 +252,42 @@ LaunchSpec SpaceModel::launch(Scope scope) const {
   return spec;
 }
 
+LaunchSpec SpaceModel::launch(Scope scope) const {
+  if (scope != Scope::variant) return one_launch(file_->reference, reference_geometry_, scope);
+  std::vector<LaunchSpec> steps;
+  for (std::size_t i = 0; i < launches_.size(); ++i) {
+    if (const auto& condition = launches_[i].condition) {
+      const double value = condition->expression.evaluate();
+      if (std::isnan(value))
+        throw SpaceError(file_->label + ": " + condition->path + ": cannot be evaluated (NaN)" +
+                         context(scope));
+      if (value == 0) continue;
+    }
+    steps.push_back(one_launch(file_->launches[i].kernel, launches_[i].geometry, scope));
+  }
+  if (steps.empty())
+    throw SpaceError(file_->label + ": KernelSpecification.Launches: no launch applies (every If is 0)" +
+                     context(scope));
+  LaunchSpec first = std::move(steps.front());
+  first.then.assign(std::make_move_iterator(steps.begin() + 1), std::make_move_iterator(steps.end()));
+  for (std::size_t i = 0; i < file_->arguments.size(); ++i) {
+    const auto& argument = file_->arguments[i];
+    if (!argument.is_scratch) continue;
+    const auto steps_of = launch_steps(first);
+    const bool named = std::any_of(steps_of.begin(), steps_of.end(), [&](const LaunchSpec* step) {
+      return std::any_of(step->args.begin(), step->args.end(),
+                         [&](const ArgSpec& arg) { return arg.name == argument.name; });
+    });
+    if (named) first.scratch.push_back({argument.name, argument.dtype, whole(*sizes_[i], kCountMax, scope)});
+  }
+  return first;
+}
+
 std::vector<BufferSpec> SpaceModel::buffers() const {
   std::vector<BufferSpec> result;
   for (std::size_t i = 0; i < file_->arguments.size(); ++i) {
     const auto& argument = file_->arguments[i];
-    if (!argument.is_vector) continue;
+    if (!argument.is_vector || argument.is_scratch) continue;
     result.push_back(BufferSpec{argument.name, argument.dtype, whole(*sizes_[i], kCountMax, Scope::sizes),
                                 argument.is_input, argument.is_output, argument.fill,
                                 argument.special_fills});

@@ -65,6 +65,10 @@ class SpaceModel {
   std::int64_t whole(const Compiled& compiled, std::int64_t max, Scope scope) const;
   double amount(const Compiled& compiled) const;
   std::string context(Scope scope) const;
+  // One kernel's launch from its declaration and compiled geometry (grid, block, shared memory).
+  LaunchSpec one_launch(const KernelDecl& decl, const std::vector<Compiled>& geometry, Scope scope) const;
+  std::vector<Compiled> compile_geometry(const KernelDecl& decl, const std::string& section,
+                                         const KernelDecl* inherited, Scope scope);
 
   const SpaceFile* file_;
   VariableTable table_;
@@ -73,9 +77,13 @@ class SpaceModel {
   std::vector<std::size_t> device_slots_;
   std::vector<Named> named_;
   std::vector<Compiled> conditions_;
-  std::vector<Compiled> kernel_geometry_;  // grid X Y Z, block X Y Z, shared memory
+  struct CompiledLaunch {
+    std::optional<Compiled> condition;  // If
+    std::vector<Compiled> geometry;     // grid X Y Z, block X Y Z, shared memory
+  };
+  std::vector<CompiledLaunch> launches_;  // per file.launches
   std::vector<Compiled> reference_geometry_;
-  std::vector<std::optional<Compiled>> sizes_;             // per argument: Vector Size
+  std::vector<std::optional<Compiled>> sizes_;             // per argument: Vector (or Scratch) Size
   std::vector<std::optional<Compiled>> variant_values_;    // per argument: Scalar Value for the template
   std::vector<std::optional<Compiled>> reference_values_;  // ... for the reference, when it takes it
   std::optional<Compiled> flops_;

@@ -40,6 +40,12 @@ TEST(PtxasLog, UnknownKernelGivesTheLargestUsage) {
   EXPECT_EQ(info.static_smem_bytes, 1024);
 }
 
+TEST(PtxasLog, NoKernelNameGivesTheLargestUsage) {
+  const CompileInfo info = parse_ptxas_log(kTwoKernels, "");
+  EXPECT_EQ(info.registers, 72);
+  EXPECT_EQ(info.stack_frame_bytes, 16);
+}
+
 TEST(PtxasLog, EmptyLogGivesZeros) {
   const CompileInfo info = parse_ptxas_log("", "k");
   EXPECT_EQ(info.registers, 0);

@@ -43,11 +43,18 @@ class CompareSdpaTest(unittest.TestCase):
                 space = json.load(f)
             symbol, names, argtypes = compare_sdpa.launcher_signature(space)
             self.assertEqual(symbol, space["KernelSpecification"]["KernelName"] + "_launch")
-            self.assertEqual(names, ["Q", "K", "V", "O", "B", "H", "S", "scale"])
-            self.assertEqual(argtypes, [ctypes.c_void_p] * 4 + [ctypes.c_int32] * 3 + [ctypes.c_float, ctypes.c_void_p])
+            # The mma spaces' SPLITS launches take a workspace for their scratch buffers.
+            workspace = ["workspace"] if "mma" in space_file else []
+            self.assertEqual(names, ["Q", "K", "V", "O", "B", "H", "S", "scale"] + workspace)
+            self.assertEqual(argtypes, [ctypes.c_void_p] * 4 + [ctypes.c_int32] * 3 + [ctypes.c_float] +
+                             [ctypes.c_void_p] * len(workspace) + [ctypes.c_void_p])
+            if workspace:
+                self.assertEqual(compare_sdpa.workspace_signature(space),
+                                 ("flash_attn_fwd_mma_workspace_bytes", ["B", "H", "S"], [ctypes.c_int32] * 3))
         tensors = {name: FakeTensor(address) for name, address in zip("qkvo", [16, 32, 48, 64])}
+        tensors["workspace"] = FakeTensor(80)
         values = compare_sdpa.argument_values(names, tensors, compare_sdpa.parse_shape("2,4,100,64"))
-        self.assertEqual(values, [16, 32, 48, 64, 2, 4, 100, 0.125])
+        self.assertEqual(values, [16, 32, 48, 64, 2, 4, 100, 0.125, 80])  # the last space's: bf16 mma
         with self.assertRaises(ValueError):
             compare_sdpa.argument_values(["Q", "bias"], tensors, compare_sdpa.parse_shape("2,4,100,64"))
 

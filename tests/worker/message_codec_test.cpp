@@ -64,6 +64,14 @@ void expect_same(const LaunchSpec& a, const LaunchSpec& b) {
     EXPECT_EQ(a.args[i].dtype, b.args[i].dtype) << i;
     EXPECT_EQ(a.args[i].value, b.args[i].value) << i;
   }
+  ASSERT_EQ(a.then.size(), b.then.size());
+  for (std::size_t i = 0; i < a.then.size(); ++i) expect_same(a.then[i], b.then[i]);
+  ASSERT_EQ(a.scratch.size(), b.scratch.size());
+  for (std::size_t i = 0; i < a.scratch.size(); ++i) {
+    EXPECT_EQ(a.scratch[i].name, b.scratch[i].name) << i;
+    EXPECT_EQ(a.scratch[i].dtype, b.scratch[i].dtype) << i;
+    EXPECT_EQ(a.scratch[i].count, b.scratch[i].count) << i;
+  }
 }
 
 const std::string kCubin(
@@ -141,6 +149,28 @@ TEST(MessageCodec, ReplaySetupRoundTrips) {
   const auto& replay = std::get<ReplaySetup>(setup);
   EXPECT_EQ(replay.sweep_file, "runs/sweep.json");
   EXPECT_EQ(replay.delay_ms, 12.5);
+}
+
+TEST(MessageCodec, AJobOfSeveralLaunchesKeepsThemAndTheirScratch) {
+  LaunchSpec split = attention_launch();
+  split.then.push_back(attention_launch());
+  split.then.back().kernel_name = "combine";
+  split.scratch = {{"O_part", DType::f32, (std::int64_t{1} << 40) + 3}, {"L_part", DType::f32, 0}};
+  JobMessage original;
+  original.kernel = CompiledKernel{kCubin, split};
+  original.extra_launches = {split};
+  const json message = encode(original);
+  EXPECT_EQ(message.at("kernel").at("launch").at("then").size(), 1u);
+  const JobMessage job = decode_job(through_cbor(message));
+  ASSERT_TRUE(job.kernel);
+  expect_same(job.kernel->launch, split);
+  ASSERT_EQ(job.extra_launches.size(), 1u);
+  expect_same(job.extra_launches[0], split);
+  // A single launch has neither field, so its messages keep their bytes.
+  EXPECT_FALSE(encode(JobMessage{0, {}, 0, 0, "", CompiledKernel{kCubin, attention_launch()}, {}})
+                   .at("kernel")
+                   .at("launch")
+                   .contains("then"));
 }
 
 TEST(MessageCodec, JobKeepsEveryCubinByteAndItsSeedAndLimit) {

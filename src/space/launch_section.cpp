@@ -1,0 +1,63 @@
+// Reads KernelSpecification.Launches: the kernels a variant runs in order, each with its arguments and an If.
+#include <algorithm>
+
+#include "space/space_file.hpp"
+
+namespace evotune {
+namespace {
+
+const ArgumentDecl* find_argument(const SpaceFile& space, const std::string& name) {
+  for (const auto& argument : space.arguments)
+    if (argument.name == name) return &argument;
+  return nullptr;
+}
+
+LaunchDecl read_entry(const Field& entry, const SpaceFile& space) {
+  entry.allow_only({"If", "KernelName", "GlobalSize", "LocalSize", "SharedMemory", "Arguments"});
+  LaunchDecl launch{"", space.kernel};
+  launch.kernel.arguments.clear();
+  if (const auto condition = entry.find("If")) launch.condition = condition->expression();
+  if (const auto name = entry.find("KernelName")) launch.kernel.name = name->identifier();
+  if (const auto grid = entry.find("GlobalSize")) launch.kernel.grid = read_dims(*grid);
+  if (const auto block = entry.find("LocalSize")) launch.kernel.block = read_dims(*block);
+  if (const auto shared = entry.find("SharedMemory")) launch.kernel.shared_memory = shared->expression();
+  const auto arguments = entry.at("Arguments");
+  for (const auto& element : arguments.elements()) {
+    const std::string name = element.text();
+    if (!find_argument(space, name))
+      element.fail("unknown argument '" + name + "' (not in KernelSpecification.Arguments)");
+    auto& taken = launch.kernel.arguments;
+    if (std::find(taken.begin(), taken.end(), name) != taken.end())
+      element.fail("argument '" + name + "' listed twice");
+    taken.push_back(name);
+  }
+  return launch;
+}
+
+}  // namespace
+
+void read_launches(const Field& section, SpaceFile& space) {
+  const auto launches = section.find("Launches");
+  if (!launches) {
+    space.launches.push_back({"", space.kernel});
+    return;
+  }
+  space.launches_listed = true;
+  const auto entries = launches->elements();
+  if (entries.empty()) launches->fail("empty list (leave Launches out for a single launch)");
+  for (const auto& entry : entries) space.launches.push_back(read_entry(entry, space));
+  const auto arguments = section.at("Arguments").elements();
+  for (std::size_t i = 0; i < space.arguments.size(); ++i) {
+    const auto& argument = space.arguments[i];
+    const bool passed =
+        std::any_of(space.launches.begin(), space.launches.end(), [&](const LaunchDecl& launch) {
+          const auto& names = launch.kernel.arguments;
+          return std::find(names.begin(), names.end(), argument.name) != names.end();
+        });
+    if (!passed && (argument.is_output || argument.is_scratch))
+      arguments[i].fail(std::string(argument.is_scratch ? "scratch" : "output") + " '" + argument.name +
+                        "' is passed to no launch in KernelSpecification.Launches");
+  }
+}
+
+}  // namespace evotune

@@ -1,0 +1,113 @@
+// The exported .cu: a single-kernel space's launcher as it always was; a multi-launch space's launcher that
+// runs every launch with scratch carved from the caller's workspace, and its workspace size. Each compiles
+// with nvcc.
+#include "session/export_variant.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "core/known_devices.hpp"
+#include "space/space_fixture.hpp"
+
+namespace evotune {
+namespace {
+
+using testing::kSpaces;
+
+const DeviceInfo kDevice = offline_device("sm_90");
+
+std::string exported(const std::string& space_file, const std::string& problem, const Config& config) {
+  const auto space = SearchSpace::load(space_file);
+  return render_export(space, space.resolve_problem(problem), config, kDevice, "// test export\n");
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// nvcc from $CUDA_HOME or /usr/local/cuda; empty when neither has one.
+std::string nvcc() {
+  const char* home = std::getenv("CUDA_HOME");
+  for (const std::string& root : {std::string(home ? home : ""), std::string("/usr/local/cuda")})
+    if (!root.empty() && std::filesystem::exists(root + "/bin/nvcc")) return root + "/bin/nvcc";
+  return "";
+}
+
+// Compiles `text` with `nvcc -c` for sm_90; the compiler's output on failure.
+std::string nvcc_error(const std::string& text, const std::string& name) {
+  testing::TempSpaces folder;
+  const auto source = folder.write_text(name + ".cu", text);
+  const auto log = folder.dir() / "nvcc.log";
+  const std::string command = nvcc() + " -arch=sm_90 -std=c++17 -c " + source.string() + " -o " +
+                              (folder.dir() / (name + ".o")).string() + " >" + log.string() + " 2>&1";
+  if (std::system(command.c_str()) == 0) return "";
+  std::ifstream in(log);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST(ExportVariant, SingleKernelSpacesKeepTheirLauncher) {
+  const std::string text =
+      exported((kSpaces / "saxpy.json").string(), "", {{"BLOCK", 128}, {"ITEMS", 4}, {"VECTOR", 1}});
+  EXPECT_TRUE(contains(text,
+                       "extern \"C\" cudaError_t saxpy_launch(const float* x, float* y, int n, float a, "
+                       "cudaStream_t stream) {\n  if (n != 4096) return cudaErrorInvalidValue;\n"));
+  EXPECT_TRUE(contains(
+      text,
+      "  saxpy<<<grid, block, shared_bytes, stream>>>(x, y, n, a);\n  return cudaGetLastError();\n}\n"));
+  EXPECT_FALSE(contains(text, "workspace"));
+}
+
+TEST(ExportVariant, SplitsRunBothKernelsOnTheWorkspace) {
+  const std::string text = exported((kSpaces / "row_sum.json").string(), "", {{"BLOCK", 128}, {"SPLITS", 4}});
+  // 4 x 100 floats, rounded up to 256 bytes.
+  EXPECT_TRUE(contains(text,
+                       "extern \"C\" size_t row_sum_workspace_bytes(int rows, int cols) {\n"
+                       "  if (rows != 100 || cols != 1000) return SIZE_MAX;\n  return 1792;\n}\n"));
+  EXPECT_TRUE(
+      contains(text,
+               "extern \"C\" cudaError_t row_sum_launch(const float* x, float* out, int rows, int cols, "
+               "void* workspace, cudaStream_t stream) {\n"));
+  EXPECT_TRUE(contains(
+      text, "  float* const partial = reinterpret_cast<float*>(static_cast<char*>(workspace) + 0);\n"));
+  const auto part = text.find("row_sum_part<<<grid, block, shared_bytes, stream>>>(x, partial, rows, cols);");
+  const auto combine =
+      text.find("row_sum_combine<<<grid, block, shared_bytes, stream>>>(partial, out, rows);");
+  ASSERT_NE(part, std::string::npos);
+  ASSERT_NE(combine, std::string::npos);
+  EXPECT_LT(part, combine);
+  EXPECT_TRUE(contains(text, "    const dim3 grid(4, 100, 1);\n"));
+  EXPECT_TRUE(contains(text, "    const dim3 grid(2, 1, 1);\n    const dim3 block(64, 1, 1);\n"));
+}
+
+TEST(ExportVariant, OneSplitNeedsNoWorkspaceButKeepsTheSignature) {
+  const std::string text = exported((kSpaces / "row_sum.json").string(), "", {{"BLOCK", 64}, {"SPLITS", 1}});
+  EXPECT_TRUE(contains(text, "  return 0;\n}\n"));
+  EXPECT_TRUE(
+      contains(text, "row_sum_launch(const float* x, float* out, int rows, int cols, void* workspace, "));
+  EXPECT_TRUE(contains(text, "row_sum<<<grid, block, shared_bytes, stream>>>(x, out, rows, cols);"));
+  EXPECT_FALSE(contains(text, "row_sum_combine<<<"));
+}
+
+TEST(ExportVariant, ExportsCompileWithNvcc) {
+  if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
+  EXPECT_EQ(nvcc_error(exported((kSpaces / "row_sum.json").string(), "", {{"BLOCK", 256}, {"SPLITS", 2}}),
+                       "row_sum"),
+            "");
+  const Config mma{{"BLOCK_M", 128}, {"BLOCK_N", 64},  {"WARPS", 4}, {"STAGES", 2},
+                   {"SWIZZLE", 1},   {"Q_IN_REGS", 0}, {"SPLITS", 4}};
+  const std::string fp16 = exported("search_spaces/flash_attn_fwd_mma.json", "B=1,H=8,S=512,D=64", mma);
+  EXPECT_TRUE(contains(fp16, "flash_attn_fwd_mma_workspace_bytes(int B, int H, int S)"));
+  EXPECT_TRUE(contains(fp16, "flash_attn_combine<<<"));
+  EXPECT_EQ(nvcc_error(fp16, "mma_fp16"), "");
+  Config bf16_config = mma;
+  bf16_config["SPLITS"] = 2;
+  const std::string bf16 =
+      exported("search_spaces/flash_attn_fwd_mma_bf16.json", "B=1,H=2,S=300,D=128,CAUSAL=1", bf16_config);
+  EXPECT_EQ(nvcc_error(bf16, "mma_bf16"), "");
+}
+
+}  // namespace
+}  // namespace evotune

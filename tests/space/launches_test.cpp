@@ -1,0 +1,190 @@
+// KernelSpecification.Launches and Scratch arguments: what a multi-launch space evaluates to, and the
+// one-line error of every malformed launch list.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "core/error.hpp"
+#include "core/known_devices.hpp"
+#include "space/search_space.hpp"
+#include "space/space_fixture.hpp"
+
+namespace evotune {
+namespace {
+
+using testing::kSpaces;
+using testing::TempSpaces;
+
+const DeviceInfo kDevice = offline_device("sm_90");
+
+Config row_sum_config(ParamValue splits) { return {{"BLOCK", 128}, {"SPLITS", splits}}; }
+
+TEST(Launches, OneSplitIsOneLaunchWithoutScratch) {
+  const auto space = SearchSpace::load(kSpaces / "row_sum.json");
+  ASSERT_EQ(space.launches().size(), 3u);
+  EXPECT_EQ(space.launches()[0].condition, "SPLITS == 1");
+  EXPECT_EQ(space.launches()[0].kernel.name, "row_sum");  // KernelName inherited
+  EXPECT_EQ(space.launches()[1].kernel.block, (std::array<std::string, 3>{"BLOCK", "1", "1"}));  // inherited
+  const auto launch = space.variant_launch(row_sum_config(1), space.resolve_problem(""), kDevice);
+  EXPECT_EQ(launch.kernel_name, "row_sum");
+  EXPECT_EQ(launch.grid, (std::array<std::uint32_t, 3>{100, 1, 1}));
+  EXPECT_EQ(launch.block, (std::array<std::uint32_t, 3>{128, 1, 1}));
+  ASSERT_EQ(launch.args.size(), 4u);
+  EXPECT_EQ(launch.args[1].name, "out");
+  EXPECT_TRUE(launch.then.empty());
+  EXPECT_TRUE(launch.scratch.empty());  // no launch that runs names it
+}
+
+TEST(Launches, SplitsRunTwoKernelsThroughScratch) {
+  const auto space = SearchSpace::load(kSpaces / "row_sum.json");
+  const auto launch = space.variant_launch(row_sum_config(4), space.resolve_problem("ROWS=130"), kDevice);
+  EXPECT_EQ(launch.kernel_name, "row_sum_part");
+  EXPECT_EQ(launch.grid, (std::array<std::uint32_t, 3>{4, 130, 1}));
+  EXPECT_EQ(launch.block, (std::array<std::uint32_t, 3>{128, 1, 1}));
+  ASSERT_EQ(launch.args.size(), 4u);
+  EXPECT_EQ(launch.args[1].name, "partial");
+  EXPECT_EQ(launch.args[1].kind, ArgSpec::Kind::buffer);
+  ASSERT_EQ(launch.then.size(), 1u);
+  const LaunchSpec& combine = launch.then[0];
+  EXPECT_EQ(combine.kernel_name, "row_sum_combine");
+  EXPECT_EQ(combine.grid, (std::array<std::uint32_t, 3>{3, 1, 1}));  // Y and Z default to 1, not inherited
+  EXPECT_EQ(combine.block, (std::array<std::uint32_t, 3>{64, 1, 1}));
+  EXPECT_EQ(combine.args.size(), 3u);
+  ASSERT_EQ(launch.scratch.size(), 1u);
+  EXPECT_EQ(launch.scratch[0].name, "partial");
+  EXPECT_EQ(launch.scratch[0].dtype, DType::f32);
+  EXPECT_EQ(launch.scratch[0].count, 4 * 130);
+  EXPECT_EQ(launch_steps(launch).size(), 2u);
+}
+
+TEST(Launches, ScratchIsNoProblemBuffer) {
+  const auto space = SearchSpace::load(kSpaces / "row_sum.json");
+  const auto buffers = space.buffers(space.resolve_problem(""));
+  ASSERT_EQ(buffers.size(), 2u);
+  EXPECT_EQ(buffers[0].name, "x");
+  EXPECT_EQ(buffers[1].name, "out");
+  EXPECT_TRUE(space.arguments()[2].is_scratch);
+}
+
+TEST(Launches, ASpaceWithoutLaunchesHasItsOneKernel) {
+  const auto space = SearchSpace::load(kSpaces / "saxpy.json");
+  ASSERT_EQ(space.launches().size(), 1u);
+  EXPECT_EQ(space.launches()[0].condition, "");
+  EXPECT_EQ(space.launches()[0].kernel.arguments, (std::vector<std::string>{"x", "y", "n", "a"}));
+  const auto launch =
+      space.variant_launch({{"BLOCK", 128}, {"ITEMS", 4}, {"VECTOR", 1}}, space.resolve_problem(""), kDevice);
+  EXPECT_TRUE(launch.then.empty());
+  EXPECT_TRUE(launch.scratch.empty());
+}
+
+// row_sum.json with `edit` applied, its kernel files made absolute, in a temporary folder.
+class LaunchErrors : public ::testing::Test {
+ protected:
+  std::string load_error(const std::function<void(nlohmann::ordered_json&)>& edit) {
+    std::ifstream in(kSpaces / "row_sum.json");
+    auto json = nlohmann::ordered_json::parse(in);
+    json["KernelSpecification"]["KernelFile"] = std::filesystem::absolute(kSpaces / "row_sum.cu").string();
+    json["Reference"]["KernelFile"] = std::filesystem::absolute(kSpaces / "row_sum_ref.cu").string();
+    edit(json);
+    const auto path = spaces_.write_text("space.json", json.dump(2));
+    try {
+      const auto space = SearchSpace::load(path);
+      space.variant_launch(row_sum_config(2), space.resolve_problem(""), kDevice);
+    } catch (const SpaceError& error) {
+      const std::string text = error.what();
+      EXPECT_EQ(text.find('\n'), std::string::npos) << text;
+      return text.substr(path.string().size());
+    }
+    return "no error";
+  }
+  nlohmann::ordered_json& launches(nlohmann::ordered_json& json) {
+    return json["KernelSpecification"]["Launches"];
+  }
+
+  TempSpaces spaces_;
+};
+
+TEST_F(LaunchErrors, MalformedLists) {
+  EXPECT_EQ(load_error([&](auto& json) { launches(json) = nlohmann::ordered_json::array(); }),
+            ": KernelSpecification.Launches: empty list (leave Launches out for a single launch)");
+  EXPECT_EQ(load_error([&](auto& json) {
+              launches(json) = {{"KernelName", "row_sum"}};
+            }),
+            ": KernelSpecification.Launches: expected a list, found an object");
+  EXPECT_EQ(
+      load_error([&](auto& json) {
+        launches(json)[1]["Grid"] = {{"X", 1}};
+      }),
+      ": KernelSpecification.Launches[1].Grid: unknown field (known: If, KernelName, GlobalSize, LocalSize, "
+      "SharedMemory, Arguments)");
+  EXPECT_EQ(load_error([&](auto& json) { launches(json)[2].erase("Arguments"); }),
+            ": KernelSpecification.Launches[2].Arguments: missing required field");
+  EXPECT_EQ(load_error([&](auto& json) { launches(json)[1]["KernelName"] = "row-sum"; }),
+            ": KernelSpecification.Launches[1].KernelName: 'row-sum' is not a C identifier");
+}
+
+TEST_F(LaunchErrors, ArgumentNames) {
+  EXPECT_EQ(load_error([&](auto& json) { launches(json)[1]["Arguments"][1] = "partials"; }),
+            ": KernelSpecification.Launches[1].Arguments[1]: unknown argument 'partials' (not in "
+            "KernelSpecification.Arguments)");
+  EXPECT_EQ(load_error([&](auto& json) { launches(json)[2]["Arguments"][1] = "partial"; }),
+            ": KernelSpecification.Launches[2].Arguments[1]: argument 'partial' listed twice");
+  EXPECT_EQ(load_error([&](auto& json) {
+              launches(json)[0]["Arguments"][1] = "partial";
+              launches(json)[2]["Arguments"][1] = "x";
+            }),
+            ": KernelSpecification.Arguments[1]: output 'out' is passed to no launch in "
+            "KernelSpecification.Launches");
+  EXPECT_EQ(load_error([&](auto& json) {
+              launches(json).erase(2);
+              launches(json)[1]["Arguments"][1] = "out";
+            }),
+            ": KernelSpecification.Arguments[2]: scratch 'partial' is passed to no launch in "
+            "KernelSpecification.Launches");
+  EXPECT_EQ(
+      load_error([&](auto& json) { json["Reference"]["Arguments"][1] = "partial"; }),
+      ": Reference.Arguments[1]: 'partial' is a Scratch argument, the variant's own: the reference cannot "
+      "take it");
+}
+
+TEST_F(LaunchErrors, ScratchFields) {
+  EXPECT_EQ(load_error(
+                [&](auto& json) { json["KernelSpecification"]["Arguments"][2]["AccessType"] = "ReadWrite"; }),
+            ": KernelSpecification.Arguments[2].AccessType: not allowed for a Scratch argument (it is "
+            "NaN-poisoned, never compared)");
+  EXPECT_EQ(load_error([&](auto& json) { json["KernelSpecification"]["Arguments"][2].erase("Size"); }),
+            ": KernelSpecification.Arguments[2].Size: missing required field");
+  EXPECT_EQ(
+      load_error([&](auto& json) { json["KernelSpecification"]["Arguments"][2]["MemoryType"] = "Temp"; }),
+      ": KernelSpecification.Arguments[2].MemoryType: unknown MemoryType 'Temp' (known: Vector, Scalar, "
+      "Scratch)");
+  EXPECT_EQ(
+      load_error([&](auto& json) { json["KernelSpecification"]["Arguments"][2]["Size"] = "SPLIT * ROWS"; }),
+      ": KernelSpecification.Arguments[2].Size: unknown name 'SPLIT'");
+  EXPECT_EQ(
+      load_error([&](auto& json) { json["KernelSpecification"]["Arguments"][2]["Size"] = "SPLITS - 3"; }),
+      ": KernelSpecification.Arguments[2].Size: evaluates to -1, not an integer in [0, 9007199254740992] "
+      "(problem ROWS=100,COLS=1000; config BLOCK=128,SPLITS=2)");
+}
+
+TEST_F(LaunchErrors, ExpressionsOfALaunch) {
+  EXPECT_EQ(load_error([&](auto& json) { launches(json)[0]["If"] = "SPLIT == 1"; }),
+            ": KernelSpecification.Launches[0].If: unknown name 'SPLIT'");
+  EXPECT_EQ(load_error([&](auto& json) { launches(json)[1]["GlobalSize"]["Y"] = "ROW"; }),
+            ": KernelSpecification.Launches[1].GlobalSize.Y: unknown name 'ROW'");
+  EXPECT_EQ(load_error([&](auto& json) { launches(json)[1]["If"] = "SPLITS % 0"; }),
+            ": KernelSpecification.Launches[1].If: cannot be evaluated (NaN) (problem ROWS=100,COLS=1000; "
+            "config BLOCK=128,SPLITS=2)");
+  EXPECT_EQ(load_error([&](auto& json) {
+              for (auto& launch : launches(json)) launch["If"] = "SPLITS > 8";
+            }),
+            ": KernelSpecification.Launches: no launch applies (every If is 0) (problem ROWS=100,COLS=1000; "
+            "config BLOCK=128,SPLITS=2)");
+  // An inherited field's error names the KernelSpecification's own field.
+  EXPECT_EQ(load_error([&](auto& json) { json["KernelSpecification"]["LocalSize"]["X"] = "BLOCK - 200"; }),
+            ": KernelSpecification.LocalSize.X: evaluates to -72, not an integer in [0, 4294967295] (problem "
+            "ROWS=100,COLS=1000; config BLOCK=128,SPLITS=2)");
+}
+
+}  // namespace
+}  // namespace evotune
