@@ -44,7 +44,7 @@ class CompareSdpaTest(unittest.TestCase):
             symbol, names, argtypes = compare_sdpa.launcher_signature(space)
             self.assertEqual(symbol, space["KernelSpecification"]["KernelName"] + "_launch")
             # The mma spaces' SPLITS launches take a workspace for their scratch buffers.
-            workspace = ["workspace"] if "mma" in space_file else []
+            workspace = ["workspace"] if "fwd_mma" in space_file else []
             self.assertEqual(names, ["Q", "K", "V", "O", "B", "H", "S", "scale"] + workspace)
             self.assertEqual(argtypes, [ctypes.c_void_p] * 4 + [ctypes.c_int32] * 3 + [ctypes.c_float] +
                              [ctypes.c_void_p] * len(workspace) + [ctypes.c_void_p])
