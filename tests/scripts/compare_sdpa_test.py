@@ -53,8 +53,10 @@ class CompareSdpaTest(unittest.TestCase):
                                  ("flash_attn_fwd_mma_workspace_bytes", ["B", "H", "S"], [ctypes.c_int32] * 3))
         tensors = {name: FakeTensor(address) for name, address in zip("qkvo", [16, 32, 48, 64])}
         tensors["workspace"] = FakeTensor(80)
+        with open(os.path.join(ROOT, "search_spaces/flash_attn_fwd_mma_bf16.json")) as f:
+            names = compare_sdpa.launcher_signature(json.load(f))[1]
         values = compare_sdpa.argument_values(names, tensors, compare_sdpa.parse_shape("2,4,100,64"))
-        self.assertEqual(values, [16, 32, 48, 64, 2, 4, 100, 0.125, 80])  # the last space's: bf16 mma
+        self.assertEqual(values, [16, 32, 48, 64, 2, 4, 100, 0.125, 80])
         with self.assertRaises(ValueError):
             compare_sdpa.argument_values(["Q", "bias"], tensors, compare_sdpa.parse_shape("2,4,100,64"))
 
