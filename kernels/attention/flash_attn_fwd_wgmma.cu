@@ -499,25 +499,25 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
 #endif
   };
 
-  // The descriptor offset of a tile's stage.
+  // The descriptor offset (16-byte units) of a tile's stage.
   auto stage_offset = [](int tile) {
     return static_cast<unsigned long long>((tile % STAGES) * KV_TILE_BYTES) >> 4;
   };
   // S = Q K^T for this warpgroup's 64 rows and the tile's BLOCK_N keys (issued, not committed).
-  auto issue_qk = [&](float(&s_acc)[BLOCK_N / 2], unsigned long long stage_offset) {
+  auto issue_qk = [&](float(&s_acc)[BLOCK_N / 2], unsigned long long offset) {
 #pragma unroll
     for (int ks = 0; ks < D / 16; ++ks) {
       const unsigned long long q_step = ((ks / 4) * (BLOCK_M * 128) + (ks % 4) * 32) >> 4;
       const unsigned long long k_step = ((ks / 4) * (BLOCK_N * 128) + (ks % 4) * 32) >> 4;
-      Wgmma<BLOCK_N>::ss(s_acc, q_desc + q_step, k_desc + stage_offset + k_step);
+      Wgmma<BLOCK_N>::ss(s_acc, q_desc + q_step, k_desc + offset + k_step);
     }
   };
   // O += P V: the packed S accumulators of keys [16 kt, 16 kt + 16) are the A fragment of k-step kt (issued,
   // not committed).
-  auto issue_pv = [&](const unsigned(&p_frag)[BLOCK_N / 16][4], unsigned long long stage_offset) {
+  auto issue_pv = [&](const unsigned(&p_frag)[BLOCK_N / 16][4], unsigned long long offset) {
 #pragma unroll
     for (int kt = 0; kt < BLOCK_N / 16; ++kt)
-      Wgmma<D>::rs(o_acc, p_frag[kt], v_desc + stage_offset + ((kt * 16 * 128) >> 4));
+      Wgmma<D>::rs(o_acc, p_frag[kt], v_desc + offset + ((kt * 16 * 128) >> 4));
   };
   // Masks the keys past S and (causal) after the query on the tiles that reach them, turns the S accumulators
   // into P and updates the running max and sums (online softmax, base 2); factor[r] is what O's row r must be
