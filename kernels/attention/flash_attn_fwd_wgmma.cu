@@ -1,8 +1,8 @@
 // Forward attention O = softmax(Q K^T * scale) V on Hopper's warpgroup tensor cores (wgmma, sm_90a).
 //
 // Q, K, V, O: fp16 [B, H, S, D], contiguous, D fastest; offsets are 64-bit. Grid (cdiv(S, BLOCK_M), H, B);
-// block = 128 * CONSUMER_WARPGROUPS threads; dynamic shared memory = SMEM_BYTES below (the space's SMEM_BYTES
-// expression must equal it; a launch with less traps instead of overrunning).
+// block = 128 * (CONSUMER_WARPGROUPS + WARP_SPECIALIZE) threads; dynamic shared memory = SMEM_BYTES below
+// (the space's SMEM_BYTES expression must equal it; a launch with less traps instead of overrunning).
 //
 // Each warpgroup (4 warps, 128 threads) owns 64 query rows; BLOCK_M = 64 * CONSUMER_WARPGROUPS, and the
 // warpgroups of a block share every K/V tile. Per tile of BLOCK_N keys a warpgroup computes
@@ -20,6 +20,8 @@
 //   BLOCK_N              keys per K/V tile: the n of the S wgmma and the k extent of P V (a multiple of 16)
 //   STAGES               K/V ring depth, filled with 16-byte cp.async: 1 = load, wait, compute; 2..3 = the
 //                        next STAGES - 1 tiles are in flight while one is computed
+//   INTRA_WG_OVERLAP     0/1: FlashAttention-3's overlap of one tile's softmax with the wgmmas (below)
+//   WARP_SPECIALIZE      0/1: a producer warpgroup loads K/V on mbarriers, with setmaxnreg (below)
 //   Problem sizes: D (head dimension, 64 or 128), CAUSAL (1 = key j > query i is masked).
 //
 // Shared memory (1024-byte aligned; every tile is a multiple of 1024 bytes):
@@ -46,14 +48,42 @@
 // So the S accumulators of key columns [16 kt, 16 kt + 16) packed pairwise, d[8kt + 2i], d[8kt + 2i + 1] for
 // i = 0..3, are the A fragment of P V's k-step kt as they stand: P never goes through shared memory.
 //
-// Synchronisation per K/V tile: cp.async.wait_group (this thread's copies of the tile have landed),
-// fence.proxy.async.shared::cta (they become visible to the async proxy, which wgmma reads through),
-// __syncthreads (everyone's have); then wgmma.fence (orders the accumulator and P register writes before the
-// wgmmas), the wgmmas, wgmma.commit_group, wgmma.wait_group 0, and an empty asm on every accumulator so that
-// no read of it is scheduled before the wait. A closing __syncthreads keeps a stage from being refilled while
-// another warpgroup's wgmma may still read it (each waits for its own wgmmas before reaching it).
-// This is the first step of FlashAttention-3's design: every wgmma batch is waited for at once (no softmax
-// overlapped with the next tile's Q K^T within a warpgroup), and there is no producer warp, TMA or setmaxnreg.
+// Synchronisation with INTRA_WG_OVERLAP = WARP_SPECIALIZE = 0 (the first step), per K/V tile:
+// cp.async.wait_group (this thread's copies of the tile have landed), fence.proxy.async.shared::cta (they
+// become visible to the async proxy, which wgmma reads through), __syncthreads (everyone's have); then
+// wgmma.fence (orders the accumulator and P register writes before the wgmmas), the wgmmas,
+// wgmma.commit_group, wgmma.wait_group 0, and an empty asm on every accumulator so that no read of it is
+// scheduled before the wait. A closing __syncthreads keeps a stage from being refilled while another
+// warpgroup's wgmma may still read it (each waits for its own wgmmas before reaching it). Every wgmma batch
+// is waited for at once, and the consumers load. This path compiles to the same cubin as before the two
+// flags.
+//
+// INTRA_WG_OVERLAP = 1, FlashAttention-3's intra-warpgroup pipelining (STAGES = 3; >= 2 with a producer).
+// Per tile j >= 1 a warpgroup issues, after one wgmma.fence, S_j = Q K_j^T (commit group 1) and
+// O += P_{j-1} V_{j-1} (commit group 2); wgmma.wait_group 1 (S_j has completed, P V may still run); the
+// softmax of tile j into registers; wgmma.wait_group 0 (P V has completed: the stage of tile j - 1 is
+// released, O is rescaled, P_j packed into P_{j-1}'s registers). Tile 0 issues S_0 alone (wait_group 0); the
+// last P V comes after the loop (wait_group 0). Extra registers: P_{j-1}'s BLOCK_N / 4. Two stages are read
+// at once (K_j, V_{j-1}). Without a producer, tile j's step is cp.async.wait_group 0 (tile j, loaded during
+// step j - 1), fence.proxy.async, __syncthreads, then the loads of tile j + 1 into the stage of tile j - 2:
+// that barrier also says every warpgroup has waited for its P V of tile j - 2 (in its step j - 1). There is
+// no closing barrier; with causal skipping a warpgroup still passes the barrier of every tile of the block.
+//
+// WARP_SPECIALIZE = 1: the last warpgroup is a producer (setmaxnreg.dec to 24, 32 with three consumer
+// warpgroups; the consumers setmaxnreg.inc to 240, 160 with three; none with one consumer warpgroup, whose
+// 256-thread block may use 255 registers a thread anyway). It loads Q with tile 0 and then every K/V tile
+// with 16-byte cp.async into the same swizzled layout, each tile followed by cp.async.mbarrier.arrive.noinc
+// on full[stage] (initialised to 128: one arrival per producer thread, once all its earlier copies have
+// landed). Tile t uses stage t % STAGES in round r = t / STAGES. Before loading a round r >= 1 the producer
+// waits on empty[stage] for parity (r - 1) & 1. Every consumer thread waits on full[stage] for parity r & 1,
+// then fence.proxy.async.shared::cta (the copies were generic-proxy writes; wgmma reads through the async
+// proxy). Once a warp's wgmmas reading the tile have completed (wgmma.wait_group 0, then __syncwarp), its
+// lane 0 arrives on empty[stage] (initialised to 4 * CONSUMER_WARPGROUPS: one arrival per consumer warp).
+// Every consumer warp waits for and releases every tile of the block, those causal masking lets it skip too,
+// so each phase gets all its arrivals, and it releases round r only after waiting for round r, so no arrival
+// lands in an earlier phase. No deadlock: before it waits for tile j a warp has released every tile <= j - 1
+// (<= j - 2 with the overlap), and the producer needs tile j - STAGES released. The consumers synchronise the
+// epilogue on named barrier 1; the producer exits after cp.async.wait_group 0.
 #include <cuda_fp16.h>
 
 #ifndef D
@@ -71,29 +101,58 @@ static_assert(false, "BLOCK_N must be #defined");
 #ifndef STAGES
 static_assert(false, "STAGES must be #defined");
 #endif
-// wgmma exists on sm_90a only (the space sets ArchSuffix "a"). nvcc -arch=sm_90a (an exported variant) also
-// emits compute_90 PTX for later GPUs; in that pass every wgmma instruction is a trap, so that the file
-// builds but never computes wrongly.
+#ifndef INTRA_WG_OVERLAP
+static_assert(false, "INTRA_WG_OVERLAP (0 or 1) must be #defined");
+#endif
+#ifndef WARP_SPECIALIZE
+static_assert(false, "WARP_SPECIALIZE (0 or 1) must be #defined");
+#endif
+// wgmma and setmaxnreg exist on sm_90a only (the space sets ArchSuffix "a"). nvcc -arch=sm_90a (an exported
+// variant) also emits compute_90 PTX for later GPUs; in that pass each of those instructions is a trap, so
+// that the file builds but never computes wrongly.
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
-#define WGMMA_ASM(...) __trap()
+#define SM90A_ASM(...) __trap()
 #else
-#define WGMMA_ASM(...) asm volatile(__VA_ARGS__)
+#define SM90A_ASM(...) asm volatile(__VA_ARGS__)
 #endif
 
 namespace {
 
-constexpr int THREADS = 128 * CONSUMER_WARPGROUPS;
+constexpr int CONSUMER_THREADS = 128 * CONSUMER_WARPGROUPS;
+constexpr int THREADS = CONSUMER_THREADS + 128 * WARP_SPECIALIZE;  // the producer warpgroup comes last
 constexpr int BLOCK_M = 64 * CONSUMER_WARPGROUPS;
 constexpr int CHUNKS = D / 8;  // 16-byte chunks per row
 constexpr int Q_BYTES = 2 * BLOCK_M * D;
 constexpr int KV_TILE_BYTES = 2 * BLOCK_N * D;
-constexpr int SMEM_BYTES = Q_BYTES + 2 * STAGES * KV_TILE_BYTES + 1024;  // + room to align to 1024
+constexpr int BARRIER_BYTES = WARP_SPECIALIZE ? 64 : 0;  // full[STAGES] and empty[STAGES], 8 bytes each
+constexpr int SMEM_BYTES =
+    Q_BYTES + 2 * STAGES * KV_TILE_BYTES + BARRIER_BYTES + 1024;  // + room to align to 1024
+#if !WARP_SPECIALIZE
+// Tiles in flight while one is computed when the consumers load (no producer): with the overlap two stages
+// are being read (K of tile j, V of tile j - 1).
+constexpr int PREFETCH = STAGES - 1 - INTRA_WG_OVERLAP;
+#endif
+// setmaxnreg (warp specialisation with 2 or 3 consumer warpgroups; with 1 the block's 256 threads may have
+// 255 registers each anyway): producer + consumers fit 64K registers, (PRODUCER_REGS + W CONSUMER_REGS) 128
+// <= 65536.
+constexpr int PRODUCER_REGS = CONSUMER_WARPGROUPS == 3 ? 32 : 24;
+constexpr int CONSUMER_REGS = CONSUMER_WARPGROUPS == 3 ? 160 : 240;
 
 static_assert(D == 64 || D == 128, "D must be 64 or 128 (one or two 64-column slabs)");
 static_assert(CONSUMER_WARPGROUPS >= 1 && CONSUMER_WARPGROUPS <= 3, "1..3 consumer warpgroups");
 static_assert(BLOCK_N % 16 == 0 && BLOCK_N >= 16 && BLOCK_N <= 256,
               "BLOCK_N is the n of a wgmma (<= 256) and a whole number of P V k-steps of 16 keys");
 static_assert(STAGES >= 1 && STAGES <= 3, "STAGES must be 1..3");
+static_assert(INTRA_WG_OVERLAP == 0 || INTRA_WG_OVERLAP == 1, "INTRA_WG_OVERLAP is 0 or 1");
+static_assert(WARP_SPECIALIZE == 0 || WARP_SPECIALIZE == 1, "WARP_SPECIALIZE is 0 or 1");
+// Overlapped, a warpgroup waits for tile j while it still reads tile j - 1's V: with a producer, tile j needs
+// the stage of tile j - STAGES released, so STAGES >= 2; loading themselves, the consumers refill the stage
+// of tile j - 2 while tile j + 1 is in flight, so STAGES = 3.
+static_assert(!INTRA_WG_OVERLAP || STAGES >= (WARP_SPECIALIZE ? 2 : 3),
+              "INTRA_WG_OVERLAP needs STAGES >= 2 with WARP_SPECIALIZE, STAGES = 3 without");
+static_assert(!WARP_SPECIALIZE || CONSUMER_WARPGROUPS == 1 ||
+                  (PRODUCER_REGS + CONSUMER_WARPGROUPS * CONSUMER_REGS) * 128 <= 65536,
+              "the producer's and the consumers' setmaxnreg counts must fit the 64K registers of an SM");
 
 constexpr float kLog2e = 1.4426950408889634f;
 #define NEG_INF (-__int_as_float(0x7f800000))  // -inf, without <cmath>
@@ -133,6 +192,24 @@ __device__ __forceinline__ void load_tile(unsigned tile, const half* global, int
   }
 }
 
+// The producer's share of a ROWS-row tile (as load_tile, by 128 threads): thread `loader` copies chunk column
+// loader % CHUNKS of rows loader / CHUNKS + k ROW_STEP, so its swizzle (row % 8) and address steps are fixed
+// and it needs few registers (setmaxnreg leaves the producer 24 or 32).
+template <int ROWS>
+__device__ __forceinline__ void produce_tile(unsigned tile, const half* global, int valid_rows, int loader) {
+  constexpr int ROW_STEP = 128 / CHUNKS;  // 16 or 8: a whole number of 8-row swizzle atoms
+  static_assert(ROWS % ROW_STEP == 0, "the producer's rows cover the tile exactly");
+  const int c = loader % CHUNKS;
+  int row = loader / CHUNKS;
+  unsigned dst = tile + swizzled_offset<ROWS>(row, c);
+  const half* src = global + row * D + c * 8;
+#pragma unroll 1
+  for (; row < ROWS; row += ROW_STEP, dst += ROW_STEP * 128, src += ROW_STEP * D) {
+    const bool valid = row < valid_rows;
+    copy_16(dst, valid ? src : global, valid);
+  }
+}
+
 // A 128-byte-swizzle descriptor for the tile at shared address `address`; SBO = 1024 (8 rows of 128 bytes).
 __device__ __forceinline__ unsigned long long descriptor(unsigned address, unsigned leading_bytes) {
   return static_cast<unsigned long long>((address & 0x3FFFF) >> 4) |
@@ -140,16 +217,61 @@ __device__ __forceinline__ unsigned long long descriptor(unsigned address, unsig
          static_cast<unsigned long long>(1024 >> 4) << 32 | 1ull << 62;
 }
 
-__device__ __forceinline__ void wgmma_fence() { WGMMA_ASM("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_fence() { SM90A_ASM("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() {
-  WGMMA_ASM("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+  SM90A_ASM("wgmma.commit_group.sync.aligned;\n" ::: "memory");
 }
 __device__ __forceinline__ void wgmma_wait_all() {
-  WGMMA_ASM("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+  SM90A_ASM("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
 }
 __device__ __forceinline__ void fence_async_shared() {
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
+
+}  // namespace
+
+// Outside the anonymous namespace: a variant that leaves them unused then gets no "declared but never
+// referenced".
+namespace ring_sync {
+
+// All but the newest committed wgmma group have completed.
+__device__ __forceinline__ void wgmma_wait_all_but_one() {
+  SM90A_ASM("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+}
+// mbarriers (8 bytes of shared memory each) of the warp-specialised ring.
+__device__ __forceinline__ void mbarrier_init(unsigned barrier, unsigned arrivals) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(barrier), "r"(arrivals) : "memory");
+}
+// Returns once the phase of `barrier` with this parity has completed (acquire: what the arrivals released,
+// and the copies a cp.async arrival tracked, are visible).
+__device__ __forceinline__ void mbarrier_wait(unsigned barrier, unsigned parity) {
+  unsigned done;
+  do {
+    asm volatile(
+        "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(barrier), "r"(parity)
+        : "memory");
+  } while (!done);
+}
+__device__ __forceinline__ void mbarrier_arrive(unsigned barrier) {
+  asm volatile("{\n.reg .b64 state;\nmbarrier.arrive.shared::cta.b64 state, [%0];\n}\n" ::"r"(barrier)
+               : "memory");
+}
+// One arrival on `barrier` once every cp.async this thread has issued so far has landed (noinc: the arrival
+// is one of the count the barrier was initialised with).
+__device__ __forceinline__ void arrive_when_copies_land(unsigned barrier) {
+  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(barrier) : "memory");
+}
+// The consumer warpgroups' own barrier (the producer exits early): named barrier 1.
+__device__ __forceinline__ void sync_consumers() {
+  asm volatile("bar.sync 1, %0;\n" ::"n"(CONSUMER_THREADS) : "memory");
+}
+
+}  // namespace ring_sync
+
+namespace {
+using namespace ring_sync;
 
 // Pins registers in place: the compiler cannot move their reads and writes across this point (nor, therefore,
 // across the wgmma fence and wait next to it), which it would otherwise do, not knowing wgmma is
@@ -206,7 +328,7 @@ struct Wgmma;
   struct Wgmma<N> {                                                                                  \
     static __device__ __forceinline__ void ss(float (&d)[N / 2], unsigned long long a,               \
                                               unsigned long long b) {                                \
-      WGMMA_ASM("{\n.reg .pred p;\nsetp.ne.b32 p, %" #I2                                             \
+      SM90A_ASM("{\n.reg .pred p;\nsetp.ne.b32 p, %" #I2                                             \
                 ", 0;\n"                                                                             \
                 "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32.f16.f16 {" OPS "}, %" #I0 ", %" #I1  \
                 ", p, 1, 1, 0, 0;\n}\n"                                                              \
@@ -216,7 +338,7 @@ struct Wgmma;
     }                                                                                                \
     static __device__ __forceinline__ void rs(float (&d)[N / 2], const unsigned (&a)[4],             \
                                               unsigned long long b) {                                \
-      WGMMA_ASM("{\n.reg .pred p;\nsetp.ne.b32 p, %" #I5                                             \
+      SM90A_ASM("{\n.reg .pred p;\nsetp.ne.b32 p, %" #I5                                             \
                 ", 0;\n"                                                                             \
                 "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32.f16.f16 {" OPS "}, {%" #I0 ", %" #I1 \
                 ", %" #I2 ", %" #I3 "}, %" #I4 ", p, 1, 1, 1;\n}\n"                                  \
@@ -277,6 +399,45 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
   const int key_end = CAUSAL ? min(S, m0 + BLOCK_M) : S;
   const int tiles = (key_end + BLOCK_N - 1) / BLOCK_N;
 
+#if WARP_SPECIALIZE
+  // full[s] completes a phase when the producer's copies of the stage's next tile have landed (128 cp.async
+  // arrivals); empty[s] when every consumer warp is done with the tile the stage holds (one arrival per warp,
+  // after its wgmmas reading it have completed). Tile t sits in stage t % STAGES and is the stage's round
+  // t / STAGES: its full phase has parity (t / STAGES) & 1, and the producer refills the stage with it once
+  // the empty phase of round t / STAGES - 1 has completed.
+  const unsigned full_barriers = v_ring + STAGES * KV_TILE_BYTES;
+  const unsigned empty_barriers = full_barriers + 8 * STAGES;
+  if (threadIdx.x == 0) {
+#pragma unroll
+    for (int stage = 0; stage < STAGES; ++stage) {
+      mbarrier_init(full_barriers + 8 * stage, 128);
+      mbarrier_init(empty_barriers + 8 * stage, 4 * CONSUMER_WARPGROUPS);
+    }
+  }
+  __syncthreads();
+  if (warpgroup == CONSUMER_WARPGROUPS) {  // the producer: Q with tile 0, then every K/V tile in turn
+#if CONSUMER_WARPGROUPS > 1
+    SM90A_ASM("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(PRODUCER_REGS));
+#endif
+    const int loader = threadIdx.x - CONSUMER_THREADS;
+    produce_tile<BLOCK_M>(q_tile, Q + head + static_cast<long long>(m0) * D, S - m0, loader);
+    for (int tile = 0; tile < tiles; ++tile) {
+      const int stage = tile % STAGES;
+      if (tile >= STAGES) mbarrier_wait(empty_barriers + 8 * stage, (tile / STAGES - 1) & 1);
+      const int n0 = tile * BLOCK_N;
+      const long long offset = head + static_cast<long long>(n0) * D;
+      produce_tile<BLOCK_N>(k_ring + stage * KV_TILE_BYTES, K + offset, S - n0, loader);
+      produce_tile<BLOCK_N>(v_ring + stage * KV_TILE_BYTES, V + offset, S - n0, loader);
+      arrive_when_copies_land(full_barriers + 8 * stage);
+    }
+    commit_copies();
+    wait_copies<0>();  // exit with no copy in flight
+    return;
+  }
+#if CONSUMER_WARPGROUPS > 1
+  SM90A_ASM("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(CONSUMER_REGS));
+#endif
+#else
   load_tile<BLOCK_M>(q_tile, Q + head + static_cast<long long>(m0) * D, S - m0);
   auto load_kv = [&](int tile) {
     const int stage = tile % STAGES;
@@ -285,12 +446,13 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     load_tile<BLOCK_N>(k_ring + stage * KV_TILE_BYTES, K + offset, S - n0);
     load_tile<BLOCK_N>(v_ring + stage * KV_TILE_BYTES, V + offset, S - n0);
   };
-  // Prologue: Q with the first tile, then up to STAGES - 1 tiles in flight (empty groups keep the count).
+  // Prologue: Q with the first tile, then up to PREFETCH tiles in flight (empty groups keep the count).
 #pragma unroll
-  for (int tile = 0; tile < STAGES - 1; ++tile) {
+  for (int tile = 0; tile < PREFETCH; ++tile) {
     if (tile < tiles) load_kv(tile);
     commit_copies();
   }
+#endif
 
   const unsigned long long q_desc = descriptor(q_tile + warpgroup * 64 * 128, 16);
   const unsigned long long k_desc = descriptor(k_ring, 16);
@@ -307,101 +469,216 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     row_sum[r] = 0.0f;
   }
 
-  for (int tile = 0; tile < tiles; ++tile) {
-    if (tile + STAGES - 1 < tiles) load_kv(tile + STAGES - 1);
-    commit_copies();
-    wait_copies<STAGES - 1>();
+  // acquire(tile): the tile's K and V are in shared memory, visible to wgmma (the async proxy).
+  // release(tile): this thread's warpgroup no longer reads the tile's stage.
+  auto acquire = [&](int tile) {
+#if WARP_SPECIALIZE
+    mbarrier_wait(full_barriers + 8 * (tile % STAGES), (tile / STAGES) & 1);
+    fence_async_shared();  // the producer's cp.async wrote through the generic proxy
+#elif INTRA_WG_OVERLAP
+    // The barrier also says every warpgroup has waited for its P V of tile - 2: that stage is refilled.
+    wait_copies<PREFETCH - 1>();
     fence_async_shared();
     __syncthreads();
+    if (tile + PREFETCH < tiles) load_kv(tile + PREFETCH);
+    commit_copies();
+#else
+    if (tile + PREFETCH < tiles) load_kv(tile + PREFETCH);
+    commit_copies();
+    wait_copies<PREFETCH>();
+    fence_async_shared();
+    __syncthreads();
+#endif
+  };
+  auto release = [&](int tile) {
+#if WARP_SPECIALIZE
+    __syncwarp();
+    if (lane == 0) mbarrier_arrive(empty_barriers + 8 * (tile % STAGES));
+#elif !INTRA_WG_OVERLAP
+    __syncthreads();  // the stage computed here is refilled by a later iteration
+#endif
+  };
 
+  // The descriptor offset (16-byte units) of a tile's stage.
+  auto stage_offset = [](int tile) {
+    return static_cast<unsigned long long>((tile % STAGES) * KV_TILE_BYTES) >> 4;
+  };
+  // S = Q K^T for this warpgroup's 64 rows and the tile's BLOCK_N keys (issued, not committed).
+  auto issue_qk = [&](float(&s_acc)[BLOCK_N / 2], unsigned long long offset) {
+#pragma unroll
+    for (int ks = 0; ks < D / 16; ++ks) {
+      const unsigned long long q_step = ((ks / 4) * (BLOCK_M * 128) + (ks % 4) * 32) >> 4;
+      const unsigned long long k_step = ((ks / 4) * (BLOCK_N * 128) + (ks % 4) * 32) >> 4;
+      Wgmma<BLOCK_N>::ss(s_acc, q_desc + q_step, k_desc + offset + k_step);
+    }
+  };
+  // O += P V: the packed S accumulators of keys [16 kt, 16 kt + 16) are the A fragment of k-step kt (issued,
+  // not committed).
+  auto issue_pv = [&](const unsigned(&p_frag)[BLOCK_N / 16][4], unsigned long long offset) {
+#pragma unroll
+    for (int kt = 0; kt < BLOCK_N / 16; ++kt)
+      Wgmma<D>::rs(o_acc, p_frag[kt], v_desc + offset + ((kt * 16 * 128) >> 4));
+  };
+  // Masks the keys past S and (causal) after the query on the tiles that reach them, turns the S accumulators
+  // into P and updates the running max and sums (online softmax, base 2); factor[r] is what O's row r must be
+  // multiplied by, here when rescale_now.
+  auto softmax = [&](float(&s_acc)[BLOCK_N / 2], int n0, float(&factor)[2], bool rescale_now) {
+    const bool tail = n0 + BLOCK_N > S;
+    const bool diagonal = CAUSAL && n0 + BLOCK_N - 1 > wg_row0;
+    if (tail || diagonal) {
+#pragma unroll
+      for (int i = 0; i < BLOCK_N / 2; ++i) {
+        const int key = n0 + (i / 4) * 8 + quad * 2 + (i & 1);
+        const int query = wg_row0 + warp * 16 + group + ((i >> 1) & 1) * 8;
+        if (key >= S || (CAUSAL && key > query)) s_acc[i] = NEG_INF;
+      }
+    }
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      float tile_max = NEG_INF;
+#pragma unroll
+      for (int j = 0; j < BLOCK_N / 8; ++j)
+        tile_max = fmaxf(tile_max, fmaxf(s_acc[4 * j + 2 * r], s_acc[4 * j + 2 * r + 1]));
+      tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 1));
+      tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 2));
+      const float new_max = fmaxf(row_max[r], tile_max * scale_log2);
+      // A row with every key so far masked keeps -inf: subtract 0 so that its p and factor are 0.
+      const float base = new_max == NEG_INF ? 0.0f : new_max;
+      const float row_factor = exp2_approx(row_max[r] - base);
+      row_max[r] = new_max;
+      float sum = 0.0f;
+#pragma unroll
+      for (int j = 0; j < BLOCK_N / 8; ++j)
+#pragma unroll
+        for (int c = 0; c < 2; ++c) {
+          const float p = exp2_approx(s_acc[4 * j + 2 * r + c] * scale_log2 - base);
+          s_acc[4 * j + 2 * r + c] = p;
+          sum += p;
+        }
+      row_sum[r] = row_sum[r] * row_factor + sum;
+      if (rescale_now) {
+#pragma unroll
+        for (int j = 0; j < D / 8; ++j) {
+          o_acc[4 * j + 2 * r] *= row_factor;
+          o_acc[4 * j + 2 * r + 1] *= row_factor;
+        }
+      }
+      factor[r] = row_factor;
+    }
+  };
+  auto pack_p = [](const float(&s_acc)[BLOCK_N / 2], unsigned(&p_frag)[BLOCK_N / 16][4]) {
+#pragma unroll
+    for (int kt = 0; kt < BLOCK_N / 16; ++kt) {
+#pragma unroll
+      for (int i = 0; i < 4; ++i) p_frag[kt][i] = pack_pair(s_acc[8 * kt + 2 * i], s_acc[8 * kt + 2 * i + 1]);
+      pin(p_frag[kt]);
+    }
+  };
+
+#if INTRA_WG_OVERLAP
+  // FlashAttention-3's intra-warpgroup overlap: S of tile j and P V of tile j - 1 are issued together (two
+  // commit groups), the softmax of tile j runs once S has completed (wait_group 1) while P V still runs, and
+  // O is rescaled once P V has completed too (wait_group 0). P of tile j - 1 stays in p_frag meanwhile.
+  const int wg_tiles =
+      CAUSAL ? min(tiles, (wg_row0 + 63) / BLOCK_N + 1) : tiles;  // tiles this warpgroup computes
+  unsigned p_frag[BLOCK_N / 16][4];
+  {
+    acquire(0);
+    float s_acc[BLOCK_N / 2];
+#pragma unroll
+    for (int i = 0; i < BLOCK_N / 2; ++i) s_acc[i] = 0.0f;
+    pin(s_acc);
+    wgmma_fence();
+    issue_qk(s_acc, stage_offset(0));
+    wgmma_commit();
+    wgmma_wait_all();
+    pin(s_acc);
+    float factor[2];
+    softmax(s_acc, 0, factor, false);  // O is still 0
+    pack_p(s_acc, p_frag);
+  }
+  for (int tile = 1; tile < wg_tiles; ++tile) {
+    acquire(tile);
+    float s_acc[BLOCK_N / 2];
+#pragma unroll
+    for (int i = 0; i < BLOCK_N / 2; ++i) s_acc[i] = 0.0f;
+    pin(s_acc);
+    pin(o_acc);
+    wgmma_fence();
+    issue_qk(s_acc, stage_offset(tile));
+    wgmma_commit();
+    issue_pv(p_frag, stage_offset(tile - 1));
+    wgmma_commit();
+    wgmma_wait_all_but_one();  // S of this tile
+    pin(s_acc);
+    float factor[2];
+    softmax(s_acc, tile * BLOCK_N, factor, false);
+    pin(s_acc);        // computed before P V is waited for
+    wgmma_wait_all();  // P V of the previous tile
+    pin(o_acc);
+#pragma unroll
+    for (int kt = 0; kt < BLOCK_N / 16; ++kt) pin(p_frag[kt]);  // read by the wgmmas until the wait
+    release(tile - 1);
+#pragma unroll
+    for (int r = 0; r < 2; ++r)
+#pragma unroll
+      for (int j = 0; j < D / 8; ++j) {
+        o_acc[4 * j + 2 * r] *= factor[r];
+        o_acc[4 * j + 2 * r + 1] *= factor[r];
+      }
+    pack_p(s_acc, p_frag);
+  }
+  pin(o_acc);
+  wgmma_fence();
+  issue_pv(p_frag, stage_offset(wg_tiles - 1));
+  wgmma_commit();
+  wgmma_wait_all();
+  pin(o_acc);
+#pragma unroll
+  for (int kt = 0; kt < BLOCK_N / 16; ++kt) pin(p_frag[kt]);
+  release(wg_tiles - 1);
+  for (int tile = wg_tiles; tile < tiles; ++tile) {  // (causal) the block's tiles past this warpgroup's rows
+    acquire(tile);
+    release(tile);
+  }
+#else
+  for (int tile = 0; tile < tiles; ++tile) {
+    acquire(tile);
     const int n0 = tile * BLOCK_N;
     if (!CAUSAL || n0 <= wg_row0 + 63) {
-      const unsigned long long stage_offset =
-          static_cast<unsigned long long>((tile % STAGES) * KV_TILE_BYTES) >> 4;
-
-      // S = Q K^T for this warpgroup's 64 rows and the tile's BLOCK_N keys.
+      const unsigned long long offset = stage_offset(tile);
       float s_acc[BLOCK_N / 2];
 #pragma unroll
       for (int i = 0; i < BLOCK_N / 2; ++i) s_acc[i] = 0.0f;
       pin(s_acc);
       wgmma_fence();
-#pragma unroll
-      for (int ks = 0; ks < D / 16; ++ks) {
-        const unsigned long long q_step = ((ks / 4) * (BLOCK_M * 128) + (ks % 4) * 32) >> 4;
-        const unsigned long long k_step = ((ks / 4) * (BLOCK_N * 128) + (ks % 4) * 32) >> 4;
-        Wgmma<BLOCK_N>::ss(s_acc, q_desc + q_step, k_desc + stage_offset + k_step);
-      }
+      issue_qk(s_acc, offset);
       wgmma_commit();
       wgmma_wait_all();
       pin(s_acc);
-
-      // Mask keys past S and (causal) after the query, on the tiles that reach them only.
-      const bool tail = n0 + BLOCK_N > S;
-      const bool diagonal = CAUSAL && n0 + BLOCK_N - 1 > wg_row0;
-      if (tail || diagonal) {
-#pragma unroll
-        for (int i = 0; i < BLOCK_N / 2; ++i) {
-          const int key = n0 + (i / 4) * 8 + quad * 2 + (i & 1);
-          const int query = wg_row0 + warp * 16 + group + ((i >> 1) & 1) * 8;
-          if (key >= S || (CAUSAL && key > query)) s_acc[i] = NEG_INF;
-        }
-      }
-
-      // Online softmax in base 2; O rescaled once per tile.
-#pragma unroll
-      for (int r = 0; r < 2; ++r) {
-        float tile_max = NEG_INF;
-#pragma unroll
-        for (int j = 0; j < BLOCK_N / 8; ++j)
-          tile_max = fmaxf(tile_max, fmaxf(s_acc[4 * j + 2 * r], s_acc[4 * j + 2 * r + 1]));
-        tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 1));
-        tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 2));
-        const float new_max = fmaxf(row_max[r], tile_max * scale_log2);
-        // A row with every key so far masked keeps -inf: subtract 0 so that its p and factor are 0.
-        const float base = new_max == NEG_INF ? 0.0f : new_max;
-        const float factor = exp2_approx(row_max[r] - base);
-        row_max[r] = new_max;
-        float sum = 0.0f;
-#pragma unroll
-        for (int j = 0; j < BLOCK_N / 8; ++j)
-#pragma unroll
-          for (int c = 0; c < 2; ++c) {
-            const float p = exp2_approx(s_acc[4 * j + 2 * r + c] * scale_log2 - base);
-            s_acc[4 * j + 2 * r + c] = p;
-            sum += p;
-          }
-        row_sum[r] = row_sum[r] * factor + sum;
-#pragma unroll
-        for (int j = 0; j < D / 8; ++j) {
-          o_acc[4 * j + 2 * r] *= factor;
-          o_acc[4 * j + 2 * r + 1] *= factor;
-        }
-      }
-
-      // O += P V: the packed S accumulators of keys [16 kt, 16 kt + 16) are the A fragment of k-step kt.
+      float factor[2];
+      softmax(s_acc, n0, factor, true);
       unsigned p_frag[BLOCK_N / 16][4];
-#pragma unroll
-      for (int kt = 0; kt < BLOCK_N / 16; ++kt) {
-#pragma unroll
-        for (int i = 0; i < 4; ++i)
-          p_frag[kt][i] = pack_pair(s_acc[8 * kt + 2 * i], s_acc[8 * kt + 2 * i + 1]);
-        pin(p_frag[kt]);
-      }
+      pack_p(s_acc, p_frag);
       pin(o_acc);
       wgmma_fence();
-#pragma unroll
-      for (int kt = 0; kt < BLOCK_N / 16; ++kt)
-        Wgmma<D>::rs(o_acc, p_frag[kt], v_desc + stage_offset + ((kt * 16 * 128) >> 4));
+      issue_pv(p_frag, offset);
       wgmma_commit();
       wgmma_wait_all();
       pin(o_acc);
 #pragma unroll
       for (int kt = 0; kt < BLOCK_N / 16; ++kt) pin(p_frag[kt]);  // read by the wgmmas until the wait
     }
-    __syncthreads();  // the stage computed here is refilled by a later iteration
+    release(tile);
   }
+#endif
+#if WARP_SPECIALIZE
+  // Nothing to wait for: the consumers issue no copies, and the staging rows of a warpgroup are its own Q
+  // rows, which only its own (completed) wgmmas read.
+#else
   wait_copies<0>();  // no copy may land in the staging area below
   __syncthreads();
+#endif
 
   // Epilogue: O / row sum (0 where every key was masked) as fp16, staged swizzled in the Q tile, 16-byte
   // stores.
@@ -417,9 +694,13 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
       *reinterpret_cast<unsigned*>(q_staging + swizzled_offset<BLOCK_M>(row, j) + quad * 4) =
           pack_pair(o_acc[4 * j + 2 * r] * inverse, o_acc[4 * j + 2 * r + 1] * inverse);
   }
+#if WARP_SPECIALIZE
+  sync_consumers();
+#else
   __syncthreads();
+#endif
   half* o_head = O + head;
-  for (int chunk = threadIdx.x; chunk < BLOCK_M * CHUNKS; chunk += THREADS) {
+  for (int chunk = threadIdx.x; chunk < BLOCK_M * CHUNKS; chunk += CONSUMER_THREADS) {
     const int row = chunk / CHUNKS;
     const int c = chunk % CHUNKS;
     if (m0 + row < S)

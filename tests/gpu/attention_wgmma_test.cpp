@@ -3,6 +3,10 @@
 // 64-column slabs and an n128 P V), causal, every consumer warpgroup count, stage count and tile width; each
 // with the space's special inputs (scores far past fp32's exp range, K = 0) and the S + 1 problem besides the
 // random rounds. Skips where the GPU is not compute capability 9.0, which has no wgmma.
+// Suites: Shapes (both step-2 flags 0, the first step's path), WarpSpecialized (producer warpgroup on
+// mbarriers, no overlap), IntraWgOverlap (overlap, consumers load), Both (FlashAttention-3's combination, its
+// tile shapes among them). A synchronisation bug shows as a wrong result, or as a deadlock that `evotune
+// eval` reports as a timeout; long S makes every stage's mbarrier go through many phases.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -39,6 +43,10 @@ TEST_P(AttentionWgmma, MatchesTheReference) {
               json.at("resources").at("registers").dump().c_str());
 }
 
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  return "case_" + std::to_string(info.index);
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Shapes, AttentionWgmma,
     ::testing::Values(Case{"B=1,H=2,S=77,D=64,CAUSAL=0", "CONSUMER_WARPGROUPS=1,BLOCK_N=64,STAGES=1"},
@@ -51,7 +59,57 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"B=1,H=2,S=300,D=128,CAUSAL=1", "CONSUMER_WARPGROUPS=2,BLOCK_N=176,STAGES=2"},
                       Case{"B=1,H=1,S=1,D=128,CAUSAL=1", "CONSUMER_WARPGROUPS=3,BLOCK_N=64,STAGES=1"},
                       Case{"B=1,H=2,S=1000,D=128,CAUSAL=0", "CONSUMER_WARPGROUPS=3,BLOCK_N=96,STAGES=2"}),
-    [](const ::testing::TestParamInfo<Case>& info) { return "case_" + std::to_string(info.index); });
+    case_name);
+
+// A producer warpgroup; 1 consumer warpgroup (no setmaxnreg), 2 (24/240 registers), 3 (32/160); 1..3 stages.
+INSTANTIATE_TEST_SUITE_P(
+    WarpSpecialized, AttentionWgmma,
+    ::testing::Values(
+        Case{"B=1,H=2,S=77,D=64,CAUSAL=0", "CONSUMER_WARPGROUPS=1,BLOCK_N=64,STAGES=1,WARP_SPECIALIZE=1"},
+        Case{"B=1,H=1,S=1,D=64,CAUSAL=0", "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1"},
+        Case{"B=2,H=1,S=130,D=64,CAUSAL=1", "CONSUMER_WARPGROUPS=3,BLOCK_N=96,STAGES=3,WARP_SPECIALIZE=1"},
+        Case{"B=2,H=4,S=513,D=64,CAUSAL=1", "CONSUMER_WARPGROUPS=3,BLOCK_N=64,STAGES=1,WARP_SPECIALIZE=1"},
+        Case{"B=1,H=1,S=1,D=128,CAUSAL=1", "CONSUMER_WARPGROUPS=2,BLOCK_N=64,STAGES=2,WARP_SPECIALIZE=1"},
+        Case{"B=1,H=3,S=513,D=128,CAUSAL=0", "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1"},
+        Case{"B=1,H=2,S=300,D=128,CAUSAL=1", "CONSUMER_WARPGROUPS=3,BLOCK_N=96,STAGES=2,WARP_SPECIALIZE=1"},
+        Case{"B=1,H=2,S=2049,D=128,CAUSAL=0",
+             "CONSUMER_WARPGROUPS=1,BLOCK_N=176,STAGES=2,WARP_SPECIALIZE=1"}),
+    case_name);
+
+// The overlap with the consumers loading (3 stages only).
+INSTANTIATE_TEST_SUITE_P(
+    IntraWgOverlap, AttentionWgmma,
+    ::testing::Values(
+        Case{"B=1,H=2,S=77,D=64,CAUSAL=0", "CONSUMER_WARPGROUPS=1,BLOCK_N=64,STAGES=3,INTRA_WG_OVERLAP=1"},
+        Case{"B=1,H=1,S=1,D=64,CAUSAL=0", "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=3,INTRA_WG_OVERLAP=1"},
+        Case{"B=2,H=4,S=513,D=64,CAUSAL=1", "CONSUMER_WARPGROUPS=3,BLOCK_N=64,STAGES=3,INTRA_WG_OVERLAP=1"},
+        Case{"B=1,H=2,S=300,D=128,CAUSAL=1", "CONSUMER_WARPGROUPS=2,BLOCK_N=96,STAGES=3,INTRA_WG_OVERLAP=1"},
+        Case{"B=1,H=1,S=1,D=128,CAUSAL=1", "CONSUMER_WARPGROUPS=3,BLOCK_N=64,STAGES=3,INTRA_WG_OVERLAP=1"},
+        Case{"B=1,H=2,S=1000,D=128,CAUSAL=0",
+             "CONSUMER_WARPGROUPS=1,BLOCK_N=128,STAGES=3,INTRA_WG_OVERLAP=1"}),
+    case_name);
+
+// Both flags: FlashAttention-3's shapes (D = 128: BLOCK_M 128 with BLOCK_N 128 or 176, 2 stages; D = 64:
+// BLOCK_M 192, BLOCK_N 128), then 1..3 consumer warpgroups, 2..3 stages, ragged and tiny S, causal.
+INSTANTIATE_TEST_SUITE_P(
+    Both, AttentionWgmma,
+    ::testing::Values(Case{"B=1,H=2,S=1000,D=128,CAUSAL=0",
+                           "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1"},
+                      Case{"B=1,H=3,S=513,D=128,CAUSAL=0",
+                           "CONSUMER_WARPGROUPS=2,BLOCK_N=176,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1"},
+                      Case{"B=2,H=2,S=1000,D=64,CAUSAL=1",
+                           "CONSUMER_WARPGROUPS=3,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1"},
+                      Case{"B=1,H=2,S=77,D=128,CAUSAL=1",
+                           "CONSUMER_WARPGROUPS=1,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1"},
+                      Case{"B=1,H=1,S=1,D=64,CAUSAL=1",
+                           "CONSUMER_WARPGROUPS=3,BLOCK_N=64,STAGES=3,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1"},
+                      Case{"B=2,H=1,S=130,D=64,CAUSAL=0",
+                           "CONSUMER_WARPGROUPS=2,BLOCK_N=96,STAGES=3,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1"},
+                      Case{"B=1,H=2,S=2049,D=128,CAUSAL=1",
+                           "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1"},
+                      Case{"B=1,H=2,S=4096,D=64,CAUSAL=0",
+                           "CONSUMER_WARPGROUPS=1,BLOCK_N=64,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1"}),
+    case_name);
 
 }  // namespace
 }  // namespace evotune

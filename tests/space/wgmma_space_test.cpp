@@ -1,6 +1,6 @@
 // The wgmma attention space on offline device limits: how many configs each compile-time shape allows on
-// sm_90 (the counts `evotune check` compiles), FlashAttention-3's tile shapes among them, and no config
-// elsewhere.
+// sm_90 (the counts `evotune check` compiles, every one with no spill), per mode of the two step-2 flags,
+// FlashAttention-3's tile shapes among them, and no config elsewhere.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,32 +14,69 @@ namespace {
 
 const char* const kWgmmaSpace = "search_spaces/flash_attn_fwd_wgmma.json";
 
+// Valid configs of `problem` on sm_90 with the given INTRA_WG_OVERLAP and WARP_SPECIALIZE.
+size_t count_mode(const SearchSpace& space, const char* problem, int overlap, int specialize) {
+  const auto configs = space.enumerate(space.resolve_problem(problem), offline_device("sm_90"));
+  return static_cast<size_t>(std::count_if(configs.begin(), configs.end(), [&](const Config& config) {
+    return config.at("INTRA_WG_OVERLAP") == overlap && config.at("WARP_SPECIALIZE") == specialize;
+  }));
+}
+
 TEST(WgmmaSpace, ValidCountsOnHopper) {
   const SearchSpace space = SearchSpace::load(kWgmmaSpace);
   const DeviceInfo hopper = offline_device("sm_90");
   EXPECT_EQ(space.arch_suffix(), "a");
-  EXPECT_EQ(space.total_configs(), 36u);
-  // D = 64: all 36 (3 warpgroups x 4 tile widths x 3 stage counts) fit.
-  EXPECT_EQ(space.enumerate(space.resolve_problem("D=64"), hopper).size(), 36u);
-  EXPECT_EQ(space.enumerate(space.resolve_problem("D=64,CAUSAL=1"), hopper).size(), 36u);
-  // D = 128: BLOCK_N 176 with 3 stages and 3 warpgroups with 3 stages overrun shared memory; 3 warpgroups
-  // (168 registers each) cannot hold BLOCK_N >= 128 with D = 128 accumulators.
-  EXPECT_EQ(space.enumerate(space.resolve_problem("D=128"), hopper).size(), 28u);
-  EXPECT_EQ(space.enumerate(space.resolve_problem("D=128,CAUSAL=1"), hopper).size(), 28u);
+  EXPECT_EQ(space.total_configs(), 144u);
+  EXPECT_EQ(space.enumerate(space.resolve_problem("D=64"), hopper).size(), 102u);
+  EXPECT_EQ(space.enumerate(space.resolve_problem("D=64,CAUSAL=1"), hopper).size(), 102u);
+  EXPECT_EQ(space.enumerate(space.resolve_problem("D=128"), hopper).size(), 79u);
+  EXPECT_EQ(space.enumerate(space.resolve_problem("D=128,CAUSAL=1"), hopper).size(), 79u);
+}
+
+TEST(WgmmaSpace, ValidCountsPerMode) {
+  const SearchSpace space = SearchSpace::load(kWgmmaSpace);
+  // Both flags 0, the first step's path: as before them. D = 64: all 36 (3 warpgroups x 4 tile widths x 3
+  // stage counts). D = 128: BLOCK_N 176 with 3 stages and 3 warpgroups with 3 stages overrun shared memory;
+  // 3 warpgroups (168 registers each) cannot hold BLOCK_N >= 128 with D = 128 accumulators.
+  EXPECT_EQ(count_mode(space, "D=64", 0, 0), 36u);
+  EXPECT_EQ(count_mode(space, "D=128", 0, 0), 28u);
+  // Producer warpgroup: D = 64 loses BLOCK_N 176 with 3 consumer warpgroups (160 registers after setmaxnreg).
+  EXPECT_EQ(count_mode(space, "D=64", 0, 1), 33u);
+  EXPECT_EQ(count_mode(space, "D=128", 0, 1), 28u);
+  // Overlap without a producer needs 3 stages: 12 at most; D = 64 loses 3 warpgroups with BLOCK_N 176.
+  EXPECT_EQ(count_mode(space, "D=64", 1, 0), 11u);
+  EXPECT_EQ(count_mode(space, "D=128", 1, 0), 7u);
+  // Both: 2 or 3 stages.
+  EXPECT_EQ(count_mode(space, "D=64", 1, 1), 22u);
+  EXPECT_EQ(count_mode(space, "D=128", 1, 1), 16u);
 }
 
 TEST(WgmmaSpace, FlashAttention3TilesAreValid) {
   const SearchSpace space = SearchSpace::load(kWgmmaSpace);
   const DeviceInfo hopper = offline_device("sm_90");
-  auto valid = [&](const char* problem, const Config& config) {
+  auto valid = [&](const char* problem, int warpgroups, int block_n, int stages, int overlap,
+                   int specialize) {
+    const Config config{{"CONSUMER_WARPGROUPS", warpgroups},
+                        {"BLOCK_N", block_n},
+                        {"STAGES", stages},
+                        {"INTRA_WG_OVERLAP", overlap},
+                        {"WARP_SPECIALIZE", specialize}};
     const auto configs = space.enumerate(space.resolve_problem(problem), hopper);
     return std::find(configs.begin(), configs.end(), config) != configs.end();
   };
-  // D = 64: BLOCK_M 192, BLOCK_N 128; D = 128: BLOCK_M 128 with BLOCK_N 128, or 176 with 2 stages.
-  EXPECT_TRUE(valid("D=64", Config{{"CONSUMER_WARPGROUPS", 3}, {"BLOCK_N", 128}, {"STAGES", 2}}));
-  EXPECT_TRUE(valid("D=128", Config{{"CONSUMER_WARPGROUPS", 2}, {"BLOCK_N", 128}, {"STAGES", 2}}));
-  EXPECT_TRUE(valid("D=128", Config{{"CONSUMER_WARPGROUPS", 2}, {"BLOCK_N", 176}, {"STAGES", 2}}));
-  EXPECT_FALSE(valid("D=128", Config{{"CONSUMER_WARPGROUPS", 2}, {"BLOCK_N", 176}, {"STAGES", 3}}));
+  // D = 64: BLOCK_M 192, BLOCK_N 128; D = 128: BLOCK_M 128 with BLOCK_N 128, or 176 with 2 stages; with and
+  // without FlashAttention-3's producer warpgroup and overlap.
+  for (int flags = 0; flags <= 1; ++flags) {
+    EXPECT_TRUE(valid("D=64", 3, 128, 2, flags, flags)) << flags;
+    EXPECT_TRUE(valid("D=128", 2, 128, 2, flags, flags)) << flags;
+    EXPECT_TRUE(valid("D=128", 2, 176, 2, flags, flags)) << flags;
+    EXPECT_FALSE(valid("D=128", 2, 176, 3, flags, flags)) << flags;
+  }
+  // Rules of the flags: the overlap deadlocks with one stage and a producer, and needs 3 stages without one.
+  EXPECT_FALSE(valid("D=64", 1, 64, 1, 1, 1));
+  EXPECT_TRUE(valid("D=64", 1, 64, 2, 1, 1));
+  EXPECT_FALSE(valid("D=64", 1, 64, 2, 1, 0));
+  EXPECT_TRUE(valid("D=64", 1, 64, 3, 1, 0));
 }
 
 TEST(WgmmaSpace, NoConfigBeforeHopper) {
