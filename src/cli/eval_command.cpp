@@ -88,7 +88,7 @@ void add_eval_command(CLI::App& app) {
   command->add_option("--params", r.params,
                       "Tuning-parameter values for the space's launch geometry, e.g. BLOCK_M=64,WARPS=4 "
                       "(others: their first value); also #defined for the kernel");
-  command->add_option("--kernel-name", r.kernel_name, "Kernel symbol (default: the space's KernelName)");
+  command->add_option("--kernel-name", r.kernel_name, "Kernel symbol of the first launch (default: the space's)");
   command->add_option("--device", r.device, "GPU ordinal")->capture_default_str();
   command->add_option("--seed", r.seed, "Seed of the validation inputs")->capture_default_str();
   command->add_option("--validation-rounds", r.eval.validation_rounds, "Validation rounds on fresh inputs")

@@ -114,13 +114,15 @@ KernelFileResult evaluate_kernel_file(const KernelFileRequest& request) {
                         space.tolerances(), request.eval, compiler.include_dirs(),
                         extra_problem_setups(space, result.problem, result.device)));
   result.reference_ms = pool.ready(0).reference_ms;
+  // --kernel-name renames the first launch only; the others keep the names the space gives them.
   LaunchSpec launch = space.variant_launch(result.params, result.problem, result.device);
-  launch.kernel_name = result.kernel_name;
+  if (!request.kernel_name.empty()) launch.kernel_name = request.kernel_name;
+  result.kernel_name = launch.kernel_name;
   JobMessage message;
   message.config = result.params;
   message.validation_seed = request.seed;
   for (LaunchSpec extra : extra_variant_launches(space, result.params, result.problem, result.device)) {
-    extra.kernel_name = result.kernel_name;
+    if (!request.kernel_name.empty()) extra.kernel_name = request.kernel_name;
     message.extra_launches.push_back(std::move(extra));
   }
   const auto per_kernel = parse_ptxas_functions(compiled.info.log);
