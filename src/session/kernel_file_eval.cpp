@@ -117,7 +117,6 @@ KernelFileResult evaluate_kernel_file(const KernelFileRequest& request) {
   // --kernel-name renames the first launch only; the others keep the names the space gives them.
   LaunchSpec launch = space.variant_launch(result.params, result.problem, result.device);
   if (!request.kernel_name.empty()) launch.kernel_name = request.kernel_name;
-  result.kernel_name = launch.kernel_name;
   JobMessage message;
   message.config = result.params;
   message.validation_seed = request.seed;
