@@ -95,6 +95,11 @@ void add_eval_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(1, 64));
   command->add_option("--warmup", r.eval.warmup, "Untimed launches before timing")->capture_default_str();
+  command
+      ->add_option_function<std::string>(
+          "--flush-l2", [options](const std::string& value) { options->request.eval.flush_l2 = value == "on"; },
+          "Overwrite a buffer of twice the L2 before each timed launch (on, the default) or not (off)")
+      ->check(CLI::IsMember({"on", "off"}));
   command->add_option("--reps", r.eval.repetitions, "Timed launches (median reported)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "core/core_json.hpp"
 #include "core/gpu_state.hpp"
 #include "store/store.hpp"
 
@@ -61,6 +62,13 @@ void add_runs_command(CLI::App& app) {
       if (run.compile) print_compile_stats(*run.compile);
       if (run.reference_ms)
         std::printf("       reference kernel: %.3f ms per launch\n", *run.reference_ms);
+      if (!run.timing.empty()) {
+        try {
+          std::printf("       timing: %s\n", describe_timing(nlohmann::json::parse(run.timing)).c_str());
+        } catch (const std::exception& e) {
+          std::printf("       timing: unreadable (%s)\n", e.what());
+        }
+      }
       print_gpu_states(run.gpu_state_start, "start");
       print_gpu_states(run.gpu_state_end, "end");
       if (run.workers > 0)

@@ -179,6 +179,12 @@ void add_tune_command(CLI::App& app) {
           "comparison when the space is deterministic)")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));
+  command
+      ->add_option_function<std::string>(
+          "--flush-l2", [options](const std::string& value) { options->eval.flush_l2 = value == "on"; },
+          "Overwrite a buffer of twice the L2 before each timed launch (on, the default: times from DRAM) or "
+          "not (off: inputs may stay in L2 between launches, as in a loop of calls); stored with the run")
+      ->check(CLI::IsMember({"on", "off"}));
   command->add_option("--reps", options->eval.repetitions, "Timed launches per variant (median reported)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);

@@ -47,6 +47,16 @@ DeviceInfo device_from_json(const Fields& f) {
   return d;
 }
 
+std::string describe_timing(const nlohmann::json& t) {
+  // Every launch is timed on its own between two CUDA events (the one method so far).
+  std::string text = "CUDA events";
+  text += ", " + std::to_string(t.value("warmup", 0)) + " warm-up + " + std::to_string(t.value("repetitions", 0)) +
+          " timed launches, ";
+  text += t.value("flush_l2", true) ? "L2 flushed before each" : "L2 not flushed";
+  text += ", " + std::to_string(t.value("validation_rounds", 0)) + " validation rounds";
+  return text;
+}
+
 ordered_json to_json(const TimingStats& t) {
   return {{"median_us", t.median_us}, {"min_us", t.min_us}, {"mean_us", t.mean_us},
           {"stddev_us", t.stddev_us}, {"p20_us", t.p20_us}, {"p80_us", t.p80_us},

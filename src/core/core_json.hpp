@@ -25,7 +25,10 @@ namespace evotune {
 nlohmann::ordered_json to_json(const DeviceInfo& device);
 DeviceInfo device_from_json(const Fields& fields);
 
-nlohmann::ordered_json to_json(const TimingStats& timing);  // a negative median is rejected on reading
+nlohmann::ordered_json to_json(const TimingStats& timing);
+// "CUDA events, 3 warm-up + 30 timed launches, L2 flushed before each, 2 validation rounds" from the JSON of
+// to_json(EvalSettings), as runs.timing stores it.
+std::string describe_timing(const nlohmann::json& timing);  // a negative median is rejected on reading
 TimingStats timing_from_json(const Fields& fields);
 nlohmann::ordered_json to_json(const ErrorStats& error);
 ErrorStats error_stats_from_json(const Fields& fields);

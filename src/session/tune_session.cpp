@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/core_json.hpp"
 #include "core/error.hpp"
 #include "session/run_plan.hpp"
 #include "session/run_workers.hpp"
@@ -47,8 +48,10 @@ void save_gpu_states(Store& store, std::int64_t run_id, bool at_end, const TuneT
 }
 
 std::int64_t begin_run(Store& store, const RunPlan& plan, const TuneOptions& options) {
+  // A replay measures nothing: its times were taken the way the recorded run's were.
+  const std::string timing = options.replay_file ? "" : to_json(options.eval).dump();
   return store.begin_run({plan.keys.space_id, plan.keys.problem_id, plan.keys.device_id, options.strategy,
-                          options.seed, plan.budget, options.command_line});
+                          options.seed, plan.budget, options.command_line, timing});
 }
 
 // Stores how the run ended; the summary, with the best stored results.

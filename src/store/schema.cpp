@@ -28,7 +28,7 @@ constexpr std::int64_t kApplicationId = 0x65767475;
   "('ok', 'compile_error', 'resource_error', 'launch_error', 'timeout', 'wrong_result', 'nan', " \
   "'out_of_bounds', 'nondeterministic')"
 
-constexpr std::array<const char*, 6> kMigrations{{
+constexpr std::array<const char*, 7> kMigrations{{
     R"sql(
 CREATE TABLE devices (
   id                 INTEGER PRIMARY KEY,
@@ -217,6 +217,10 @@ ALTER TABLE runs ADD COLUMN reference_ms REAL;
     R"sql(
 ALTER TABLE runs ADD COLUMN gpu_state_start TEXT;
 ALTER TABLE runs ADD COLUMN gpu_state_end TEXT;
+)sql",
+    // 7: how the run's variants were timed (warm-up, repetitions, L2 flush, validation rounds), as JSON.
+    R"sql(
+ALTER TABLE runs ADD COLUMN timing TEXT;
 )sql",
 }};
 

@@ -113,11 +113,12 @@ std::optional<std::int64_t> Store::find_problem(const Sizes& sizes) const {
 
 std::int64_t Store::begin_run(const RunStart& run) {
   sqlite::Statement insert(db_, R"(
-      INSERT INTO runs (space_id, problem_id, device_id, strategy, seed, budget, command)
-      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING id)");
+      INSERT INTO runs (space_id, problem_id, device_id, strategy, seed, budget, command, timing)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) RETURNING id)");
   insert.bind_int(1, run.space_id).bind_int(2, run.problem_id).bind_int(3, run.device_id);
   insert.bind_text(4, run.strategy).bind_int(5, to_int64(run.seed)).bind_int(6, run.budget);
   insert.bind_text(7, run.command);
+  if (!run.timing.empty()) insert.bind_text(8, run.timing);
   const std::int64_t id = the_id(insert);
   insert.run();
   return id;

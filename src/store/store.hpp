@@ -39,6 +39,7 @@ struct RunStart {
   std::uint64_t seed = 0;
   std::int64_t budget = 0;
   std::string command;  // the command line, for the record
+  std::string timing{};  // how variants are timed (JSON of core_json's to_json(EvalSettings)); "" for none
 };
 
 struct MeasurementRecord {
@@ -75,6 +76,7 @@ struct RunSummary {
   std::optional<double> reference_ms;  // the reference kernel's time, when the run measured one
   // JSON arrays of the run's GPU states (core/gpu_state.hpp) at its start and end; "" when not recorded.
   std::string gpu_state_start, gpu_state_end;
+  std::string timing;  // JSON of the run's EvalSettings (to_json in core_json); "" when not recorded
   std::string command, nvrtc_version;  // nvrtc_version "" for a run without a device
   std::int64_t driver_version = 0;     // 0 for a run without a device
 };

@@ -74,13 +74,13 @@ RankedResult read_ranked(const sqlite::Statement& select, const std::string& fil
   return result;
 }
 
-// A run with its space, problem and device: 28 columns, read by read_runs; the query adds WHERE and ORDER BY.
+// A run with its space, problem and device: 29 columns, read by read_runs; the query adds WHERE and ORDER BY.
 constexpr std::string_view kRunColumns = R"(
       SELECT r.id, s.name, s.hash, p.sizes, d.name, r.strategy, r.status, r.started_at, r.finished_at,
              r.seed, r.budget, r.evaluated, r.failed, r.command, d.driver_version, d.nvrtc_version,
              r.compilers, r.compile_count, r.compile_busy_ms, r.compile_idle_ms, r.compile_queue_wait_ms,
              r.compile_queue_mean, r.compile_queue_max, r.workers, r.worker_idle_ms, r.reference_ms,
-             r.gpu_state_start, r.gpu_state_end
+             r.gpu_state_start, r.gpu_state_end, r.timing
       FROM runs r
       JOIN spaces s ON s.id = r.space_id
       JOIN problems p ON p.id = r.problem_id
@@ -123,6 +123,7 @@ std::vector<RunSummary> read_runs(sqlite::Statement& select) {
     if (!select.is_null(25)) run.reference_ms = select.real(25);
     if (!select.is_null(26)) run.gpu_state_start = select.text(26);
     if (!select.is_null(27)) run.gpu_state_end = select.text(27);
+    if (!select.is_null(28)) run.timing = select.text(28);
   }
   return summaries;
 }

@@ -54,6 +54,14 @@ TEST_F(CliErrors, NonPositiveSize) {
   expect_every_command_refuses(test::kSaxpy + " --problem N=-4", "N=-4 is not positive");
 }
 
+TEST_F(CliErrors, FlushL2IsOnOrOff) {
+  for (const char* command : {"tune ", "eval tests/data/spaces/saxpy.cu --space "}) {
+    const auto result = test::run_evotune(command + test::kSaxpy + " --flush-l2 maybe");
+    EXPECT_NE(result.exit_code, 0) << command;
+    EXPECT_NE(result.err.find("--flush-l2: maybe not in {on,off}"), std::string::npos) << result.err;
+  }
+}
+
 TEST_F(CliErrors, MalformedProblem) {
   expect_every_command_refuses(test::kSaxpy + " --problem N=abc", "malformed item 'N=abc'");
 }

@@ -50,6 +50,16 @@ TEST(CoreJson, DeviceLimitsTheStoreDoesNotKeepMayBeAbsent) {
                "sweep.json: device.arch: 'sm_80' does not match cc_major/cc_minor (sm_90)");
 }
 
+TEST(CoreJson, TimingSettingsAreDescribedForRuns) {
+  EvalSettings settings;
+  EXPECT_EQ(describe_timing(to_json(settings)),
+            "CUDA events, 3 warm-up + 30 timed launches, L2 flushed before each, 2 validation rounds");
+  settings.flush_l2 = false;
+  settings.repetitions = 100;
+  EXPECT_EQ(describe_timing(to_json(settings)),
+            "CUDA events, 3 warm-up + 100 timed launches, L2 not flushed, 2 validation rounds");
+}
+
 TEST(CoreJson, CompileInfoRoundTrips) {
   const CompileInfo info{"sm_90a",
                          96,

@@ -202,6 +202,13 @@ TEST_F(StoreTest, GpuStatesAreSavedWithTheRunAtItsStartAndEnd) {
   EXPECT_THROW(store.save_gpu_states(run_id + 99, true, "[]"), Error);
 }
 
+TEST_F(StoreTest, HowARunTimedItsVariantsIsStoredWithIt) {
+  EXPECT_EQ(store.runs(1).at(0).timing, "");  // none given
+  store.begin_run({space_id, problem_id, device_id, "random", 7, 100, "evotune tune --flush-l2 off",
+                   R"({"warmup":3,"repetitions":30,"flush_l2":false})"});
+  EXPECT_EQ(store.runs(1).at(0).timing, R"({"warmup":3,"repetitions":30,"flush_l2":false})");
+}
+
 TEST_F(StoreTest, LargeSeedsRoundTrip) {
   const std::uint64_t seed = 0xfedcba9876543210ULL;
   store.begin_run({space_id, problem_id, std::nullopt, "evolve", seed, 10, "evotune tune --seed"});
