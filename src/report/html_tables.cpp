@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
+#include "core/core_json.hpp"
 #include "core/gpu_state.hpp"
 #include "report/analysis.hpp"
 #include "report/text_format.hpp"
@@ -43,6 +44,16 @@ class HtmlTable {
 };
 
 std::string or_dash(const std::string& text) { return text.empty() ? "–" : text; }
+
+// "CUDA events, 3 warm-up + 30 timed launches, L2 flushed before each, ..." from runs.timing; "–" when none.
+std::string timing_text(const RunSummary& run) {
+  if (run.timing.empty()) return "–";
+  try {
+    return describe_timing(nlohmann::json::parse(run.timing));
+  } catch (const std::exception&) {
+    return "unreadable";
+  }
+}
 
 // "GPU 0 start: SM 1755/1980 MHz, ...; GPU 0 end: ..." from the run's stored states; "–" when none.
 std::string gpu_states_text(const RunSummary& run) {
@@ -119,14 +130,14 @@ std::string failures_table(const ReportData& data) {
 std::string runs_table(const ReportData& data) {
   if (data.runs.empty()) return "<p>No runs of this space version and problem.</p>\n";
   HtmlTable table({"run", "strategy", "seed", "budget", "status", "evaluated", "failed", "started",
-                   "finished", "device", "driver", "NVRTC", "GPU state (NVML)", "command"});
+                   "finished", "device", "driver", "NVRTC", "timing", "GPU state (NVML)", "command"});
   for (const auto& run : data.runs) {
     table.row().number(std::to_string(run.id)).text(run.strategy).number(std::to_string(run.seed));
     table.number(std::to_string(run.budget)).text(run.status).number(std::to_string(run.evaluated));
     table.number(std::to_string(run.failed)).text(run.started_at).text(or_dash(run.finished_at));
     table.text(or_dash(run.device_name))
         .number(run.driver_version ? std::to_string(run.driver_version) : "–");
-    table.text(or_dash(run.nvrtc_version)).text(gpu_states_text(run)).code(run.command);
+    table.text(or_dash(run.nvrtc_version)).text(timing_text(run)).text(gpu_states_text(run)).code(run.command);
   }
   return table.finish();
 }

@@ -55,7 +55,8 @@ TEST(RenderReport, TablesListRunsFailuresByReasonAndTheFastest) {
   // The GPU's state at the run's start and end (NVML), a dash where none was recorded.
   EXPECT_TRUE(contains(report.html, "<td>GPU 0 start: SM 1980/? MHz, memory ?/? MHz, clocks: idle; GPU 0 end: SM "
                                     "1755/? MHz, memory ?/? MHz, clocks: sw_thermal</td>"));
-  EXPECT_TRUE(contains(report.html, "<td>13.0</td><td>–</td>"));
+  EXPECT_TRUE(contains(report.html, "<td>13.0</td><td>CUDA events, 3 warm-up + 30 timed launches, L2 not flushed, "
+                                    "2 validation rounds</td><td>–</td>"));
   EXPECT_TRUE(contains(report.html, "Fastest: <b>9.00 µs</b> (config 4: <code>BLOCK=128 ITEMS=2</code>)"));
 }
 

@@ -49,6 +49,7 @@ inline report::ReportData report_data() {
   first.nvrtc_version = "13.0";
   first.gpu_state_start = R"([{"uuid":"GPU-1","pci_bus_id":"0","sm_clock_mhz":1980,"clock_reasons":1}])";
   first.gpu_state_end = R"([{"uuid":"GPU-1","pci_bus_id":"0","sm_clock_mhz":1755,"clock_reasons":32}])";
+  first.timing = R"({"warmup":3,"repetitions":30,"flush_l2":false,"validation_rounds":2})";
   RunSummary second = first;
   second.gpu_state_start = second.gpu_state_end = "";
   second.id = 2;
