@@ -21,5 +21,23 @@ TEST(Progress, CountsDoneAndFailed) {
   EXPECT_EQ(progress.failed(), 1);
 }
 
+// A throttling GPU shows in the progress line as a warning; the source (NVML reads) is asked at most every 2 s.
+TEST(Progress, ANoteFromTheGpuIsAWarningInTheLine) {
+  Progress progress(3, true);
+  int asked = 0;
+  progress.set_note_source([&asked] {
+    ++asked;
+    return std::string("GPU 0 throttled (sw_thermal)");
+  });
+  testing::internal::CaptureStderr();
+  progress.update(true, 12.5, "A=1");
+  progress.update(true, std::nullopt, "");
+  progress.finish();
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("2/3 evaluated, 0 failed, best 12.50 us (A=1)"), std::string::npos) << err;
+  EXPECT_NE(err.find("; WARNING: GPU 0 throttled (sw_thermal)"), std::string::npos) << err;
+  EXPECT_EQ(asked, 1);
+}
+
 }  // namespace
 }  // namespace evotune
