@@ -27,9 +27,8 @@ void run_problems(const BestOptions& options, const std::vector<std::string>& pr
   std::vector<Sizes> sizes;
   for (const std::string& problem : problems) sizes.push_back(space.resolve_problem(problem));
   const Store store = Store::open_existing(options.db);
-  const auto space_id = store.find_space(space.hash());
-  if (!space_id) throw Error("no results for " + space.name() + " (version " + space.hash() + ") in " + options.db);
-  const ShapeTable table = shape_table(store.ok_times_by_problem(*space_id), sizes);
+  const std::int64_t space_id = stored_space_id(space, store, options.space_file, options.db);
+  const ShapeTable table = shape_table(store.ok_times_by_problem(space_id), sizes);
   if (options.json) {
     std::printf("%s\n", shape_table_json(table).dump(2).c_str());
     return;
@@ -40,10 +39,7 @@ void run_problems(const BestOptions& options, const std::vector<std::string>& pr
 }
 
 void run(const BestOptions& options) {
-  const std::vector<std::string> problems =
-      options.problems_file.empty() ? expand_problem_text(options.problem) : read_problems_file(options.problems_file);
-  if (!options.problems_file.empty() && !options.problem.empty())
-    throw Error("give --problem or --problems, not both");
+  const std::vector<std::string> problems = problem_list(options.problem, options.problems_file);
   if (problems.size() > 1 || !options.problems_file.empty()) return run_problems(options, problems);
   const StoredSpace stored = open_stored_space(options.space_file, options.problem, options.db);
   const auto results = stored.best(options.top, options.failed);

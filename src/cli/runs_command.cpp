@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "core/core_json.hpp"
+#include "core/error.hpp"
 #include "core/gpu_state.hpp"
 #include "store/store.hpp"
 
@@ -27,10 +28,10 @@ void print_compile_stats(const CompileStats& stats) {
 void print_gpu_states(const std::string& states_json, const char* moment) {
   if (states_json.empty()) return;
   try {
-    const auto states = nlohmann::json::parse(states_json);
+    const std::vector<std::string> states = describe_gpu_states(states_json);
     for (std::size_t i = 0; i < states.size(); ++i)
-      std::printf("       GPU %zu at the %s: %s\n", i, moment, describe(gpu_state_from_json(states[i])).c_str());
-  } catch (const std::exception& e) {
+      std::printf("       GPU %zu at the %s: %s\n", i, moment, states[i].c_str());
+  } catch (const Error& e) {
     std::printf("       GPU state at the %s: unreadable (%s)\n", moment, e.what());
   }
 }

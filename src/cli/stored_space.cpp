@@ -10,11 +10,8 @@ std::vector<RankedResult> StoredSpace::best(int top, bool include_failed) const 
   return store.best(*space_id, *problem_id, std::nullopt, top, include_failed);
 }
 
-StoredSpace open_stored_space(const std::string& space_file, const std::string& problem,
-                              const std::string& db) {
-  SearchSpace space = SearchSpace::load(space_file);
-  Sizes sizes = space.resolve_problem(problem);
-  Store store = Store::open_existing(db);
+std::int64_t stored_space_id(const SearchSpace& space, const Store& store, const std::string& space_file,
+                             const std::string& db) {
   const auto space_id = store.find_space(space.hash());
   if (!space_id) {
     const auto older = store.count_older_versions(space.name(), space.hash());
@@ -25,6 +22,15 @@ StoredSpace open_stored_space(const std::string& space_file, const std::string& 
                            "reference changed since"
                      : ": run `evotune tune " + space_file + "` first"));
   }
+  return *space_id;
+}
+
+StoredSpace open_stored_space(const std::string& space_file, const std::string& problem,
+                              const std::string& db) {
+  SearchSpace space = SearchSpace::load(space_file);
+  Sizes sizes = space.resolve_problem(problem);
+  Store store = Store::open_existing(db);
+  const std::int64_t space_id = stored_space_id(space, store, space_file, db);
   const auto problem_id = store.find_problem(sizes);
   if (!problem_id)
     throw Error("no results for " + space.name() + " with problem " + key_value_text(sizes) + " in " + db);

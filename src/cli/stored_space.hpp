@@ -20,6 +20,11 @@ struct StoredSpace {
   std::vector<RankedResult> best(int top, bool include_failed) const;
 };
 
+// The row of this version of the space in `store` (the database file `db`). Throws Error with one line when
+// there is none, saying how many older versions have results.
+std::int64_t stored_space_id(const SearchSpace& space, const Store& store, const std::string& space_file,
+                             const std::string& db);
+
 // Loads the space, resolves the problem, opens an existing database. Throws Error with one line when the
 // database is missing; when this space version has no results it says how many older versions do.
 StoredSpace open_stored_space(const std::string& space_file, const std::string& problem,

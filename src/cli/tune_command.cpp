@@ -68,16 +68,24 @@ void sanitize_top(const TuneOptions& options, const TuneSummary& summary, int co
   }
 }
 
-// The sweep among `replays` recorded for this problem (a single file is taken as it is: run_tune says when it
-// does not match).
-std::filesystem::path replay_for(const std::vector<std::string>& replays, const SearchSpace& space,
-                                 const std::string& problem) {
-  if (replays.size() == 1) return replays.front();
-  const Sizes sizes = space.resolve_problem(problem);
-  for (const std::string& file : replays)
-    if (load_sweep(file).problem == sizes) return file;
-  throw Error("no --replay sweep is of problem " + key_value_text(sizes) + " (" +
-              std::to_string(replays.size()) + " given)");
+// For each problem, the sweep among `replays` recorded for it (a single file is taken as it is: run_tune says
+// when it does not match). Each sweep file is read once.
+std::vector<std::filesystem::path> replays_for(const std::vector<std::string>& replays, const SearchSpace& space,
+                                               const std::vector<std::string>& problems) {
+  if (replays.empty()) return {};
+  if (replays.size() == 1) return std::vector<std::filesystem::path>(problems.size(), replays.front());
+  std::vector<Sizes> recorded;
+  for (const std::string& file : replays) recorded.push_back(load_sweep(file).problem);
+  std::vector<std::filesystem::path> chosen;
+  for (const std::string& problem : problems) {
+    const Sizes sizes = space.resolve_problem(problem);
+    const auto found = std::find(recorded.begin(), recorded.end(), sizes);
+    if (found == recorded.end())
+      throw Error("no --replay sweep is of problem " + key_value_text(sizes) + " (" +
+                  std::to_string(replays.size()) + " given)");
+    chosen.push_back(replays[static_cast<std::size_t>(found - recorded.begin())]);
+  }
+  return chosen;
 }
 
 // One problem's search, its summary line and table, and the sanitizer runs asked for.
@@ -101,24 +109,16 @@ void run_one(const TuneOptions& options, int sanitize_count) {
     throw Error(summary.error + " (what was measured is stored: rerun the same command to go on)");
 }
 
-// The problems to tune: --problems FILE, or --problem with ranges and lists expanded.
-std::vector<std::string> problem_texts(const TuneOptions& options, const std::string& problems_file) {
-  if (problems_file.empty()) return expand_problem_text(options.problem);
-  if (!options.problem.empty()) throw Error("give --problem or --problems, not both");
-  return read_problems_file(problems_file);
-}
-
 void run(TuneOptions options, long long budget, int sanitize_count, const std::string& problems_file,
          const std::vector<std::string>& replays) {
   if (budget > 0) options.budget = budget;
   options.command_line = command_line();
   options.worker_command = {self_path(), "worker"};
   const SearchSpace space = SearchSpace::load(options.space_file);
-  std::vector<std::string> problems = problem_texts(options, problems_file);
+  std::vector<std::string> problems = problem_list(options.problem, problems_file);
   if (problems.size() > 1) problems = tuning_sequence(space, options.db_file, problems);
-  std::vector<std::filesystem::path> replay_files;  // per problem, all chosen before the first search
-  for (const std::string& problem : problems)
-    if (!replays.empty()) replay_files.push_back(replay_for(replays, space, problem));
+  // Per problem, all chosen before the first search.
+  const std::vector<std::filesystem::path> replay_files = replays_for(replays, space, problems);
   g_interrupted = false;
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);

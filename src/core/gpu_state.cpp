@@ -108,4 +108,23 @@ GpuState gpu_state_from_json(const nlohmann::json& json) {
   }
 }
 
+std::string gpu_states_json(const std::vector<GpuState>& states) {
+  nlohmann::ordered_json json = nlohmann::ordered_json::array();
+  for (const GpuState& state : states) json.push_back(to_json(state));
+  return json.dump();
+}
+
+std::vector<std::string> describe_gpu_states(const std::string& states_json) {
+  nlohmann::json states;
+  try {
+    states = nlohmann::json::parse(states_json);
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(std::string("malformed GPU states: ") + e.what());
+  }
+  if (!states.is_array()) throw Error("malformed GPU states: not a JSON array");
+  std::vector<std::string> lines;
+  for (const auto& state : states) lines.push_back(describe(gpu_state_from_json(state)));
+  return lines;
+}
+
 }  // namespace evotune

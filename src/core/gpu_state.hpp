@@ -40,4 +40,9 @@ nlohmann::ordered_json to_json(const GpuState& state);
 // Reads what to_json writes; throws Error on a malformed object.
 GpuState gpu_state_from_json(const nlohmann::json& json);
 
+// Several GPUs' states as runs.gpu_state_start/end hold them: a JSON array, one object per GPU.
+std::string gpu_states_json(const std::vector<GpuState>& states);
+// describe() of each GPU in such an array; throws Error when the text is not one.
+std::vector<std::string> describe_gpu_states(const std::string& states_json);
+
 }  // namespace evotune

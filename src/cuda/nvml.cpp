@@ -51,13 +51,13 @@ std::unique_ptr<Nvml> Nvml::load(const std::string& path) {
   }
   auto api = std::make_unique<Api>();
   std::string missing;
-  auto need = [&](auto& target, const char* symbol) {
+  // A wanted symbol is optional (an older or newer NVML may lack it); a needed one is not.
+  auto bind = [&](auto& target, const char* symbol, bool needed) {
     target = reinterpret_cast<std::remove_reference_t<decltype(target)>>(dlsym(nvml->library_, symbol));
-    if (target == nullptr) missing += std::string(missing.empty() ? "" : ", ") + symbol;
+    if (needed && target == nullptr) missing += std::string(missing.empty() ? "" : ", ") + symbol;
   };
-  auto want = [&](auto& target, const char* symbol) {  // optional: an older or newer NVML may lack it
-    target = reinterpret_cast<std::remove_reference_t<decltype(target)>>(dlsym(nvml->library_, symbol));
-  };
+  auto need = [&](auto& target, const char* symbol) { bind(target, symbol, true); };
+  auto want = [&](auto& target, const char* symbol) { bind(target, symbol, false); };
   need(api->init, "nvmlInit_v2");
   need(api->shutdown, "nvmlShutdown");
   need(api->by_pci_bus_id, "nvmlDeviceGetHandleByPciBusId_v2");

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "core/core_json.hpp"
+#include "core/error.hpp"
 #include "core/gpu_state.hpp"
 #include "report/analysis.hpp"
 #include "report/text_format.hpp"
@@ -62,11 +63,10 @@ std::string gpu_states_text(const RunSummary& run) {
                                             std::pair<const char*, const std::string&>{"end", run.gpu_state_end}}) {
     if (states_json.empty()) continue;
     try {
-      const auto states = nlohmann::json::parse(states_json);
+      const std::vector<std::string> states = describe_gpu_states(states_json);
       for (std::size_t i = 0; i < states.size(); ++i)
-        text += (text.empty() ? "" : "; ") + std::string("GPU ") + std::to_string(i) + " " + moment + ": " +
-                describe(gpu_state_from_json(states[i]));
-    } catch (const std::exception&) {
+        text += (text.empty() ? "" : "; ") + std::string("GPU ") + std::to_string(i) + " " + moment + ": " + states[i];
+    } catch (const Error&) {
       text += (text.empty() ? "" : "; ") + std::string(moment) + ": unreadable";
     }
   }

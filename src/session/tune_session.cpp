@@ -40,9 +40,7 @@ void log_start(const SearchSpace& space, const Sizes& sizes, const TuneTarget& t
 void save_gpu_states(Store& store, std::int64_t run_id, bool at_end, const TuneTarget& target) {
   const std::vector<GpuState> states = target.gpu_states();
   if (states.empty()) return;
-  nlohmann::ordered_json json = nlohmann::ordered_json::array();
-  for (const GpuState& state : states) json.push_back(to_json(state));
-  store.save_gpu_states(run_id, at_end, json.dump());
+  store.save_gpu_states(run_id, at_end, gpu_states_json(states));
   for (std::size_t i = 0; i < states.size(); ++i)
     spdlog::info("GPU {} at the {}: {}", i, at_end ? "end" : "start", describe(states[i]));
 }

@@ -8,21 +8,16 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "space/problem_items.hpp"
 
 namespace evotune {
 namespace {
 
 constexpr std::size_t kMaxProblems = 10000;
 
-std::string trim(const std::string& text) {
-  const auto first = text.find_first_not_of(" \t\r");
-  if (first == std::string::npos) return "";
-  return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
-}
-
 std::int64_t integer(const std::string& text, const std::string& item) {
   std::int64_t value = 0;
-  const std::string t = trim(text);
+  const std::string t = trim_blanks(text);
   const auto [end, error] = std::from_chars(t.data(), t.data() + t.size(), value);
   if (t.empty() || error != std::errc() || end != t.data() + t.size())
     throw Error("problem: malformed item '" + item + "' (expected NAME=V, NAME=A..B:xK or NAME=A..B:+K)");
@@ -40,7 +35,7 @@ std::vector<std::int64_t> values_of(const std::string& spec, const std::string& 
   bool geometric = false;
   std::int64_t step = 1;
   if (colon != std::string::npos) {
-    const std::string rule = trim(spec.substr(colon + 1));
+    const std::string rule = trim_blanks(spec.substr(colon + 1));
     if (rule.size() < 2 || (rule[0] != 'x' && rule[0] != '+'))
       throw Error("problem: malformed step in '" + item + "' (expected :xK or :+K)");
     geometric = rule[0] == 'x';
@@ -64,16 +59,12 @@ std::vector<std::int64_t> values_of(const std::string& spec, const std::string& 
 std::vector<std::string> expand_problem_text(const std::string& text) {
   std::vector<std::pair<std::string, std::vector<std::int64_t>>> sizes;
   bool varies = false;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const auto comma = std::min(text.find(',', start), text.size());
-    const std::string item = trim(text.substr(start, comma - start));
-    start = comma + 1;
-    if (item.empty() && trim(text).empty()) break;
+  for (const std::string& item : comma_items(text)) {
+    if (item.empty() && trim_blanks(text).empty()) break;
     const auto equals = item.find('=');
     std::string spec = item;
     if (equals != std::string::npos) {
-      const std::string name = trim(item.substr(0, equals));
+      const std::string name = trim_blanks(item.substr(0, equals));
       for (const auto& size : sizes)
         if (size.first == name) throw Error("problem: size '" + name + "' given twice");
       sizes.push_back({name, {}});
@@ -88,12 +79,12 @@ std::vector<std::string> expand_problem_text(const std::string& text) {
     auto& list = sizes.back().second;
     list.insert(list.end(), values.begin(), values.end());
   }
-  if (!varies) return {trim(text)};
+  if (!varies) return {trim_blanks(text)};
   std::size_t count = 1;
   for (const auto& size : sizes) {
     count *= size.second.size();
     if (count > kMaxProblems)
-      throw Error("problem: '" + trim(text) + "' expands to more than " + std::to_string(kMaxProblems) +
+      throw Error("problem: '" + trim_blanks(text) + "' expands to more than " + std::to_string(kMaxProblems) +
                   " problems");
   }
   std::vector<std::string> problems;
@@ -110,6 +101,12 @@ std::vector<std::string> expand_problem_text(const std::string& text) {
     if (seen.insert(problem).second) problems.push_back(problem);
   }
   return problems;
+}
+
+std::vector<std::string> problem_list(const std::string& problem, const std::string& problems_file) {
+  if (problems_file.empty()) return expand_problem_text(problem);
+  if (!problem.empty()) throw Error("give --problem or --problems, not both");
+  return read_problems_file(problems_file);
 }
 
 std::vector<std::string> read_problems_file(const std::filesystem::path& file) {
@@ -143,7 +140,8 @@ std::vector<std::string> read_problems_file(const std::filesystem::path& file) {
     } else {
       std::istringstream lines(text);
       for (std::string line; std::getline(lines, line);) {
-        line = trim(line);
+        if (!line.empty() && line.back() == '\r') line.pop_back();  // a file with CRLF line ends
+        line = trim_blanks(line);
         if (!line.empty() && line[0] != '#') add(line);
       }
     }

@@ -17,6 +17,10 @@ namespace evotune {
 // twice, or more than 10000 problems. Names and values are checked later, by resolve_sizes.
 std::vector<std::string> expand_problem_text(const std::string& text);
 
+// The problems of a command's --problem (ranges and lists expanded) or, when `problems_file` is not empty,
+// --problems FILE. Error when both are given.
+std::vector<std::string> problem_list(const std::string& problem, const std::string& problems_file);
+
 // A problems file: a JSON list (each entry an override text, which may hold ranges, or an object of sizes
 // {"S": 512}), or else one override text per line (blank lines and lines starting with # are skipped).
 // Throws Error naming the file when it cannot be read or holds no problem.

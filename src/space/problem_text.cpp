@@ -5,15 +5,10 @@
 #include <charconv>
 
 #include "core/error.hpp"
+#include "space/problem_items.hpp"
 
 namespace evotune {
 namespace {
-
-std::string trim(const std::string& text) {
-  const auto first = text.find_first_not_of(" \t");
-  if (first == std::string::npos) return "";
-  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
-}
 
 std::string list_text(const std::vector<std::int64_t>& values) {
   std::string text;
@@ -26,17 +21,13 @@ std::string list_text(const std::vector<std::int64_t>& values) {
 Sizes resolve_sizes(const std::vector<SizeSpec>& specs, const std::string& overrides) {
   Sizes sizes;
   for (const auto& spec : specs) sizes[spec.name] = spec.default_value;
-  if (trim(overrides).empty()) return sizes;
+  if (trim_blanks(overrides).empty()) return sizes;
 
   Sizes given;
-  std::size_t start = 0;
-  while (start <= overrides.size()) {
-    const auto comma = std::min(overrides.find(',', start), overrides.size());
-    const std::string item = trim(overrides.substr(start, comma - start));
-    start = comma + 1;
+  for (const std::string& item : comma_items(overrides)) {
     const auto equals = item.find('=');
-    const std::string key = trim(item.substr(0, equals));
-    const std::string number = equals == std::string::npos ? "" : trim(item.substr(equals + 1));
+    const std::string key = trim_blanks(item.substr(0, equals));
+    const std::string number = equals == std::string::npos ? "" : trim_blanks(item.substr(equals + 1));
     std::int64_t value = 0;
     const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), value);
     if (key.empty() || number.empty() || error != std::errc() || end != number.data() + number.size())

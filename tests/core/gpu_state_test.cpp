@@ -54,5 +54,14 @@ TEST(GpuState, JsonRoundTripsAndLeavesUnknownFieldsOut) {
   EXPECT_THROW(gpu_state_from_json(nlohmann::json{{"uuid", 3}}), Error);
 }
 
+TEST(GpuState, SeveralGpusAreAJsonArrayDescribedOneByOne) {
+  const std::string json = gpu_states_json({h100(), h100()});
+  EXPECT_EQ(json.front(), '[');
+  EXPECT_EQ(describe_gpu_states(json), (std::vector<std::string>{describe(h100()), describe(h100())}));
+  EXPECT_TRUE(describe_gpu_states("[]").empty());
+  EXPECT_THROW(describe_gpu_states("{}"), Error);
+  EXPECT_THROW(describe_gpu_states("[{"), Error);
+}
+
 }  // namespace
 }  // namespace evotune
