@@ -1,6 +1,7 @@
 // Forward attention O = softmax(Q K^T * scale) V on Hopper's warpgroup tensor cores (wgmma, sm_90a).
 //
-// Q, K, V, O: fp16 [B, H, S, D], contiguous, D fastest; offsets are 64-bit. Grid (cdiv(S, BLOCK_M), H, B);
+// Q, K, V, O: fp16 [B, H, S, D] (bf16 when the space compiles with -DBF16=1), contiguous, D fastest; offsets
+// are 64-bit. Grid (cdiv(S, BLOCK_M), H, B);
 // block = 128 * (CONSUMER_WARPGROUPS + WARP_SPECIALIZE) threads; dynamic shared memory = SMEM_BYTES below
 // (the space's SMEM_BYTES expression must equal it; a launch with less traps instead of overrunning).
 //
@@ -22,6 +23,8 @@
 //                        next STAGES - 1 tiles are in flight while one is computed
 //   INTRA_WG_OVERLAP     0/1: FlashAttention-3's overlap of one tile's softmax with the wgmmas (below)
 //   WARP_SPECIALIZE      0/1: a producer warpgroup loads K/V on mbarriers, with setmaxnreg (below)
+//   PINGPONG             0/1: FlashAttention-3's inter-warpgroup pingpong, the consumer warpgroups taking
+//                        turns to issue their wgmmas (below; needs both flags above and 2..3 consumers)
 //   Problem sizes: D (head dimension, 64 or 128), CAUSAL (1 = key j > query i is masked).
 //
 // Shared memory (1024-byte aligned; every tile is a multiple of 1024 bytes):
@@ -84,6 +87,18 @@
 // lands in an earlier phase. No deadlock: before it waits for tile j a warp has released every tile <= j - 1
 // (<= j - 2 with the overlap), and the producer needs tile j - STAGES released. The consumers synchronise the
 // epilogue on named barrier 1; the producer exits after cp.async.wait_group 0.
+//
+// PINGPONG = 1 (with both flags above and 2 or 3 consumer warpgroups): the consumer warpgroups issue their
+// wgmma batches in turn, round robin, so that while one warpgroup's wgmmas run on the tensor cores another
+// computes its softmax (FlashAttention-3's inter-warpgroup overlap). Warpgroup w waits for its turn on named
+// barrier 2 + w (bar.sync, 256 threads) and, once its batch is issued and committed, passes the turn to
+// w + 1 (mod the count) with bar.arrive on that warpgroup's barrier; the last warpgroup passes the first
+// turn to warpgroup 0 before tile 0. Every warpgroup takes the same number of turns, tiles + 1 (S of tile 0,
+// S of tile j with P V of tile j - 1 for j >= 1, the last P V, and an empty turn for each tile that causal
+// masking lets it skip), and warpgroup 0 finally waits for the last warpgroup's last pass, so every barrier
+// phase gets its 256 threads. A warpgroup waits for its turn only after acquiring its tile, and the turn
+// order needs nothing from the producer that the ring without turns does not: no deadlock.
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
 #ifndef D
@@ -107,6 +122,9 @@ static_assert(false, "INTRA_WG_OVERLAP (0 or 1) must be #defined");
 #ifndef WARP_SPECIALIZE
 static_assert(false, "WARP_SPECIALIZE (0 or 1) must be #defined");
 #endif
+#ifndef PINGPONG
+static_assert(false, "PINGPONG (0 or 1) must be #defined");
+#endif
 // wgmma and setmaxnreg exist on sm_90a only (the space sets ArchSuffix "a"). nvcc -arch=sm_90a (an exported
 // variant) also emits compute_90 PTX for later GPUs; in that pass each of those instructions is a trap, so
 // that the file builds but never computes wrongly.
@@ -117,6 +135,22 @@ static_assert(false, "WARP_SPECIALIZE (0 or 1) must be #defined");
 #endif
 
 namespace {
+
+#if defined(BF16) && BF16
+typedef __nv_bfloat16 elem;  // the element type of Q, K, V, O
+#define WGMMA_TYPES "bf16.bf16"
+__device__ __forceinline__ unsigned pack_pair(float low, float high) {
+  const __nv_bfloat162 pair = __floats2bfloat162_rn(low, high);
+  return *reinterpret_cast<const unsigned*>(&pair);
+}
+#else
+typedef half elem;
+#define WGMMA_TYPES "f16.f16"
+__device__ __forceinline__ unsigned pack_pair(float low, float high) {
+  const __half2 pair = __floats2half2_rn(low, high);
+  return *reinterpret_cast<const unsigned*>(&pair);
+}
+#endif
 
 constexpr int CONSUMER_THREADS = 128 * CONSUMER_WARPGROUPS;
 constexpr int THREADS = CONSUMER_THREADS + 128 * WARP_SPECIALIZE;  // the producer warpgroup comes last
@@ -145,6 +179,8 @@ static_assert(BLOCK_N % 16 == 0 && BLOCK_N >= 16 && BLOCK_N <= 256,
 static_assert(STAGES >= 1 && STAGES <= 3, "STAGES must be 1..3");
 static_assert(INTRA_WG_OVERLAP == 0 || INTRA_WG_OVERLAP == 1, "INTRA_WG_OVERLAP is 0 or 1");
 static_assert(WARP_SPECIALIZE == 0 || WARP_SPECIALIZE == 1, "WARP_SPECIALIZE is 0 or 1");
+static_assert(PINGPONG == 0 || (INTRA_WG_OVERLAP && WARP_SPECIALIZE && CONSUMER_WARPGROUPS >= 2),
+              "PINGPONG orders the wgmmas of 2 or 3 consumer warpgroups fed by a producer, on the overlapped path");
 // Overlapped, a warpgroup waits for tile j while it still reads tile j - 1's V: with a producer, tile j needs
 // the stage of tile j - STAGES released, so STAGES >= 2; loading themselves, the consumers refill the stage
 // of tile j - 2 while tile j + 1 is in flight, so STAGES = 3.
@@ -169,7 +205,7 @@ __device__ __forceinline__ int swizzled_offset(int row, int chunk) {
 }
 
 // 16 bytes from global to shared; src_bytes = 0 writes zeros (rows past S).
-__device__ __forceinline__ void copy_16(unsigned dst, const half* src, bool valid) {
+__device__ __forceinline__ void copy_16(unsigned dst, const elem* src, bool valid) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(valid ? 16 : 0)
                : "memory");
 }
@@ -182,7 +218,7 @@ __device__ __forceinline__ void wait_copies() {
 // ROWS rows of D halves from global (row stride D) into the swizzled tile at shared address `tile`; rows at
 // or past `valid_rows` are zero-filled.
 template <int ROWS>
-__device__ __forceinline__ void load_tile(unsigned tile, const half* global, int valid_rows) {
+__device__ __forceinline__ void load_tile(unsigned tile, const elem* global, int valid_rows) {
   for (int chunk = threadIdx.x; chunk < ROWS * CHUNKS; chunk += THREADS) {
     const int row = chunk / CHUNKS;
     const int c = chunk % CHUNKS;
@@ -196,13 +232,13 @@ __device__ __forceinline__ void load_tile(unsigned tile, const half* global, int
 // loader % CHUNKS of rows loader / CHUNKS + k ROW_STEP, so its swizzle (row % 8) and address steps are fixed
 // and it needs few registers (setmaxnreg leaves the producer 24 or 32).
 template <int ROWS>
-__device__ __forceinline__ void produce_tile(unsigned tile, const half* global, int valid_rows, int loader) {
+__device__ __forceinline__ void produce_tile(unsigned tile, const elem* global, int valid_rows, int loader) {
   constexpr int ROW_STEP = 128 / CHUNKS;  // 16 or 8: a whole number of 8-row swizzle atoms
   static_assert(ROWS % ROW_STEP == 0, "the producer's rows cover the tile exactly");
   const int c = loader % CHUNKS;
   int row = loader / CHUNKS;
   unsigned dst = tile + swizzled_offset<ROWS>(row, c);
-  const half* src = global + row * D + c * 8;
+  const elem* src = global + row * D + c * 8;
 #pragma unroll 1
   for (; row < ROWS; row += ROW_STEP, dst += ROW_STEP * 128, src += ROW_STEP * D) {
     const bool valid = row < valid_rows;
@@ -267,6 +303,14 @@ __device__ __forceinline__ void arrive_when_copies_land(unsigned barrier) {
 __device__ __forceinline__ void sync_consumers() {
   asm volatile("bar.sync 1, %0;\n" ::"n"(CONSUMER_THREADS) : "memory");
 }
+// PINGPONG's turns: consumer warpgroup w may issue its wgmmas once named barrier 2 + w has its 256 threads,
+// its own 128 waiting and the 128 of warpgroup w - 1 (mod the count) that passed the turn on.
+__device__ __forceinline__ void wait_for_turn(int warpgroup) {
+  asm volatile("bar.sync %0, 256;\n" ::"r"(2 + warpgroup) : "memory");
+}
+__device__ __forceinline__ void pass_turn(int warpgroup) {
+  asm volatile("bar.arrive %0, 256;\n" ::"r"(2 + (warpgroup + 1) % CONSUMER_WARPGROUPS) : "memory");
+}
 
 }  // namespace ring_sync
 
@@ -330,7 +374,7 @@ struct Wgmma;
                                               unsigned long long b) {                                \
       SM90A_ASM("{\n.reg .pred p;\nsetp.ne.b32 p, %" #I2                                             \
                 ", 0;\n"                                                                             \
-                "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32.f16.f16 {" OPS "}, %" #I0 ", %" #I1  \
+                "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32." WGMMA_TYPES " {" OPS "}, %" #I0 ", %" #I1  \
                 ", p, 1, 1, 0, 0;\n}\n"                                                              \
                 : ACC                                                                                \
                 : "l"(a), "l"(b), "r"(1)                                                             \
@@ -340,7 +384,7 @@ struct Wgmma;
                                               unsigned long long b) {                                \
       SM90A_ASM("{\n.reg .pred p;\nsetp.ne.b32 p, %" #I5                                             \
                 ", 0;\n"                                                                             \
-                "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32.f16.f16 {" OPS "}, {%" #I0 ", %" #I1 \
+                "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32." WGMMA_TYPES " {" OPS "}, {%" #I0 ", %" #I1 \
                 ", %" #I2 ", %" #I3 "}, %" #I4 ", p, 1, 1, 1;\n}\n"                                  \
                 : ACC                                                                                \
                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(1)                         \
@@ -357,11 +401,6 @@ DEFINE_WGMMA(176, ACC_OPS_88, ACC_88, 88, 89, 90, 91, 92, 93)
 namespace {
 using warpgroup_mma::Wgmma;
 
-__device__ __forceinline__ unsigned pack_pair(float low, float high) {
-  const __half2 pair = __floats2half2_rn(low, high);
-  return *reinterpret_cast<const unsigned*>(&pair);
-}
-
 __device__ __forceinline__ float exp2_approx(float x) {
   float y;
   asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(y) : "f"(x));
@@ -371,8 +410,8 @@ __device__ __forceinline__ float exp2_approx(float x) {
 }  // namespace
 
 extern "C" __global__ void __launch_bounds__(THREADS, 1)
-    flash_attn_fwd_wgmma(const half* __restrict__ Q, const half* __restrict__ K, const half* __restrict__ V,
-                         half* __restrict__ O, int B, int H, int S, float scale) {
+    flash_attn_fwd_wgmma(const elem* __restrict__ Q, const elem* __restrict__ K, const elem* __restrict__ V,
+                         elem* __restrict__ O, int B, int H, int S, float scale) {
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   {
     unsigned dynamic_bytes;
@@ -582,15 +621,32 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
   const int wg_tiles =
       CAUSAL ? min(tiles, (wg_row0 + 63) / BLOCK_N + 1) : tiles;  // tiles this warpgroup computes
   unsigned p_frag[BLOCK_N / 16][4];
+  // PINGPONG: every warpgroup takes tiles + 1 turns (tile 0's S, tiles 1.. with the previous P V, the last
+  // P V, and an empty turn for each tile it skips), the last warpgroup handing warpgroup 0 the first.
+  auto begin_turn = [&] {
+#if PINGPONG
+    wait_for_turn(warpgroup);
+#endif
+  };
+  auto end_turn = [&] {
+#if PINGPONG
+    pass_turn(warpgroup);
+#endif
+  };
+#if PINGPONG
+  if (warpgroup == CONSUMER_WARPGROUPS - 1) pass_turn(warpgroup);
+#endif
   {
     acquire(0);
     float s_acc[BLOCK_N / 2];
 #pragma unroll
     for (int i = 0; i < BLOCK_N / 2; ++i) s_acc[i] = 0.0f;
     pin(s_acc);
+    begin_turn();
     wgmma_fence();
     issue_qk(s_acc, stage_offset(0));
     wgmma_commit();
+    end_turn();
     wgmma_wait_all();
     pin(s_acc);
     float factor[2];
@@ -604,11 +660,13 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     for (int i = 0; i < BLOCK_N / 2; ++i) s_acc[i] = 0.0f;
     pin(s_acc);
     pin(o_acc);
+    begin_turn();
     wgmma_fence();
     issue_qk(s_acc, stage_offset(tile));
     wgmma_commit();
     issue_pv(p_frag, stage_offset(tile - 1));
     wgmma_commit();
+    end_turn();
     wgmma_wait_all_but_one();  // S of this tile
     pin(s_acc);
     float factor[2];
@@ -629,9 +687,11 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     pack_p(s_acc, p_frag);
   }
   pin(o_acc);
+  begin_turn();
   wgmma_fence();
   issue_pv(p_frag, stage_offset(wg_tiles - 1));
   wgmma_commit();
+  end_turn();
   wgmma_wait_all();
   pin(o_acc);
 #pragma unroll
@@ -639,8 +699,13 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
   release(wg_tiles - 1);
   for (int tile = wg_tiles; tile < tiles; ++tile) {  // (causal) the block's tiles past this warpgroup's rows
     acquire(tile);
+    begin_turn();
+    end_turn();
     release(tile);
   }
+#if PINGPONG
+  if (warpgroup == 0) wait_for_turn(0);  // the last warpgroup's final pass: every barrier phase completes
+#endif
 #else
   for (int tile = 0; tile < tiles; ++tile) {
     acquire(tile);
@@ -699,7 +764,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
 #else
   __syncthreads();
 #endif
-  half* o_head = O + head;
+  elem* o_head = O + head;
   for (int chunk = threadIdx.x; chunk < BLOCK_M * CHUNKS; chunk += CONSUMER_THREADS) {
     const int row = chunk / CHUNKS;
     const int c = chunk % CHUNKS;

@@ -83,12 +83,23 @@ CheckReport check_space(const std::filesystem::path& space_file, const std::stri
   const CompiledVariant reference = variants.compile_reference();
   if (reference.result.status != Status::ok)
     report.failures.push_back({{}, reference.result.status, "reference: " + reference.result.message});
-  const std::size_t window = static_cast<std::size_t>(std::max(1, threads));
+  // One compile per compiler and one more queued; each result is taken as soon as it is ready, whatever its
+  // place in the order, so that a slow compile holds up no compiler.
+  const std::size_t window = static_cast<std::size_t>(std::max(1, threads)) + 1;
+  const std::size_t reference_failures = report.failures.size();
   for (const Config& config : configs) {
-    if (variants.pending() >= window) tally(*variants.take());
+    if (variants.pending() >= window) tally(*variants.take_first_ready_blocking());
     variants.submit(config);
   }
-  while (auto variant = variants.take()) tally(*variant);
+  while (auto variant = variants.take_first_ready_blocking()) tally(*variant);
+  // Failures in the order of the configs, as they were submitted, whichever compile finished first.
+  const auto config_order = [&configs](const Config& config) {
+    return std::find(configs.begin(), configs.end(), config) - configs.begin();
+  };
+  std::stable_sort(report.failures.begin() + static_cast<std::ptrdiff_t>(reference_failures), report.failures.end(),
+                   [&](const CheckFailure& a, const CheckFailure& b) {
+                     return config_order(a.config) < config_order(b.config);
+                   });
   progress.finish();
   report.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;

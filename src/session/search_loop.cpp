@@ -50,7 +50,7 @@ void SearchLoop::propose(std::int64_t budget, std::size_t window) {
 
 void SearchLoop::gather_compiles(milliseconds wait) {
   if (!c_.compiler) return;
-  while (auto compiled = c_.compiler->take_if_ready(wait)) {
+  while (auto compiled = c_.compiler->take_first_ready(wait)) {
     wait = milliseconds(0);
     CompileResult& result = compiled->result;
     Variant variant{std::move(compiled->config), compiled->compile_id, result.info, std::move(result.cubin)};

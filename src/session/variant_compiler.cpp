@@ -1,6 +1,8 @@
 // Compile-ahead: the GPU evaluates one variant while NVRTC compiles the next ones on other cores.
 #include "session/variant_compiler.hpp"
 
+#include <thread>
+
 namespace evotune {
 
 VariantCompiler::VariantCompiler(const SearchSpace& space, Sizes sizes, std::string arch,
@@ -58,18 +60,33 @@ void VariantCompiler::submit(const Config& config) {
   queue_.push_back(start(config, std::move(source), space_.launches().size() > 1 ? "" : space_.kernel().name));
 }
 
-std::optional<CompiledVariant> VariantCompiler::take() {
-  if (queue_.empty()) return std::nullopt;
-  Pending pending = std::move(queue_.front());
-  queue_.pop_front();
-  return finish(std::move(pending));
+std::optional<CompiledVariant> VariantCompiler::take_ready_now() {
+  for (auto it = queue_.begin(); it != queue_.end(); ++it) {
+    if (it->compile.valid() && it->compile.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+      continue;
+    Pending pending = std::move(*it);
+    queue_.erase(it);
+    return finish(std::move(pending));
+  }
+  return std::nullopt;
 }
 
-std::optional<CompiledVariant> VariantCompiler::take_if_ready(std::chrono::milliseconds wait) {
-  if (queue_.empty()) return std::nullopt;
-  const auto& compile = queue_.front().compile;
-  if (compile.valid() && compile.wait_for(wait) != std::future_status::ready) return std::nullopt;
-  return take();
+std::optional<CompiledVariant> VariantCompiler::take_first_ready(std::chrono::milliseconds wait) {
+  // std::future has no wait-for-any: poll the pending compiles every millisecond until `wait` has passed.
+  const auto deadline = std::chrono::steady_clock::now() + wait;
+  for (;;) {
+    if (queue_.empty()) return std::nullopt;
+    if (auto variant = take_ready_now()) return variant;
+    if (std::chrono::steady_clock::now() >= deadline) return std::nullopt;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+std::optional<CompiledVariant> VariantCompiler::take_first_ready_blocking() {
+  for (;;) {
+    if (queue_.empty()) return std::nullopt;
+    if (auto variant = take_first_ready(std::chrono::milliseconds(100))) return variant;
+  }
 }
 
 }  // namespace evotune

@@ -24,8 +24,10 @@ struct CompiledVariant {
   std::optional<std::int64_t> compile_id;  // row in the compile cache, when a store is attached
 };
 
-// Submit configs in the order they should be evaluated; take() hands them back in that order. Cache look-ups
-// and writes happen on the calling thread (the store is not shared between threads); NVRTC runs on workers.
+// Submit configs; take_first_ready() hands each back as soon as its compile has finished, the oldest of the
+// finished ones first, so that one slow compile never keeps the others' results (and the compilers that would
+// take the next configs) waiting behind it. Cache look-ups and writes happen on the calling thread (the store
+// is not shared between threads); NVRTC runs on workers.
 class VariantCompiler {
  public:
   // `store` may be null (compile-only checks without a database).
@@ -35,11 +37,11 @@ class VariantCompiler {
   // The reference kernel, compiled (or read from the cache) now.
   CompiledVariant compile_reference();
   void submit(const Config& config);
-  // The oldest submitted variant, waiting for its compile; nullopt when nothing is pending.
-  std::optional<CompiledVariant> take();
-  // The oldest submitted variant if its compile has finished (or waits at most `wait` for it); nullopt
-  // otherwise.
-  std::optional<CompiledVariant> take_if_ready(std::chrono::milliseconds wait = std::chrono::milliseconds(0));
+  // The oldest variant whose compile has finished, waiting at most `wait` for one to finish; nullopt when
+  // none has by then (or nothing is pending).
+  std::optional<CompiledVariant> take_first_ready(std::chrono::milliseconds wait = std::chrono::milliseconds(0));
+  // As above, waiting as long as it takes; nullopt only when nothing is pending.
+  std::optional<CompiledVariant> take_first_ready_blocking();
   std::size_t pending() const { return queue_.size(); }
   // The CUDA header folders the compiler uses (GPU workers compile their builtin kernels with them).
   const std::vector<std::string>& include_dirs() const { return compiler_.include_dirs(); }
@@ -52,6 +54,7 @@ class VariantCompiler {
   };
   Pending start(Config config, KernelSource source, const std::string& kernel_name);
   CompiledVariant finish(Pending pending);
+  std::optional<CompiledVariant> take_ready_now();
 
   const SearchSpace& space_;
   Sizes sizes_;

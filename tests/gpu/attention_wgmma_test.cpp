@@ -5,8 +5,9 @@
 // random rounds. Skips where the GPU is not compute capability 9.0, which has no wgmma.
 // Suites: Shapes (both step-2 flags 0, the first step's path), WarpSpecialized (producer warpgroup on
 // mbarriers, no overlap), IntraWgOverlap (overlap, consumers load), Both (FlashAttention-3's combination, its
-// tile shapes among them). A synchronisation bug shows as a wrong result, or as a deadlock that `evotune
-// eval` reports as a timeout; long S makes every stage's mbarrier go through many phases.
+// tile shapes among them), Pingpong (both and the warpgroups' turns), Bf16 (the bf16 space, every path). A
+// synchronisation bug shows as a wrong result, or as a deadlock that `evotune eval` reports as a timeout;
+// long S makes every stage's mbarrier go through many phases.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -21,6 +22,7 @@ namespace {
 struct Case {
   const char* problem;
   const char* params;
+  const char* space = "search_spaces/flash_attn_fwd_wgmma.json";
 };
 
 class AttentionWgmma : public ::testing::TestWithParam<Case> {};
@@ -30,16 +32,16 @@ TEST_P(AttentionWgmma, MatchesTheReference) {
   const DeviceInfo device = query_gpu(0);
   if (device.cc_major * 10 + device.cc_minor != 90)
     GTEST_SKIP() << device.name << " is not compute capability 9.0, which alone has wgmma";
-  const auto result = test::run_evotune(std::string("eval kernels/attention/flash_attn_fwd_wgmma.cu --json "
-                                                    "--space search_spaces/flash_attn_fwd_wgmma.json "
-                                                    "--problem ") +
-                                        GetParam().problem + " --params " + GetParam().params);
+  const auto result = test::run_evotune(
+      std::string("eval kernels/attention/flash_attn_fwd_wgmma.cu --json --space ") + GetParam().space +
+      " --problem " + GetParam().problem + " --params " + GetParam().params);
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const auto json = nlohmann::json::parse(result.out);
   EXPECT_EQ(json.at("status"), "ok") << json.dump(2);
   EXPECT_EQ(json.at("validation").at("rounds"), 2 + 2 + 1) << "two random rounds, two special ones, S + 1";
-  std::printf("%s %s: %s us, max_abs %s, %s registers\n", GetParam().problem, GetParam().params,
-              json.at("time_us").dump().c_str(), json.at("error").at("max_abs").dump().c_str(),
+  std::printf("%s %s %s: %s us, max_abs %s, %s registers\n", GetParam().space, GetParam().problem,
+              GetParam().params, json.at("time_us").dump().c_str(),
+              json.at("error").at("max_abs").dump().c_str(),
               json.at("resources").at("registers").dump().c_str());
 }
 
@@ -109,6 +111,38 @@ INSTANTIATE_TEST_SUITE_P(
                            "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1"},
                       Case{"B=1,H=2,S=4096,D=64,CAUSAL=0",
                            "CONSUMER_WARPGROUPS=1,BLOCK_N=64,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1"}),
+    case_name);
+
+// Pingpong: 2 and 3 consumer warpgroups taking turns, long S (many turns and ring phases), causal (the empty
+// turns of tiles a warpgroup skips), ragged and tiny S, both head dimensions.
+INSTANTIATE_TEST_SUITE_P(
+    Pingpong, AttentionWgmma,
+    ::testing::Values(
+        Case{"B=1,H=2,S=4096,D=64,CAUSAL=0",
+             "CONSUMER_WARPGROUPS=3,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1"},
+        Case{"B=2,H=2,S=1000,D=128,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1"},
+        Case{"B=1,H=3,S=513,D=128,CAUSAL=0",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=176,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1"},
+        Case{"B=2,H=1,S=130,D=64,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=3,BLOCK_N=64,STAGES=3,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1"},
+        Case{"B=1,H=1,S=1,D=64,CAUSAL=0",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=96,STAGES=3,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1"}),
+    case_name);
+
+// bf16 (the same template compiled with -DBF16=1): each path once, causal and ragged S, both head dimensions.
+constexpr const char* kBf16 = "search_spaces/flash_attn_fwd_wgmma_bf16.json";
+INSTANTIATE_TEST_SUITE_P(
+    Bf16, AttentionWgmma,
+    ::testing::Values(
+        Case{"B=1,H=2,S=77,D=64,CAUSAL=0", "CONSUMER_WARPGROUPS=1,BLOCK_N=64,STAGES=1", kBf16},
+        Case{"B=1,H=2,S=300,D=128,CAUSAL=1", "CONSUMER_WARPGROUPS=2,BLOCK_N=96,STAGES=3,INTRA_WG_OVERLAP=1",
+             kBf16},
+        Case{"B=2,H=2,S=1000,D=64,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=3,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1", kBf16},
+        Case{"B=1,H=3,S=513,D=128,CAUSAL=0",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1",
+             kBf16}),
     case_name);
 
 }  // namespace

@@ -1,6 +1,6 @@
 // The wgmma attention space on offline device limits: how many configs each compile-time shape allows on
-// sm_90 (the counts `evotune check` compiles, every one with no spill), per mode of the two step-2 flags,
-// FlashAttention-3's tile shapes among them, and no config elsewhere.
+// sm_90 (the counts `evotune check` compiles, every one with no spill), per mode of the two step-2 flags and
+// of pingpong, FlashAttention-3's tile shapes among them, and no config elsewhere.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,11 +14,13 @@ namespace {
 
 const char* const kWgmmaSpace = "search_spaces/flash_attn_fwd_wgmma.json";
 
-// Valid configs of `problem` on sm_90 with the given INTRA_WG_OVERLAP and WARP_SPECIALIZE.
-size_t count_mode(const SearchSpace& space, const char* problem, int overlap, int specialize) {
+// Valid configs of `problem` on sm_90 with the given INTRA_WG_OVERLAP, WARP_SPECIALIZE and PINGPONG.
+size_t count_mode(const SearchSpace& space, const char* problem, int overlap, int specialize,
+                  int pingpong = 0) {
   const auto configs = space.enumerate(space.resolve_problem(problem), offline_device("sm_90"));
   return static_cast<size_t>(std::count_if(configs.begin(), configs.end(), [&](const Config& config) {
-    return config.at("INTRA_WG_OVERLAP") == overlap && config.at("WARP_SPECIALIZE") == specialize;
+    return config.at("INTRA_WG_OVERLAP") == overlap && config.at("WARP_SPECIALIZE") == specialize &&
+           config.at("PINGPONG") == pingpong;
   }));
 }
 
@@ -26,11 +28,11 @@ TEST(WgmmaSpace, ValidCountsOnHopper) {
   const SearchSpace space = SearchSpace::load(kWgmmaSpace);
   const DeviceInfo hopper = offline_device("sm_90");
   EXPECT_EQ(space.arch_suffix(), "a");
-  EXPECT_EQ(space.total_configs(), 144u);
-  EXPECT_EQ(space.enumerate(space.resolve_problem("D=64"), hopper).size(), 102u);
-  EXPECT_EQ(space.enumerate(space.resolve_problem("D=64,CAUSAL=1"), hopper).size(), 102u);
-  EXPECT_EQ(space.enumerate(space.resolve_problem("D=128"), hopper).size(), 79u);
-  EXPECT_EQ(space.enumerate(space.resolve_problem("D=128,CAUSAL=1"), hopper).size(), 79u);
+  EXPECT_EQ(space.total_configs(), 288u);
+  EXPECT_EQ(space.enumerate(space.resolve_problem("D=64"), hopper).size(), 116u);
+  EXPECT_EQ(space.enumerate(space.resolve_problem("D=64,CAUSAL=1"), hopper).size(), 116u);
+  EXPECT_EQ(space.enumerate(space.resolve_problem("D=128"), hopper).size(), 88u);
+  EXPECT_EQ(space.enumerate(space.resolve_problem("D=128,CAUSAL=1"), hopper).size(), 88u);
 }
 
 TEST(WgmmaSpace, ValidCountsPerMode) {
@@ -49,18 +51,27 @@ TEST(WgmmaSpace, ValidCountsPerMode) {
   // Both: 2 or 3 stages.
   EXPECT_EQ(count_mode(space, "D=64", 1, 1), 22u);
   EXPECT_EQ(count_mode(space, "D=128", 1, 1), 16u);
+  // Pingpong: both flags with 2 or 3 consumer warpgroups (the configs of both less those with one).
+  EXPECT_EQ(count_mode(space, "D=64", 1, 1, 1), 14u);
+  EXPECT_EQ(count_mode(space, "D=128", 1, 1, 1), 9u);
+  for (int overlap = 0; overlap <= 1; ++overlap)
+    for (int specialize = 0; specialize <= 1; ++specialize)
+      if (!overlap || !specialize) {
+        EXPECT_EQ(count_mode(space, "D=64", overlap, specialize, 1), 0u);
+      }
 }
 
 TEST(WgmmaSpace, FlashAttention3TilesAreValid) {
   const SearchSpace space = SearchSpace::load(kWgmmaSpace);
   const DeviceInfo hopper = offline_device("sm_90");
-  auto valid = [&](const char* problem, int warpgroups, int block_n, int stages, int overlap,
-                   int specialize) {
+  auto valid = [&](const char* problem, int warpgroups, int block_n, int stages, int overlap, int specialize,
+                   int pingpong = 0) {
     const Config config{{"CONSUMER_WARPGROUPS", warpgroups},
                         {"BLOCK_N", block_n},
                         {"STAGES", stages},
                         {"INTRA_WG_OVERLAP", overlap},
-                        {"WARP_SPECIALIZE", specialize}};
+                        {"WARP_SPECIALIZE", specialize},
+                        {"PINGPONG", pingpong}};
     const auto configs = space.enumerate(space.resolve_problem(problem), hopper);
     return std::find(configs.begin(), configs.end(), config) != configs.end();
   };
@@ -72,6 +83,11 @@ TEST(WgmmaSpace, FlashAttention3TilesAreValid) {
     EXPECT_TRUE(valid("D=128", 2, 176, 2, flags, flags)) << flags;
     EXPECT_FALSE(valid("D=128", 2, 176, 3, flags, flags)) << flags;
   }
+  // The same tiles with FlashAttention-3's pingpong (both flags).
+  EXPECT_TRUE(valid("D=64", 3, 128, 2, 1, 1, 1));
+  EXPECT_TRUE(valid("D=128", 2, 128, 2, 1, 1, 1));
+  EXPECT_TRUE(valid("D=128", 2, 176, 2, 1, 1, 1));
+  EXPECT_FALSE(valid("D=64", 1, 64, 2, 1, 1, 1));  // one consumer warpgroup has nobody to take turns with
   // Rules of the flags: the overlap deadlocks with one stage and a producer, and needs 3 stages without one.
   EXPECT_FALSE(valid("D=64", 1, 64, 1, 1, 1));
   EXPECT_TRUE(valid("D=64", 1, 64, 2, 1, 1));
