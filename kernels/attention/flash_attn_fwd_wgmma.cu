@@ -25,6 +25,8 @@
 //   WARP_SPECIALIZE      0/1: a producer warpgroup loads K/V on mbarriers, with setmaxnreg (below)
 //   PINGPONG             0/1: FlashAttention-3's inter-warpgroup pingpong, the consumer warpgroups taking
 //                        turns to issue their wgmmas (below; needs both flags above and 2..3 consumers)
+//   TMA_LOADS            0/1: the producer loads Q, K and V with TMA (cp.async.bulk.tensor) instead of
+//                        cp.async (below; needs WARP_SPECIALIZE); the kernel then takes three tensor maps
 //   Problem sizes: D (head dimension, 64 or 128), CAUSAL (1 = key j > query i is masked).
 //
 // Shared memory (1024-byte aligned; every tile is a multiple of 1024 bytes):
@@ -88,6 +90,15 @@
 // (<= j - 2 with the overlap), and the producer needs tile j - STAGES released. The consumers synchronise the
 // epilogue on named barrier 1; the producer exits after cp.async.wait_group 0.
 //
+// TMA_LOADS = 1 (with WARP_SPECIALIZE): the kernel takes q_map, k_map and v_map instead of Q, K and V: tensor
+// maps of [B * H][S][D] (dims D, S, B * H innermost first) with boxes of 64 columns by BLOCK_M (Q) or
+// BLOCK_N (K, V) rows and the 128-byte swizzle, which the host encodes (the space's TensorMap arguments).
+// One producer thread issues all copies: for tile t, one mbarrier.arrive.expect_tx on full[stage] for the
+// tile's bytes (with tile 0, Q's too), then one box per 64-column slab of K and V (and Q), each landing in
+// the slab's place of the same swizzled layout as above and counting its bytes on full[stage]; full[s] is
+// initialised to one arrival. Rows past S are written as zeros by the hardware. TMA writes through the async
+// proxy, so the consumers need no proxy fence after the wait; the empty barriers work as before.
+//
 // PINGPONG = 1 (with both flags above and 2 or 3 consumer warpgroups): the consumer warpgroups issue their
 // wgmma batches in turn, round robin, so that while one warpgroup's wgmmas run on the tensor cores another
 // computes its softmax (FlashAttention-3's inter-warpgroup overlap). Warpgroup w waits for its turn on named
@@ -125,6 +136,9 @@ static_assert(false, "WARP_SPECIALIZE (0 or 1) must be #defined");
 #ifndef PINGPONG
 static_assert(false, "PINGPONG (0 or 1) must be #defined");
 #endif
+#ifndef TMA_LOADS
+static_assert(false, "TMA_LOADS (0 or 1) must be #defined");
+#endif
 // wgmma and setmaxnreg exist on sm_90a only (the space sets ArchSuffix "a"). nvcc -arch=sm_90a (an exported
 // variant) also emits compute_90 PTX for later GPUs; in that pass each of those instructions is a trap, so
 // that the file builds but never computes wrongly.
@@ -133,6 +147,12 @@ static_assert(false, "PINGPONG (0 or 1) must be #defined");
 #else
 #define SM90A_ASM(...) asm volatile(__VA_ARGS__)
 #endif
+
+// A CUtensorMap (the space's TensorMap arguments, encoded by the host with cuTensorMapEncodeTiled): 128
+// opaque bytes, passed by value as a __grid_constant__ parameter.
+struct alignas(64) TensorMap {
+  unsigned long long words[16];
+};
 
 namespace {
 
@@ -179,6 +199,7 @@ static_assert(BLOCK_N % 16 == 0 && BLOCK_N >= 16 && BLOCK_N <= 256,
 static_assert(STAGES >= 1 && STAGES <= 3, "STAGES must be 1..3");
 static_assert(INTRA_WG_OVERLAP == 0 || INTRA_WG_OVERLAP == 1, "INTRA_WG_OVERLAP is 0 or 1");
 static_assert(WARP_SPECIALIZE == 0 || WARP_SPECIALIZE == 1, "WARP_SPECIALIZE is 0 or 1");
+static_assert(TMA_LOADS == 0 || WARP_SPECIALIZE, "TMA_LOADS: the producer warpgroup issues the tensor copies");
 static_assert(PINGPONG == 0 || (INTRA_WG_OVERLAP && WARP_SPECIALIZE && CONSUMER_WARPGROUPS >= 2),
               "PINGPONG orders the wgmmas of 2 or 3 consumer warpgroups fed by a producer, on the overlapped path");
 // Overlapped, a warpgroup waits for tile j while it still reads tile j - 1's V: with a producer, tile j needs
@@ -246,6 +267,18 @@ __device__ __forceinline__ void produce_tile(unsigned tile, const elem* global, 
   }
 }
 
+// TMA: the box of `map` at element coordinates (c0, c1, c2) into shared memory at `dst`, laid out with the
+// map's swizzle (128 bytes: the layout above, given a 1024-byte-aligned destination); its bytes count as
+// transactions of `barrier`'s current phase. Out-of-range rows are written as zeros.
+__device__ __forceinline__ void tma_load(unsigned dst, const TensorMap& map, int c0, int c1, int c2,
+                                         unsigned barrier) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, "
+      "%4}], [%5];\n" ::"r"(dst),
+      "l"(reinterpret_cast<unsigned long long>(&map)), "r"(c0), "r"(c1), "r"(c2), "r"(barrier)
+      : "memory");
+}
+
 // A 128-byte-swizzle descriptor for the tile at shared address `address`; SBO = 1024 (8 rows of 128 bytes).
 __device__ __forceinline__ unsigned long long descriptor(unsigned address, unsigned leading_bytes) {
   return static_cast<unsigned long long>((address & 0x3FFFF) >> 4) |
@@ -298,6 +331,11 @@ __device__ __forceinline__ void mbarrier_arrive(unsigned barrier) {
 // is one of the count the barrier was initialised with).
 __device__ __forceinline__ void arrive_when_copies_land(unsigned barrier) {
   asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(barrier) : "memory");
+}
+// One arrival on `barrier` that also expects `bytes` more of asynchronous (TMA) transactions in this phase.
+__device__ __forceinline__ void mbarrier_arrive_expect_bytes(unsigned barrier, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(barrier), "r"(bytes)
+               : "memory");
 }
 // The consumer warpgroups' own barrier (the producer exits early): named barrier 1.
 __device__ __forceinline__ void sync_consumers() {
@@ -410,8 +448,14 @@ __device__ __forceinline__ float exp2_approx(float x) {
 }  // namespace
 
 extern "C" __global__ void __launch_bounds__(THREADS, 1)
+#if TMA_LOADS
+    flash_attn_fwd_wgmma(const __grid_constant__ TensorMap q_map, const __grid_constant__ TensorMap k_map,
+                         const __grid_constant__ TensorMap v_map, elem* __restrict__ O, int B, int H, int S,
+                         float scale) {
+#else
     flash_attn_fwd_wgmma(const elem* __restrict__ Q, const elem* __restrict__ K, const elem* __restrict__ V,
                          elem* __restrict__ O, int B, int H, int S, float scale) {
+#endif
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   {
     unsigned dynamic_bytes;
@@ -449,7 +493,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
   if (threadIdx.x == 0) {
 #pragma unroll
     for (int stage = 0; stage < STAGES; ++stage) {
-      mbarrier_init(full_barriers + 8 * stage, 128);
+      mbarrier_init(full_barriers + 8 * stage, TMA_LOADS ? 1 : 128);
       mbarrier_init(empty_barriers + 8 * stage, 4 * CONSUMER_WARPGROUPS);
     }
   }
@@ -459,6 +503,26 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     SM90A_ASM("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(PRODUCER_REGS));
 #endif
     const int loader = threadIdx.x - CONSUMER_THREADS;
+#if TMA_LOADS
+    // One thread issues every copy: per tile an arrival expecting the tile's bytes (Q's too with tile 0),
+    // then a box per 64-column slab of Q, K and V; the map's rows are (head, key) of [B * H][S][D].
+    if (loader != 0) return;
+    const int bh = blockIdx.z * H + blockIdx.y;
+    for (int tile = 0; tile < tiles; ++tile) {
+      const int stage = tile % STAGES;
+      if (tile >= STAGES) mbarrier_wait(empty_barriers + 8 * stage, (tile / STAGES - 1) & 1);
+      const unsigned full = full_barriers + 8 * stage;
+      mbarrier_arrive_expect_bytes(full, 2 * KV_TILE_BYTES + (tile == 0 ? Q_BYTES : 0));
+#pragma unroll
+      for (int slab = 0; slab < D / 64; ++slab) {
+        if (tile == 0) tma_load(q_tile + slab * BLOCK_M * 128, q_map, slab * 64, m0, bh, full);
+        const unsigned offset = stage * KV_TILE_BYTES + slab * BLOCK_N * 128;
+        tma_load(k_ring + offset, k_map, slab * 64, tile * BLOCK_N, bh, full);
+        tma_load(v_ring + offset, v_map, slab * 64, tile * BLOCK_N, bh, full);
+      }
+    }
+    return;
+#else
     produce_tile<BLOCK_M>(q_tile, Q + head + static_cast<long long>(m0) * D, S - m0, loader);
     for (int tile = 0; tile < tiles; ++tile) {
       const int stage = tile % STAGES;
@@ -472,6 +536,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     commit_copies();
     wait_copies<0>();  // exit with no copy in flight
     return;
+#endif
   }
 #if CONSUMER_WARPGROUPS > 1
   SM90A_ASM("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(CONSUMER_REGS));
@@ -513,7 +578,10 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
   auto acquire = [&](int tile) {
 #if WARP_SPECIALIZE
     mbarrier_wait(full_barriers + 8 * (tile % STAGES), (tile / STAGES) & 1);
-    fence_async_shared();  // the producer's cp.async wrote through the generic proxy
+#if !TMA_LOADS
+    fence_async_shared();  // the producer's cp.async wrote through the generic proxy (TMA writes through the
+                           // async proxy, which wgmma reads through)
+#endif
 #elif INTRA_WG_OVERLAP
     // The barrier also says every warpgroup has waited for its P V of tile - 2: that stage is refilled.
     wait_copies<PREFETCH - 1>();

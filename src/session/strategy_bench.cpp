@@ -28,14 +28,6 @@ std::optional<double> quantile(const std::vector<double>& sorted, double p) {
   return a + fraction * (b - a);
 }
 
-std::vector<std::string> checked_strategies(std::vector<std::string> names) {
-  if (names.empty())
-    for (const StrategyEntry& entry : strategy_table())
-      if (entry.benchmarked) names.emplace_back(entry.name);
-  for (const auto& name : names) find_strategy(name);
-  return names;
-}
-
 Sizes sweep_sizes(const SearchSpace& space, const RecordedSweep& sweep) {
   try {
     return space.resolve_problem(key_value_text(sweep.problem));
@@ -46,6 +38,21 @@ Sizes sweep_sizes(const SearchSpace& space, const RecordedSweep& sweep) {
 }
 
 }  // namespace
+
+std::vector<std::string> checked_strategies(std::vector<std::string> names) {
+  if (names.empty())
+    for (const StrategyEntry& entry : strategy_table())
+      if (entry.benchmarked) names.emplace_back(entry.name);
+  for (const auto& name : names) find_strategy(name);
+  return names;
+}
+
+StrategyInput sweep_strategy_input(const SearchSpace& space, const RecordedSweep& sweep) {
+  StrategyInput input;
+  input.candidates = space.enumerate(sweep_sizes(space, sweep), sweep.device);
+  for (const auto& parameter : space.parameters()) input.parameter_values[parameter.name] = parameter.values;
+  return input;
+}
 
 BenchRun run_replay(Strategy& strategy, const ReplayObjective& replay, double best_us, std::int64_t budget,
                     std::size_t in_flight, const std::vector<double>& thresholds) {
@@ -106,9 +113,7 @@ BenchReport bench_strategies(const SearchSpace& space, const RecordedSweep& swee
   options.strategies = checked_strategies(std::move(options.strategies));
   if (options.seeds <= 0) throw Error("--seeds must be positive");
   const ReplayObjective replay(sweep);
-  StrategyInput input;
-  input.candidates = space.enumerate(sweep_sizes(space, sweep), sweep.device);
-  for (const auto& parameter : space.parameters()) input.parameter_values[parameter.name] = parameter.values;
+  const StrategyInput input = sweep_strategy_input(space, sweep);
 
   BenchReport report;
   report.valid_configs = static_cast<std::int64_t>(input.candidates.size());

@@ -62,8 +62,12 @@ BenchRun run_replay(Strategy& strategy, const ReplayObjective& replay, double be
 std::vector<ThresholdStats> summarize(const std::vector<BenchRun>& runs,
                                       const std::vector<double>& thresholds);
 
-// Error when the sweep's space name differs from the space's; a warning when only the hash does.
-void check_sweep_matches(const SearchSpace& space, const RecordedSweep& sweep);
+// What a strategy starts from on the sweep's problem and device, as `tune` would give it with no history:
+// the space's valid configs and the parameters' values. Throws Error when the sweep's problem does not fit.
+StrategyInput sweep_strategy_input(const SearchSpace& space, const RecordedSweep& sweep);
+
+// The strategy table's benchmarked strategies when `names` is empty; Error for an unknown one.
+std::vector<std::string> checked_strategies(std::vector<std::string> names);
 
 // Runs every strategy with every seed against the sweep. Throws Error for an unknown strategy, a sweep of
 // another space, or a sweep with no ok result among the valid configs.
