@@ -71,7 +71,8 @@ TEST(WgmmaSpace, FlashAttention3TilesAreValid) {
                         {"STAGES", stages},
                         {"INTRA_WG_OVERLAP", overlap},
                         {"WARP_SPECIALIZE", specialize},
-                        {"PINGPONG", pingpong}};
+                        {"PINGPONG", pingpong},
+                        {"TMA_LOADS", 0}};
     const auto configs = space.enumerate(space.resolve_problem(problem), hopper);
     return std::find(configs.begin(), configs.end(), config) != configs.end();
   };
