@@ -20,6 +20,7 @@ void add_devices_command(CLI::App& app);
 void add_record_command(CLI::App& app);
 void add_bench_strategies_command(CLI::App& app);
 void add_bench_transfer_command(CLI::App& app);
+void add_bench_dispatch_command(CLI::App& app);
 void add_report_command(CLI::App& app);
 void add_sanitize_command(CLI::App& app);
 void add_worker_command(CLI::App& app);

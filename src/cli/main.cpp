@@ -49,6 +49,7 @@ int main(int argc, char** argv) {
   evotune::cli::add_record_command(app);
   evotune::cli::add_bench_strategies_command(app);
   evotune::cli::add_bench_transfer_command(app);
+  evotune::cli::add_bench_dispatch_command(app);
   evotune::cli::add_report_command(app);
   evotune::cli::add_sanitize_command(app);
   evotune::cli::add_worker_command(app);
