@@ -74,7 +74,7 @@ def launcher_signature(space):
     kernel = space["KernelSpecification"]
     argtypes, names = [], []
     for argument in kernel["Arguments"]:
-        if argument["MemoryType"] == "Scratch":
+        if argument["MemoryType"] in ("Scratch", "TensorMap"):  # the launcher makes these itself
             continue
         names.append(argument["Name"])
         argtypes.append(ctypes.c_void_p if argument["MemoryType"] == "Vector" else SCALAR_TYPES[argument["Type"]])

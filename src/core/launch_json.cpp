@@ -90,11 +90,19 @@ BufferSpec buffer_from_json(const Fields& f) {
 
 ordered_json to_json(const LaunchSpec& l) {
   ordered_json args = ordered_json::array();
-  for (const auto& a : l.args)
-    args.push_back({{"kind", a.kind == ArgSpec::Kind::buffer ? "buffer" : "scalar"},
-                    {"name", a.name},
-                    {"dtype", to_string(a.dtype)},
-                    {"value", a.value}});
+  for (const auto& a : l.args) {
+    const char* kind = a.kind == ArgSpec::Kind::buffer   ? "buffer"
+                       : a.kind == ArgSpec::Kind::scalar ? "scalar"
+                                                         : "tensor_map";
+    ordered_json arg{{"kind", kind}, {"name", a.name}, {"dtype", to_string(a.dtype)}, {"value", a.value}};
+    if (a.kind == ArgSpec::Kind::tensor_map)
+      arg["map"] = {{"buffer", a.map.buffer},
+                    {"dims", a.map.dims},
+                    {"strides", a.map.strides},
+                    {"box", a.map.box},
+                    {"swizzle_bytes", a.map.swizzle_bytes}};
+    args.push_back(std::move(arg));
+  }
   ordered_json json{{"kernel_name", l.kernel_name},
                     {"grid", l.grid},
                     {"block", l.block},
@@ -124,9 +132,21 @@ LaunchSpec launch_from_json(const Fields& f) {
   l.dynamic_smem_bytes = static_cast<std::uint32_t>(
       f.integer("dynamic_smem_bytes", 0, std::numeric_limits<std::uint32_t>::max()));
   for (const Fields& a : f.objects("args")) {
-    a.only({"kind", "name", "dtype", "value"});
+    a.only({"kind", "name", "dtype", "value", "map"});
     ArgSpec arg;
-    arg.kind = kind_from_json(a, "kind", "buffer", ArgSpec::Kind::buffer, "scalar", ArgSpec::Kind::scalar);
+    if (a.text("kind") == "tensor_map") {
+      arg.kind = ArgSpec::Kind::tensor_map;
+      const Fields m = a.object("map");
+      m.only({"buffer", "dims", "strides", "box", "swizzle_bytes"});
+      arg.map.buffer = m.text("buffer");
+      constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+      arg.map.dims = m.integers("dims", 1, kMax);
+      arg.map.strides = m.integers("strides", 0, kMax);
+      arg.map.box = m.integers("box", 1, 256);
+      arg.map.swizzle_bytes = static_cast<int>(m.integer("swizzle_bytes", 0, 128));
+    } else {
+      arg.kind = kind_from_json(a, "kind", "buffer", ArgSpec::Kind::buffer, "scalar", ArgSpec::Kind::scalar);
+    }
     arg.name = a.text("name");
     arg.dtype = dtype_from_json(a, "dtype");
     arg.value = a.number("value");

@@ -31,12 +31,26 @@ struct BufferSpec {
   std::vector<FillSpec> special_fills;
 };
 
-// One kernel argument, in the kernel's parameter order: a buffer (by name) or a scalar value.
+// A TMA tensor map over a buffer (MemoryType TensorMap) with every expression evaluated: encoded with
+// cuTensorMapEncodeTiled from the buffer's device address for each launch, passed as 128 bytes by value.
+struct TensorMapSpec {
+  std::string buffer;                 // the Vector argument it describes
+  std::vector<std::int64_t> dims;     // elements per dimension, innermost first (1..5)
+  std::vector<std::int64_t> strides;  // bytes between consecutive indices of dims 1.. (dims.size() - 1)
+  std::vector<std::int64_t> box;      // elements per dimension of one copy
+  int swizzle_bytes = 0;              // 0 (none), 32, 64 or 128
+
+  bool operator==(const TensorMapSpec&) const = default;
+};
+
+// One kernel argument, in the kernel's parameter order: a buffer (by name), a scalar value, or a tensor map
+// over a buffer.
 struct ArgSpec {
-  enum class Kind { buffer, scalar } kind = Kind::buffer;
+  enum class Kind { buffer, scalar, tensor_map } kind = Kind::buffer;
   std::string name;
-  DType dtype = DType::f32;  // scalar's type (buffers: the buffer's element type)
+  DType dtype = DType::f32;  // scalar's type (buffers and tensor maps: the buffer's element type)
   double value = 0.0;        // scalar value, converted to dtype when packed
+  TensorMapSpec map;         // tensor_map only
 };
 
 // A buffer of the variant's own (MemoryType Scratch: split-K partial sums, log-sum-exps) that its launches

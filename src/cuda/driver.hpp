@@ -20,7 +20,8 @@ namespace evotune::cuda {
   X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoDAsync) X(cuMemsetD32Async) X(cuStreamCreate)         \
   X(cuStreamDestroy)                                                                                 \
   X(cuStreamSynchronize) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventQuery)         \
-  X(cuEventSynchronize) X(cuEventElapsedTime) X(cuLaunchKernel) X(cuDeviceGetPCIBusId)
+  X(cuEventSynchronize) X(cuEventElapsedTime) X(cuLaunchKernel) X(cuDeviceGetPCIBusId)             \
+      X(cuTensorMapEncodeTiled)
 
 struct DriverApi {
 #define EVOTUNE_DECLARE_DRIVER_FUNCTION(name) decltype(&::name) name = nullptr;

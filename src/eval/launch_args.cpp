@@ -10,18 +10,27 @@ namespace evotune {
 
 KernelArgs::KernelArgs(const std::vector<ArgSpec>& args, const BufferLookup& buffer_address)
     : slots_(args.size()) {
+  std::vector<std::size_t> map_of(args.size(), 0);
+  for (std::size_t i = 0; i < args.size(); ++i)
+    if (args[i].kind == ArgSpec::Kind::tensor_map) map_of[i] = maps_.size(), maps_.emplace_back();
   for (std::size_t i = 0; i < args.size(); ++i) {
     const ArgSpec& arg = args[i];
-    if (arg.kind == ArgSpec::Kind::buffer) {
-      const std::optional<std::uint64_t> address = buffer_address(arg.name);
-      if (!address) throw Error("argument " + std::to_string(i) + " '" + arg.name + "' names no buffer");
-      std::memcpy(slots_[i].bytes, &*address, sizeof *address);
-    } else {
+    const std::string& buffer = arg.kind == ArgSpec::Kind::tensor_map ? arg.map.buffer : arg.name;
+    if (arg.kind == ArgSpec::Kind::scalar) {
       const std::string bytes = scalar_bytes(arg.value, arg.dtype);
       std::memcpy(slots_[i].bytes, bytes.data(), bytes.size());
+      continue;
     }
+    const std::optional<std::uint64_t> address = buffer_address(buffer);
+    if (!address) throw Error("argument " + std::to_string(i) + " '" + arg.name + "' names no buffer");
+    if (arg.kind == ArgSpec::Kind::buffer)
+      std::memcpy(slots_[i].bytes, &*address, sizeof *address);
+    else
+      maps_[map_of[i]] = cuda::encode_tensor_map(arg.name, arg.map, arg.dtype, *address);
   }
-  for (auto& slot : slots_) pointers_.push_back(slot.bytes);
+  for (std::size_t i = 0; i < args.size(); ++i)
+    pointers_.push_back(args[i].kind == ArgSpec::Kind::tensor_map ? static_cast<void*>(&maps_[map_of[i]])
+                                                                  : static_cast<void*>(slots_[i].bytes));
 }
 
 }  // namespace evotune

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/launch_spec.hpp"
+#include "cuda/tensor_map.hpp"
 
 namespace evotune {
 
@@ -17,7 +18,9 @@ class KernelArgs {
   using BufferLookup = std::function<std::optional<std::uint64_t>(const std::string& name)>;
 
   // Scalars are converted to their DType (int32 -> int, int64, float, double, half, bfloat16); buffers
-  // become their device pointer. Throws Error("argument 'x' names no buffer") for an unknown buffer.
+  // become their device pointer; tensor maps are encoded by the driver from their buffer's device pointer.
+  // Throws Error("argument 'x' names no buffer") for an unknown buffer, cuda::TensorMapRefused for a tensor
+  // map the driver refuses.
   KernelArgs(const std::vector<ArgSpec>& args, const BufferLookup& buffer_address);
   KernelArgs(const KernelArgs&) = delete;  // params() points into this object
   KernelArgs& operator=(const KernelArgs&) = delete;
@@ -31,6 +34,7 @@ class KernelArgs {
     unsigned char bytes[8] = {};
   };
   std::vector<Slot> slots_;
+  std::vector<cuda::EncodedTensorMap> maps_;  // sized once: the pointers into it stay valid
   std::vector<void*> pointers_;
 };
 

@@ -42,6 +42,8 @@ std::vector<GpuEvaluator::Step> GpuEvaluator::variant_steps(const LaunchSpec& la
     try {
       ready.args = std::make_unique<KernelArgs>(
           step.args, [&](const std::string& name) { return state_->address(name, Role::variant); });
+    } catch (const cuda::TensorMapRefused& e) {
+      throw Failure{Status::resource_error, e.what()};
     } catch (const Error& e) {
       throw Failure{Status::launch_error, e.what()};
     }

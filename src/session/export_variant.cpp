@@ -24,6 +24,95 @@ bool has_scratch(const SearchSpace& space) {
   return false;
 }
 
+bool has_tensor_map(const SearchSpace& space) {
+  for (const auto& argument : space.arguments())
+    if (argument.is_tensor_map) return true;
+  return false;
+}
+
+// The host side of TensorMap arguments: the driver's encoder, found through the runtime (no -lcuda), and a
+// wrapper that converts an encoded map to whatever 128-byte type the kernel declares its parameter as.
+constexpr const char* kTensorMapHost = R"(#include <cuda.h>
+#include <cstring>
+
+typedef CUresult (*evotune_encode_tiled_fn)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*,
+                                            const cuuint64_t*, const cuuint64_t*, const cuuint32_t*,
+                                            const cuuint32_t*, CUtensorMapInterleave, CUtensorMapSwizzle,
+                                            CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+static evotune_encode_tiled_fn evotune_tensor_map_encoder() {
+  static const evotune_encode_tiled_fn encoder = [] {
+    void* found = nullptr;
+    cudaDriverEntryPointQueryResult status;
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &found, 12000, cudaEnableDefault, &status) !=
+            cudaSuccess ||
+        status != cudaDriverEntryPointSuccess)
+      return static_cast<evotune_encode_tiled_fn>(nullptr);
+    return reinterpret_cast<evotune_encode_tiled_fn>(found);
+  }();
+  return encoder;
+}
+struct evotune_tensor_map_arg {
+  const CUtensorMap* map;
+  template <class T>
+  operator T() const {
+    static_assert(sizeof(T) == sizeof(CUtensorMap), "a tensor-map parameter is 128 bytes");
+    T value;
+    std::memcpy(&value, map, sizeof value);
+    return value;
+  }
+};
+
+)";
+
+const char* data_type_name(DType dtype) {
+  switch (dtype) {
+    case DType::f16:
+      return "CU_TENSOR_MAP_DATA_TYPE_FLOAT16";
+    case DType::bf16:
+      return "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16";
+    case DType::f32:
+      return "CU_TENSOR_MAP_DATA_TYPE_FLOAT32";
+    case DType::f64:
+      return "CU_TENSOR_MAP_DATA_TYPE_FLOAT64";
+    case DType::i32:
+      return "CU_TENSOR_MAP_DATA_TYPE_INT32";
+    case DType::i64:
+      return "CU_TENSOR_MAP_DATA_TYPE_INT64";
+  }
+  return "CU_TENSOR_MAP_DATA_TYPE_FLOAT32";
+}
+
+std::string list(const std::vector<std::int64_t>& values) {
+  std::string text;
+  for (const auto value : values) text += (text.empty() ? "" : ", ") + std::to_string(value) + "u";
+  return text;
+}
+
+// Encodes a launch's tensor maps from the buffers the launcher was given (the tuned problem's dims).
+void write_tensor_maps(std::ostream& out, const LaunchSpec& launch, const std::string& indent) {
+  for (const ArgSpec& arg : launch.args) {
+    if (arg.kind != ArgSpec::Kind::tensor_map) continue;
+    const TensorMapSpec& map = arg.map;
+    const std::string in = indent + "  ";
+    out << indent << "CUtensorMap " << arg.name << "_encoded;\n" << indent << "{\n";
+    out << in << "const cuuint64_t dims[] = {" << list(map.dims) << "};\n";
+    out << in << "const cuuint64_t strides[] = {" << (map.strides.empty() ? "0u" : list(map.strides))
+        << "};\n";
+    out << in << "const cuuint32_t box[] = {" << list(map.box) << "};\n";
+    out << in << "const cuuint32_t element_strides[] = {"
+        << list(std::vector<std::int64_t>(map.dims.size(), 1)) << "};\n";
+    out << in << "const evotune_encode_tiled_fn encode = evotune_tensor_map_encoder();\n";
+    out << in << "if (encode == nullptr) return cudaErrorNotSupported;\n";
+    out << in << "const CUresult encoded = encode(&" << arg.name << "_encoded, " << data_type_name(arg.dtype)
+        << ", " << map.dims.size() << ", const_cast<void*>(static_cast<const void*>(" << map.buffer
+        << ")), dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, "
+        << (map.swizzle_bytes ? "CU_TENSOR_MAP_SWIZZLE_" + std::to_string(map.swizzle_bytes) + "B"
+                              : std::string("CU_TENSOR_MAP_SWIZZLE_NONE"))
+        << ", CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);\n";
+    out << in << "if (encoded != CUDA_SUCCESS) return cudaErrorInvalidValue;\n" << indent << "}\n";
+  }
+}
+
 // The space's CompilerOptions macros (-DBF16=1) as #define lines: the exported file builds without them.
 std::string option_defines(const SearchSpace& space) {
   std::string defines;
@@ -61,12 +150,15 @@ std::string parameter(const ArgSpec& arg, const ArgumentDecl* decl) {
 // otherwise every argument that is not scratch, in KernelSpecification.Arguments order, so that every config
 // of the space exports the same signature. Scalars the launches take are given their tuned values.
 std::vector<ArgSpec> launcher_arguments(const SearchSpace& space, const LaunchSpec& launch) {
-  if (space.launches().size() == 1 && !has_scratch(space)) return launch.args;
+  if (space.launches().size() == 1 && !has_scratch(space) && !has_tensor_map(space)) return launch.args;
   std::vector<ArgSpec> arguments;
   for (const auto& argument : space.arguments()) {
-    if (argument.is_scratch) continue;
-    ArgSpec arg{argument.is_vector ? ArgSpec::Kind::buffer : ArgSpec::Kind::scalar, argument.name,
-                argument.dtype, 0.0};
+    if (argument.is_scratch || argument.is_tensor_map) continue;  // the launcher builds these
+    ArgSpec arg{argument.is_vector ? ArgSpec::Kind::buffer : ArgSpec::Kind::scalar,
+                argument.name,
+                argument.dtype,
+                0.0,
+                {}};
     bool taken = false;
     for (const LaunchSpec* step : launch_steps(launch))
       for (const ArgSpec& given : step->args)
@@ -91,8 +183,12 @@ std::string size_checks(const std::vector<ArgSpec>& arguments) {
 }
 
 void write_launch(std::ostream& out, const LaunchSpec& launch, const std::string& indent) {
+  write_tensor_maps(out, launch, indent);
   std::string call;
-  for (const ArgSpec& arg : launch.args) call += (call.empty() ? "" : ", ") + arg.name;
+  for (const ArgSpec& arg : launch.args)
+    call += (call.empty() ? "" : ", ") + (arg.kind == ArgSpec::Kind::tensor_map
+                                              ? "evotune_tensor_map_arg{&" + arg.name + "_encoded}"
+                                              : arg.name);
   const auto& g = launch.grid;
   const auto& b = launch.block;
   out << indent << "const dim3 grid(" << g[0] << ", " << g[1] << ", " << g[2] << ");\n";
@@ -128,6 +224,7 @@ std::string render_export(const SearchSpace& space, const Sizes& sizes, const Co
   std::ostringstream out;
   out << header << "\n" << option_defines(space) << source.text << "\n";
   out << "// ---- Host launcher (geometry of the tuned problem) ----\n#include <cuda_runtime.h>\n\n";
+  if (has_tensor_map(space)) out << kTensorMapHost;
 
   const std::vector<ArgSpec> arguments = launcher_arguments(space, launch);
   std::string parameters, integer_parameters;
@@ -138,7 +235,8 @@ std::string render_export(const SearchSpace& space, const Sizes& sizes, const Co
   }
   const std::string checks = size_checks(arguments);
   const std::string name = space.kernel().name;
-  if (launch.then.empty() && !has_scratch(space)) {
+  // One signature for every config of a space: the single-launch form only where the space has one launch.
+  if (space.launches().size() == 1 && !has_scratch(space)) {
     out << "extern \"C\" cudaError_t " << launch.kernel_name << "_launch(" << parameters
         << "cudaStream_t stream) {\n";
     if (!checks.empty()) out << "  if (" << checks << ") return cudaErrorInvalidValue;\n";

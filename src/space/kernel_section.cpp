@@ -49,10 +49,52 @@ FillSpec read_fill(const Field& field) {
   return fill;
 }
 
+// MemoryType TensorMap: the buffer and each dimension's expressions; the buffer is checked once every
+// argument is read.
+ArgumentDecl read_tensor_map(const Field& field) {
+  field.allow_only({"Name", "MemoryType", "Buffer", "Dims", "Strides", "Box", "Swizzle"});
+  ArgumentDecl argument;
+  argument.name = field.at("Name").identifier();
+  argument.is_vector = false;
+  argument.is_input = false;
+  argument.is_tensor_map = true;
+  argument.map_buffer = field.at("Buffer").identifier();
+  auto expressions = [&](const char* key) {
+    std::vector<std::string> texts;
+    for (const auto& element : field.at(key).elements()) texts.push_back(element.expression());
+    return texts;
+  };
+  argument.map_dims = expressions("Dims");
+  if (argument.map_dims.empty() || argument.map_dims.size() > 5)
+    field.at("Dims").fail("a tensor map has 1 to 5 dimensions, not " +
+                          std::to_string(argument.map_dims.size()));
+  argument.map_box = expressions("Box");
+  if (argument.map_box.size() != argument.map_dims.size())
+    field.at("Box").fail("one entry per dimension: " + std::to_string(argument.map_dims.size()) +
+                         " expected, " + std::to_string(argument.map_box.size()) + " given");
+  if (field.find("Strides")) {
+    argument.map_strides = expressions("Strides");
+    if (argument.map_strides.size() + 1 != argument.map_dims.size())
+      field.at("Strides").fail(
+          "one entry per dimension but the first: " + std::to_string(argument.map_dims.size() - 1) +
+          " expected, " + std::to_string(argument.map_strides.size()) + " given");
+  }
+  if (const auto swizzle = field.find("Swizzle")) {
+    const std::string name = swizzle->text();
+    if (name == "none")
+      argument.map_swizzle_bytes = 0;
+    else if (name == "32B" || name == "64B" || name == "128B")
+      argument.map_swizzle_bytes = std::stoi(name);
+    else
+      swizzle->fail("unknown Swizzle '" + name + "' (known: none, 32B, 64B, 128B)");
+  }
+  return argument;
+}
+
 ArgumentDecl read_argument(const Field& field) {
-  field.allow_only(
-      {"Name", "Type", "MemoryType", "Size", "AccessType", "FillType", "FillRange", "FillValue", "SpecialFills",
-       "Value"});
+  if (field.at("MemoryType").text() == "TensorMap") return read_tensor_map(field);
+  field.allow_only({"Name", "Type", "MemoryType", "Size", "AccessType", "FillType", "FillRange", "FillValue",
+                    "SpecialFills", "Value"});
   ArgumentDecl argument;
   argument.name = field.at("Name").identifier();
   const std::string type = field.at("Type").text();
@@ -80,7 +122,8 @@ ArgumentDecl read_argument(const Field& field) {
     return argument;
   }
   if (memory != "Vector")
-    field.at("MemoryType").fail("unknown MemoryType '" + memory + "' (known: Vector, Scalar, Scratch)");
+    field.at("MemoryType")
+        .fail("unknown MemoryType '" + memory + "' (known: Vector, Scalar, Scratch, TensorMap)");
   if (field.find("Value")) field.at("Value").fail("not allowed for a Vector argument (use Size)");
   argument.size_expr = field.at("Size").expression();
   const std::string access = field.at("AccessType").text();
@@ -140,6 +183,18 @@ void read_kernel_section(const Field& section, const std::filesystem::path& fold
   }
   if (!has_output)
     arguments.fail("no output argument (AccessType WriteOnly or ReadWrite): nothing to validate");
+  const auto elements = arguments.elements();
+  for (std::size_t i = 0; i < space.arguments.size(); ++i) {
+    ArgumentDecl& map = space.arguments[i];
+    if (!map.is_tensor_map) continue;
+    const auto buffer = std::find_if(space.arguments.begin(), space.arguments.end(),
+                                     [&](const ArgumentDecl& a) { return a.name == map.map_buffer; });
+    if (buffer == space.arguments.end())
+      elements[i].at("Buffer").fail("unknown argument '" + map.map_buffer + "'");
+    if (!buffer->is_vector || buffer->is_scratch)
+      elements[i].at("Buffer").fail("'" + map.map_buffer + "' is not a Vector argument");
+    map.dtype = buffer->dtype;
+  }
   read_launches(section, space);
 }
 
@@ -154,6 +209,8 @@ void read_reference_section(const Field& section, const std::filesystem::path& f
     for (const auto& argument : space.arguments)
       if (argument.name == name && argument.is_scratch)
         element.fail("'" + name + "' is a Scratch argument, the variant's own: the reference cannot take it");
+      else if (argument.name == name && argument.is_tensor_map)
+        element.fail("'" + name + "' is a TensorMap argument: the reference takes plain buffers");
     auto& taken = space.reference.arguments;
     if (std::find(taken.begin(), taken.end(), name) != taken.end())
       element.fail("argument '" + name + "' listed twice");

@@ -50,6 +50,14 @@ struct ArgumentDecl {
   bool is_output = false;
   FillSpec fill;
   std::vector<FillSpec> special_fills;  // SpecialFills: one more validation round each
+  // MemoryType "TensorMap" (is_vector false, no value): a TMA tensor map over the Vector argument
+  // map_buffer, whose type it takes; expressions per dimension, innermost first.
+  bool is_tensor_map = false;
+  std::string map_buffer;
+  std::vector<std::string> map_dims;
+  std::vector<std::string> map_strides;  // bytes, dims 1..; empty: densely packed
+  std::vector<std::string> map_box;
+  int map_swizzle_bytes = 0;  // 0, 32, 64, 128
 };
 
 struct KernelDecl {

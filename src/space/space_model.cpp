@@ -77,6 +77,21 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
     sizes_.emplace_back();
     variant_values_.emplace_back();
     reference_values_.emplace_back();
+    maps_.emplace_back();
+    if (argument.is_tensor_map) {
+      CompiledMap map;
+      for (std::size_t d = 0; d < argument.map_dims.size(); ++d)
+        map.dims.push_back(
+            compile(argument.map_dims[d], path + "Dims[" + std::to_string(d) + "]", Scope::variant, all));
+      for (std::size_t d = 0; d < argument.map_strides.size(); ++d)
+        map.strides.push_back(compile(argument.map_strides[d], path + "Strides[" + std::to_string(d) + "]",
+                                      Scope::variant, all));
+      for (std::size_t d = 0; d < argument.map_box.size(); ++d)
+        map.box.push_back(
+            compile(argument.map_box[d], path + "Box[" + std::to_string(d) + "]", Scope::variant, all));
+      maps_.back() = std::move(map);
+      continue;
+    }
     if (argument.is_vector) {
       sizes_.back() = compile(argument.size_expr, path + "Size",
                               argument.is_scratch ? Scope::variant : Scope::sizes, all);
@@ -90,8 +105,8 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
   for (std::size_t i = 0; i < file.extra_problems.size(); ++i) {
     auto& changes = extra_problems_.emplace_back();
     for (const auto& [name, text] : file.extra_problems[i])
-      changes.emplace_back(
-          name, compile(text, "Validation.ExtraProblems[" + std::to_string(i) + "]." + name, Scope::sizes, all));
+      changes.emplace_back(name, compile(text, "Validation.ExtraProblems[" + std::to_string(i) + "]." + name,
+                                         Scope::sizes, all));
   }
   flops_ = compile(file.work.flops, "Work.Flops", Scope::sizes, all);
   bytes_ = compile(file.work.bytes, "Work.Bytes", Scope::sizes, all);
@@ -237,9 +252,12 @@ LaunchSpec SpaceModel::one_launch(const KernelDecl& decl, const std::vector<Comp
   for (const auto& name : decl.arguments) {
     const std::size_t i = *index_of(file_->arguments, name);
     const auto& argument = file_->arguments[i];
-    ArgSpec arg{argument.is_vector ? ArgSpec::Kind::buffer : ArgSpec::Kind::scalar, name, argument.dtype,
-                0.0};
-    if (!argument.is_vector) {
+    ArgSpec arg{
+        argument.is_vector ? ArgSpec::Kind::buffer : ArgSpec::Kind::scalar, name, argument.dtype, 0.0, {}};
+    if (argument.is_tensor_map) {
+      arg.kind = ArgSpec::Kind::tensor_map;
+      arg.map = tensor_map(i, scope);
+    } else if (!argument.is_vector) {
       const Compiled& value = *(variant ? variant_values_ : reference_values_)[i];
       arg.value = value.expression.evaluate();
       const bool integral = !is_floating(argument.dtype);
@@ -250,6 +268,37 @@ LaunchSpec SpaceModel::one_launch(const KernelDecl& decl, const std::vector<Comp
     spec.args.push_back(std::move(arg));
   }
   return spec;
+}
+
+TensorMapSpec SpaceModel::tensor_map(std::size_t i, Scope scope) const {
+  const auto& argument = file_->arguments[i];
+  const CompiledMap& compiled = *maps_[i];
+  TensorMapSpec map;
+  map.buffer = argument.map_buffer;
+  map.swizzle_bytes = argument.map_swizzle_bytes;
+  for (const auto& dim : compiled.dims) map.dims.push_back(whole(dim, kCountMax, scope));
+  for (const auto& box : compiled.box) map.box.push_back(whole(box, kCountMax, scope));
+  const auto element = static_cast<std::int64_t>(size_of(argument.dtype));
+  if (compiled.strides.empty()) {
+    std::int64_t stride = element;
+    for (std::size_t d = 0; d + 1 < map.dims.size(); ++d) map.strides.push_back(stride *= map.dims[d]);
+  } else {
+    for (const auto& stride : compiled.strides) map.strides.push_back(whole(stride, kCountMax, scope));
+  }
+  // The map's last element must lie inside its buffer (the reads of a box past the dims are the hardware's
+  // zeros, never memory).
+  std::int64_t last = element;
+  for (std::size_t d = 0; d < map.dims.size(); ++d)
+    last += (map.dims[d] - 1) * (d == 0 ? element : map.strides[d - 1]);
+  const std::size_t buffer = *index_of(file_->arguments, argument.map_buffer);
+  const std::int64_t bytes = whole(*sizes_[buffer], kCountMax, scope) * element;
+  if (map.dims.empty() ||
+      std::any_of(map.dims.begin(), map.dims.end(), [](std::int64_t d) { return d < 1; }) || last > bytes)
+    throw SpaceError(file_->label + ": KernelSpecification.Arguments[" + std::to_string(i) +
+                     "] (tensor map '" + argument.name + "'): its dims reach byte " + std::to_string(last) +
+                     " of '" + argument.map_buffer + "', which has " + std::to_string(bytes) +
+                     context(scope));
+  return map;
 }
 
 LaunchSpec SpaceModel::launch(Scope scope) const {
@@ -311,8 +360,8 @@ std::vector<Sizes> SpaceModel::extra_problems(const Sizes& sizes) const {
     for (const auto& [name, compiled] : changes) {
       problem[name] = whole(compiled, kCountMax, Scope::sizes);
       if (problem[name] < 1)
-        throw SpaceError(file_->label + ": " + compiled.path + ": evaluates to " + std::to_string(problem[name]) +
-                         ", not a positive size" + context(Scope::sizes));
+        throw SpaceError(file_->label + ": " + compiled.path + ": evaluates to " +
+                         std::to_string(problem[name]) + ", not a positive size" + context(Scope::sizes));
     }
   }
   return problems;

@@ -67,6 +67,7 @@ class SpaceModel {
   std::string context(Scope scope) const;
   // One kernel's launch from its declaration and compiled geometry (grid, block, shared memory).
   LaunchSpec one_launch(const KernelDecl& decl, const std::vector<Compiled>& geometry, Scope scope) const;
+  TensorMapSpec tensor_map(std::size_t argument, Scope scope) const;
   std::vector<Compiled> compile_geometry(const KernelDecl& decl, const std::string& section,
                                          const KernelDecl* inherited, Scope scope);
 
@@ -86,6 +87,10 @@ class SpaceModel {
   std::vector<std::optional<Compiled>> sizes_;             // per argument: Vector (or Scratch) Size
   std::vector<std::optional<Compiled>> variant_values_;    // per argument: Scalar Value for the template
   std::vector<std::optional<Compiled>> reference_values_;  // ... for the reference, when it takes it
+  struct CompiledMap {
+    std::vector<Compiled> dims, strides, box;
+  };
+  std::vector<std::optional<CompiledMap>> maps_;  // per argument: TensorMap
   std::optional<Compiled> flops_;
   std::vector<std::vector<std::pair<std::string, Compiled>>> extra_problems_;
   std::optional<Compiled> bytes_;

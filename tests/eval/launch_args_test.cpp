@@ -18,13 +18,13 @@ std::optional<std::uint64_t> lookup(const std::string& name) {
 
 TEST(KernelArgs, PacksBuffersAndScalarsInOrder) {
   const std::vector<ArgSpec> specs{
-      {ArgSpec::Kind::buffer, "y", DType::f32, 0},
-      {ArgSpec::Kind::scalar, "a", DType::f32, 2.5},
-      {ArgSpec::Kind::buffer, "x", DType::f16, 0},
-      {ArgSpec::Kind::scalar, "n", DType::i32, 1000},
-      {ArgSpec::Kind::scalar, "big", DType::i64, 5e9},
-      {ArgSpec::Kind::scalar, "scale", DType::f64, 0.1},
-      {ArgSpec::Kind::scalar, "h", DType::f16, -2.0},
+      {ArgSpec::Kind::buffer, "y", DType::f32, 0, {}},
+      {ArgSpec::Kind::scalar, "a", DType::f32, 2.5, {}},
+      {ArgSpec::Kind::buffer, "x", DType::f16, 0, {}},
+      {ArgSpec::Kind::scalar, "n", DType::i32, 1000, {}},
+      {ArgSpec::Kind::scalar, "big", DType::i64, 5e9, {}},
+      {ArgSpec::Kind::scalar, "scale", DType::f64, 0.1, {}},
+      {ArgSpec::Kind::scalar, "h", DType::f16, -2.0, {}},
   };
   KernelArgs args(specs, lookup);
   ASSERT_EQ(args.size(), specs.size());
@@ -45,7 +45,7 @@ TEST(KernelArgs, PacksBuffersAndScalarsInOrder) {
 }
 
 TEST(KernelArgs, UnknownBufferThrowsNamingIt) {
-  const std::vector<ArgSpec> specs{{ArgSpec::Kind::buffer, "missing", DType::f32, 0}};
+  const std::vector<ArgSpec> specs{{ArgSpec::Kind::buffer, "missing", DType::f32, 0, {}}};
   try {
     KernelArgs args(specs, lookup);
     FAIL() << "expected Error";

@@ -5,8 +5,8 @@
 // random rounds. Skips where the GPU is not compute capability 9.0, which has no wgmma.
 // Suites: Shapes (both step-2 flags 0, the first step's path), WarpSpecialized (producer warpgroup on
 // mbarriers, no overlap), IntraWgOverlap (overlap, consumers load), Both (FlashAttention-3's combination, its
-// tile shapes among them), Pingpong (both and the warpgroups' turns), Bf16 (the bf16 space, every path). A
-// synchronisation bug shows as a wrong result, or as a deadlock that `evotune eval` reports as a timeout;
+// tile shapes among them), Pingpong (both and the warpgroups' turns), Bf16 (the bf16 space, every path), Tma.
+// A synchronisation bug shows as a wrong result, or as a deadlock that `evotune eval` reports as a timeout;
 // long S makes every stage's mbarrier go through many phases.
 #include <gtest/gtest.h>
 
@@ -142,6 +142,28 @@ INSTANTIATE_TEST_SUITE_P(
              "CONSUMER_WARPGROUPS=3,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1", kBf16},
         Case{"B=1,H=3,S=513,D=128,CAUSAL=0",
              "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1",
+             kBf16}),
+    case_name);
+
+// TMA loads (tensor maps encoded by the engine): each producer path, ragged S (boxes past S read as zeros),
+// the S + 1 round, causal, both head dimensions, bf16.
+INSTANTIATE_TEST_SUITE_P(
+    Tma, AttentionWgmma,
+    ::testing::Values(
+        Case{"B=1,H=2,S=77,D=64,CAUSAL=0",
+             "CONSUMER_WARPGROUPS=1,BLOCK_N=64,STAGES=1,WARP_SPECIALIZE=1,TMA_LOADS=1"},
+        Case{"B=2,H=3,S=1000,D=64,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=3,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
+             "LOADS=1"},
+        Case{"B=1,H=3,S=513,D=128,CAUSAL=0",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=176,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
+             "LOADS=1"},
+        Case{"B=1,H=2,S=2049,D=128,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=3,BLOCK_N=96,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1"},
+        Case{"B=1,H=1,S=1,D=64,CAUSAL=0",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1"},
+        Case{"B=2,H=2,S=1000,D=128,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,TMA_LOADS=1",
              kBf16}),
     case_name);
 

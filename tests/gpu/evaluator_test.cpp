@@ -37,11 +37,11 @@ class Evaluator : public ::testing::Test {
     launch.kernel_name = kernel;
     launch.grid = {(kN + block - 1) / block, 1, 1};
     launch.block = {block, 1, 1};
-    launch.args = {{ArgSpec::Kind::buffer, "out", DType::f32, 0},
-                   {ArgSpec::Kind::buffer, "x", DType::f32, 0},
-                   {ArgSpec::Kind::buffer, "y", DType::f32, 0},
-                   {ArgSpec::Kind::scalar, "a", DType::f32, 2.5},
-                   {ArgSpec::Kind::scalar, "n", DType::i32, kN}};
+    launch.args = {{ArgSpec::Kind::buffer, "out", DType::f32, 0, {}},
+                   {ArgSpec::Kind::buffer, "x", DType::f32, 0, {}},
+                   {ArgSpec::Kind::buffer, "y", DType::f32, 0, {}},
+                   {ArgSpec::Kind::scalar, "a", DType::f32, 2.5, {}},
+                   {ArgSpec::Kind::scalar, "n", DType::i32, kN, {}}};
     return launch;
   }
 
@@ -210,10 +210,10 @@ extern "C" __global__ void axpy_h(half* y, const half* x, half a, int n) {
   launch.kernel_name = "axpy_h";
   launch.grid = {kN / 256, 1, 1};
   launch.block = {256, 1, 1};
-  launch.args = {{ArgSpec::Kind::buffer, "y", DType::f16, 0},
-                 {ArgSpec::Kind::buffer, "x", DType::f16, 0},
-                 {ArgSpec::Kind::scalar, "a", DType::f16, 0.5},
-                 {ArgSpec::Kind::scalar, "n", DType::i32, kN}};
+  launch.args = {{ArgSpec::Kind::buffer, "y", DType::f16, 0, {}},
+                 {ArgSpec::Kind::buffer, "x", DType::f16, 0, {}},
+                 {ArgSpec::Kind::scalar, "a", DType::f16, 0.5, {}},
+                 {ArgSpec::Kind::scalar, "n", DType::i32, kN, {}}};
   std::vector<BufferSpec> buffers{{"x", DType::f16, kN, true, false, {}, {}}, {"y", DType::f16, kN, true, true, {}, {}}};
   GpuEvaluator evaluator(0, buffers, {compile(source, "axpy_h"), launch}, Tolerances{}, {1, 5, false, 10000},
                          compiler_->include_dirs());

@@ -37,11 +37,11 @@ std::string nvcc() {
 }
 
 // Compiles `text` with `nvcc -c` for sm_90; the compiler's output on failure.
-std::string nvcc_error(const std::string& text, const std::string& name) {
+std::string nvcc_error(const std::string& text, const std::string& name, const std::string& arch = "sm_90") {
   testing::TempSpaces folder;
   const auto source = folder.write_text(name + ".cu", text);
   const auto log = folder.dir() / "nvcc.log";
-  const std::string command = nvcc() + " -arch=sm_90 -std=c++17 -c " + source.string() + " -o " +
+  const std::string command = nvcc() + " -arch=" + arch + " -std=c++17 -c " + source.string() + " -o " +
                               (folder.dir() / (name + ".o")).string() + " >" + log.string() + " 2>&1";
   if (std::system(command.c_str()) == 0) return "";
   std::ifstream in(log);
@@ -107,6 +107,22 @@ TEST(ExportVariant, ExportsCompileWithNvcc) {
   const std::string bf16 =
       exported("search_spaces/flash_attn_fwd_mma_bf16.json", "B=1,H=2,S=300,D=128,CAUSAL=1", bf16_config);
   EXPECT_EQ(nvcc_error(bf16, "mma_bf16"), "");
+}
+
+// The wgmma space's TMA variants: the launcher takes Q, K, V as buffers, encodes one tensor map per buffer
+// with the driver's encoder found through the runtime, and passes them by value; it builds for sm_90a.
+TEST(ExportVariant, TensorMapsAreEncodedByTheLauncher) {
+  const Config config{{"CONSUMER_WARPGROUPS", 2}, {"BLOCK_N", 128}, {"STAGES", 2}, {"INTRA_WG_OVERLAP", 1},
+                      {"WARP_SPECIALIZE", 1},     {"PINGPONG", 1},   {"TMA_LOADS", 1}};
+  const std::string text = exported("search_spaces/flash_attn_fwd_wgmma.json", "B=2,H=4,S=1000,D=64", config);
+  EXPECT_TRUE(contains(text, "cudaGetDriverEntryPointByVersion(\"cuTensorMapEncodeTiled\""));
+  EXPECT_TRUE(contains(text, "const cuuint64_t dims[] = {64u, 1000u, 8u};")) << text.substr(text.size() - 3000);
+  EXPECT_TRUE(contains(text, "const cuuint32_t box[] = {64u, 128u, 1u};"));
+  EXPECT_TRUE(contains(text, "CU_TENSOR_MAP_SWIZZLE_128B"));
+  EXPECT_TRUE(contains(text, "evotune_tensor_map_arg{&K_map_encoded}"));
+  EXPECT_TRUE(contains(text, "flash_attn_fwd_wgmma_launch(const half* Q, const half* K, const half* V, half* O"));
+  if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
+  EXPECT_EQ(nvcc_error(text, "wgmma_tma", "sm_90a"), "");
 }
 
 }  // namespace

@@ -14,13 +14,13 @@ namespace {
 
 const char* const kWgmmaSpace = "search_spaces/flash_attn_fwd_wgmma.json";
 
-// Valid configs of `problem` on sm_90 with the given INTRA_WG_OVERLAP, WARP_SPECIALIZE and PINGPONG.
+// Valid configs of `problem` on sm_90 with the given INTRA_WG_OVERLAP, WARP_SPECIALIZE, PINGPONG, TMA_LOADS.
 size_t count_mode(const SearchSpace& space, const char* problem, int overlap, int specialize,
-                  int pingpong = 0) {
+                  int pingpong = 0, int tma = 0) {
   const auto configs = space.enumerate(space.resolve_problem(problem), offline_device("sm_90"));
   return static_cast<size_t>(std::count_if(configs.begin(), configs.end(), [&](const Config& config) {
     return config.at("INTRA_WG_OVERLAP") == overlap && config.at("WARP_SPECIALIZE") == specialize &&
-           config.at("PINGPONG") == pingpong;
+           config.at("PINGPONG") == pingpong && config.at("TMA_LOADS") == tma;
   }));
 }
 
@@ -28,11 +28,11 @@ TEST(WgmmaSpace, ValidCountsOnHopper) {
   const SearchSpace space = SearchSpace::load(kWgmmaSpace);
   const DeviceInfo hopper = offline_device("sm_90");
   EXPECT_EQ(space.arch_suffix(), "a");
-  EXPECT_EQ(space.total_configs(), 288u);
-  EXPECT_EQ(space.enumerate(space.resolve_problem("D=64"), hopper).size(), 116u);
-  EXPECT_EQ(space.enumerate(space.resolve_problem("D=64,CAUSAL=1"), hopper).size(), 116u);
-  EXPECT_EQ(space.enumerate(space.resolve_problem("D=128"), hopper).size(), 88u);
-  EXPECT_EQ(space.enumerate(space.resolve_problem("D=128,CAUSAL=1"), hopper).size(), 88u);
+  EXPECT_EQ(space.total_configs(), 576u);
+  EXPECT_EQ(space.enumerate(space.resolve_problem("D=64"), hopper).size(), 185u);
+  EXPECT_EQ(space.enumerate(space.resolve_problem("D=64,CAUSAL=1"), hopper).size(), 185u);
+  EXPECT_EQ(space.enumerate(space.resolve_problem("D=128"), hopper).size(), 141u);
+  EXPECT_EQ(space.enumerate(space.resolve_problem("D=128,CAUSAL=1"), hopper).size(), 141u);
 }
 
 TEST(WgmmaSpace, ValidCountsPerMode) {
@@ -59,6 +59,15 @@ TEST(WgmmaSpace, ValidCountsPerMode) {
       if (!overlap || !specialize) {
         EXPECT_EQ(count_mode(space, "D=64", overlap, specialize, 1), 0u);
       }
+  // TMA loads: every config with a producer, once more.
+  for (int overlap = 0; overlap <= 1; ++overlap)
+    for (int pingpong = 0; pingpong <= 1; ++pingpong) {
+      EXPECT_EQ(count_mode(space, "D=64", overlap, 1, pingpong, 1),
+                count_mode(space, "D=64", overlap, 1, pingpong));
+      EXPECT_EQ(count_mode(space, "D=128", overlap, 1, pingpong, 1),
+                count_mode(space, "D=128", overlap, 1, pingpong));
+      EXPECT_EQ(count_mode(space, "D=64", overlap, 0, pingpong, 1), 0u);
+    }
 }
 
 TEST(WgmmaSpace, FlashAttention3TilesAreValid) {

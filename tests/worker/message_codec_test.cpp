@@ -46,9 +46,14 @@ LaunchSpec attention_launch() {
   l.grid = {4, 8, 4000000000u};
   l.block = {128, 2, 1};
   l.dynamic_smem_bytes = 232448;
-  l.args = {{ArgSpec::Kind::buffer, "Q", DType::bf16, 0.0},
-            {ArgSpec::Kind::scalar, "scale", DType::f32, 0.1 + 0.2},
-            {ArgSpec::Kind::scalar, "S", DType::i32, 512}};
+  l.args = {{ArgSpec::Kind::buffer, "Q", DType::bf16, 0.0, {}},
+            {ArgSpec::Kind::scalar, "scale", DType::f32, 0.1 + 0.2, {}},
+            {ArgSpec::Kind::scalar, "S", DType::i32, 512, {}},
+            {ArgSpec::Kind::tensor_map,
+             "K_map",
+             DType::bf16,
+             0.0,
+             {"K", {64, 4097, 96}, {128, 524416}, {64, 176, 1}, 128}}};
   return l;
 }
 
@@ -63,6 +68,7 @@ void expect_same(const LaunchSpec& a, const LaunchSpec& b) {
     EXPECT_EQ(a.args[i].name, b.args[i].name) << i;
     EXPECT_EQ(a.args[i].dtype, b.args[i].dtype) << i;
     EXPECT_EQ(a.args[i].value, b.args[i].value) << i;
+    EXPECT_EQ(a.args[i].map, b.args[i].map) << i;
   }
   ASSERT_EQ(a.then.size(), b.then.size());
   for (std::size_t i = 0; i < a.then.size(); ++i) expect_same(a.then[i], b.then[i]);
@@ -88,7 +94,8 @@ GpuSetup gpu_setup() {
   setup.tolerances = {1e-3, 0.1 + 0.2};
   setup.settings = {7, 101, false, 1234.5, false};
   setup.include_dirs = {"/usr/local/cuda/include", "/usr/local/cuda/include/cccl"};
-  setup.extra_problems = {{"S=513", {buffer("out", {FillSpec::Kind::random_uniform, -1, 1, 0})}, attention_launch()}};
+  setup.extra_problems = {
+      {"S=513", {buffer("out", {FillSpec::Kind::random_uniform, -1, 1, 0})}, attention_launch()}};
   return setup;
 }
 
