@@ -43,14 +43,16 @@ class CompareSdpaTest(unittest.TestCase):
                 space = json.load(f)
             symbol, names, argtypes = compare_sdpa.launcher_signature(space)
             self.assertEqual(symbol, space["KernelSpecification"]["KernelName"] + "_launch")
-            # The mma spaces' SPLITS launches take a workspace for their scratch buffers.
-            workspace = ["workspace"] if "fwd_mma" in space_file else []
+            # Spaces of several launches (the mma spaces' SPLITS, the wgmma spaces' TMA_LOADS) export one
+            # signature for every config: with a workspace, which their scratch buffers (if any) come from.
+            workspace = ["workspace"] if "fwd_mma" in space_file or "fwd_wgmma" in space_file else []
             self.assertEqual(names, ["Q", "K", "V", "O", "B", "H", "S", "scale"] + workspace)
             self.assertEqual(argtypes, [ctypes.c_void_p] * 4 + [ctypes.c_int32] * 3 + [ctypes.c_float] +
                              [ctypes.c_void_p] * len(workspace) + [ctypes.c_void_p])
             if workspace:
                 self.assertEqual(compare_sdpa.workspace_signature(space),
-                                 ("flash_attn_fwd_mma_workspace_bytes", ["B", "H", "S"], [ctypes.c_int32] * 3))
+                                 (space["KernelSpecification"]["KernelName"] + "_workspace_bytes", ["B", "H", "S"],
+                                  [ctypes.c_int32] * 3))
         tensors = {name: FakeTensor(address) for name, address in zip("qkvo", [16, 32, 48, 64])}
         tensors["workspace"] = FakeTensor(80)
         with open(os.path.join(ROOT, "search_spaces/flash_attn_fwd_mma_bf16.json")) as f:

@@ -157,7 +157,7 @@ TEST_F(LaunchErrors, ScratchFields) {
   EXPECT_EQ(
       load_error([&](auto& json) { json["KernelSpecification"]["Arguments"][2]["MemoryType"] = "Temp"; }),
       ": KernelSpecification.Arguments[2].MemoryType: unknown MemoryType 'Temp' (known: Vector, Scalar, "
-      "Scratch)");
+      "Scratch, TensorMap)");
   EXPECT_EQ(
       load_error([&](auto& json) { json["KernelSpecification"]["Arguments"][2]["Size"] = "SPLIT * ROWS"; }),
       ": KernelSpecification.Arguments[2].Size: unknown name 'SPLIT'");

@@ -151,7 +151,7 @@ const BadFile kBadFiles[] = {
      ": KernelSpecification.KernelFile: file not found: tests/data/spaces/no_such_kernel.cu"},
     {"unknown_memory_type.json",
      ": KernelSpecification.Arguments[0].MemoryType: unknown MemoryType 'Local' (known: "
-     "Vector, Scalar, Scratch)"},
+     "Vector, Scalar, Scratch, TensorMap)"},
     {"unknown_access_type.json",
      ": KernelSpecification.Arguments[1].AccessType: unknown AccessType 'Write' (known: "
      "ReadOnly, WriteOnly, ReadWrite)"},
