@@ -69,6 +69,7 @@ struct LaunchSpec {
   std::array<std::uint32_t, 3> grid{1, 1, 1};   // blocks
   std::array<std::uint32_t, 3> block{1, 1, 1};  // threads
   std::uint32_t dynamic_smem_bytes = 0;
+  std::array<std::uint32_t, 3> cluster{1, 1, 1};  // thread-block cluster, blocks (1, 1, 1: none)
   std::vector<ArgSpec> args;
   std::vector<LaunchSpec> then;  // the launches after this one (each with no `then` or scratch of its own)
   std::vector<ScratchSpec> scratch;  // the scratch buffers the launches name, with this problem's sizes

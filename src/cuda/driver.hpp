@@ -21,7 +21,7 @@ namespace evotune::cuda {
   X(cuStreamDestroy)                                                                                 \
   X(cuStreamSynchronize) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventQuery)         \
   X(cuEventSynchronize) X(cuEventElapsedTime) X(cuLaunchKernel) X(cuDeviceGetPCIBusId)             \
-      X(cuTensorMapEncodeTiled)
+      X(cuTensorMapEncodeTiled) X(cuLaunchKernelEx) X(cuOccupancyMaxActiveClusters)
 
 struct DriverApi {
 #define EVOTUNE_DECLARE_DRIVER_FUNCTION(name) decltype(&::name) name = nullptr;

@@ -37,7 +37,8 @@ double ms_since(Clock::time_point start) {
 
 GpuEvaluator::GpuEvaluator(int device_ordinal, std::vector<BufferSpec> buffers, CompiledKernel reference,
                            Tolerances tolerances, EvalSettings settings,
-                           const std::vector<std::string>& include_dirs, std::vector<ExtraProblem> extra_problems)
+                           const std::vector<std::string>& include_dirs,
+                           std::vector<ExtraProblem> extra_problems)
     : ordinal_(device_ordinal),
       buffers_(std::move(buffers)),
       reference_(std::move(reference)),
@@ -61,7 +62,8 @@ GpuEvaluator::GpuEvaluator(int device_ordinal, std::vector<BufferSpec> buffers, 
     build_state();
     run_reference(0);
     for (const auto& output : state_->download_outputs(Role::reference))
-      non_finite = non_finite || std::any_of(output.begin(), output.end(), [](double v) { return !std::isfinite(v); });
+      non_finite =
+          non_finite || std::any_of(output.begin(), output.end(), [](double v) { return !std::isfinite(v); });
     reference_ms_ = time_reference();
     reference_inputs_.reset();  // timing launches rewrite read-write buffers: validation runs it afresh
   } catch (const Failure& failure) {
@@ -167,6 +169,7 @@ void GpuEvaluator::check_resources(CUfunction function, const LaunchSpec& launch
                                               " threads exceeds the kernel's limit of " +
                                               std::to_string(attributes.max_threads_per_block) + " (" +
                                               std::to_string(attributes.num_regs) + " registers per thread)"};
+  check_cluster(function, launch, who);
   if (launch.dynamic_smem_bytes > kDefaultSmemLimit) {
     const CUresult result =
         cuda::driver().cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
@@ -178,6 +181,62 @@ void GpuEvaluator::check_resources(CUfunction function, const LaunchSpec& launch
   }
 }
 
+namespace {
+
+bool clustered(const LaunchSpec& launch) { return launch.cluster != std::array<std::uint32_t, 3>{1, 1, 1}; }
+
+std::string dims_text(const std::array<std::uint32_t, 3>& dims) {
+  return std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + "x" + std::to_string(dims[2]);
+}
+
+// cuLaunchKernelEx's configuration of `launch`, with its cluster attribute (`attribute` must outlive it).
+CUlaunchConfig cluster_config(const LaunchSpec& launch, CUstream stream, CUlaunchAttribute& attribute) {
+  attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attribute.value.clusterDim.x = launch.cluster[0];
+  attribute.value.clusterDim.y = launch.cluster[1];
+  attribute.value.clusterDim.z = launch.cluster[2];
+  CUlaunchConfig config{};
+  config.gridDimX = launch.grid[0];
+  config.gridDimY = launch.grid[1];
+  config.gridDimZ = launch.grid[2];
+  config.blockDimX = launch.block[0];
+  config.blockDimY = launch.block[1];
+  config.blockDimZ = launch.block[2];
+  config.sharedMemBytes = launch.dynamic_smem_bytes;
+  config.hStream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  return config;
+}
+
+}  // namespace
+
+// A cluster must tile the grid, hold at most 8 blocks (the portable limit: evotune does not opt in to
+// larger ones), and fit the device with this kernel's resources (cuOccupancyMaxActiveClusters > 0).
+void GpuEvaluator::check_cluster(CUfunction function, const LaunchSpec& launch, const char* who) const {
+  if (!clustered(launch)) return;
+  const std::string text = "cluster " + dims_text(launch.cluster);
+  for (int axis = 0; axis < 3; ++axis)
+    if (launch.cluster[axis] == 0 || launch.grid[axis] % launch.cluster[axis] != 0)
+      throw Failure{Status::launch_error,
+                    std::string(who) + ": " + text + " does not tile the grid " + dims_text(launch.grid)};
+  const std::uint64_t blocks = std::uint64_t{launch.cluster[0]} * launch.cluster[1] * launch.cluster[2];
+  if (blocks > 8)
+    throw Failure{Status::resource_error, std::string(who) + ": " + text + " has " + std::to_string(blocks) +
+                                              " blocks, more than the portable 8"};
+  CUlaunchAttribute attribute{};
+  const CUlaunchConfig config = cluster_config(launch, state_->stream.get(), attribute);
+  int clusters = 0;
+  const CUresult result = cuda::driver().cuOccupancyMaxActiveClusters(&clusters, function, &config);
+  if (result != CUDA_SUCCESS || clusters == 0)
+    throw Failure{Status::resource_error,
+                  std::string(who) + ": " + text + " of " +
+                      std::to_string(std::uint64_t{launch.block[0]} * launch.block[1] * launch.block[2]) +
+                      "-thread blocks with " + std::to_string(launch.dynamic_smem_bytes) +
+                      " bytes of dynamic shared memory cannot be placed on this device" +
+                      (result != CUDA_SUCCESS ? " (" + cuda::error_text(result) + ")" : std::string())};
+}
+
 KernelArgs GpuEvaluator::arguments(const LaunchSpec& launch, Role role) const {
   try {
     return KernelArgs(launch.args, [&](const std::string& name) { return state_->address(name, role); });
@@ -187,6 +246,13 @@ KernelArgs GpuEvaluator::arguments(const LaunchSpec& launch, Role role) const {
 }
 
 void GpuEvaluator::launch(CUfunction function, const LaunchSpec& launch, KernelArgs& args) const {
+  if (clustered(launch)) {
+    CUlaunchAttribute attribute{};
+    const CUlaunchConfig config = cluster_config(launch, state_->stream.get(), attribute);
+    cuda::check(cuda::driver().cuLaunchKernelEx(&config, function, args.params(), nullptr),
+                "cuLaunchKernelEx");
+    return;
+  }
   cuda::check(cuda::driver().cuLaunchKernel(
                   function, launch.grid[0], launch.grid[1], launch.grid[2], launch.block[0], launch.block[1],
                   launch.block[2], launch.dynamic_smem_bytes, state_->stream.get(), args.params(), nullptr),

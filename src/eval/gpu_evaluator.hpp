@@ -70,6 +70,7 @@ class GpuEvaluator {
   void check_resources(CUfunc_st* function, const LaunchSpec& launch, const char* who) const;
   KernelArgs arguments(const LaunchSpec& launch, Role role) const;
   void launch(CUfunc_st* function, const LaunchSpec& launch, KernelArgs& args) const;
+  void check_cluster(CUfunc_st* function, const LaunchSpec& launch, const char* who) const;
   void wait(double timeout_ms, const std::string& who) const;
   // Leaves the reference's outputs for `seed`'s inputs (special fills of index `special` where >= 0) in its
   // output buffers; runs it unless they are there.
@@ -82,7 +83,7 @@ class GpuEvaluator {
   // One checked launch on `seed`'s inputs: guards armed and read-only inputs checksummed around it. False
   // with outcome's status and message set (out_of_bounds, or wrong_result for a write into an input).
   bool checked_run(const LaunchSpec& launch, std::uint64_t seed, int special, Outcome& outcome);
-  int special_rounds() const;  // the most special fills any buffer has
+  int special_rounds() const;                          // the most special fills any buffer has
   std::string special_inputs_text(int special) const;  // "q in [-40, 40], k in [-40, 40]"
   TimingStats time_variant(const LaunchSpec& launch);
   double time_reference();

@@ -199,6 +199,22 @@ void write_launch(std::ostream& out, const LaunchSpec& launch, const std::string
         << ", cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes);\n";
     out << indent << "if (attribute != cudaSuccess) return attribute;\n";
   }
+  if (launch.cluster != std::array<std::uint32_t, 3>{1, 1, 1}) {
+    const auto& c = launch.cluster;
+    out << indent << "cudaLaunchConfig_t config = {};\n";
+    out << indent << "config.gridDim = grid;\n" << indent << "config.blockDim = block;\n";
+    out << indent << "config.dynamicSmemBytes = shared_bytes;\n" << indent << "config.stream = stream;\n";
+    out << indent << "cudaLaunchAttribute cluster[1];\n";
+    out << indent << "cluster[0].id = cudaLaunchAttributeClusterDimension;\n";
+    out << indent << "cluster[0].val.clusterDim.x = " << c[0] << ";\n";
+    out << indent << "cluster[0].val.clusterDim.y = " << c[1] << ";\n";
+    out << indent << "cluster[0].val.clusterDim.z = " << c[2] << ";\n";
+    out << indent << "config.attrs = cluster;\n" << indent << "config.numAttrs = 1;\n";
+    out << indent << "const cudaError_t clustered = cudaLaunchKernelEx(&config, " << launch.kernel_name
+        << ", " << call << ");\n";
+    out << indent << "if (clustered != cudaSuccess) return clustered;\n";
+    return;
+  }
   out << indent << launch.kernel_name << "<<<grid, block, shared_bytes, stream>>>(" << call << ");\n";
 }
 

@@ -158,12 +158,14 @@ std::array<std::string, 3> read_dims(const Field& field) {
 
 void read_kernel_section(const Field& section, const std::filesystem::path& folder, SpaceFile& space) {
   section.allow_only({"Language", "KernelFile", "KernelName", "CompilerOptions", "ArchSuffix",
-                      "GlobalSizeType", "GlobalSize", "LocalSize", "SharedMemory", "Arguments", "Launches"});
+                      "GlobalSizeType", "GlobalSize", "LocalSize", "SharedMemory", "ClusterSize", "Arguments",
+                      "Launches"});
   if (const auto language = section.find("Language"); language && language->text() != "CUDA")
     language->fail("unsupported Language '" + language->text() + "' (evotune tunes CUDA)");
   if (const auto type = section.find("GlobalSizeType"); type && type->text() != "CUDA")
     type->fail("unsupported GlobalSizeType '" + type->text() + "' (use CUDA: GlobalSize counts blocks)");
   read_launch(section, folder, space.kernel, space.template_source);
+  if (const auto cluster = section.find("ClusterSize")) space.kernel.cluster = read_dims(*cluster);
   if (const auto options = section.find("CompilerOptions")) space.compiler_options = options->texts();
   if (const auto suffix = section.find("ArchSuffix")) {
     space.arch_suffix = suffix->text();

@@ -13,7 +13,8 @@ const ArgumentDecl* find_argument(const SpaceFile& space, const std::string& nam
 }
 
 LaunchDecl read_entry(const Field& entry, const SpaceFile& space) {
-  entry.allow_only({"If", "KernelName", "GlobalSize", "LocalSize", "SharedMemory", "Arguments"});
+  entry.allow_only(
+      {"If", "KernelName", "GlobalSize", "LocalSize", "SharedMemory", "ClusterSize", "Arguments"});
   LaunchDecl launch{"", space.kernel};
   launch.kernel.arguments.clear();
   if (const auto condition = entry.find("If")) launch.condition = condition->expression();
@@ -21,6 +22,7 @@ LaunchDecl read_entry(const Field& entry, const SpaceFile& space) {
   if (const auto grid = entry.find("GlobalSize")) launch.kernel.grid = read_dims(*grid);
   if (const auto block = entry.find("LocalSize")) launch.kernel.block = read_dims(*block);
   if (const auto shared = entry.find("SharedMemory")) launch.kernel.shared_memory = shared->expression();
+  if (const auto cluster = entry.find("ClusterSize")) launch.kernel.cluster = read_dims(*cluster);
   const auto arguments = entry.at("Arguments");
   for (const auto& element : arguments.elements()) {
     const std::string name = element.text();

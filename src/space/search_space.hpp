@@ -66,6 +66,7 @@ struct KernelDecl {
   std::array<std::string, 3> grid;   // GlobalSize X/Y/Z, in blocks (GlobalSizeType "CUDA")
   std::array<std::string, 3> block;  // LocalSize X/Y/Z, threads
   std::string shared_memory = "0";   // dynamic shared memory, bytes
+  std::array<std::string, 3> cluster{"1", "1", "1"};  // ClusterSize X/Y/Z, blocks (KernelSpecification only)
   std::vector<std::string> arguments;  // argument names in parameter order
 };
 

@@ -135,6 +135,11 @@ std::vector<SpaceModel::Compiled> SpaceModel::compile_geometry(const KernelDecl&
   geometry.push_back(compile(
       decl.shared_memory, path("SharedMemory", decl.shared_memory, inherited ? inherited->shared_memory : ""),
       scope, all));
+  for (int axis = 0; axis < 3; ++axis)
+    geometry.push_back(compile(decl.cluster[axis],
+                               path(std::string("ClusterSize.") + axes[axis], decl.cluster[axis],
+                                    inherited ? inherited->cluster[axis] : ""),
+                               scope, all));
   return geometry;
 }
 
@@ -249,6 +254,8 @@ LaunchSpec SpaceModel::one_launch(const KernelDecl& decl, const std::vector<Comp
     spec.block[axis] = static_cast<std::uint32_t>(whole(geometry[3 + axis], kUint32Max, scope));
   }
   spec.dynamic_smem_bytes = static_cast<std::uint32_t>(whole(geometry[6], kUint32Max, scope));
+  for (int axis = 0; axis < 3; ++axis)
+    spec.cluster[axis] = static_cast<std::uint32_t>(whole(geometry[7 + axis], kUint32Max, scope));
   for (const auto& name : decl.arguments) {
     const std::size_t i = *index_of(file_->arguments, name);
     const auto& argument = file_->arguments[i];

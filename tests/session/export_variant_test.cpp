@@ -112,17 +112,29 @@ TEST(ExportVariant, ExportsCompileWithNvcc) {
 // The wgmma space's TMA variants: the launcher takes Q, K, V as buffers, encodes one tensor map per buffer
 // with the driver's encoder found through the runtime, and passes them by value; it builds for sm_90a.
 TEST(ExportVariant, TensorMapsAreEncodedByTheLauncher) {
-  const Config config{{"CONSUMER_WARPGROUPS", 2}, {"BLOCK_N", 128}, {"STAGES", 2}, {"INTRA_WG_OVERLAP", 1},
-                      {"WARP_SPECIALIZE", 1},     {"PINGPONG", 1},   {"TMA_LOADS", 1}};
+  const Config config{{"CONSUMER_WARPGROUPS", 2}, {"BLOCK_N", 128}, {"STAGES", 2},   {"INTRA_WG_OVERLAP", 1},
+                      {"WARP_SPECIALIZE", 1},     {"PINGPONG", 1},  {"TMA_LOADS", 1}};
   const std::string text = exported("search_spaces/flash_attn_fwd_wgmma.json", "B=2,H=4,S=1000,D=64", config);
   EXPECT_TRUE(contains(text, "cudaGetDriverEntryPointByVersion(\"cuTensorMapEncodeTiled\""));
-  EXPECT_TRUE(contains(text, "const cuuint64_t dims[] = {64u, 1000u, 8u};")) << text.substr(text.size() - 3000);
+  EXPECT_TRUE(contains(text, "const cuuint64_t dims[] = {64u, 1000u, 8u};"))
+      << text.substr(text.size() - 3000);
   EXPECT_TRUE(contains(text, "const cuuint32_t box[] = {64u, 128u, 1u};"));
   EXPECT_TRUE(contains(text, "CU_TENSOR_MAP_SWIZZLE_128B"));
   EXPECT_TRUE(contains(text, "evotune_tensor_map_arg{&K_map_encoded}"));
-  EXPECT_TRUE(contains(text, "flash_attn_fwd_wgmma_launch(const half* Q, const half* K, const half* V, half* O"));
+  EXPECT_TRUE(
+      contains(text, "flash_attn_fwd_wgmma_launch(const half* Q, const half* K, const half* V, half* O"));
   if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
   EXPECT_EQ(nvcc_error(text, "wgmma_tma", "sm_90a"), "");
+}
+
+// A clustered launch is exported through cudaLaunchKernelEx with the cluster attribute.
+TEST(ExportVariant, ClustersLaunchThroughLaunchKernelEx) {
+  const std::string text =
+      exported((kSpaces / "cluster_copy.json").string(), "N=1000", {{"CLUSTER", 2}, {"BLOCK", 256}});
+  EXPECT_TRUE(contains(text, "cluster[0].val.clusterDim.x = 2;"));
+  EXPECT_TRUE(contains(text, "cudaLaunchKernelEx(&config, cluster_copy, x, y, n)"));
+  if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
+  EXPECT_EQ(nvcc_error(text, "cluster_copy"), "");
 }
 
 }  // namespace

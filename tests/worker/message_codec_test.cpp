@@ -46,6 +46,7 @@ LaunchSpec attention_launch() {
   l.grid = {4, 8, 4000000000u};
   l.block = {128, 2, 1};
   l.dynamic_smem_bytes = 232448;
+  l.cluster = {2, 1, 1};
   l.args = {{ArgSpec::Kind::buffer, "Q", DType::bf16, 0.0, {}},
             {ArgSpec::Kind::scalar, "scale", DType::f32, 0.1 + 0.2, {}},
             {ArgSpec::Kind::scalar, "S", DType::i32, 512, {}},
@@ -62,6 +63,7 @@ void expect_same(const LaunchSpec& a, const LaunchSpec& b) {
   EXPECT_EQ(a.grid, b.grid);
   EXPECT_EQ(a.block, b.block);
   EXPECT_EQ(a.dynamic_smem_bytes, b.dynamic_smem_bytes);
+  EXPECT_EQ(a.cluster, b.cluster);
   ASSERT_EQ(a.args.size(), b.args.size());
   for (std::size_t i = 0; i < a.args.size(); ++i) {
     EXPECT_EQ(a.args[i].kind, b.args[i].kind) << i;
