@@ -1,0 +1,62 @@
+// `evotune bench-transfer` and `evotune bench-dispatch` on the committed H100 sweeps of the wgmma space
+// (eight D=64 problems, every valid config): one JSON row per problem (and strategy), the numbers consistent
+// with the sweeps, and one line for too few sweeps.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/run_command.hpp"
+
+namespace evotune {
+namespace {
+
+const std::string kSpace = "search_spaces/flash_attn_fwd_wgmma.json";
+const std::vector<std::string> kSweeps{"B_1_H_8_S_512_D_64",  "B_1_H_8_S_1024_D_64", "B_1_H_8_S_2048_D_64",
+                                       "B_1_H_8_S_4096_D_64", "B_2_H_8_S_1000_D_64", "B_4_H_8_S_1024_D_64",
+                                       "B_8_H_8_S_512_D_64",  "B_2_H_16_S_2048_D_64"};
+
+std::string replays() {
+  std::string text;
+  for (const auto& name : kSweeps) text += " --replay tests/data/sweeps/wgmma_h100_" + name + ".json";
+  return text;
+}
+
+TEST(BenchDispatchCommand, EveryRecordedProblemIsServedFromTheOthers) {
+  const auto result = test::run_evotune("bench-dispatch " + kSpace + replays() + " --json");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto json = nlohmann::json::parse(result.out);
+  ASSERT_EQ(json.at("rows").size(), kSweeps.size());
+  EXPECT_EQ(json.at("unserved"), 0);
+  for (const auto& row : json.at("rows")) {
+    EXPECT_EQ(row.at("rule"), "nearest") << row.dump();
+    EXPECT_GE(row.at("slowdown").get<double>(), 1.0) << row.dump();
+    EXPECT_NE(row.at("from"), "") << row.dump();
+  }
+  EXPECT_GE(json.at("worst_slowdown").get<double>(), json.at("median_slowdown").get<double>());
+}
+
+TEST(BenchTransferCommand, SeededRunsNeverNeedMoreThanTheBudget) {
+  const auto result = test::run_evotune("bench-transfer " + kSpace + replays() + " --seeds 5 --json");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto json = nlohmann::json::parse(result.out);
+  ASSERT_EQ(json.size(), kSweeps.size() * 2);  // evolve and anneal
+  int faster = 0;
+  for (const auto& row : json) {
+    EXPECT_EQ(row.at("valid_configs"), 185) << row.dump();
+    EXPECT_GT(row.at("transferred").get<int>(), 0) << row.dump();
+    ASSERT_FALSE(row.at("transfer").at("median").is_null()) << row.dump();
+    ASSERT_FALSE(row.at("cold").at("median").is_null()) << row.dump();
+    if (row.at("transfer_over_cold").get<double>() < 1) ++faster;
+  }
+  EXPECT_GT(faster, 0) << "transfer saved evaluations nowhere";
+}
+
+TEST(BenchTransferCommand, OneSweepIsRefusedInOneLine) {
+  const auto result = test::run_evotune("bench-transfer " + kSpace +
+                                        " --replay tests/data/sweeps/wgmma_h100_B_1_H_8_S_512_D_64.json");
+  EXPECT_NE(result.exit_code, 0);
+  EXPECT_NE(result.err.find("needs sweeps of at least two problems"), std::string::npos) << result.err;
+}
+
+}  // namespace
+}  // namespace evotune
