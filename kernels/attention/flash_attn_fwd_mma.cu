@@ -35,6 +35,9 @@
 //   Q_IN_REGS  1 = the Q fragments are loaded into registers once; 0 = reloaded from shared memory with
 //              ldmatrix for every K/V tile (fewer registers)
 //   SPLITS     key ranges per query block, each its own thread block (1 = no split, no combine launch)
+//   PERSISTENT 1 = a grid of a few blocks per SM (the space's BLOCKS_PER_SM) walks every (query block, head,
+//              batch) tile, round robin, the last query blocks (the heaviest when causal) first, with a block
+//              barrier between tiles; needs SPLITS = 1. 0 = grid (cdiv(S, BLOCK_M) * SPLITS, H, B).
 //   Problem sizes: D (head dimension, 64 or 128), CAUSAL (1 = key j > query i is masked).
 //
 // Shared memory layout (halves; ROW = D + (SWIZZLE ? 0 : 8)):
@@ -68,6 +71,9 @@ static_assert(false, "Q_IN_REGS (0 or 1) must be #defined");
 #endif
 #ifndef SPLITS
 static_assert(false, "SPLITS must be #defined");
+#endif
+#ifndef PERSISTENT
+static_assert(false, "PERSISTENT (0 or 1) must be #defined");
 #endif
 
 namespace {
@@ -104,6 +110,7 @@ static_assert(BLOCK_N % 16 == 0, "BLOCK_N must be a multiple of 16 (one mma k-st
 static_assert(STAGES >= 1 && STAGES <= 4, "STAGES must be 1..4");
 static_assert(!SWIZZLE || CHUNKS >= 8, "the swizzle permutes 8 chunks per row");
 static_assert(SPLITS >= 1 && SPLITS <= 16, "SPLITS must be 1..16");
+static_assert(PERSISTENT == 0 || SPLITS == 1, "a persistent grid walks whole query tiles: SPLITS = 1");
 
 constexpr float kLog2e = 1.4426950408889634f;
 #define NEG_INF (-__int_as_float(0x7f800000))  // -inf, without <cmath>
@@ -183,14 +190,16 @@ __device__ __forceinline__ void load_q_fragment(unsigned (&a)[4], const elem* q_
 
 }  // namespace
 
-extern "C" __global__ void __launch_bounds__(THREADS)
-    flash_attn_fwd_mma(const elem* __restrict__ Q, const elem* __restrict__ K, const elem* __restrict__ V,
+// One query tile: block_x (query block x / SPLITS, split x % SPLITS), head block_y, batch block_z.
+__device__ __forceinline__ void attention_tile(const elem* __restrict__ Q, const elem* __restrict__ K,
+                                               const elem* __restrict__ V,
 #if SPLITS > 1
-                       float* __restrict__ O_part, float* __restrict__ L_part,
+                                               float* __restrict__ O_part, float* __restrict__ L_part,
 #else
-                       elem* __restrict__ O,
+                                               elem* __restrict__ O,
 #endif
-                       int B, int H, int S, float scale) {
+                                               int B, int H, int S, float scale, int block_x, int block_y,
+                                               int block_z) {
   extern __shared__ __align__(128) unsigned char smem_raw[];
   {
     unsigned dynamic_bytes;
@@ -205,9 +214,9 @@ extern "C" __global__ void __launch_bounds__(THREADS)
   const int warp = threadIdx.x >> 5;
   const int group = lane >> 2;  // the accumulator row of this lane (and row + 8)
   const int quad = lane & 3;    // the accumulator column pair of this lane
-  const int split = blockIdx.x % SPLITS;
-  const int m0 = (blockIdx.x / SPLITS) * BLOCK_M;
-  const long long head = (static_cast<long long>(blockIdx.z) * H + blockIdx.y) * S * D;
+  const int split = block_x % SPLITS;
+  const int m0 = (block_x / SPLITS) * BLOCK_M;
+  const long long head = (static_cast<long long>(block_z) * H + block_y) * S * D;
   const elem* q_head = Q + head;
   const elem* k_head = K + head;
   const elem* v_head = V + head;
@@ -396,7 +405,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
   // Partial epilogue: this split's O / its row sum as fp32 straight from the accumulators, and its
   // log-sum-exp m + log2(sum) (base 2, in units of the scaled scores); -inf and 0 where it saw no key.
   const long long rows = static_cast<long long>(B) * H * S;
-  const long long row_base = split * rows + (static_cast<long long>(blockIdx.z) * H + blockIdx.y) * S;
+  const long long row_base = split * rows + (static_cast<long long>(block_z) * H + block_y) * S;
 #pragma unroll
   for (int mi = 0; mi < M_TILES; ++mi) {
 #pragma unroll
@@ -442,6 +451,38 @@ extern "C" __global__ void __launch_bounds__(THREADS)
           *reinterpret_cast<const uint4*>(q_tile + tile_offset(row, col));
   }
 #endif  // SPLITS > 1
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS)
+    flash_attn_fwd_mma(const elem* __restrict__ Q, const elem* __restrict__ K, const elem* __restrict__ V,
+#if SPLITS > 1
+                       float* __restrict__ O_part, float* __restrict__ L_part,
+#else
+                       elem* __restrict__ O,
+#endif
+                       int B, int H, int S, float scale) {
+#if PERSISTENT
+  // A grid of a few blocks per SM walks every (query block, head, batch) tile: tile t is query block
+  // m_blocks - 1 - t / (H * B) (the last query blocks, the heaviest when causal, first), head and batch
+  // fastest. Block b takes tiles b, b + gridDim.x, ...; the barrier between tiles keeps the next tile's Q and
+  // K/V copies from landing in shared memory that the last one's epilogue still reads.
+  const int m_blocks = (S + BLOCK_M - 1) / BLOCK_M;
+  const int heads = H * B;
+  const long long total = static_cast<long long>(m_blocks) * heads;
+  for (long long t = blockIdx.x; t < total; t += gridDim.x) {
+    const int bh = static_cast<int>(t % heads);
+    attention_tile(Q, K, V, O, B, H, S, scale, m_blocks - 1 - static_cast<int>(t / heads), bh % H, bh / H);
+    __syncthreads();
+  }
+#else
+  attention_tile(Q, K, V,
+#if SPLITS > 1
+                 O_part, L_part,
+#else
+                 O,
+#endif
+                 B, H, S, scale, blockIdx.x, blockIdx.y, blockIdx.z);
+#endif
 }
 
 #if SPLITS > 1

@@ -76,6 +76,17 @@ INSTANTIATE_TEST_SUITE_P(
              "search_spaces/flash_attn_fwd_mma_bf16.json"},
         Case{"B=2,H=2,S=200,D=128,CAUSAL=0",
              "BLOCK_M=64,BLOCK_N=64,WARPS=4,STAGES=2,SWIZZLE=0,Q_IN_REGS=0,SPLITS=2",
+             "search_spaces/flash_attn_fwd_mma_bf16.json"},
+        // PERSISTENT: more tiles (16 query blocks x 64 heads) than resident blocks, so each block walks
+        // several, causal heaviest first; odd S (the tail tile and S + 1), both head dimensions, bf16.
+        Case{"B=4,H=16,S=1000,D=64,CAUSAL=0",
+             "BLOCK_M=64,BLOCK_N=64,WARPS=4,STAGES=2,SWIZZLE=1,Q_IN_REGS=1,SPLITS=1,PERSISTENT=1"},
+        Case{"B=4,H=16,S=1000,D=64,CAUSAL=1",
+             "BLOCK_M=128,BLOCK_N=64,WARPS=4,STAGES=3,SWIZZLE=0,Q_IN_REGS=0,SPLITS=1,PERSISTENT=1"},
+        Case{"B=4,H=16,S=1000,D=128,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=64,WARPS=4,STAGES=2,SWIZZLE=1,Q_IN_REGS=0,SPLITS=1,PERSISTENT=1"},
+        Case{"B=4,H=16,S=1000,D=64,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=64,WARPS=4,STAGES=2,SWIZZLE=1,Q_IN_REGS=1,SPLITS=1,PERSISTENT=1",
              "search_spaces/flash_attn_fwd_mma_bf16.json"}),
     [](const ::testing::TestParamInfo<Case>& info) { return "case_" + std::to_string(info.index); });
 

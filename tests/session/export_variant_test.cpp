@@ -96,8 +96,8 @@ TEST(ExportVariant, ExportsCompileWithNvcc) {
   EXPECT_EQ(nvcc_error(exported((kSpaces / "row_sum.json").string(), "", {{"BLOCK", 256}, {"SPLITS", 2}}),
                        "row_sum"),
             "");
-  const Config mma{{"BLOCK_M", 128}, {"BLOCK_N", 64},  {"WARPS", 4}, {"STAGES", 2},
-                   {"SWIZZLE", 1},   {"Q_IN_REGS", 0}, {"SPLITS", 4}};
+  const Config mma{{"BLOCK_M", 128}, {"BLOCK_N", 64},  {"WARPS", 4},  {"STAGES", 2},
+                   {"SWIZZLE", 1},   {"Q_IN_REGS", 0}, {"SPLITS", 4}, {"PERSISTENT", 0}};
   const std::string fp16 = exported("search_spaces/flash_attn_fwd_mma.json", "B=1,H=8,S=512,D=64", mma);
   EXPECT_TRUE(contains(fp16, "flash_attn_fwd_mma_workspace_bytes(int B, int H, int S)"));
   EXPECT_TRUE(contains(fp16, "flash_attn_combine<<<"));

@@ -1,8 +1,9 @@
 // The GPU workers' set-up for a space's extra problems, and the job deadline's count of extra rounds.
+#include "session/worker_setup.hpp"
+
 #include <gtest/gtest.h>
 
 #include "core/known_devices.hpp"
-#include "session/worker_setup.hpp"
 
 namespace evotune {
 namespace {
@@ -18,8 +19,8 @@ TEST(WorkerSetup, ExtraProblemsCarryTheirBuffersAndBothLaunches) {
   EXPECT_EQ(problems[0].buffers[0].count, 2 * 4 * 513 * 64);
   EXPECT_EQ(problems[0].reference_launch.grid[0], (513u + 7) / 8);
 
-  const Config config{{"BLOCK_M", 128}, {"BLOCK_N", 64},  {"WARPS", 4}, {"STAGES", 2},
-                      {"SWIZZLE", 1},   {"Q_IN_REGS", 0}, {"SPLITS", 1}};
+  const Config config{{"BLOCK_M", 128}, {"BLOCK_N", 64},  {"WARPS", 4},  {"STAGES", 2},
+                      {"SWIZZLE", 1},   {"Q_IN_REGS", 0}, {"SPLITS", 1}, {"PERSISTENT", 0}};
   const auto launches = extra_variant_launches(space, config, sizes, device);
   ASSERT_EQ(launches.size(), 1u);
   EXPECT_EQ(launches[0].grid[0], 5u);  // cdiv(513, 128), where the main problem has 4

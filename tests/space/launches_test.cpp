@@ -116,7 +116,7 @@ TEST_F(LaunchErrors, MalformedLists) {
         launches(json)[1]["Grid"] = {{"X", 1}};
       }),
       ": KernelSpecification.Launches[1].Grid: unknown field (known: If, KernelName, GlobalSize, LocalSize, "
-      "SharedMemory, Arguments)");
+      "SharedMemory, ClusterSize, Arguments)");
   EXPECT_EQ(load_error([&](auto& json) { launches(json)[2].erase("Arguments"); }),
             ": KernelSpecification.Launches[2].Arguments: missing required field");
   EXPECT_EQ(load_error([&](auto& json) { launches(json)[1]["KernelName"] = "row-sum"; }),
