@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/timing_option.hpp"
 #include "core/core_json.hpp"
 #include "session/kernel_file_eval.hpp"
 
@@ -24,6 +25,11 @@ nlohmann::ordered_json result_json(const KernelFileResult& r) {
   json["tflops"] = o.timing ? nlohmann::ordered_json(r.tflops) : nullptr;
   json["gbps"] = o.timing ? nlohmann::ordered_json(r.gbps) : nullptr;
   json["timing"] = o.timing ? to_json(*o.timing) : nullptr;
+  // The mode the time was taken in (single or graph; a graph that fell back says so in timing.method).
+  const std::optional<TimingMethod> method = o.timing ? o.timing->method : std::nullopt;
+  json["timing_mode"] = method ? nlohmann::ordered_json(method->graph ? "graph" : "single") : nullptr;
+  json["graph_executions"] =
+      method && method->graph ? nlohmann::ordered_json(method->graph_executions) : nullptr;
   json["error"] = o.error ? to_json(*o.error) : nullptr;
   json["validation"] = {{"rounds", o.validation_rounds}, {"seed", o.validation_seed}};
   json["resources"] = {{"registers", o.compile.registers},
@@ -63,8 +69,10 @@ void run(EvalOptions options) {
               result.arch.c_str(), result.space.c_str(), key_value_text(result.problem).c_str(),
               std::string(to_string(o.status)).c_str());
   if (o.timing)
-    std::printf(", %.2f us (p20 %.2f, p80 %.2f), %.1f TFLOP/s, %.1f GB/s", o.timing->median_us,
-                o.timing->p20_us, o.timing->p80_us, result.tflops, result.gbps);
+    std::printf(", %.2f us (p20 %.2f, p80 %.2f; %s), %.1f TFLOP/s, %.1f GB/s", o.timing->median_us,
+                o.timing->p20_us, o.timing->p80_us,
+                o.timing->method ? describe(*o.timing->method).c_str() : "timing method unknown",
+                result.tflops, result.gbps);
   else
     std::printf(": %s", o.message.c_str());
   std::printf("; %d registers, %d spill bytes\n", o.compile.registers, o.compile.spill_store_bytes);
@@ -94,13 +102,17 @@ void add_eval_command(CLI::App& app) {
   command->add_option("--validation-rounds", r.eval.validation_rounds, "Validation rounds on fresh inputs")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));
-  command->add_option("--warmup", r.eval.warmup, "Untimed launches before timing")->capture_default_str();
+  command->add_option("--warmup", r.eval.warmup, "Executions before timing (graph, auto: the fastest sets G)")
+      ->capture_default_str();
   command
       ->add_option_function<std::string>(
-          "--flush-l2", [options](const std::string& value) { options->request.eval.flush_l2 = value == "on"; },
-          "Overwrite a buffer of twice the L2 before each timed launch (on, the default) or not (off)")
+          "--flush-l2",
+          [options](const std::string& value) { options->request.eval.flush_l2 = value == "on"; },
+          "Overwrite a buffer of twice the L2 before each timed launch or graph replay (on, the default) or "
+          "not (off)")
       ->check(CLI::IsMember({"on", "off"}));
-  command->add_option("--reps", r.eval.repetitions, "Timed launches (median reported)")
+  add_timing_option(*command, &r.eval);
+  command->add_option("--reps", r.eval.repetitions, "Timed launches or graph replays (median reported)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   command->add_option("--timeout-ms", r.eval.timeout_ms, "Ceiling of the per-launch limit")

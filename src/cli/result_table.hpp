@@ -11,7 +11,8 @@ namespace evotune::cli {
 
 void print_result_table(const std::vector<RankedResult>& results, std::FILE* out);
 // An array, best first, of {config_id, params, time_us (median), time_min_us, time_p20_us, time_p80_us,
-// time_stddev_us, samples, tflops, gbps, status, message, device, registers}.
+// time_stddev_us, samples, timing_mode ("single", "graph"; null when not stored), graph_executions, flush_l2,
+// timing_fallback (only when a graph fell back), tflops, gbps, status, message, device, registers}.
 nlohmann::json results_json(const std::vector<RankedResult>& results);
 
 }  // namespace evotune::cli

@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "cli/result_table.hpp"
 #include "cli/sanitizer_table.hpp"
+#include "cli/timing_option.hpp"
 #include "core/error.hpp"
 #include "replay/recorded_sweep.hpp"
 #include "session/problem_sequence.hpp"
@@ -170,7 +171,9 @@ void add_tune_command(CLI::App& app) {
   command->add_option("--db", options->db_file, "Results database")->capture_default_str();
   command->add_option("--devices", options->devices, "GPUs to evaluate on: 0, 0,1 or all (one worker each)")
       ->capture_default_str();
-  command->add_option("--warmup", options->eval.warmup, "Untimed launches before timing")
+  command
+      ->add_option("--warmup", options->eval.warmup,
+                   "Executions before timing (graph, auto: the fastest sets G)")
       ->capture_default_str();
   command
       ->add_option(
@@ -182,10 +185,15 @@ void add_tune_command(CLI::App& app) {
   command
       ->add_option_function<std::string>(
           "--flush-l2", [options](const std::string& value) { options->eval.flush_l2 = value == "on"; },
-          "Overwrite a buffer of twice the L2 before each timed launch (on, the default: times from DRAM) or "
+          "Overwrite a buffer of twice the L2 before each timed launch or graph replay (on, the default: "
+          "times "
+          "from DRAM) or "
           "not (off: inputs may stay in L2 between launches, as in a loop of calls); stored with the run")
       ->check(CLI::IsMember({"on", "off"}));
-  command->add_option("--reps", options->eval.repetitions, "Timed launches per variant (median reported)")
+  add_timing_option(*command, &options->eval);
+  command
+      ->add_option("--reps", options->eval.repetitions,
+                   "Timed launches (graph replays) per variant (median reported)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   command

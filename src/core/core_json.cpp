@@ -1,6 +1,8 @@
 // JSON of what a measurement yields: the device, timing and error figures, compile details, the outcome.
 #include "core/core_json.hpp"
 
+#include <cstdio>
+
 namespace evotune {
 
 using ordered_json = nlohmann::ordered_json;
@@ -48,23 +50,57 @@ DeviceInfo device_from_json(const Fields& f) {
 }
 
 std::string describe_timing(const nlohmann::json& t) {
-  // Every launch is timed on its own between two CUDA events (the one method so far).
-  std::string text = "CUDA events";
-  text += ", " + std::to_string(t.value("warmup", 0)) + " warm-up + " + std::to_string(t.value("repetitions", 0)) +
-          " timed launches, ";
-  text += t.value("flush_l2", true) ? "L2 flushed before each" : "L2 not flushed";
-  text += ", " + std::to_string(t.value("validation_rounds", 0)) + " validation rounds";
-  return text;
+  const std::string mode = t.value("timing", std::string("single"));
+  const std::string warmup = std::to_string(t.value("warmup", 0)) + " warm-up + ";
+  const std::string timed = std::to_string(t.value("repetitions", 0));
+  const bool flush = t.value("flush_l2", true);
+  std::string text;
+  if (mode == "graph") {
+    text = "CUDA graphs of up to " + std::to_string(kGraphMaxExecutions) + " executions, " + warmup + timed +
+           " timed replays, " + (flush ? "L2 flushed before each replay" : "L2 not flushed");
+  } else if (mode == "auto") {
+    char threshold[32];
+    std::snprintf(threshold, sizeof threshold, "%g", kAutoGraphBelowUs);
+    text = std::string("CUDA graphs for variants under ") + threshold + " us, else CUDA events, " + warmup +
+           timed + " timed replays or launches, " + (flush ? "L2 flushed before each" : "L2 not flushed");
+  } else {
+    text = "CUDA events, " + warmup + timed + " timed launches, " +
+           (flush ? "L2 flushed before each" : "L2 not flushed");
+  }
+  return text + ", " + std::to_string(t.value("validation_rounds", 0)) + " validation rounds";
+}
+
+ordered_json to_json(const TimingMethod& m) {
+  ordered_json j = {{"mode", m.graph ? "graph" : "single"},
+                    {"graph_executions", m.graph_executions},
+                    {"flush_l2", m.flush_l2}};
+  if (!m.fallback.empty()) j["fallback"] = m.fallback;
+  return j;
+}
+
+TimingMethod timing_method_from_json(const Fields& f) {
+  f.only({"mode", "graph_executions", "flush_l2", "fallback"});
+  TimingMethod m;
+  const TimingMode mode = timing_mode_from_json(f, "mode");
+  if (mode == TimingMode::automatic)
+    f.fail(f.name("mode"), "a measurement is timed single or graph, not auto");
+  m.graph = mode == TimingMode::graph;
+  m.graph_executions = f.small_integer("graph_executions");
+  m.flush_l2 = f.boolean("flush_l2");
+  if (f.has("fallback")) m.fallback = f.text("fallback");
+  return m;
 }
 
 ordered_json to_json(const TimingStats& t) {
-  return {{"median_us", t.median_us}, {"min_us", t.min_us}, {"mean_us", t.mean_us},
-          {"stddev_us", t.stddev_us}, {"p20_us", t.p20_us}, {"p80_us", t.p80_us},
-          {"samples", t.samples}};
+  ordered_json j = {{"median_us", t.median_us}, {"min_us", t.min_us}, {"mean_us", t.mean_us},
+                    {"stddev_us", t.stddev_us}, {"p20_us", t.p20_us}, {"p80_us", t.p80_us},
+                    {"samples", t.samples}};
+  if (t.method) j["method"] = to_json(*t.method);
+  return j;
 }
 
 TimingStats timing_from_json(const Fields& f) {
-  f.only({"median_us", "min_us", "mean_us", "stddev_us", "p20_us", "p80_us", "samples"});
+  f.only({"median_us", "min_us", "mean_us", "stddev_us", "p20_us", "p80_us", "samples", "method"});
   TimingStats t;
   t.median_us = f.number("median_us");
   t.min_us = f.number("min_us");
@@ -74,6 +110,7 @@ TimingStats timing_from_json(const Fields& f) {
   t.p80_us = f.number("p80_us");
   t.samples = f.small_integer("samples");
   if (t.median_us < 0) f.fail(f.name("median_us"), "a time cannot be negative");
+  if (f.has("method")) t.method = timing_method_from_json(f.object("method"));
   return t;
 }
 

@@ -25,11 +25,16 @@ namespace evotune {
 nlohmann::ordered_json to_json(const DeviceInfo& device);
 DeviceInfo device_from_json(const Fields& fields);
 
+// "method" ({"mode", "graph_executions", "flush_l2", and "fallback" when not empty}) only when known.
 nlohmann::ordered_json to_json(const TimingStats& timing);
 // "CUDA events, 3 warm-up + 30 timed launches, L2 flushed before each, 2 validation rounds" from the JSON of
-// to_json(EvalSettings), as runs.timing stores it.
-std::string describe_timing(const nlohmann::json& timing);  // a negative median is rejected on reading
-TimingStats timing_from_json(const Fields& fields);
+// to_json(EvalSettings), as runs.timing stores it (without "timing": single launches, as before the modes).
+std::string describe_timing(const nlohmann::json& timing);
+TimingStats timing_from_json(const Fields& fields);  // a negative median is rejected on reading
+nlohmann::ordered_json to_json(const TimingMethod& method);
+TimingMethod timing_method_from_json(const Fields& fields);
+// The timing mode named by fields[key] ("single", "graph", "auto").
+TimingMode timing_mode_from_json(const Fields& fields, const std::string& key);
 nlohmann::ordered_json to_json(const ErrorStats& error);
 ErrorStats error_stats_from_json(const Fields& fields);
 nlohmann::ordered_json to_json(const CompileInfo& info);

@@ -1,18 +1,23 @@
-// How a variant is measured: warm-up, repetitions, L2 flushing, the per-launch limit, recovery after faults.
+// How a variant is measured: warm-up, repetitions, L2 flushing, the timing mode, the per-launch limit,
+// recovery after faults.
 #pragma once
+
+#include "core/timing_mode.hpp"
 
 namespace evotune {
 
 struct EvalSettings {
-  int warmup = 3;             // untimed launches before the timed ones
-  int repetitions = 30;       // timed launches, each with its own event pair
-  bool flush_l2 = true;       // overwrite a 2x-L2 scratch buffer before each timed launch
+  int warmup = 3;             // untimed executions first (graph, auto: timed, to choose G and the mode)
+  int repetitions = 30;       // timed launches (graph mode: replays), each with its own event pair
+  bool flush_l2 = true;       // overwrite a 2x-L2 scratch buffer before each timed launch (or graph replay)
   double timeout_ms = 10000;  // per validation launch; the timing phase gets this per launch
   // After a sticky fault or a hung kernel: try to reset the context in this process (true), or give up at
   // once and report unhealthy (false: a worker process, which the pool replaces with a fresh one).
   bool reset_in_process = true;
   // Validation rounds, each on fresh random inputs (round r's seed: validation_round_seed(seed, r)).
   int validation_rounds = 2;
+  // Single launches, a CUDA graph of several executions, or graph for short variants (core/timing_mode.hpp).
+  TimingMode timing = TimingMode::automatic;
 };
 
 }  // namespace evotune

@@ -189,18 +189,29 @@ ordered_json to_json(const EvalSettings& s) {
           {"flush_l2", s.flush_l2},
           {"timeout_ms", s.timeout_ms},
           {"reset_in_process", s.reset_in_process},
-          {"validation_rounds", s.validation_rounds}};
+          {"validation_rounds", s.validation_rounds},
+          {"timing", to_string(s.timing)}};
 }
 
+TimingMode timing_mode_from_json(const Fields& f, const std::string& key) {
+  const std::string name = f.text(key);
+  const auto mode = timing_mode_from_string(name);
+  if (!mode) f.fail(f.name(key), "unknown timing mode '" + name + "' (single, graph or auto)");
+  return *mode;
+}
+
+// Settings written before the timing modes have no "timing": they timed single launches.
 EvalSettings settings_from_json(const Fields& f) {
-  f.only({"warmup", "repetitions", "flush_l2", "timeout_ms", "reset_in_process", "validation_rounds"});
+  f.only(
+      {"warmup", "repetitions", "flush_l2", "timeout_ms", "reset_in_process", "validation_rounds", "timing"});
   constexpr auto low = std::numeric_limits<int>::min(), high = std::numeric_limits<int>::max();
   return {static_cast<int>(f.integer("warmup", low, high)),
           static_cast<int>(f.integer("repetitions", low, high)),
           f.boolean("flush_l2"),
           f.number("timeout_ms"),
           f.boolean("reset_in_process"),
-          static_cast<int>(f.integer("validation_rounds", 1, 64))};
+          static_cast<int>(f.integer("validation_rounds", 1, 64)),
+          f.has("timing") ? timing_mode_from_json(f, "timing") : TimingMode::single};
 }
 
 }  // namespace evotune

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/status.hpp"
+#include "core/timing_mode.hpp"
 
 namespace evotune {
 
@@ -17,6 +18,7 @@ struct TimingStats {
   double p20_us = 0;
   double p80_us = 0;
   int samples = 0;
+  std::optional<TimingMethod> method{};  // how the samples were taken; none where that was not recorded
 };
 
 struct ErrorStats {

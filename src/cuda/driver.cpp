@@ -41,6 +41,7 @@ Loaded load_driver() {
   };
 #define EVOTUNE_RESOLVE_DRIVER_FUNCTION(name) resolve(#name, reinterpret_cast<void**>(&api.name));
   EVOTUNE_DRIVER_FUNCTIONS(EVOTUNE_RESOLVE_DRIVER_FUNCTION)
+  EVOTUNE_GRAPH_DRIVER_FUNCTIONS(EVOTUNE_RESOLVE_DRIVER_FUNCTION)
 #undef EVOTUNE_RESOLVE_DRIVER_FUNCTION
   if (!missing.empty()) {
     loaded.failure = "CUDA driver too old for CUDA " + std::to_string(CUDA_VERSION / 1000) + " (missing " +

@@ -9,6 +9,11 @@
 
 namespace evotune::cuda {
 
+// CUDA graphs, for timing short variants without launch overhead (cuda/graph.hpp).
+#define EVOTUNE_GRAPH_DRIVER_FUNCTIONS(X)                                                       \
+  X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuGraphInstantiateWithFlags) X(cuGraphLaunch) \
+  X(cuGraphExecDestroy) X(cuGraphDestroy)
+
 // Every driver function evotune calls. cuda.h maps some names to versioned symbols (cuMemAlloc ->
 // cuMemAlloc_v2); the member takes the versioned name too, so `api.cuMemAlloc(...)` reads as usual.
 #define EVOTUNE_DRIVER_FUNCTIONS(X)                                                                  \
@@ -26,6 +31,7 @@ namespace evotune::cuda {
 struct DriverApi {
 #define EVOTUNE_DECLARE_DRIVER_FUNCTION(name) decltype(&::name) name = nullptr;
   EVOTUNE_DRIVER_FUNCTIONS(EVOTUNE_DECLARE_DRIVER_FUNCTION)
+  EVOTUNE_GRAPH_DRIVER_FUNCTIONS(EVOTUNE_DECLARE_DRIVER_FUNCTION)
 #undef EVOTUNE_DECLARE_DRIVER_FUNCTION
 };
 

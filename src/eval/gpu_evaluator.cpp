@@ -271,27 +271,6 @@ void GpuEvaluator::wait(double timeout_ms, const std::string& who) const {
   }
 }
 
-TimingStats GpuEvaluator::time_variant(const LaunchSpec& launch) {
-  const std::vector<Step> steps = variant_steps(launch);
-  const DeviceState& state = *state_;
-  for (int i = 0; i < settings_.warmup; ++i) run_steps(steps);
-  const std::size_t scratch_words = state.l2_scratch.bytes() / 4;
-  for (int i = 0; i < settings_.repetitions; ++i) {
-    if (settings_.flush_l2)
-      cuda::check(cuda::driver().cuMemsetD32Async(state.l2_scratch.get(), static_cast<unsigned>(i),
-                                                  scratch_words, state.stream.get()),
-                  "cuMemsetD32Async");
-    state.events[2 * i].record(state.stream.get());
-    run_steps(steps);
-    state.events[2 * i + 1].record(state.stream.get());
-  }
-  wait(settings_.timeout_ms * (settings_.warmup + settings_.repetitions), "variant (timing)");
-  std::vector<double> samples_us;
-  for (int i = 0; i < settings_.repetitions; ++i)
-    samples_us.push_back(1000.0 * cuda::elapsed_ms(state.events[2 * i], state.events[2 * i + 1]));
-  return summarize(std::move(samples_us));
-}
-
 double GpuEvaluator::time_reference() {
   const DeviceState& state = *state_;
   KernelArgs args = arguments(reference_.launch, Role::reference);

@@ -18,6 +18,9 @@
 struct CUfunc_st;
 
 namespace evotune {
+namespace cuda {
+class GraphExec;
+}
 
 class DeviceState;
 class KernelArgs;
@@ -85,7 +88,12 @@ class GpuEvaluator {
   bool checked_run(const LaunchSpec& launch, std::uint64_t seed, int special, Outcome& outcome);
   int special_rounds() const;                          // the most special fills any buffer has
   std::string special_inputs_text(int special) const;  // "q in [-40, 40], k in [-40, 40]"
+  // Timing (eval/variant_timing.cpp) in settings_.timing's mode; TimingStats::method says how it went.
   TimingStats time_variant(const LaunchSpec& launch);
+  double time_warmup(const std::vector<Step>& steps);  // the fastest warm-up execution in us; waits for it
+  void flush_l2(int repetition) const;                 // overwrites the L2 scratch when settings_ ask for it
+  TimingStats time_single(const std::vector<Step>& steps, const TimingMethod& method);
+  TimingStats time_graph(const cuda::GraphExec& graph, const TimingMethod& method);
   double time_reference();
   void build_state();
   void handle(const Failure& failure, Outcome& outcome);

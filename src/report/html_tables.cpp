@@ -78,7 +78,7 @@ std::string gpu_states_text(const RunSummary& run) {
 std::string top_configs_table(const ReportData& data, int top_k) {
   std::vector<std::string> headers{"rank", "config"};
   for (const auto& parameter : data.parameters) headers.push_back(parameter.name);
-  for (const char* header : {"median µs", "p20 µs", "p80 µs", "TFLOP/s", "registers", "run"})
+  for (const char* header : {"median µs", "p20 µs", "p80 µs", "timing", "TFLOP/s", "registers", "run"})
     headers.push_back(header);
   HtmlTable table(headers);
   const auto ranked = ranked_ok(data);
@@ -93,6 +93,7 @@ std::string top_configs_table(const ReportData& data, int top_k) {
     table.number(time_text(timing.median_us))
         .number(time_text(timing.p20_us))
         .number(time_text(timing.p80_us));
+    table.text(timing.method ? describe(*timing.method) : "–");
     table.number(fixed(row.result.tflops, 1));
     table.number(row.compiled ? std::to_string(row.result.registers) : "–");
     table.number(std::to_string(row.run_id));

@@ -14,4 +14,30 @@ inline std::optional<CompilePhases> read_phases(const sqlite::Statement& row, in
   return CompilePhases{row.real(first), row.real(first + 1), row.real(first + 2)};
 }
 
+// Four columns from `first`: timing_mode, graph_executions, flush_l2, timing_note. NULL mode: not recorded.
+inline std::optional<TimingMethod> read_method(const sqlite::Statement& row, int first) {
+  if (row.is_null(first)) return std::nullopt;
+  TimingMethod method;
+  method.graph = row.text(first) == "graph";
+  method.graph_executions = static_cast<int>(row.int64(first + 1));
+  method.flush_l2 = row.int64(first + 2) != 0;
+  if (!row.is_null(first + 3)) method.fallback = row.text(first + 3);
+  return method;
+}
+
+// The same four columns bound from parameter `first`: all NULL for no method.
+inline void bind_method(sqlite::Statement& statement, int first, const std::optional<TimingMethod>& method) {
+  if (!method) {
+    for (int index = first; index < first + 4; ++index) statement.bind_null(index);
+    return;
+  }
+  statement.bind_text(first, method->graph ? "graph" : "single")
+      .bind_int(first + 1, method->graph_executions);
+  statement.bind_int(first + 2, method->flush_l2 ? 1 : 0);
+  if (method->fallback.empty())
+    statement.bind_null(first + 3);
+  else
+    statement.bind_text(first + 3, method->fallback);
+}
+
 }  // namespace evotune

@@ -28,7 +28,7 @@ constexpr std::int64_t kApplicationId = 0x65767475;
   "('ok', 'compile_error', 'resource_error', 'launch_error', 'timeout', 'wrong_result', 'nan', " \
   "'out_of_bounds', 'nondeterministic')"
 
-constexpr std::array<const char*, 7> kMigrations{{
+constexpr std::array<const char*, 8> kMigrations{{
     R"sql(
 CREATE TABLE devices (
   id                 INTEGER PRIMARY KEY,
@@ -221,6 +221,20 @@ ALTER TABLE runs ADD COLUMN gpu_state_end TEXT;
     // 7: how the run's variants were timed (warm-up, repetitions, L2 flush, validation rounds), as JSON.
     R"sql(
 ALTER TABLE runs ADD COLUMN timing TEXT;
+)sql",
+    // 8: how each measurement was timed: single launches or a CUDA graph of graph_executions executions per
+    // replay, the L2 flushed or not, and why a graph fell back to single launches (timing_note). Older ok
+    // rows timed single launches, flushed as their run's timing says; NULL where the run did not say (its
+    // rows came before version 7, or from a replayed sweep).
+    R"sql(
+ALTER TABLE measurements ADD COLUMN timing_mode TEXT CHECK (timing_mode IN ('single', 'graph'));
+ALTER TABLE measurements ADD COLUMN graph_executions INTEGER;
+ALTER TABLE measurements ADD COLUMN flush_l2 INTEGER;
+ALTER TABLE measurements ADD COLUMN timing_note TEXT;
+UPDATE measurements
+SET timing_mode = 'single', graph_executions = 0,
+    flush_l2 = (SELECT coalesce(json_extract(r.timing, '$.flush_l2'), 1) FROM runs r WHERE r.id = run_id)
+WHERE time_median_us IS NOT NULL AND (SELECT r.timing FROM runs r WHERE r.id = run_id) IS NOT NULL;
 )sql",
 }};
 

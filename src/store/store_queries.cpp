@@ -47,12 +47,12 @@ std::optional<ErrorStats> read_error(const sqlite::Statement& row, int first) {
 
 int limit_of(int limit) { return limit > 0 ? limit : -1; }  // SQLite: a negative LIMIT means none
 
-// A measurement as `best` ranks it: 16 columns, read by read_ranked, then kRankedFrom; the query may add
+// A measurement as `best` ranks it: 20 columns, read by read_ranked, then kRankedFrom; the query may add
 // columns in between, and adds WHERE and ORDER BY.
 constexpr std::string_view kRankedColumns = R"(
       SELECT m.config_id, c.params, m.status, m.message,
              m.time_median_us, m.time_min_us, m.time_mean_us, m.time_stddev_us, m.time_p20_us, m.time_p80_us, m.samples,
-             m.tflops, m.gbps, d.name, m.id, cp.registers)";
+             m.tflops, m.gbps, d.name, m.id, cp.registers, m.timing_mode, m.graph_executions, m.flush_l2, m.timing_note)";
 constexpr std::string_view kRankedFrom = R"(
       FROM measurements m
       JOIN configs c ON c.id = m.config_id
@@ -71,6 +71,7 @@ RankedResult read_ranked(const sqlite::Statement& select, const std::string& fil
   result.device_name = select.text(13);
   result.measurement_id = select.int64(14);
   result.registers = static_cast<int>(select.int64(15));
+  if (result.timing) result.timing->method = read_method(select, 16);
   return result;
 }
 
@@ -181,7 +182,8 @@ std::optional<ConfigDetail> Store::config_detail(std::int64_t config_id) const {
              m.max_abs_err, m.rel_l2_err, m.non_finite, m.compared_elements,
              m.validation_seed, m.tflops, m.gbps, m.compile_ms, m.validate_ms, m.bench_ms, m.created_at,
              cp.arch, cp.registers, cp.static_smem_bytes, cp.spill_store_bytes, cp.spill_load_bytes,
-             cp.stack_frame_bytes, cp.log, cp.frontend_ms, cp.nvvm_ms, cp.ptxas_ms, m.validation_rounds
+             cp.stack_frame_bytes, cp.log, cp.frontend_ms, cp.nvvm_ms, cp.ptxas_ms, m.validation_rounds,
+             m.timing_mode, m.graph_executions, m.flush_l2, m.timing_note
       FROM measurements m
       JOIN problems p ON p.id = m.problem_id
       JOIN devices d ON d.id = m.device_id
@@ -199,6 +201,7 @@ std::optional<ConfigDetail> Store::config_detail(std::int64_t config_id) const {
     outcome.status = read_status(select, 5, path_.string());
     outcome.message = select.text(6);
     outcome.timing = read_timing(select, 7);
+    if (outcome.timing) outcome.timing->method = read_method(select, 36);
     outcome.error = read_error(select, 14);
     outcome.validation_seed = static_cast<std::uint64_t>(select.int64(18));
     outcome.validation_rounds = static_cast<int>(select.int64(35));
@@ -282,10 +285,10 @@ std::vector<StoredMeasurement> Store::measurement_history(std::int64_t space_id,
   while (select.step()) {
     StoredMeasurement& row = history.emplace_back();
     row.result = read_ranked(select, path_.string());
-    row.run_id = select.int64(16);
-    row.compiled = select.int64(17) != 0;
-    row.spill_bytes = static_cast<int>(select.int64(18));
-    row.seconds_into_run = select.real(19);
+    row.run_id = select.int64(20);
+    row.compiled = select.int64(21) != 0;
+    row.spill_bytes = static_cast<int>(select.int64(22));
+    row.seconds_into_run = select.real(23);
   }
   return history;
 }

@@ -52,12 +52,25 @@ TEST(CoreJson, DeviceLimitsTheStoreDoesNotKeepMayBeAbsent) {
 
 TEST(CoreJson, TimingSettingsAreDescribedForRuns) {
   EvalSettings settings;
+  settings.timing = TimingMode::single;
   EXPECT_EQ(describe_timing(to_json(settings)),
             "CUDA events, 3 warm-up + 30 timed launches, L2 flushed before each, 2 validation rounds");
   settings.flush_l2 = false;
   settings.repetitions = 100;
   EXPECT_EQ(describe_timing(to_json(settings)),
             "CUDA events, 3 warm-up + 100 timed launches, L2 not flushed, 2 validation rounds");
+  settings.timing = TimingMode::graph;
+  EXPECT_EQ(describe_timing(to_json(settings)),
+            "CUDA graphs of up to 20 executions, 3 warm-up + 100 timed replays, L2 not flushed, 2 validation "
+            "rounds");
+  EXPECT_EQ(
+      describe_timing(to_json(EvalSettings{})),
+      "CUDA graphs for variants under 50 us, else CUDA events, 3 warm-up + 30 timed replays or launches, "
+      "L2 flushed before each, 2 validation rounds");
+  // A run stored before the timing modes: single launches.
+  EXPECT_EQ(
+      describe_timing(json::parse(R"({"warmup":3,"repetitions":30,"flush_l2":false,"validation_rounds":2})")),
+      "CUDA events, 3 warm-up + 30 timed launches, L2 not flushed, 2 validation rounds");
 }
 
 TEST(CoreJson, CompileInfoRoundTrips) {
@@ -92,9 +105,24 @@ TEST(CoreJson, TimingKeepsTheSweepFilesOrderAndRefusesANegativeMedian) {
   EXPECT_EQ(t.median_us, 85.536);
   EXPECT_EQ(t.p80_us, 85.78);
   EXPECT_EQ(t.samples, 30);
+  EXPECT_FALSE(t.method);
   TimingStats negative = timing;
   negative.median_us = -1;
   EXPECT_THROW(round_trip(to_json(negative), timing_from_json), Error);
+}
+
+TEST(CoreJson, TimingMethodRoundTripsAfterTheSamples) {
+  TimingStats timing{2.5, 2.4, 2.5, 0.1, 2.45, 2.55, 30, TimingMethod{true, 20, true}};
+  EXPECT_EQ(to_json(timing).dump(),
+            R"({"median_us":2.5,"min_us":2.4,"mean_us":2.5,"stddev_us":0.1,"p20_us":2.45,"p80_us":2.55,)"
+            R"("samples":30,"method":{"mode":"graph","graph_executions":20,"flush_l2":true}})");
+  EXPECT_EQ(round_trip(to_json(timing), timing_from_json).method, timing.method);
+  timing.method = TimingMethod{false, 0, false, "cuStreamEndCapture: CUDA_ERROR_STREAM_CAPTURE_INVALIDATED"};
+  EXPECT_EQ(round_trip(to_json(timing), timing_from_json).method, timing.method);
+  json automatic = json(to_json(timing));
+  automatic["method"]["mode"] = "auto";
+  expect_error([&] { timing_from_json(Fields(automatic, "timing", "sweep.json")); },
+               "sweep.json: timing.method.mode: a measurement is timed single or graph, not auto");
 }
 
 TEST(CoreJson, NonFiniteErrorStatsSurviveCbor) {
@@ -120,6 +148,18 @@ TEST(CoreJson, ToleranceAndSettingsRoundTrip) {
   EXPECT_FALSE(s.flush_l2);
   EXPECT_EQ(s.timeout_ms, 1234.5);
   EXPECT_FALSE(s.reset_in_process);
+  EXPECT_EQ(s.timing, TimingMode::automatic);
+  for (const TimingMode mode : {TimingMode::single, TimingMode::graph, TimingMode::automatic}) {
+    EvalSettings settings;
+    settings.timing = mode;
+    EXPECT_EQ(round_trip(to_json(settings), settings_from_json).timing, mode) << to_string(mode);
+  }
+  json unknown = json(to_json(EvalSettings{}));
+  unknown["timing"] = "cupti";
+  expect_error([&] { settings_from_json(Fields(unknown, "settings", "setup")); },
+               "setup: settings.timing: unknown timing mode 'cupti' (single, graph or auto)");
+  unknown.erase("timing");  // settings from before the modes timed single launches
+  EXPECT_EQ(settings_from_json(Fields(unknown, "settings", "setup")).timing, TimingMode::single);
 }
 
 TEST(CoreJson, BufferSpecialFillsRoundTripAndAreLeftOutWhenNone) {

@@ -51,6 +51,36 @@ TEST_F(EvalCli, ReplayingAnEarlierResultFailsOnTheSecondRoundsFreshInputs) {
   EXPECT_NE(replay.at("message").get<std::string>().find("round 2 of 2"), std::string::npos);
 }
 
+// saxpy of the default 4096 elements: a kernel of a few microseconds, where a launch's overhead shows.
+nlohmann::json eval_saxpy(const std::string& timing) {
+  const auto result = test::run_evotune(
+      "eval tests/data/spaces/saxpy.cu --space tests/data/spaces/saxpy.json --json --reps 50 "
+      "--params BLOCK=256,ITEMS=4,VECTOR=1 --timing " +
+      timing);
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  return nlohmann::json::parse(result.out);
+}
+
+TEST_F(EvalCli, AGraphOfATinyKernelTimesItWithoutTheLaunchOverhead) {
+  const auto single = eval_saxpy("single");
+  const auto graph = eval_saxpy("graph");
+  ASSERT_EQ(single.at("status"), "ok") << single.dump(2);
+  ASSERT_EQ(graph.at("status"), "ok") << graph.dump(2);
+  EXPECT_EQ(single.at("timing_mode"), "single");
+  EXPECT_TRUE(single.at("graph_executions").is_null());
+  EXPECT_EQ(graph.at("timing_mode"), "graph") << graph.dump(2);
+  const int executions = graph.at("graph_executions").get<int>();
+  EXPECT_GE(executions, 1);
+  EXPECT_LE(executions, 20);
+  EXPECT_EQ(graph.at("timing").at("method").at("graph_executions"), executions);
+  EXPECT_EQ(graph.at("timing").at("method").at("flush_l2"), true);
+  const double single_us = single.at("time_us").get<double>(), graph_us = graph.at("time_us").get<double>();
+  EXPECT_GT(graph_us, 0.0);
+  EXPECT_LE(graph_us, single_us * 1.05) << "graph " << graph_us << " us per execution, single " << single_us;
+  // auto takes the graph for a kernel this short.
+  EXPECT_EQ(eval_saxpy("auto").at("timing_mode"), "graph");
+}
+
 TEST_F(EvalCli, AnOrderDependentSumIsNondeterministic) {
   EXPECT_EQ(eval_fault(16).at("status"), "nondeterministic");
 }

@@ -56,6 +56,25 @@ TEST(SweepFile, SaveThenLoadGivesTheSameSweep) {
   EXPECT_EQ(read_bytes(dir.file("sweep.json")), sweep_text(loaded));
 }
 
+TEST(SweepFile, HowAResultWasTimedIsKeptWhereKnown) {
+  RecordedSweep sweep = small_sweep();
+  sweep.results[0].timing->method = TimingMethod{true, 20, false};
+  sweep.results[2].timing->method = TimingMethod{false, 0, true, "cuStreamEndCapture: invalidated"};
+  const RecordedSweep loaded = parse_sweep(sweep_text(sweep), "sweep.json");
+  ASSERT_EQ(loaded.results.size(), 4u);
+  for (const RecordedResult& result : loaded.results) {
+    if (result.params == sweep.results[0].params) {
+      replay_test::expect_same_result(result, sweep.results[0]);
+    } else if (result.params == sweep.results[2].params) {
+      replay_test::expect_same_result(result, sweep.results[2]);
+    } else if (result.params == sweep.results[3].params) {
+      EXPECT_FALSE(result.timing->method);
+    }
+  }
+  EXPECT_NE(sweep_text(sweep).find(R"("method":{"mode":"graph","graph_executions":20,"flush_l2":false})"),
+            std::string::npos);
+}
+
 // The recorded sweep was written by `evotune record`: reading it and writing it again gives its bytes.
 TEST(SweepFile, ARecordedSweepReadsAndWritesBackByteForByte) {
   const std::string file = "tests/data/sweeps/flash_attn_fwd_h100_B1_H8_S512_D64.json";

@@ -61,6 +61,7 @@ inline void expect_same_result(const RecordedResult& a, const RecordedResult& b)
   EXPECT_EQ(a.timing->p20_us, b.timing->p20_us);
   EXPECT_EQ(a.timing->p80_us, b.timing->p80_us);
   EXPECT_EQ(a.timing->samples, b.timing->samples);
+  EXPECT_EQ(a.timing->method, b.timing->method);
 }
 
 // Every valid config of the space for its default problem on an offline sm_90, the i-th in enumeration

@@ -137,6 +137,64 @@ TEST(StoreMigration, Version2GainsTheNewStatusesAndKeepsItsMeasurements) {
   EXPECT_EQ(query_text(file, "PRAGMA foreign_key_check"), "<no row>");
 }
 
+// A version-7 database: a run that stored its timing settings with two measurements (one ok, one failed), and
+// a replayed run (no timing settings) with one ok measurement.
+void make_version_7(const std::filesystem::path& file) {
+  make_version_2(file);
+  sqlite::Connection db(file, SQLITE_OPEN_READWRITE);
+  prepare_schema(db, 7);
+  db.exec(R"sql(
+    INSERT INTO runs (id, space_id, problem_id, device_id, strategy, seed, budget, command, status, timing)
+      VALUES (2, 1, 1, 1, 'random', 7, 10, 'evotune tune', 'finished',
+              '{"warmup":3,"repetitions":30,"flush_l2":false,"timeout_ms":10000.0,"reset_in_process":false,"validation_rounds":2}');
+    INSERT INTO runs (id, space_id, problem_id, device_id, strategy, seed, budget, command, status)
+      VALUES (3, 1, 1, 1, 'random', 7, 10, 'evotune tune --replay sweep.json', 'finished');
+    INSERT INTO configs (id, space_id, params) VALUES (2, 1, '{"BLOCK":128}'), (3, 1, '{"BLOCK":256}'),
+                                                      (4, 1, '{"BLOCK":512}');
+    INSERT INTO measurements (run_id, config_id, problem_id, device_id, status, message, time_median_us,
+                              time_min_us, time_mean_us, time_stddev_us, time_p20_us, time_p80_us, samples,
+                              validation_seed, compile_ms, validate_ms, bench_ms)
+      VALUES (2, 2, 1, 1, 'ok', '', 12.5, 12, 12.6, 0.2, 12.3, 12.8, 30, 1, 0, 0, 0),
+             (3, 4, 1, 1, 'ok', '', 14.5, 14, 14.6, 0.2, 14.3, 14.8, 30, 1, 0, 0, 0);
+    INSERT INTO measurements (run_id, config_id, problem_id, device_id, status, message, validation_seed,
+                              compile_ms, validate_ms, bench_ms)
+      VALUES (2, 3, 1, 1, 'timeout', 'too slow', 1, 0, 0, 0);
+  )sql");
+}
+
+TEST(StoreMigration, Version7MeasurementsLearnTheirTimingModeWhereTheirRunSaidIt) {
+  TempDir dir;
+  const auto file = dir.file("v7.db");
+  make_version_7(file);
+  ASSERT_EQ(query_text(file, "PRAGMA user_version"), "7");
+  Store store(file);
+  EXPECT_EQ(query_text(file, "PRAGMA user_version"), std::to_string(latest_schema_version()));
+  for (const char* column : {"timing_mode", "graph_executions", "flush_l2", "timing_note"})
+    EXPECT_EQ(columns(file, "measurements").count(column), 1u) << column;
+  // The timed run's ok row: single launches, unflushed as its run said; its failure and the replay's row:
+  // unknown.
+  const auto timed = store.config_detail(2)->measurements.at(0).outcome.timing;
+  ASSERT_TRUE(timed);
+  EXPECT_EQ(timed->median_us, 12.5);
+  EXPECT_EQ(timed->method, (TimingMethod{false, 0, false}));
+  EXPECT_FALSE(store.config_detail(3)->measurements.at(0).outcome.timing);
+  const auto replayed = store.config_detail(4)->measurements.at(0).outcome.timing;
+  ASSERT_TRUE(replayed);
+  EXPECT_FALSE(replayed->method);
+  EXPECT_EQ(query_text(file, "SELECT count(*) FROM measurements WHERE timing_mode IS NOT NULL"), "1");
+
+  // New rows keep their method.
+  Outcome graph;
+  graph.timing = TimingStats{2.5, 2.4, 2.5, 0.1, 2.45, 2.55, 30, TimingMethod{true, 20, true}};
+  store.record_measurement({2, store.upsert_config(1, {{"BLOCK", 1024}}), 1, 1, std::nullopt, graph});
+  EXPECT_EQ(query_text(file,
+                       "SELECT timing_mode || ' ' || graph_executions || ' ' || flush_l2 FROM measurements "
+                       "WHERE time_median_us = 2.5"),
+            "graph 20 1");
+  EXPECT_EQ(query_text(file, "PRAGMA integrity_check"), "ok");
+  EXPECT_EQ(query_text(file, "PRAGMA foreign_key_check"), "<no row>");
+}
+
 TEST(StoreMigration, MigratedAndNewDatabasesHaveTheSameTables) {
   TempDir dir;
   make_version_1(dir.file("old.db"));

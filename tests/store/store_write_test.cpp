@@ -218,5 +218,27 @@ TEST_F(StoreTest, LargeSeedsRoundTrip) {
   EXPECT_EQ(run.strategy, "evolve");
 }
 
+TEST_F(StoreTest, EachMeasurementKeepsHowItWasTimed) {
+  Outcome graph = ok_outcome(3.5);
+  graph.timing->method = TimingMethod{true, 20, false};
+  Outcome fallback = ok_outcome(4.5);
+  fallback.timing->method =
+      TimingMethod{false, 0, true, "cuStreamEndCapture: CUDA_ERROR_STREAM_CAPTURE_INVALIDATED"};
+  const Outcome unknown = ok_outcome(5.5);  // a replayed sweep that did not record it
+  measure(config(16), graph);
+  measure(config(32), fallback);
+  measure(config(64), unknown);
+  const auto best = store.best(space_id, problem_id, device_id, 0, false);
+  ASSERT_EQ(best.size(), 3u);
+  EXPECT_EQ(best[0].timing->method, graph.timing->method);
+  EXPECT_EQ(best[1].timing->method, fallback.timing->method);
+  EXPECT_FALSE(best[2].timing->method);
+  EXPECT_EQ(store.config_detail(config(16))->measurements.at(0).outcome.timing->method, graph.timing->method);
+  const auto history = store.measurement_history(space_id, problem_id);
+  ASSERT_EQ(history.size(), 3u);
+  EXPECT_EQ(history[1].result.timing->method, fallback.timing->method);
+  EXPECT_EQ(history[1].run_id, run_id);
+}
+
 }  // namespace
 }  // namespace evotune

@@ -94,7 +94,7 @@ GpuSetup gpu_setup() {
                    buffer("mask", {FillSpec::Kind::constant, 0.0, 0.0, -2.75})};
   setup.reference = {kCubin, attention_launch()};
   setup.tolerances = {1e-3, 0.1 + 0.2};
-  setup.settings = {7, 101, false, 1234.5, false};
+  setup.settings = {7, 101, false, 1234.5, false, 2, TimingMode::graph};
   setup.include_dirs = {"/usr/local/cuda/include", "/usr/local/cuda/include/cccl"};
   setup.extra_problems = {
       {"S=513", {buffer("out", {FillSpec::Kind::random_uniform, -1, 1, 0})}, attention_launch()}};
@@ -107,7 +107,7 @@ Outcome full_outcome() {
   o.message = "max_abs 0.5 > 0.02\nsecond line";
   o.compile = {"sm_90a", 168, 49152, 8, 12, 16, 1234.5, true, "ptxas info: Used 168 registers"};
   o.error = ErrorStats{0.5, 0.1 + 0.2, 7, std::int64_t{1} << 40};
-  o.timing = TimingStats{85.536, 84.03, 85.43, 0.54, 85.04, 85.78, 30};
+  o.timing = TimingStats{85.536, 84.03, 85.43, 0.54, 85.04, 85.78, 30, TimingMethod{true, 12, false}};
   o.validation_seed = std::numeric_limits<std::uint64_t>::max();
   o.validate_ms = 12.25;
   o.bench_ms = 3.0 / 7.0;
@@ -141,6 +141,7 @@ TEST(MessageCodec, GpuSetupRoundTripsBuffersOfEachFillKindTheReferenceTolerances
   EXPECT_FALSE(s.settings.flush_l2);
   EXPECT_EQ(s.settings.timeout_ms, 1234.5);
   EXPECT_FALSE(s.settings.reset_in_process);
+  EXPECT_EQ(s.settings.timing, TimingMode::graph);
   EXPECT_EQ(s.include_dirs, original.include_dirs);
   ASSERT_EQ(s.extra_problems.size(), 1u);
   EXPECT_EQ(s.extra_problems[0].label, "S=513");
@@ -149,6 +150,7 @@ TEST(MessageCodec, GpuSetupRoundTripsBuffersOfEachFillKindTheReferenceTolerances
   expect_same(s.extra_problems[0].reference_launch, attention_launch());
   const GpuSetup defaults = std::get<GpuSetup>(decode_setup(encode(WorkerSetup{GpuSetup{}})));
   EXPECT_TRUE(defaults.settings.reset_in_process);
+  EXPECT_EQ(defaults.settings.timing, TimingMode::automatic);
   expect_same(defaults.reference.launch, LaunchSpec{});
 }
 
@@ -248,6 +250,7 @@ TEST(MessageCodec, OutcomeWithErrorAndTimingRoundTrips) {
   EXPECT_EQ(o.timing->p20_us, 85.04);
   EXPECT_EQ(o.timing->p80_us, 85.78);
   EXPECT_EQ(o.timing->samples, 30);
+  EXPECT_EQ(o.timing->method, (TimingMethod{true, 12, false}));
   EXPECT_EQ(o.validation_seed, std::numeric_limits<std::uint64_t>::max());
   EXPECT_EQ(o.validate_ms, 12.25);
   EXPECT_EQ(o.bench_ms, 3.0 / 7.0);

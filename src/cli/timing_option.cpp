@@ -1,0 +1,30 @@
+// --timing: single launches, CUDA graphs, or graphs for short variants only.
+#include "cli/timing_option.hpp"
+
+#include <cstdio>
+
+namespace evotune::cli {
+
+std::string timing_help() {
+  char text[640];
+  std::snprintf(
+      text, sizeof text,
+      "How variants are timed, stored with each measurement: single (each execution between two CUDA "
+      "events), graph (G back-to-back executions captured in a CUDA graph, each replay timed, the "
+      "time per execution replay / G, so launch overhead drops out; G = ceil(%g us / the fastest "
+      "warm-up execution), 1 to %d), or auto (graph for variants whose fastest warm-up execution "
+      "takes under %g us, single otherwise). --flush-l2 on flushes before each launch or replay",
+      kGraphReplayUs, kGraphMaxExecutions, kAutoGraphBelowUs);
+  return text;
+}
+
+void add_timing_option(CLI::App& command, EvalSettings* eval) {
+  command
+      .add_option_function<std::string>(
+          "--timing", [eval](const std::string& value) { eval->timing = *timing_mode_from_string(value); },
+          timing_help())
+      ->check(CLI::IsMember({"single", "graph", "auto"}))
+      ->default_str("auto");
+}
+
+}  // namespace evotune::cli

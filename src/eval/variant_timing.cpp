@@ -1,0 +1,113 @@
+// Timing one variant: single executions between event pairs, or CUDA-graph replays of several executions
+// (settings' timing mode, core/timing_mode.hpp), the L2 flushed before each timed launch or replay if asked.
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "cuda/graph.hpp"
+#include "cuda/resources.hpp"
+#include "eval/compare.hpp"
+#include "eval/device_state.hpp"
+#include "eval/evaluator_internals.hpp"
+#include "eval/gpu_evaluator.hpp"
+
+namespace evotune {
+namespace {
+
+constexpr int kGraphWarmupReplays = 2;
+
+}  // namespace
+
+TimingStats GpuEvaluator::time_variant(const LaunchSpec& launch) {
+  const std::vector<Step> steps = variant_steps(launch);
+  TimingMethod method;
+  method.flush_l2 = settings_.flush_l2;
+  if (settings_.timing == TimingMode::single) {
+    for (int i = 0; i < settings_.warmup; ++i) run_steps(steps);
+    return time_single(steps, method);
+  }
+  const double estimate_us = time_warmup(steps);
+  if (!uses_graph(settings_.timing, estimate_us)) return time_single(steps, method);
+  const int executions = graph_executions_for(estimate_us);
+  cuda::GraphExec graph;
+  try {
+    graph = cuda::GraphExec::capture(state_->stream.get(), [&] {
+      for (int i = 0; i < executions; ++i) run_steps(steps);
+    });
+  } catch (const cuda::CudaError& e) {
+    if (cuda::is_sticky(e.result())) throw;
+    // Not the variant's failure: its launches ran fine one by one, they only cannot be captured.
+    spdlog::debug("graph capture failed, timing single launches: {}", e.what());
+    method.fallback = e.what();
+    return time_single(steps, method);
+  }
+  method.graph = true;
+  method.graph_executions = executions;
+  return time_graph(graph, method);
+}
+
+double GpuEvaluator::time_warmup(const std::vector<Step>& steps) {
+  const DeviceState& state = *state_;
+  const int warmups = std::max(settings_.warmup, 1);
+  const int timed = std::min(warmups, static_cast<int>(state.events.size() / 2));
+  for (int i = timed; i < warmups; ++i) run_steps(steps);
+  for (int i = 0; i < timed; ++i) {
+    state.events[2 * i].record(state.stream.get());
+    run_steps(steps);
+    state.events[2 * i + 1].record(state.stream.get());
+  }
+  wait(settings_.timeout_ms * warmups, "variant (warm-up)");
+  double fastest_us = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < timed; ++i)
+    fastest_us =
+        std::min(fastest_us, 1000.0 * cuda::elapsed_ms(state.events[2 * i], state.events[2 * i + 1]));
+  return fastest_us;
+}
+
+void GpuEvaluator::flush_l2(int repetition) const {
+  if (!settings_.flush_l2) return;
+  const DeviceState& state = *state_;
+  cuda::check(cuda::driver().cuMemsetD32Async(state.l2_scratch.get(), static_cast<unsigned>(repetition),
+                                              state.l2_scratch.bytes() / 4, state.stream.get()),
+              "cuMemsetD32Async");
+}
+
+TimingStats GpuEvaluator::time_single(const std::vector<Step>& steps, const TimingMethod& method) {
+  const DeviceState& state = *state_;
+  for (int i = 0; i < settings_.repetitions; ++i) {
+    flush_l2(i);
+    state.events[2 * i].record(state.stream.get());
+    run_steps(steps);
+    state.events[2 * i + 1].record(state.stream.get());
+  }
+  wait(settings_.timeout_ms * (settings_.warmup + settings_.repetitions), "variant (timing)");
+  std::vector<double> samples_us;
+  for (int i = 0; i < settings_.repetitions; ++i)
+    samples_us.push_back(1000.0 * cuda::elapsed_ms(state.events[2 * i], state.events[2 * i + 1]));
+  TimingStats stats = summarize(std::move(samples_us));
+  stats.method = method;
+  return stats;
+}
+
+TimingStats GpuEvaluator::time_graph(const cuda::GraphExec& graph, const TimingMethod& method) {
+  const DeviceState& state = *state_;
+  for (int i = 0; i < kGraphWarmupReplays; ++i) graph.launch(state.stream.get());
+  for (int i = 0; i < settings_.repetitions; ++i) {
+    flush_l2(i);
+    state.events[2 * i].record(state.stream.get());
+    graph.launch(state.stream.get());
+    state.events[2 * i + 1].record(state.stream.get());
+  }
+  const int executions = method.graph_executions;
+  wait(settings_.timeout_ms * executions * (kGraphWarmupReplays + settings_.repetitions), "variant (timing)");
+  std::vector<double> samples_us;
+  for (int i = 0; i < settings_.repetitions; ++i)
+    samples_us.push_back(1000.0 * cuda::elapsed_ms(state.events[2 * i], state.events[2 * i + 1]) /
+                         executions);
+  TimingStats stats = summarize(std::move(samples_us));
+  stats.method = method;
+  return stats;
+}
+
+}  // namespace evotune
