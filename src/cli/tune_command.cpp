@@ -215,6 +215,17 @@ void add_tune_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   command
+      ->add_option("--rerank", options->rerank_top,
+                   "After the search, re-time the K fastest working configs of this problem and device in "
+                   "interleaved rounds (each round times every one of them once, in a rotating order) and "
+                   "store their order and spread: `best` ranks by the re-measured medians and marks with ~ "
+                   "the configs within noise of the winner (0: no rerank)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  command->add_option("--rerank-rounds", options->rerank_rounds, "Rounds of the rerank")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  command
       ->add_option("--sanitize-top", *sanitize_count,
                    "After the search, run the K fastest working configs under compute-sanitizer (memcheck, "
                    "racecheck, synccheck, initcheck) and keep the findings (evotune show)")

@@ -53,8 +53,9 @@ class GpuEvaluator {
   // this never throws for a variant. After a sticky fault or a hung kernel it resets the context and
   // rebuilds the device state; where the driver refuses (driver 580 does, for both) healthy() turns false.
   // extra_launches: the variant's launch for each extra problem (as many as the evaluator was given).
+  // timing_only: no validation, only the timing on validation_seed's inputs (re-timing a validated variant).
   Outcome evaluate(const CompiledKernel& variant, std::uint64_t validation_seed,
-                   const std::vector<LaunchSpec>& extra_launches = {});
+                   const std::vector<LaunchSpec>& extra_launches = {}, bool timing_only = false);
 
   // False once a hung kernel could not be killed (or the state not rebuilt): evaluate() then only returns
   // failures, and the caller should stop with unhealthy_reason().

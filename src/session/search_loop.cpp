@@ -5,18 +5,14 @@
 #include <unistd.h>
 
 #include "core/error.hpp"
-#include "core/hash.hpp"
 #include "session/progress.hpp"
+#include "session/variant_job.hpp"
 #include "session/worker_setup.hpp"
 
 namespace evotune {
 namespace {
 
 using std::chrono::milliseconds;
-
-std::uint64_t validation_seed(std::uint64_t run_seed, const Config& config) {
-  return fnv1a64(canonical_json(config), 0x9e3779b97f4a7c15ULL ^ run_seed);
-}
 
 }  // namespace
 
@@ -71,18 +67,9 @@ void SearchLoop::dispatch() {
     ready_.pop_front();
     const LaunchLimit limit =
         launch_limit(policy_, c_.reference_ms, best_us_ ? std::optional(*best_us_ / 1000) : std::nullopt);
-    PoolJob job;
-    job.message.ticket = next_ticket_++;
-    job.message.config = variant.config;
-    job.message.validation_seed = validation_seed(c_.options.seed, variant.config);
-    job.message.launch_limit_ms = limit.per_launch_ms;
-    job.message.limit_basis = limit.basis;
-    if (c_.compiler) {
-      job.message.kernel =
-          CompiledKernel{variant.cubin, c_.space.variant_launch(variant.config, c_.sizes, c_.device)};
-      job.message.extra_launches = extra_variant_launches(c_.space, variant.config, c_.sizes, c_.device);
-    }
-    job.deadline_ms = job_deadline_ms(limit, c_.options.eval, extra_rounds_);
+    const RunJobs run{c_.space, c_.sizes, c_.device, c_.options, extra_rounds_};
+    PoolJob job =
+        variant_job(run, next_ticket_++, variant.config, c_.compiler ? &variant.cubin : nullptr, limit);
     variant.cubin.clear();
     running_.emplace(job.message.ticket, std::move(variant));
     c_.pool.submit(std::move(job));

@@ -11,6 +11,7 @@
 
 #include "core/core_json.hpp"
 #include "core/error.hpp"
+#include "session/rerank.hpp"
 #include "session/run_plan.hpp"
 #include "session/run_workers.hpp"
 #include "session/search_loop.hpp"
@@ -76,6 +77,29 @@ TuneSummary finish_run(Store& store, const RunPlan& plan, const SearchLoop::Resu
   return summary;
 }
 
+// tune --rerank after a finished search; an interrupt during it makes the run interrupted, a failing pool
+// only ends the rerank (the search's results are stored).
+void rerank_after_search(const RerankContext& context, const TuneOptions& options,
+                         const std::atomic<bool>* interrupt, SearchLoop::Result& result) {
+  if (options.rerank_top <= 0 || result.stop_reason != StopReason::finished) return;
+  try {
+    const RerankOutcome reranked = rerank_top(context, options.rerank_top, options.rerank_rounds, interrupt);
+    if (reranked.interrupted) {
+      spdlog::info("rerank interrupted: nothing of it stored");
+      result.stop_reason = StopReason::interrupted;
+      return;
+    }
+    if (reranked.ranked.empty()) return;
+    const RerankRecord& winner = reranked.ranked.front();
+    spdlog::info(
+        "rerank: config {} is the fastest, {:.2f} us ({:.2f}..{:.2f} over {} rounds); {} configs stored",
+        winner.config_id, winner.remeasured.median_us, winner.remeasured.min_us, winner.remeasured.max_us,
+        winner.remeasured.round_medians_us.size(), reranked.ranked.size());
+  } catch (const Error& e) {
+    spdlog::warn("rerank stopped, nothing of it stored: {}", e.what());
+  }
+}
+
 }  // namespace
 
 TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interrupt) {
@@ -102,8 +126,11 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
   save_gpu_states(*store, plan.keys.run_id, false, *target);
   SearchLoop loop({space, sizes, target->device(), *store, *plan.strategy, workers.pool(), workers.compiler(),
                    options, plan.keys, workers.reference_ms(), [&target] { return target->throttle_note(); }});
-  const SearchLoop::Result result =
+  SearchLoop::Result result =
       loop.run(plan.budget, std::min(plan.budget, plan.remaining()), workers.compile_window(), interrupt);
+  rerank_after_search({space, sizes, target->device(), *store, workers.pool(), workers.compiler(), options,
+                       plan.keys, workers.reference_ms()},
+                      options, interrupt, result);
   if (const auto stats = workers.compile_stats()) store->save_compile_stats(plan.keys.run_id, *stats);
   store->save_worker_idle(plan.keys.run_id, static_cast<int>(workers.pool().size()), result.worker_idle_ms);
   save_gpu_states(*store, plan.keys.run_id, true, *target);

@@ -26,6 +26,10 @@ struct TuneOptions {
   EvalSettings eval;          // eval.timeout_ms is the ceiling of the derived launch limit
   int compile_threads = 0;    // 0: one per CPU core
   int patience = 0;           // learning strategies: generations without progress before stopping
+  // After a finished search, the rerank_top fastest configs re-timed in rerank_rounds interleaved rounds
+  // (session/rerank.hpp); 0: no rerank.
+  int rerank_top = 10;
+  int rerank_rounds = 5;
   // A recorded sweep answers instead of a GPU (no compiles): replay_workers workers, each answer after
   // replay_delay_ms.
   std::optional<std::filesystem::path> replay_file;

@@ -28,7 +28,7 @@ constexpr std::int64_t kApplicationId = 0x65767475;
   "('ok', 'compile_error', 'resource_error', 'launch_error', 'timeout', 'wrong_result', 'nan', " \
   "'out_of_bounds', 'nondeterministic')"
 
-constexpr std::array<const char*, 8> kMigrations{{
+constexpr std::array<const char*, 9> kMigrations{{
     R"sql(
 CREATE TABLE devices (
   id                 INTEGER PRIMARY KEY,
@@ -235,6 +235,30 @@ UPDATE measurements
 SET timing_mode = 'single', graph_executions = 0,
     flush_l2 = (SELECT coalesce(json_extract(r.timing, '$.flush_l2'), 1) FROM runs r WHERE r.id = run_id)
 WHERE time_median_us IS NOT NULL AND (SELECT r.timing FROM runs r WHERE r.id = run_id) IS NOT NULL;
+)sql",
+    // 9: the fastest configs re-timed after a search (tune --rerank), in rounds that time each of them once
+    // in a rotating order: per config its place in the final order, the median of its rounds' medians, the
+    // fastest and slowest round, every round's median, and how the rounds were timed.
+    R"sql(
+CREATE TABLE reranks (
+  id               INTEGER PRIMARY KEY,
+  run_id           INTEGER NOT NULL REFERENCES runs (id),
+  config_id        INTEGER NOT NULL REFERENCES configs (id),
+  problem_id       INTEGER NOT NULL REFERENCES problems (id),
+  device_id        INTEGER NOT NULL REFERENCES devices (id),
+  position         INTEGER NOT NULL,
+  rounds           INTEGER NOT NULL,
+  median_us        REAL    NOT NULL,
+  min_us           REAL    NOT NULL,
+  max_us           REAL    NOT NULL,
+  round_medians_us TEXT    NOT NULL,
+  timing_mode      TEXT    CHECK (timing_mode IN ('single', 'graph')),
+  graph_executions INTEGER,
+  flush_l2         INTEGER,
+  timing_note      TEXT,
+  created_at       TEXT    NOT NULL DEFAULT )sql" EVOTUNE_NOW R"sql(
+);
+CREATE INDEX reranks_by_config ON reranks (config_id, problem_id, device_id);
 )sql",
 }};
 

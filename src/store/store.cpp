@@ -3,6 +3,7 @@
 
 #include <sqlite3.h>
 
+#include <nlohmann/json.hpp>
 #include <system_error>
 
 #include "core/error.hpp"
@@ -293,6 +294,25 @@ void Store::record_measurement(const MeasurementRecord& record) {
                             "UPDATE runs SET evaluated = evaluated + 1, failed = failed + ?2 WHERE id = ?1");
     count.bind_int(1, record.run_id).bind_int(2, outcome.status == Status::ok ? 0 : 1);
     count.run();
+  }
+  transaction.commit();
+}
+
+void Store::save_rerank(std::int64_t run_id, std::int64_t problem_id, std::int64_t device_id,
+                        const std::vector<RerankRecord>& ranked) {
+  sqlite::Transaction transaction(db_);
+  for (const RerankRecord& record : ranked) {
+    const Remeasurement& r = record.remeasured;
+    sqlite::Statement insert(db_, R"(
+        INSERT INTO reranks (run_id, config_id, problem_id, device_id, position, rounds, median_us, min_us, max_us,
+                             round_medians_us, timing_mode, graph_executions, flush_l2, timing_note)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14))");
+    insert.bind_int(1, run_id).bind_int(2, record.config_id).bind_int(3, problem_id).bind_int(4, device_id);
+    insert.bind_int(5, r.position).bind_int(6, static_cast<std::int64_t>(r.round_medians_us.size()));
+    insert.bind_real(7, r.median_us).bind_real(8, r.min_us).bind_real(9, r.max_us);
+    insert.bind_text(10, nlohmann::json(r.round_medians_us).dump());
+    bind_method(insert, 11, r.method);
+    insert.run();
   }
   transaction.commit();
 }

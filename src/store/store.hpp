@@ -49,6 +49,21 @@ struct MeasurementRecord {
   double tflops = 0, gbps = 0;
 };
 
+// A config re-timed after a search (tune --rerank), in rounds interleaved with the other fastest configs.
+struct Remeasurement {
+  int position = 0;                      // its place in that rerank's order, 1 the fastest
+  double median_us = 0;                  // median of the rounds' medians
+  double min_us = 0, max_us = 0;         // the fastest and the slowest round: the spread to judge noise by
+  std::vector<double> round_medians_us;  // each round's median, in round order
+  std::optional<TimingMethod> method;    // how the rounds were timed (the last round's)
+};
+
+// One config's rerank, as tune stores it.
+struct RerankRecord {
+  std::int64_t config_id = 0;
+  Remeasurement remeasured;
+};
+
 // One measurement of a config, as `best` lists it.
 struct RankedResult {
   std::int64_t config_id = 0;
@@ -60,6 +75,8 @@ struct RankedResult {
   std::string device_name;
   std::int64_t measurement_id = 0;
   int registers = 0;  // 0 when the measurement has no compile row
+  // The newest rerank of this config on this problem and device (Store::best only); none where it has none.
+  std::optional<Remeasurement> remeasured{};
 };
 
 struct RunSummary {
@@ -194,8 +211,13 @@ class Store {
   // canonical_json of every config of the space measured on (problem, device).
   std::set<std::string> measured_configs(std::int64_t space_id, std::int64_t problem_id,
                                          std::int64_t device_id) const;
-  // Ok results by median time ascending, then (if include_failed) failures by status. top_k <= 0: all.
-  // No device: every device's measurements.
+  // One rerank's configs on (problem, device), in their final order; one transaction. Error for an unknown
+  // run.
+  void save_rerank(std::int64_t run_id, std::int64_t problem_id, std::int64_t device_id,
+                   const std::vector<RerankRecord>& ranked);
+
+  // Ok results by median time ascending (the re-measured median where a rerank timed the config), then (if
+  // include_failed) failures by status. top_k <= 0: all. No device: every device's measurements.
   std::vector<RankedResult> best(std::int64_t space_id, std::int64_t problem_id,
                                  std::optional<std::int64_t> device_id, int top_k, bool include_failed) const;
   std::vector<RunSummary> runs(int limit) const;  // newest first; limit <= 0: all

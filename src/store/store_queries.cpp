@@ -1,4 +1,5 @@
 // Store: the read-only queries behind `best`, `runs`, `show`, `report` and the session's resume check.
+#include <nlohmann/json.hpp>
 #include <string_view>
 
 #include "core/error.hpp"
@@ -145,14 +146,32 @@ std::set<std::string> Store::measured_configs(std::int64_t space_id, std::int64_
 std::vector<RankedResult> Store::best(std::int64_t space_id, std::int64_t problem_id,
                                       std::optional<std::int64_t> device_id, int top_k,
                                       bool include_failed) const {
-  sqlite::Statement select(db_, std::string(kRankedColumns) + std::string(kRankedFrom) + R"(
+  // Each measurement with the newest rerank of its config, problem and device, whose median ranks it.
+  sqlite::Statement select(db_, std::string(kRankedColumns) + R"(,
+             rr.position, rr.median_us, rr.min_us, rr.max_us, rr.round_medians_us,
+             rr.timing_mode, rr.graph_executions, rr.flush_l2, rr.timing_note)" +
+                                    std::string(kRankedFrom) + R"(
+      LEFT JOIN reranks rr ON rr.id = (SELECT max(x.id) FROM reranks x WHERE x.config_id = m.config_id
+                                         AND x.problem_id = m.problem_id AND x.device_id = m.device_id)
       WHERE c.space_id = ?1 AND m.problem_id = ?2 AND (?3 IS NULL OR m.device_id = ?3)
-        AND (?4 OR m.status = 'ok'))" +
-                                    std::string(kRankOrder) + " LIMIT ?5");
+        AND (?4 OR m.status = 'ok')
+      ORDER BY m.status <> 'ok', CASE WHEN m.status = 'ok' THEN coalesce(rr.median_us, m.time_median_us) END,
+               m.status, m.id
+      LIMIT ?5)");
   select.bind_int(1, space_id).bind_int(2, problem_id).bind_int(3, device_id);
   select.bind_int(4, include_failed ? 1 : 0).bind_int(5, limit_of(top_k));
   std::vector<RankedResult> results;
-  while (select.step()) results.push_back(read_ranked(select, path_.string()));
+  while (select.step()) {
+    RankedResult& result = results.emplace_back(read_ranked(select, path_.string()));
+    if (select.is_null(20)) continue;
+    Remeasurement& remeasured = result.remeasured.emplace();
+    remeasured.position = static_cast<int>(select.int64(20));
+    remeasured.median_us = select.real(21);
+    remeasured.min_us = select.real(22);
+    remeasured.max_us = select.real(23);
+    remeasured.round_medians_us = nlohmann::json::parse(select.text(24)).get<std::vector<double>>();
+    remeasured.method = read_method(select, 25);
+  }
   return results;
 }
 

@@ -17,7 +17,8 @@ class GpuEngine : public WorkerEngine {
   Outcome evaluate(const JobMessage& job) override {
     evaluator_.set_timeout_ms(job.launch_limit_ms);  // the session's launch limit, ceiling applied
     if (!job.kernel) throw Error("job message: kernel: missing (a GPU worker needs the compiled variant)");
-    Outcome outcome = evaluator_.evaluate(*job.kernel, job.validation_seed, job.extra_launches);
+    Outcome outcome =
+        evaluator_.evaluate(*job.kernel, job.validation_seed, job.extra_launches, job.timing_only);
     if (outcome.status == Status::timeout && !job.limit_basis.empty())
       outcome.message += " (limit: " + job.limit_basis + ")";
     return outcome;

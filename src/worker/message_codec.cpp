@@ -118,12 +118,14 @@ json encode(const JobMessage& job) {
   ordered_json extra = ordered_json::array();
   for (const auto& launch : job.extra_launches) extra.push_back(to_json(launch));
   message["extra_launches"] = extra;
+  message["timing_only"] = job.timing_only;
   return json(message);
 }
 
 JobMessage decode_job(const json& message) {
   const Fields f(message, "", "job message");
-  f.only({"ticket", "config", "validation_seed", "launch_limit_ms", "limit_basis", "kernel", "extra_launches"});
+  f.only({"ticket", "config", "validation_seed", "launch_limit_ms", "limit_basis", "kernel", "extra_launches",
+          "timing_only"});
   JobMessage job;
   job.ticket = f.integer("ticket", std::numeric_limits<std::int64_t>::min());
   job.config = f.int_map("config");
@@ -132,6 +134,7 @@ JobMessage decode_job(const json& message) {
   job.limit_basis = f.text("limit_basis");
   if (f.has("kernel")) job.kernel = kernel_from_json(f.object("kernel"));
   for (const Fields& launch : f.objects("extra_launches")) job.extra_launches.push_back(launch_from_json(launch));
+  job.timing_only = f.boolean("timing_only");
   return job;
 }
 

@@ -48,6 +48,9 @@ struct JobMessage {
   std::string limit_basis;     // what set the limit ("20 x reference 0.41 ms"), for a timeout's message
   std::optional<CompiledKernel> kernel;  // the compiled variant; absent for a replay worker
   std::vector<LaunchSpec> extra_launches;  // the variant's launch for each of the setup's extra problems
+  // Time it on validation_seed's inputs without validating (a config validated before, re-timed: tune
+  // --rerank).
+  bool timing_only = false;
 };
 
 // The worker is set up: the device it evaluates on and the reference kernel's time there.

@@ -97,6 +97,32 @@ TEST_F(Evaluator, CorrectVariantIsOkAndTimed) {
   EXPECT_EQ(evaluator->device().arch(), arch_);
 }
 
+TEST_F(Evaluator, GraphTimingReplaysSeveralExecutionsAndARetimingSkipsValidation) {
+  EvalSettings settings{3, 10, true, 10000};
+  settings.timing = TimingMode::graph;
+  auto evaluator = make_evaluator(settings);
+  const Outcome graph = evaluator->evaluate(variant(kCorrect), 1234);
+  ASSERT_EQ(graph.status, Status::ok) << graph.message;
+  ASSERT_TRUE(graph.timing && graph.timing->method);
+  const TimingMethod& method = *graph.timing->method;
+  EXPECT_TRUE(method.graph) << method.fallback;
+  EXPECT_GE(method.graph_executions, 1);
+  EXPECT_LE(method.graph_executions, kGraphMaxExecutions);
+  EXPECT_TRUE(method.flush_l2);
+  EXPECT_EQ(graph.timing->samples, 10);
+  EXPECT_GT(graph.timing->min_us, 0);
+  std::printf("saxpy n=%d as a graph of %d: median %.2f us\n", kN, method.graph_executions,
+              graph.timing->median_us);
+
+  // A retiming times on the seed's inputs and checks nothing: even a wrong variant comes back ok and timed.
+  const Outcome retimed = evaluator->evaluate(variant("out[i] = 0.0f;"), 1234, {}, true);
+  ASSERT_EQ(retimed.status, Status::ok) << retimed.message;
+  EXPECT_TRUE(retimed.timing);
+  EXPECT_FALSE(retimed.error);
+  EXPECT_EQ(retimed.validation_rounds, 0);
+  EXPECT_TRUE(evaluator->healthy());
+}
+
 TEST_F(Evaluator, UnwrittenElementsAreNan) {
   auto evaluator = make_evaluator();
   const Outcome outcome = evaluator->evaluate(variant("if (i % 7 != 0) out[i] = a * x[i] + y[i];"), 1);

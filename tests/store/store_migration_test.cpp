@@ -195,12 +195,37 @@ TEST(StoreMigration, Version7MeasurementsLearnTheirTimingModeWhereTheirRunSaidIt
   EXPECT_EQ(query_text(file, "PRAGMA foreign_key_check"), "<no row>");
 }
 
+TEST(StoreMigration, Version8GainsTheRerankTableAndKeepsItsRanking) {
+  TempDir dir;
+  const auto file = dir.file("v8.db");
+  make_version_7(file);
+  {
+    sqlite::Connection db(file, SQLITE_OPEN_READWRITE);
+    prepare_schema(db, 8);
+  }
+  ASSERT_EQ(query_text(file, "SELECT count(*) FROM sqlite_master WHERE name = 'reranks'"), "0");
+  Store store(file);
+  EXPECT_EQ(query_text(file, "PRAGMA user_version"), std::to_string(latest_schema_version()));
+  EXPECT_EQ(columns(file, "reranks").count("round_medians_us"), 1u);
+  // Without a rerank, best ranks as before: by the measurement's median.
+  const auto before = store.best(1, 1, 1, 0, false);
+  ASSERT_EQ(before.size(), 2u);
+  EXPECT_EQ(before[0].config_id, 2);
+  EXPECT_FALSE(before[0].remeasured);
+  RerankRecord faster{4, {}};
+  faster.remeasured = {1, 12.0, 11.9, 12.1, {11.9, 12.0, 12.1}, std::nullopt};
+  store.save_rerank(2, 1, 1, {faster});
+  EXPECT_EQ(store.best(1, 1, 1, 0, false).at(0).config_id, 4);
+  EXPECT_EQ(query_text(file, "PRAGMA foreign_key_check"), "<no row>");
+}
+
 TEST(StoreMigration, MigratedAndNewDatabasesHaveTheSameTables) {
   TempDir dir;
   make_version_1(dir.file("old.db"));
   { Store migrated(dir.file("old.db")); }
   { Store created(dir.file("new.db")); }
-  for (const char* table : {"devices", "spaces", "problems", "configs", "compiles", "runs", "measurements"})
+  for (const char* table : {"devices", "spaces", "problems", "configs", "compiles", "runs", "measurements",
+                            "sanitizer_findings", "reranks"})
     EXPECT_EQ(columns(dir.file("old.db"), table), columns(dir.file("new.db"), table)) << table;
 }
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "store/noise_band.hpp"
 #include "store/store.hpp"
 #include "store_fixture.hpp"
 
@@ -238,6 +239,50 @@ TEST_F(StoreTest, EachMeasurementKeepsHowItWasTimed) {
   ASSERT_EQ(history.size(), 3u);
   EXPECT_EQ(history[1].result.timing->method, fallback.timing->method);
   EXPECT_EQ(history[1].run_id, run_id);
+}
+
+// A rerank's record: `rounds` medians of `median_us` spread by +-`half_spread` (the first and last rounds).
+RerankRecord rerank_record(std::int64_t config_id, int position, double median_us, double half_spread) {
+  RerankRecord record{config_id, {}};
+  record.remeasured.position = position;
+  record.remeasured.median_us = median_us;
+  record.remeasured.min_us = median_us - half_spread;
+  record.remeasured.max_us = median_us + half_spread;
+  record.remeasured.round_medians_us = {median_us - half_spread, median_us, median_us + half_spread};
+  record.remeasured.method = TimingMethod{true, 20, true};
+  return record;
+}
+
+TEST_F(StoreTest, BestRanksByTheNewestRerankWhereThereIsOne) {
+  const auto a = config(16), b = config(32), c = config(64), d = config(128);
+  measure(a, ok_outcome(10.0));
+  measure(b, ok_outcome(10.5));
+  measure(c, ok_outcome(11.0));
+  measure(d, ok_outcome(10.8));  // never re-measured
+  store.save_rerank(run_id, problem_id, device_id,
+                    {rerank_record(b, 1, 9.0, 0.5), rerank_record(a, 2, 9.4, 0.1)});
+  // A later rerank of c and a: a's newer figures replace the older ones.
+  store.save_rerank(run_id, problem_id, device_id,
+                    {rerank_record(a, 1, 9.2, 0.1), rerank_record(c, 2, 9.6, 0.2)});
+  const auto best = store.best(space_id, problem_id, device_id, 0, false);
+  ASSERT_EQ(best.size(), 4u);
+  EXPECT_EQ(best[0].config_id, b);
+  EXPECT_EQ(best[1].config_id, a);
+  EXPECT_EQ(best[2].config_id, c);
+  EXPECT_EQ(best[3].config_id, d);
+  ASSERT_TRUE(best[1].remeasured);
+  EXPECT_EQ(best[1].remeasured->median_us, 9.2);
+  EXPECT_EQ(best[1].remeasured->position, 1);
+  EXPECT_EQ(best[1].remeasured->round_medians_us, (std::vector<double>{9.2 - 0.1, 9.2, 9.2 + 0.1}));
+  EXPECT_EQ(best[1].remeasured->method, (TimingMethod{true, 20, true}));
+  EXPECT_EQ(best[1].timing->median_us, 10.0);  // the measurement itself stays as it was
+  EXPECT_FALSE(best[3].remeasured);
+  // Within noise of the winner b (8.5..9.5): a (9.1..9.3) is, c (9.4..9.8) is, d (its p20..p80) is not.
+  EXPECT_TRUE(within_noise(best[1], best[0]));
+  EXPECT_TRUE(within_noise(best[2], best[0]));
+  EXPECT_EQ(noise_band(best[3]), std::make_pair(10.8 * 0.95, 10.8 * 1.1));
+  EXPECT_FALSE(within_noise(best[3], best[0]));
+  EXPECT_THROW(store.save_rerank(run_id + 100, problem_id, device_id, {rerank_record(a, 1, 9, 0)}), Error);
 }
 
 }  // namespace

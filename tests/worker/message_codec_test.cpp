@@ -208,10 +208,19 @@ TEST(MessageCodec, JobKeepsEveryCubinByteAndItsSeedAndLimit) {
   expect_same(job.extra_launches[0], attention_launch());
   expect_same(job.extra_launches[1], LaunchSpec{});
 
+  EXPECT_FALSE(job.timing_only);
+
   JobMessage replay = original;
   replay.kernel.reset();
   EXPECT_FALSE(encode(replay).contains("kernel"));
   EXPECT_FALSE(decode_job(through_cbor(encode(replay))).kernel);
+}
+
+TEST(MessageCodec, ARetimingJobSaysSo) {
+  JobMessage retime;
+  retime.kernel = CompiledKernel{kCubin, attention_launch()};
+  retime.timing_only = true;
+  EXPECT_TRUE(decode_job(through_cbor(encode(retime))).timing_only);
 }
 
 TEST(MessageCodec, ReadyAnswerCarriesTheDeviceAndTheReferenceTime) {
