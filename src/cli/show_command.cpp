@@ -22,6 +22,7 @@ void print_measurement(const MeasurementDetail& m, bool with_log) {
         "%.1f TFLOP/s, %.0f GB/s\n",
         o.timing->median_us, o.timing->min_us, o.timing->mean_us, o.timing->stddev_us, o.timing->p20_us,
         o.timing->p80_us, o.timing->samples, m.tflops, m.gbps);
+  if (o.timing && o.timing->method) std::printf("    timed as %s\n", describe(*o.timing->method).c_str());
   if (o.error)
     std::printf("    error vs reference: max_abs %.3g, rel_l2 %.3g, non-finite %lld of %lld (seed %llu)\n",
                 o.error->max_abs, o.error->rel_l2, static_cast<long long>(o.error->non_finite),

@@ -105,7 +105,7 @@ std::vector<std::string> sanitizer_command(const std::filesystem::path& sanitize
                  {request.evotune, "eval", kernel_file.string(), "--space", request.space_file.string(),
                   "--params", key_value_text(request.params), "--device", std::to_string(request.device),
                   "--seed", std::to_string(request.seed), "--validation-rounds", "1", "--warmup", "0", "--reps",
-                  "1", "--timeout-ms", std::to_string(kLaunchCeilingMs), "--json"});
+                  "1", "--timing", "single", "--timeout-ms", std::to_string(kLaunchCeilingMs), "--json"});
   if (!request.problem.empty()) command.insert(command.end(), {"--problem", request.problem});
   return command;
 }

@@ -58,7 +58,7 @@ std::string line_with(const std::string& text, const std::string& needle) {
 }
 
 TEST_F(BestCommand, ShowsHowEachConfigWasTimed) {
-  measure(128, 2.5, TimingMethod{true, 20, true});
+  const auto graph = measure(128, 2.5, TimingMethod{true, 20, true});
   measure(256, 3.5,
           TimingMethod{false, 0, false, "cuStreamEndCapture: CUDA_ERROR_STREAM_CAPTURE_INVALIDATED"});
   measure(512, 4.5, std::nullopt);  // from a database that did not record it
@@ -81,6 +81,13 @@ TEST_F(BestCommand, ShowsHowEachConfigWasTimed) {
   EXPECT_EQ(results[1].at("flush_l2"), false);
   EXPECT_NE(results[1].at("timing_fallback").get<std::string>().find("INVALIDATED"), std::string::npos);
   EXPECT_TRUE(results[2].at("timing_mode").is_null());
+
+  const auto shown = test::run_evotune("show " + std::to_string(graph) + " --db " + db.string());
+  ASSERT_EQ(shown.exit_code, 0) << shown.err;
+  EXPECT_NE(
+      shown.out.find("timed as a CUDA graph of 20 executions per replay, L2 flushed before each replay"),
+      std::string::npos)
+      << shown.out;
 }
 
 // A rerank of `config` at `median_us`, its rounds spread +-`half_spread`.

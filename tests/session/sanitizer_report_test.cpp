@@ -104,6 +104,7 @@ TEST(SanitizerCommand, RunsEvotuneEvalOnceUnderTheToolWithLongLimits) {
   EXPECT_TRUE(has("--validation-rounds", "1"));
   EXPECT_TRUE(has("--warmup", "0"));
   EXPECT_TRUE(has("--reps", "1"));
+  EXPECT_TRUE(has("--timing", "single"));  // one launch under the tool, not a graph of several
   EXPECT_TRUE(has("--timeout-ms", "300000"));
   EXPECT_EQ(command.back(), "N=4096");
 }
