@@ -24,7 +24,6 @@ class GraphExec {
   // mode either way.
   static GraphExec capture(CUstream stream, const std::function<void()>& record);
   void launch(CUstream stream) const;  // cuGraphLaunch; throws CudaError
-  void abandon() noexcept { exec_.abandon(); }
 
  private:
   Owned<CUgraphExec, GraphExecTraits> exec_;

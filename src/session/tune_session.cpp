@@ -89,6 +89,7 @@ void rerank_after_search(const RerankContext& context, const TuneOptions& option
       result.stop_reason = StopReason::interrupted;
       return;
     }
+    if (reranked.failed > 0) spdlog::warn("rerank: {} re-timings did not end ok", reranked.failed);
     if (reranked.ranked.empty()) return;
     const RerankRecord& winner = reranked.ranked.front();
     spdlog::info(
