@@ -6,7 +6,8 @@ into a shared library, loaded with ctypes and checked against SDPA's math backen
 every SDPA backend that accepts the shape (cuDNN, flash, efficient) are timed alike: REPLAYS_PER_GRAPH
 back-to-back calls captured in a CUDA graph, the graph replayed --reps times between CUDA events, the median
 time per call reported (no L2 flush). One table (shape, each backend's and ours' time and TFLOP/s, ours /
-best backend) and, with --json, the same numbers in a file.
+best backend, the time the database holds for our winner with how it was taken, and ours / stored: near 1
+when the tune timed it the same way, `--timing graph --flush-l2 off`) and, with --json, the same numbers.
 
 Example: scripts/compare_sdpa.py --space search_spaces/flash_attn_fwd_mma.json --json results/compare.json
 Shapes are B,H,S,D or B,H,S,D,causal; the default list is DEFAULT_SHAPES.
@@ -106,7 +107,8 @@ def argument_values(names, tensors, shape):
 
 
 def format_table(rows):
-    header = ["shape", "causal"] + [f"{b} us (TFLOP/s)" for b in BACKENDS] + ["ours us (TFLOP/s)", "ours/best", "ours from"]
+    header = (["shape", "causal"] + [f"{b} us (TFLOP/s)" for b in BACKENDS] +
+              ["ours us (TFLOP/s)", "ours/best", "stored us", "ours/stored", "ours from"])
     lines = [header]
     for row in rows:
         line = [f"{row['B']},{row['H']},{row['S']},{row['D']}", "yes" if row["causal"] else "no"]
@@ -115,6 +117,9 @@ def format_table(rows):
             line.append(f"{r['us']:.1f} ({r['tflops']:.0f})" if r and "us" in r else "-")
         line.append(f"{row['ratio']:.2f}x" if row.get("ratio") else "-")
         ours = row.get("ours") or {}
+        stored = ours.get("stored")
+        line.append(f"{stored['us']:.1f} ({stored['mode']})" if stored else "-")
+        line.append(f"{ours['vs_stored']:.3f}" if ours.get("vs_stored") else "-")
         line.append(f"{os.path.basename(ours['space'])} #{ours['config_id']}" if "config_id" in ours else ours.get("error", "-"))
         lines.append(line)
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
@@ -134,6 +139,20 @@ def stored_best(evotune, space_file, shape, db):
     return best[0] if best and best[0].get("status") == "ok" else None
 
 
+def stored_time(best):
+    """The time the database holds for the winner and how it was taken: the rerank's median where the tune
+    re-measured it, else the search's; None without a time."""
+    remeasured = best.get("remeasured")
+    us = remeasured["median_us"] if remeasured else best.get("time_us")
+    if us is None:
+        return None
+    mode = best.get("timing_mode") or "single"
+    if mode == "graph":
+        mode += f" x{best.get('graph_executions')}"
+    mode += ", L2 flushed" if best.get("flush_l2") else ", no L2 flush"
+    return {"us": us, "mode": mode, "reranked": remeasured is not None}
+
+
 def space_arch(space, arch):
     """The target for a space: the GPU's arch plus the space's ArchSuffix ("a": sm_90a for wgmma)."""
     suffix = space.get("KernelSpecification", {}).get("ArchSuffix", "")
@@ -141,7 +160,7 @@ def space_arch(space, arch):
 
 
 def build_winner(evotune, nvcc, space_file, shape, db, arch, work):
-    """Exports and builds a space's stored winner; returns (library path, config id)."""
+    """Exports and builds a space's stored winner; returns (library path, its `best --json` entry)."""
     with open(space_file) as f:
         arch = space_arch(json.load(f), arch)
     best = stored_best(evotune, space_file, shape, db)
@@ -155,7 +174,7 @@ def build_winner(evotune, nvcc, space_file, shape, db, arch, work):
          "--config", str(best["config_id"]), "--arch", arch, "-o", stem + ".cu"])
     run([nvcc, f"-arch={arch}", "-O3", "-std=c++17", "-shared", "-Xcompiler", "-fPIC", "-cudart", "shared",
          "-o", stem + ".so", stem + ".cu"])
-    return stem + ".so", best["config_id"]
+    return stem + ".so", best
 
 
 def time_callable(torch, call, reps, warmup):
@@ -218,7 +237,8 @@ def compare_shape(torch, functional, shape, spaces, args, work):
     candidates = []
     for space_file in spaces:
         try:
-            library_path, config_id = build_winner(args.evotune, args.nvcc, space_file, shape, args.db, args.arch, work)
+            library_path, best = build_winner(args.evotune, args.nvcc, space_file, shape, args.db, args.arch, work)
+            config_id = best["config_id"]
         except RuntimeError as e:
             candidates.append({"space": space_file, "error": str(e)})
             continue
@@ -252,8 +272,10 @@ def compare_shape(torch, functional, shape, spaces, args, work):
             candidates.append({"space": space_file, "config_id": config_id, "error": f"max |error| {error:.3g}"})
             continue
         timing = time_callable(torch, ours, args.reps, args.warmup)
+        stored = stored_time(best)
         candidates.append(dict(timing, space=space_file, config_id=config_id, max_abs_error=error,
-                               tflops=work_flops / timing["us"] / 1e6))
+                               tflops=work_flops / timing["us"] / 1e6, stored=stored,
+                               vs_stored=timing["us"] / stored["us"] if stored else None))
     timed = [c for c in candidates if "us" in c]
     row["candidates"] = candidates
     row["ours"] = min(timed, key=lambda c: c["us"]) if timed else (candidates[0] if candidates else None)
