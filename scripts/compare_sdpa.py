@@ -4,8 +4,8 @@
 For each shape: every given space's fastest stored variant is exported (`evotune export`), built with nvcc
 into a shared library, loaded with ctypes and checked against SDPA's math backend in fp32; then it and
 every SDPA backend that accepts the shape (cuDNN, flash, efficient) are timed alike: REPLAYS_PER_GRAPH
-back-to-back calls captured in a CUDA graph, the graph replayed --reps times between CUDA events, the median
-time per call reported (no L2 flush). One table (shape, each backend's and ours' time and TFLOP/s, ours /
+back-to-back calls captured in a CUDA graph, the graph replayed --reps times back to back, each replay
+between its own CUDA events, the median time per call reported (no L2 flush). One table (shape, each backend's and ours' time and TFLOP/s, ours /
 best backend, the time the database holds for our winner with how it was taken, and ours / stored: near 1
 when the tune timed it the same way, `--timing graph --flush-l2 off`) and, with --json, the same numbers.
 
@@ -177,8 +177,13 @@ def build_winner(evotune, nvcc, space_file, shape, db, arch, work):
     return stem + ".so", best
 
 
-def time_callable(torch, call, reps, warmup):
-    """Median and quantiles (us per call) of REPLAYS_PER_GRAPH calls captured in a CUDA graph."""
+def time_callable(torch, call, reps, warmup, sync_each_replay=False):
+    """Median and quantiles (us per call) of REPLAYS_PER_GRAPH calls captured in a CUDA graph.
+
+    The replays are queued back to back, each between its own pair of events, and read after one
+    synchronisation: the GPU never waits for the host, as in evotune's graph timing. With sync_each_replay the
+    host waits for each replay before queueing the next, so each sample also holds the graph's launch latency
+    (a few us, spread over REPLAYS_PER_GRAPH calls)."""
     for _ in range(3):  # outside the graph: a call that fails raises here
         call()
     torch.cuda.synchronize()
@@ -191,15 +196,17 @@ def time_callable(torch, call, reps, warmup):
     torch.cuda.synchronize()
     for _ in range(warmup):
         graph.replay()
-    samples = []
+    events = []
     for _ in range(reps):
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
         graph.replay()
         end.record()
-        end.synchronize()
-        samples.append(start.elapsed_time(end) * 1000.0 / REPLAYS_PER_GRAPH)
-    samples.sort()
+        if sync_each_replay:
+            end.synchronize()
+        events.append((start, end))
+    torch.cuda.synchronize()
+    samples = sorted(start.elapsed_time(end) * 1000.0 / REPLAYS_PER_GRAPH for start, end in events)
     return {"us": statistics.median(samples), "p20_us": samples[int(0.2 * (len(samples) - 1))],
             "p80_us": samples[int(0.8 * (len(samples) - 1))]}
 
@@ -230,7 +237,7 @@ def compare_shape(torch, functional, shape, spaces, args, work):
             with sdpa_kernel([backend]):
                 functional.scaled_dot_product_attention(tensors["q"], tensors["k"], tensors["v"], is_causal=shape["causal"])
         try:
-            timing = time_callable(torch, sdpa, args.reps, args.warmup)
+            timing = time_callable(torch, sdpa, args.reps, args.warmup, args.sync_each_replay)
             row[name] = dict(timing, tflops=work_flops / timing["us"] / 1e6)
         except RuntimeError as e:  # the backend does not take this shape or build
             row[name] = {"error": str(e).splitlines()[0]}
@@ -271,7 +278,7 @@ def compare_shape(torch, functional, shape, spaces, args, work):
         if not error <= tolerance:  # NaN fails too (the space's own tolerance: bf16 spaces allow more)
             candidates.append({"space": space_file, "config_id": config_id, "error": f"max |error| {error:.3g}"})
             continue
-        timing = time_callable(torch, ours, args.reps, args.warmup)
+        timing = time_callable(torch, ours, args.reps, args.warmup, args.sync_each_replay)
         stored = stored_time(best)
         candidates.append(dict(timing, space=space_file, config_id=config_id, max_abs_error=error,
                                tflops=work_flops / timing["us"] / 1e6, stored=stored,
@@ -297,6 +304,8 @@ def main():
                     help="element type of Q, K, V, O; spaces of the other type are left out")
     ap.add_argument("--reps", type=int, default=100, help="timed graph replays (median reported)")
     ap.add_argument("--warmup", type=int, default=10)
+    ap.add_argument("--sync-each-replay", action="store_true",
+                    help="wait for each replay before queueing the next (each sample then holds a graph launch latency)")
     ap.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     args = ap.parse_args()
     shapes = [parse_shape(text) for text in (args.shape or DEFAULT_SHAPES)]
@@ -324,7 +333,8 @@ def main():
             print(format_table([row]).splitlines()[-1], flush=True)
     print()
     print(f"{torch.cuda.get_device_name()}, PyTorch {torch.__version__}, {args.dtype}: median of {args.reps} replays of a "
-          f"CUDA graph of {REPLAYS_PER_GRAPH} calls, no L2 flush; ours/best = best backend's time / ours")
+          f"CUDA graph of {REPLAYS_PER_GRAPH} calls, "
+          f"{'each replay waited for' if args.sync_each_replay else 'replays queued back to back'}, no L2 flush; ours/best = best backend's time / ours")
     print(format_table(rows))
     if args.json:
         with open(args.json, "w") as f:
