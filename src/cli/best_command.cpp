@@ -1,4 +1,5 @@
 // `evotune best SPACE`: the fastest stored configs of this space version and problem. Needs no GPU.
+#include <algorithm>
 #include <cstdio>
 
 #include "cli/commands.hpp"
@@ -6,6 +7,7 @@
 #include "cli/shape_table.hpp"
 #include "cli/stored_space.hpp"
 #include "core/error.hpp"
+#include "core/objective.hpp"
 #include "space/problem_list.hpp"
 
 namespace evotune::cli {
@@ -19,7 +21,21 @@ struct BestOptions {
   int top = 10;
   bool json = false;
   bool failed = false;
+  Objective objective = Objective::time;
 };
+
+// Ranked by another objective than time: by its value, those without one (no energy measured) after, in
+// their time order; failures stay last.
+std::vector<RankedResult> ranked_by(std::vector<RankedResult> results, Objective objective) {
+  if (objective == Objective::time) return results;
+  std::stable_sort(results.begin(), results.end(), [objective](const RankedResult& a, const RankedResult& b) {
+    const auto va = a.status == Status::ok ? objective_value(objective, a.timing, a.energy) : std::nullopt;
+    const auto vb = b.status == Status::ok ? objective_value(objective, b.timing, b.energy) : std::nullopt;
+    if (va.has_value() != vb.has_value()) return va.has_value();
+    return va && *va < *vb;
+  });
+  return results;
+}
 
 // Several problems: a table of problem by config, the columns each problem's fastest config.
 void run_problems(const BestOptions& options, const std::vector<std::string>& problems) {
@@ -42,13 +58,20 @@ void run(const BestOptions& options) {
   const std::vector<std::string> problems = problem_list(options.problem, options.problems_file);
   if (problems.size() > 1 || !options.problems_file.empty()) return run_problems(options, problems);
   const StoredSpace stored = open_stored_space(options.space_file, options.problem, options.db);
-  const auto results = stored.best(options.top, options.failed);
+  auto results = stored.best(options.objective == Objective::time ? options.top : 0, options.failed);
+  results = ranked_by(std::move(results), options.objective);
+  if (results.size() > static_cast<std::size_t>(options.top)) results.resize(static_cast<std::size_t>(options.top));
   if (options.json) {
     std::printf("%s\n", results_json(results).dump(2).c_str());
     return;
   }
-  std::printf("%s (%s), problem %s\n", stored.space.name().c_str(), stored.space.hash().c_str(),
-              key_value_text(stored.sizes).c_str());
+  std::printf("%s (%s), problem %s%s\n", stored.space.name().c_str(), stored.space.hash().c_str(),
+              key_value_text(stored.sizes).c_str(),
+              options.objective == Objective::time
+                  ? ""
+                  : (std::string(", ranked by ") + to_string(options.objective) + " (" +
+                     objective_unit(options.objective) + ")")
+                        .c_str());
   print_result_table(results, stdout);
 }
 
@@ -68,6 +91,13 @@ void add_best_command(CLI::App& app) {
   command->add_option("--top", options->top, "How many")->capture_default_str()->check(CLI::PositiveNumber);
   command->add_flag("--json", options->json, "Print a JSON array, best first");
   command->add_flag("--failed", options->failed, "Also list failed variants, after the working ones");
+  command
+      ->add_option_function<std::string>(
+          "--objective",
+          [options](const std::string& value) { options->objective = *objective_from_string(value); },
+          "Rank by time (default), energy per execution or edp (energy x time); configs without a measured "
+          "energy come after those with one")
+      ->check(CLI::IsMember({"time", "energy", "edp"}));
   command->add_option("--db", options->db, "Results database")->capture_default_str();
   command->callback([options] { run(*options); });
 }

@@ -31,11 +31,25 @@ void print_result_table(const std::vector<RankedResult>& results, std::FILE* out
     std::fprintf(out, "no results\n");
     return;
   }
-  bool remeasured = false, fell_back = false, near = false;
-  for (const auto& r : results) remeasured = remeasured || r.remeasured;
+  bool remeasured = false, fell_back = false, near = false, energy = false;
+  for (const auto& r : results) {
+    remeasured = remeasured || r.remeasured;
+    energy = energy || r.energy;
+  }
   const RankedResult* winner = winner_of(results);
-  std::fprintf(out, "%5s %8s %12s %21s %8s %5s  %-16s %-14s %s\n", "rank", "config", "median_us",
-               remeasured ? "spread_us" : "p20..p80_us", "TFLOP/s", "regs", "timing", "status", "params");
+  // Energy columns only where some result has an energy (tune --energy or --objective energy|edp).
+  const auto energy_text = [&](const RankedResult& r) -> std::string {
+    if (!energy) return "";
+    char text[48];
+    if (r.energy)
+      std::snprintf(text, sizeof text, " %10.1f %6.0f", r.energy->uj_per_execution, r.energy->avg_power_w);
+    else
+      std::snprintf(text, sizeof text, " %10s %6s", "-", "-");
+    return text;
+  };
+  std::fprintf(out, "%5s %8s %12s %21s %8s %5s%s  %-16s %-14s %s\n", "rank", "config", "median_us",
+               remeasured ? "spread_us" : "p20..p80_us", "TFLOP/s", "regs",
+               energy ? "    uJ/exec      W" : "", "timing", "status", "params");
   int rank = 0;
   for (const auto& r : results) {
     ++rank;
@@ -49,14 +63,14 @@ void print_result_table(const std::vector<RankedResult>& results, std::FILE* out
       char time[32], spread[48];
       std::snprintf(time, sizeof time, "%.2f%s", median, r.remeasured ? "r" : " ");
       std::snprintf(spread, sizeof spread, "%.2f..%.2f", low, high);
-      std::fprintf(out, "%5s %8lld %12s %21s %8.1f %5d  %-16s %-14s %s\n", rank_text.c_str(),
+      std::fprintf(out, "%5s %8lld %12s %21s %8.1f %5d%s  %-16s %-14s %s\n", rank_text.c_str(),
                    static_cast<long long>(r.config_id), time, spread, r.tflops * r.timing->median_us / median,
-                   r.registers, method_text(r).c_str(), std::string(to_string(r.status)).c_str(),
+                   r.registers, energy_text(r).c_str(), method_text(r).c_str(), std::string(to_string(r.status)).c_str(),
                    key_value_text(r.params, ' ').c_str());
       fell_back = fell_back || (r.timing->method && !r.timing->method->fallback.empty());
     } else {
-      std::fprintf(out, "%5s %8lld %12s %21s %8s %5d  %-16s %-14s %s  (%s)\n", rank_text.c_str(),
-                   static_cast<long long>(r.config_id), "- ", "-", "-", r.registers, "-",
+      std::fprintf(out, "%5s %8lld %12s %21s %8s %5d%s  %-16s %-14s %s  (%s)\n", rank_text.c_str(),
+                   static_cast<long long>(r.config_id), "- ", "-", "-", r.registers, energy_text(r).c_str(), "-",
                    std::string(to_string(r.status)).c_str(), key_value_text(r.params, ' ').c_str(),
                    r.message.c_str());
     }
@@ -66,6 +80,10 @@ void print_result_table(const std::vector<RankedResult>& results, std::FILE* out
                  "r: re-measured after the search (tune --rerank): the median of its interleaved rounds, the "
                  "spread its fastest..slowest round; others: the median and p20..p80 of their measurement\n");
   if (near) std::fprintf(out, "~: within noise of the winner (their spreads overlap)\n");
+  if (energy)
+    std::fprintf(out,
+                 "uJ/exec, W: energy per execution and average power, from NVML's energy counter around a loop "
+                 "of executions (tune --energy)\n");
   if (fell_back)
     std::fprintf(out, "single*: a CUDA graph could not be captured; timed single launches instead\n");
 }
@@ -112,6 +130,13 @@ nlohmann::json results_json(const std::vector<RankedResult>& results) {
     } else {
       item["time_us"] = nullptr;
     }
+    if (r.energy)
+      item["energy"] = {{"uj_per_execution", r.energy->uj_per_execution},
+                        {"avg_power_w", r.energy->avg_power_w},
+                        {"window_ms", r.energy->window_ms},
+                        {"executions", r.energy->executions}};
+    else
+      item["energy"] = nullptr;
     array.push_back(std::move(item));
   }
   return array;

@@ -16,7 +16,8 @@ void print_result_table(const std::vector<RankedResult>& results, std::FILE* out
 // time_stddev_us, samples, timing_mode ("single", "graph"; null when not stored), graph_executions, flush_l2,
 // timing_fallback (only when a graph fell back), remeasured (the config's rerank: position, median_us,
 // min_us, max_us, rounds, round_medians_us; null without one), within_noise (its spread overlaps the
-// winner's, the first ok result's), tflops, gbps, status, message, device, registers}.
+// winner's, the first ok result's), tflops, gbps, status, message, device, registers, energy
+// (uj_per_execution, avg_power_w, window_ms, executions; null where not measured)}.
 nlohmann::json results_json(const std::vector<RankedResult>& results);
 
 }  // namespace evotune::cli

@@ -13,6 +13,7 @@
 #include "cli/sanitizer_table.hpp"
 #include "cli/timing_option.hpp"
 #include "core/error.hpp"
+#include "core/objective.hpp"
 #include "replay/recorded_sweep.hpp"
 #include "session/problem_sequence.hpp"
 #include "space/problem_list.hpp"
@@ -192,6 +193,21 @@ void add_tune_command(CLI::App& app) {
       ->check(CLI::IsMember({"on", "off"}));
   add_timing_option(*command, &options->eval);
   command
+      ->add_option_function<std::string>(
+          "--objective",
+          [options](const std::string& value) { options->objective = *objective_from_string(value); },
+          "What the search minimises: time (the median), energy (uJ per execution, from NVML's energy counter "
+          "around a loop of executions) or edp (energy x time); energy and edp measure every working variant's "
+          "energy (see --energy-window-ms)")
+      ->check(CLI::IsMember({"time", "energy", "edp"}));
+  command->add_flag("--energy", options->eval.measure_energy,
+                    "Measure and store every working variant's energy, whatever the objective");
+  command
+      ->add_option("--energy-window-ms", options->eval.energy_window_ms,
+                   "Energy: the loop of executions read around lasts at least this long")
+      ->capture_default_str()
+      ->check(CLI::Range(10.0, 10000.0));
+  command
       ->add_option("--reps", options->eval.repetitions,
                    "Timed launches (graph replays) per variant (median reported)")
       ->capture_default_str()
@@ -234,6 +250,8 @@ void add_tune_command(CLI::App& app) {
   command->callback([options, budget, replays, sanitize_count, problems_file] {
     if (*sanitize_count > 0 && !replays->empty())
       throw Error("--sanitize-top needs a GPU run, not --replay");
+    if (needs_energy(options->objective)) options->eval.measure_energy = true;
+    if (options->eval.measure_energy) check_energy_readable(options->objective, !replays->empty());
     run(*options, *budget, *sanitize_count, *problems_file, *replays);
   });
 }

@@ -114,6 +114,24 @@ TimingStats timing_from_json(const Fields& f) {
   return t;
 }
 
+ordered_json to_json(const EnergyStats& e) {
+  return {{"uj_per_execution", e.uj_per_execution},
+          {"avg_power_w", e.avg_power_w},
+          {"window_ms", e.window_ms},
+          {"executions", e.executions}};
+}
+
+EnergyStats energy_from_json(const Fields& f) {
+  f.only({"uj_per_execution", "avg_power_w", "window_ms", "executions"});
+  EnergyStats e;
+  e.uj_per_execution = f.number("uj_per_execution");
+  e.avg_power_w = f.number("avg_power_w");
+  e.window_ms = f.number("window_ms");
+  e.executions = f.integer("executions");
+  if (e.uj_per_execution < 0 || e.avg_power_w < 0) f.fail(f.name("uj_per_execution"), "an energy cannot be negative");
+  return e;
+}
+
 ordered_json to_json(const ErrorStats& e) {
   return {
       {"max_abs", e.max_abs}, {"rel_l2", e.rel_l2}, {"non_finite", e.non_finite}, {"elements", e.elements}};
@@ -180,12 +198,13 @@ ordered_json to_json(const Outcome& o) {
                     {"bench_ms", o.bench_ms}};
   if (o.error) j["error"] = to_json(*o.error);
   if (o.timing) j["timing"] = to_json(*o.timing);
+  if (o.energy) j["energy"] = to_json(*o.energy);
   return j;
 }
 
 Outcome outcome_from_json(const Fields& f) {
   f.only({"status", "message", "compile", "validation_seed", "validation_rounds", "validate_ms", "bench_ms",
-          "error", "timing"});
+          "error", "timing", "energy"});
   Outcome o;
   o.status = status_from_json(f, "status");
   o.message = f.text("message");
@@ -196,6 +215,7 @@ Outcome outcome_from_json(const Fields& f) {
   o.bench_ms = f.number("bench_ms");
   if (f.has("error")) o.error = error_stats_from_json(f.object("error"));
   if (f.has("timing")) o.timing = timing_from_json(f.object("timing"));
+  if (f.has("energy")) o.energy = energy_from_json(f.object("energy"));
   return o;
 }
 

@@ -35,6 +35,8 @@ nlohmann::ordered_json to_json(const TimingMethod& method);
 TimingMethod timing_method_from_json(const Fields& fields);
 // The timing mode named by fields[key] ("single", "graph", "auto").
 TimingMode timing_mode_from_json(const Fields& fields, const std::string& key);
+nlohmann::ordered_json to_json(const EnergyStats& energy);
+EnergyStats energy_from_json(const Fields& fields);
 nlohmann::ordered_json to_json(const ErrorStats& error);
 ErrorStats error_stats_from_json(const Fields& fields);
 nlohmann::ordered_json to_json(const CompileInfo& info);

@@ -18,6 +18,10 @@ struct EvalSettings {
   int validation_rounds = 2;
   // Single launches, a CUDA graph of several executions, or graph for short variants (core/timing_mode.hpp).
   TimingMode timing = TimingMode::automatic;
+  // After timing an ok variant: its energy per execution, from NVML's energy counter around a loop of its
+  // executions at least energy_window_ms long (Outcome::energy; nothing where NVML reads no energy).
+  bool measure_energy = false;
+  double energy_window_ms = 200;
 };
 
 }  // namespace evotune

@@ -190,7 +190,9 @@ ordered_json to_json(const EvalSettings& s) {
           {"timeout_ms", s.timeout_ms},
           {"reset_in_process", s.reset_in_process},
           {"validation_rounds", s.validation_rounds},
-          {"timing", to_string(s.timing)}};
+          {"timing", to_string(s.timing)},
+          {"measure_energy", s.measure_energy},
+          {"energy_window_ms", s.energy_window_ms}};
 }
 
 TimingMode timing_mode_from_json(const Fields& f, const std::string& key) {
@@ -202,16 +204,21 @@ TimingMode timing_mode_from_json(const Fields& f, const std::string& key) {
 
 // Settings written before the timing modes have no "timing": they timed single launches.
 EvalSettings settings_from_json(const Fields& f) {
-  f.only(
-      {"warmup", "repetitions", "flush_l2", "timeout_ms", "reset_in_process", "validation_rounds", "timing"});
+  f.only({"warmup", "repetitions", "flush_l2", "timeout_ms", "reset_in_process", "validation_rounds", "timing",
+          "measure_energy", "energy_window_ms"});
   constexpr auto low = std::numeric_limits<int>::min(), high = std::numeric_limits<int>::max();
-  return {static_cast<int>(f.integer("warmup", low, high)),
-          static_cast<int>(f.integer("repetitions", low, high)),
-          f.boolean("flush_l2"),
-          f.number("timeout_ms"),
-          f.boolean("reset_in_process"),
-          static_cast<int>(f.integer("validation_rounds", 1, 64)),
-          f.has("timing") ? timing_mode_from_json(f, "timing") : TimingMode::single};
+  EvalSettings settings;
+  settings.warmup = static_cast<int>(f.integer("warmup", low, high));
+  settings.repetitions = static_cast<int>(f.integer("repetitions", low, high));
+  settings.flush_l2 = f.boolean("flush_l2");
+  settings.timeout_ms = f.number("timeout_ms");
+  settings.reset_in_process = f.boolean("reset_in_process");
+  settings.validation_rounds = static_cast<int>(f.integer("validation_rounds", 1, 64));
+  settings.timing = f.has("timing") ? timing_mode_from_json(f, "timing") : TimingMode::single;
+  // Settings written before energy was measured have neither: they measured none.
+  settings.measure_energy = f.has("measure_energy") && f.boolean("measure_energy");
+  if (f.has("energy_window_ms")) settings.energy_window_ms = f.number("energy_window_ms");
+  return settings;
 }
 
 }  // namespace evotune

@@ -21,6 +21,15 @@ struct TimingStats {
   std::optional<TimingMethod> method{};  // how the samples were taken; none where that was not recorded
 };
 
+// The energy of a variant, from NVML's total-energy counter read around a loop of executions at least
+// EvalSettings::energy_window_ms long (the counter's resolution is a millijoule and it updates every few ms).
+struct EnergyStats {
+  double uj_per_execution = 0;  // microjoules per execution of the variant (all its launches)
+  double avg_power_w = 0;       // the counter's difference over the loop's time
+  double window_ms = 0;         // the loop's time between CUDA events
+  std::int64_t executions = 0;  // executions in the loop
+};
+
 struct ErrorStats {
   double max_abs = 0;           // max |out - ref| over finite elements
   double rel_l2 = 0;            // ||out - ref||_2 / ||ref||_2
@@ -54,6 +63,7 @@ struct Outcome {
   CompileInfo compile;
   std::optional<ErrorStats> error;    // present once validation ran
   std::optional<TimingStats> timing;  // present when status == ok
+  std::optional<EnergyStats> energy;  // when asked for (EvalSettings::measure_energy) and NVML reads energy
   std::uint64_t validation_seed = 0;
   int validation_rounds = 0;  // rounds the variant passed (their seeds derive from validation_seed)
   double validate_ms = 0;     // host-side wall time of the validation step

@@ -121,4 +121,22 @@ std::optional<GpuState> Nvml::read(const std::string& pci_bus_id) const {
   return state;
 }
 
+std::optional<std::uint64_t> Nvml::energy_mj(const std::string& pci_bus_id) const {
+  if (!api_ || api_->energy == nullptr) return std::nullopt;
+  Device device = nullptr;
+  if (api_->by_pci_bus_id(pci_bus_id.c_str(), &device) != kSuccess) return std::nullopt;
+  unsigned long long millijoules = 0;
+  if (api_->energy(device, &millijoules) != kSuccess) return std::nullopt;
+  return millijoules;
+}
+
+std::optional<unsigned> Nvml::power_mw(const std::string& pci_bus_id) const {
+  if (!api_ || api_->power == nullptr) return std::nullopt;
+  Device device = nullptr;
+  if (api_->by_pci_bus_id(pci_bus_id.c_str(), &device) != kSuccess) return std::nullopt;
+  unsigned milliwatts = 0;
+  if (api_->power(device, &milliwatts) != kSuccess) return std::nullopt;
+  return milliwatts;
+}
+
 }  // namespace evotune::cuda

@@ -2,6 +2,7 @@
 // reads a GPU's clocks, power, temperature, modes and clock reasons. A machine without NVML reads nothing.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,6 +27,10 @@ class Nvml {
   // The state of the GPU at this PCI bus id (as cuDeviceGetPCIBusId writes it); nullopt when NVML is not
   // available or does not know the GPU. Fields NVML does not support on this GPU stay empty.
   std::optional<GpuState> read(const std::string& pci_bus_id) const;
+  // Only the energy counter (mJ since the driver loaded) or the power draw (mW): cheap enough to read around
+  // a loop of launches. nullopt where NVML, the GPU or the reading is not available.
+  std::optional<std::uint64_t> energy_mj(const std::string& pci_bus_id) const;
+  std::optional<unsigned> power_mw(const std::string& pci_bus_id) const;
 
  private:
   Nvml() = default;

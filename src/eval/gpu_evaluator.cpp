@@ -116,7 +116,9 @@ Outcome GpuEvaluator::evaluate(const CompiledKernel& variant, std::uint64_t vali
     outcome.validate_ms = ms_since(start);
     if (outcome.status == Status::ok) {
       const auto bench_start = Clock::now();
-      outcome.timing = time_variant(variant.launch);
+      Measured measured = time_variant(variant.launch);
+      outcome.timing = measured.timing;
+      outcome.energy = measured.energy;
       outcome.bench_ms = ms_since(bench_start);
     }
   } catch (const Failure& failure) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -90,7 +91,18 @@ class GpuEvaluator {
   int special_rounds() const;                          // the most special fills any buffer has
   std::string special_inputs_text(int special) const;  // "q in [-40, 40], k in [-40, 40]"
   // Timing (eval/variant_timing.cpp) in settings_.timing's mode; TimingStats::method says how it went.
-  TimingStats time_variant(const LaunchSpec& launch);
+  struct Measured {
+    TimingStats timing;
+    std::optional<EnergyStats> energy;  // when settings_.measure_energy and NVML reads the energy counter
+  };
+  Measured time_variant(const LaunchSpec& launch);
+  // The timing, and with settings_.measure_energy its energy (run_once: one run of executions_per_run
+  // executions, the way it was timed).
+  Measured with_energy(TimingStats timing, const std::function<void()>& run_once, int executions_per_run);
+  // Energy (eval/variant_energy.cpp): NVML's energy counter around a loop of run_once() at least
+  // settings_.energy_window_ms long. nullopt where NVML reads no energy for this GPU.
+  std::optional<EnergyStats> measure_energy(const std::function<void()>& run_once, int executions_per_run,
+                                            double us_per_run);
   double time_warmup(const std::vector<Step>& steps);  // the fastest warm-up execution in us; waits for it
   void flush_l2(int repetition) const;                 // overwrites the L2 scratch when settings_ ask for it
   TimingStats time_single(const std::vector<Step>& steps, const TimingMethod& method);

@@ -19,16 +19,17 @@ constexpr int kGraphWarmupReplays = 2;
 
 }  // namespace
 
-TimingStats GpuEvaluator::time_variant(const LaunchSpec& launch) {
+GpuEvaluator::Measured GpuEvaluator::time_variant(const LaunchSpec& launch) {
   const std::vector<Step> steps = variant_steps(launch);
   TimingMethod method;
   method.flush_l2 = settings_.flush_l2;
+  const auto run_once = [&] { run_steps(steps); };
   if (settings_.timing == TimingMode::single) {
     for (int i = 0; i < settings_.warmup; ++i) run_steps(steps);
-    return time_single(steps, method);
+    return with_energy(time_single(steps, method), run_once, 1);
   }
   const double estimate_us = time_warmup(steps);
-  if (!uses_graph(settings_.timing, estimate_us)) return time_single(steps, method);
+  if (!uses_graph(settings_.timing, estimate_us)) return with_energy(time_single(steps, method), run_once, 1);
   const int executions = graph_executions_for(estimate_us);
   cuda::GraphExec graph;
   try {
@@ -40,11 +41,19 @@ TimingStats GpuEvaluator::time_variant(const LaunchSpec& launch) {
     // Not the variant's failure: its launches ran fine one by one, they only cannot be captured.
     spdlog::debug("graph capture failed, timing single launches: {}", e.what());
     method.fallback = e.what();
-    return time_single(steps, method);
+    return with_energy(time_single(steps, method), run_once, 1);
   }
   method.graph = true;
   method.graph_executions = executions;
-  return time_graph(graph, method);
+  return with_energy(time_graph(graph, method), [&] { graph.launch(state_->stream.get()); }, executions);
+}
+
+GpuEvaluator::Measured GpuEvaluator::with_energy(TimingStats timing, const std::function<void()>& run_once,
+                                                 int executions_per_run) {
+  Measured measured{timing, std::nullopt};
+  if (settings_.measure_energy)
+    measured.energy = measure_energy(run_once, executions_per_run, timing.median_us * executions_per_run);
+  return measured;
 }
 
 double GpuEvaluator::time_warmup(const std::vector<Step>& steps) {

@@ -2,6 +2,8 @@
 // budget.
 #include "session/run_plan.hpp"
 
+#include <algorithm>
+
 #include "core/error.hpp"
 #include "session/shape_transfer.hpp"
 #include "strategy/strategy_table.hpp"
@@ -19,11 +21,18 @@ std::map<std::string, std::vector<ParamValue>> parameter_values(const SearchSpac
   return values;
 }
 
-std::vector<PastResult> history(const Store& store, const RunKeys& keys) {
+// The stored results as the objective sees them: ok ones by their value, best first (those without what the
+// objective needs, e.g. an energy, rank as failures), then the failures.
+std::vector<PastResult> history(const Store& store, const RunKeys& keys, Objective objective) {
   std::vector<PastResult> past;
   for (const auto& result : store.best(keys.space_id, keys.problem_id, keys.device_id, 0, true))
     past.push_back({result.params, result.status,
-                    result.timing ? std::optional<double>(result.timing->median_us) : std::nullopt});
+                    result.status == Status::ok ? objective_value(objective, result.timing, result.energy)
+                                                : std::nullopt});
+  std::stable_sort(past.begin(), past.end(), [](const PastResult& a, const PastResult& b) {
+    if (a.value.has_value() != b.value.has_value()) return a.value.has_value();
+    return a.value && *a.value < *b.value;
+  });
   return past;
 }
 
@@ -45,7 +54,8 @@ RunPlan plan_run(const TuneOptions& options, const SearchSpace& space, const Siz
   input.patience = options.patience;
   input.already_measured =
       store.measured_configs(plan.keys.space_id, plan.keys.problem_id, plan.keys.device_id);
-  input.history = history(store, plan.keys);
+  input.objective = options.objective;
+  input.history = history(store, plan.keys, options.objective);
   input.transferred = transfer_configs(store.ok_times_by_problem(plan.keys.space_id, plan.keys.device_id), sizes,
                                        kTransferProblems, kTransferConfigsEach);
 

@@ -11,6 +11,7 @@
 
 #include "core/core_json.hpp"
 #include "core/error.hpp"
+#include "eval/energy_support.hpp"
 #include "session/rerank.hpp"
 #include "session/run_plan.hpp"
 #include "session/run_workers.hpp"
@@ -103,7 +104,18 @@ void rerank_after_search(const RerankContext& context, const TuneOptions& option
 
 }  // namespace
 
+void check_energy_readable(Objective objective, bool replay) {
+  const std::string what = needs_energy(objective) ? std::string("--objective ") + to_string(objective)
+                                                   : std::string("--energy");
+  if (replay) throw Error(what + " needs a GPU run: recorded sweeps hold no energy");
+  if (const auto why = energy_unreadable_reason())
+    throw Error(what + " reads the GPU's energy counter through NVML, which is not available: " + *why);
+}
+
 TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interrupt) {
+  if (needs_energy(options.objective) && !options.eval.measure_energy)
+    throw Error(std::string("internal: --objective ") + to_string(options.objective) + " without measuring energy");
+  if (options.eval.measure_energy) check_energy_readable(options.objective, options.replay_file.has_value());
   if (options.worker_command.empty()) throw Error("internal: no worker command");
   const SearchSpace space = SearchSpace::load(options.space_file);
   const Sizes sizes = space.resolve_problem(options.problem);

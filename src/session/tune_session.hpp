@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/eval_settings.hpp"
+#include "core/objective.hpp"
 #include "session/stop_reason.hpp"
 #include "store/store.hpp"
 
@@ -24,6 +25,8 @@ struct TuneOptions {
   std::filesystem::path db_file = "results/evotune.db";
   std::string devices = "0";  // GPU ordinals, "0,1", or "all": one worker process each
   EvalSettings eval;          // eval.timeout_ms is the ceiling of the derived launch limit
+  // What the strategy minimises; energy and edp need eval.measure_energy (NVML on the GPU's machine).
+  Objective objective = Objective::time;
   int compile_threads = 0;    // 0: one per CPU core
   int patience = 0;           // learning strategies: generations without progress before stopping
   // After a finished search, the rerank_top fastest configs re-timed in rerank_rounds interleaved rounds
@@ -51,6 +54,10 @@ struct TuneSummary {
   double seconds = 0;             // wall time of the search loop
   std::vector<RankedResult> top;  // best stored results for this space, problem and device
 };
+
+// For tune --energy or an energy objective: throws Error where the energy cannot be read (a replay, or no
+// NVML on this machine).
+void check_energy_readable(Objective objective, bool replay);
 
 // Runs one tuning session. Set-up errors throw Error; variant faults are stored as results.
 // `interrupt` (may be null) is polled between variants: when set, the run stops cleanly.

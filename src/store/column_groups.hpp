@@ -40,4 +40,21 @@ inline void bind_method(sqlite::Statement& statement, int first, const std::opti
     statement.bind_text(first + 3, method->fallback);
 }
 
+// Four columns from `first`: energy_uj, energy_power_w, energy_window_ms, energy_executions. NULL energy:
+// not measured.
+inline std::optional<EnergyStats> read_energy(const sqlite::Statement& row, int first) {
+  if (row.is_null(first)) return std::nullopt;
+  return EnergyStats{row.real(first), row.real(first + 1), row.real(first + 2), row.int64(first + 3)};
+}
+
+// The same four columns bound from parameter `first`: all NULL for no energy.
+inline void bind_energy(sqlite::Statement& statement, int first, const std::optional<EnergyStats>& energy) {
+  if (!energy) {
+    for (int index = first; index < first + 4; ++index) statement.bind_null(index);
+    return;
+  }
+  statement.bind_real(first, energy->uj_per_execution).bind_real(first + 1, energy->avg_power_w);
+  statement.bind_real(first + 2, energy->window_ms).bind_int(first + 3, energy->executions);
+}
+
 }  // namespace evotune

@@ -28,7 +28,7 @@ constexpr std::int64_t kApplicationId = 0x65767475;
   "('ok', 'compile_error', 'resource_error', 'launch_error', 'timeout', 'wrong_result', 'nan', " \
   "'out_of_bounds', 'nondeterministic')"
 
-constexpr std::array<const char*, 9> kMigrations{{
+constexpr std::array<const char*, 10> kMigrations{{
     R"sql(
 CREATE TABLE devices (
   id                 INTEGER PRIMARY KEY,
@@ -259,6 +259,14 @@ CREATE TABLE reranks (
   created_at       TEXT    NOT NULL DEFAULT )sql" EVOTUNE_NOW R"sql(
 );
 CREATE INDEX reranks_by_config ON reranks (config_id, problem_id, device_id);
+)sql",
+    // 10: the energy of one execution (NVML's energy counter around a loop of executions at least a window
+    // long), the loop's average power, its length and its executions; NULL where energy was not measured.
+    R"sql(
+ALTER TABLE measurements ADD COLUMN energy_uj REAL;
+ALTER TABLE measurements ADD COLUMN energy_power_w REAL;
+ALTER TABLE measurements ADD COLUMN energy_window_ms REAL;
+ALTER TABLE measurements ADD COLUMN energy_executions INTEGER;
 )sql",
 }};
 

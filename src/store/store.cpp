@@ -264,9 +264,10 @@ void Store::record_measurement(const MeasurementRecord& record) {
                                 time_median_us, time_min_us, time_mean_us, time_stddev_us, time_p20_us, time_p80_us,
                                 samples, max_abs_err, rel_l2_err, non_finite, compared_elements, validation_seed,
                                 tflops, gbps, compile_ms, validate_ms, bench_ms, validation_rounds, timing_mode,
-                                graph_executions, flush_l2, timing_note)
+                                graph_executions, flush_l2, timing_note, energy_uj, energy_power_w, energy_window_ms,
+                                energy_executions)
       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22,
-              ?23, ?24, ?25, ?26, ?27, ?28, ?29)
+              ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33)
       ON CONFLICT (config_id, problem_id, device_id) DO NOTHING)");
   insert.bind_int(1, record.run_id).bind_int(2, record.config_id).bind_int(3, record.problem_id);
   insert.bind_int(4, record.device_id).bind_int(5, record.compile_id).bind_text(6, to_string(outcome.status));
@@ -288,6 +289,7 @@ void Store::record_measurement(const MeasurementRecord& record) {
   insert.bind_real(23, outcome.validate_ms).bind_real(24, outcome.bench_ms);
   insert.bind_int(25, outcome.validation_rounds);
   bind_method(insert, 26, outcome.timing ? outcome.timing->method : std::nullopt);
+  bind_energy(insert, 30, outcome.status == Status::ok ? outcome.energy : std::nullopt);
   insert.run();
   if (db_.changes() == 1) {
     sqlite::Statement count(db_,

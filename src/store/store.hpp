@@ -71,6 +71,7 @@ struct RankedResult {
   Status status = Status::ok;
   std::string message;
   std::optional<TimingStats> timing;  // present for ok results
+  std::optional<EnergyStats> energy;  // where the energy was measured
   double tflops = 0, gbps = 0;
   std::string device_name;
   std::int64_t measurement_id = 0;

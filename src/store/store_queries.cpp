@@ -48,12 +48,13 @@ std::optional<ErrorStats> read_error(const sqlite::Statement& row, int first) {
 
 int limit_of(int limit) { return limit > 0 ? limit : -1; }  // SQLite: a negative LIMIT means none
 
-// A measurement as `best` ranks it: 20 columns, read by read_ranked, then kRankedFrom; the query may add
+// A measurement as `best` ranks it: 24 columns, read by read_ranked, then kRankedFrom; the query may add
 // columns in between, and adds WHERE and ORDER BY.
 constexpr std::string_view kRankedColumns = R"(
       SELECT m.config_id, c.params, m.status, m.message,
              m.time_median_us, m.time_min_us, m.time_mean_us, m.time_stddev_us, m.time_p20_us, m.time_p80_us, m.samples,
-             m.tflops, m.gbps, d.name, m.id, cp.registers, m.timing_mode, m.graph_executions, m.flush_l2, m.timing_note)";
+             m.tflops, m.gbps, d.name, m.id, cp.registers, m.timing_mode, m.graph_executions, m.flush_l2, m.timing_note,
+             m.energy_uj, m.energy_power_w, m.energy_window_ms, m.energy_executions)";
 constexpr std::string_view kRankedFrom = R"(
       FROM measurements m
       JOIN configs c ON c.id = m.config_id
@@ -73,6 +74,7 @@ RankedResult read_ranked(const sqlite::Statement& select, const std::string& fil
   result.measurement_id = select.int64(14);
   result.registers = static_cast<int>(select.int64(15));
   if (result.timing) result.timing->method = read_method(select, 16);
+  result.energy = read_energy(select, 20);
   return result;
 }
 
@@ -163,14 +165,14 @@ std::vector<RankedResult> Store::best(std::int64_t space_id, std::int64_t proble
   std::vector<RankedResult> results;
   while (select.step()) {
     RankedResult& result = results.emplace_back(read_ranked(select, path_.string()));
-    if (select.is_null(20)) continue;
+    if (select.is_null(24)) continue;
     Remeasurement& remeasured = result.remeasured.emplace();
-    remeasured.position = static_cast<int>(select.int64(20));
-    remeasured.median_us = select.real(21);
-    remeasured.min_us = select.real(22);
-    remeasured.max_us = select.real(23);
-    remeasured.round_medians_us = nlohmann::json::parse(select.text(24)).get<std::vector<double>>();
-    remeasured.method = read_method(select, 25);
+    remeasured.position = static_cast<int>(select.int64(24));
+    remeasured.median_us = select.real(25);
+    remeasured.min_us = select.real(26);
+    remeasured.max_us = select.real(27);
+    remeasured.round_medians_us = nlohmann::json::parse(select.text(28)).get<std::vector<double>>();
+    remeasured.method = read_method(select, 29);
   }
   return results;
 }
@@ -202,7 +204,8 @@ std::optional<ConfigDetail> Store::config_detail(std::int64_t config_id) const {
              m.validation_seed, m.tflops, m.gbps, m.compile_ms, m.validate_ms, m.bench_ms, m.created_at,
              cp.arch, cp.registers, cp.static_smem_bytes, cp.spill_store_bytes, cp.spill_load_bytes,
              cp.stack_frame_bytes, cp.log, cp.frontend_ms, cp.nvvm_ms, cp.ptxas_ms, m.validation_rounds,
-             m.timing_mode, m.graph_executions, m.flush_l2, m.timing_note
+             m.timing_mode, m.graph_executions, m.flush_l2, m.timing_note,
+             m.energy_uj, m.energy_power_w, m.energy_window_ms, m.energy_executions
       FROM measurements m
       JOIN problems p ON p.id = m.problem_id
       JOIN devices d ON d.id = m.device_id
@@ -221,6 +224,7 @@ std::optional<ConfigDetail> Store::config_detail(std::int64_t config_id) const {
     outcome.message = select.text(6);
     outcome.timing = read_timing(select, 7);
     if (outcome.timing) outcome.timing->method = read_method(select, 36);
+    outcome.energy = read_energy(select, 40);
     outcome.error = read_error(select, 14);
     outcome.validation_seed = static_cast<std::uint64_t>(select.int64(18));
     outcome.validation_rounds = static_cast<int>(select.int64(35));
@@ -304,10 +308,10 @@ std::vector<StoredMeasurement> Store::measurement_history(std::int64_t space_id,
   while (select.step()) {
     StoredMeasurement& row = history.emplace_back();
     row.result = read_ranked(select, path_.string());
-    row.run_id = select.int64(20);
-    row.compiled = select.int64(21) != 0;
-    row.spill_bytes = static_cast<int>(select.int64(22));
-    row.seconds_into_run = select.real(23);
+    row.run_id = select.int64(24);
+    row.compiled = select.int64(25) != 0;
+    row.spill_bytes = static_cast<int>(select.int64(26));
+    row.seconds_into_run = select.real(27);
   }
   return history;
 }

@@ -18,8 +18,8 @@ KnownConfigs::KnownConfigs(const StrategyInput& input)
   for (const PastResult& past : input.history) {
     auto genome = grid_.encode(past.config);
     if (!genome || fitness_.contains(*genome)) continue;
-    const bool ok = past.status == Status::ok && past.time_us.has_value();
-    record(*genome, ok ? past.time_us : std::nullopt);
+    const bool ok = past.status == Status::ok && past.value.has_value();
+    record(*genome, ok ? past.value : std::nullopt);
   }
   for (const std::string& text : input.already_measured) {
     Config config;

@@ -14,10 +14,11 @@
 
 namespace evotune {
 
-// objective() of a config: its time in microseconds; nullopt for a failed config (the worst).
+// objective_value() of a config (its time in us, energy in uJ or their product); nullopt for a failed config
+// (the worst).
 using Fitness = std::optional<double>;
 
-// true when a is strictly better than b: faster, or ok against failed.
+// true when a is strictly better than b: a lower value, or ok against failed.
 bool better(const Fitness& a, const Fitness& b);
 
 struct Scored {

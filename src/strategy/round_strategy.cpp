@@ -6,6 +6,7 @@ namespace evotune {
 RoundStrategy::RoundStrategy(const StrategyInput& input, int default_patience)
     : known_(input),
       rng_(input.seed),
+      objective_(input.objective),
       patience_(input.patience > 0 ? input.patience : default_patience),
       best_before_round_(known_.best()) {}
 
@@ -38,7 +39,7 @@ std::optional<Config> RoundStrategy::next() {
 void RoundStrategy::observe(const Config& config, const Outcome& outcome) {
   auto genome = known_.grid().encode(config);
   if (!genome || in_flight_.erase(*genome) == 0) return;
-  known_.record(*genome, objective(outcome));
+  known_.record(*genome, objective_value(objective_, outcome));
 }
 
 }  // namespace evotune

@@ -37,6 +37,7 @@ class RoundStrategy : public Strategy {
   SeededRng rng_;
 
  private:
+  Objective objective_;
   int patience_;
   std::vector<Genome> round_;  // this round's proposals, in proposal order
   std::size_t cursor_ = 0;     // the next of round_ to propose

@@ -3,9 +3,6 @@
 
 namespace evotune {
 
-std::optional<double> objective(const Outcome& outcome) {
-  if (outcome.status != Status::ok || !outcome.timing) return std::nullopt;
-  return outcome.timing->median_us;
-}
+std::optional<double> objective(const Outcome& outcome) { return objective_value(Objective::time, outcome); }
 
 }  // namespace evotune

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/config.hpp"
+#include "core/objective.hpp"
 #include "core/outcome.hpp"
 
 namespace evotune {
@@ -18,7 +19,7 @@ namespace evotune {
 struct PastResult {
   Config config;
   Status status = Status::ok;
-  std::optional<double> time_us;  // the median, for ok results
+  std::optional<double> value;  // the objective's value (StrategyInput::objective), for ok results
 };
 
 // What every strategy starts from.
@@ -28,12 +29,13 @@ struct StrategyInput {
   std::map<std::string, std::vector<ParamValue>> parameter_values{};
   // canonical_json of configs measured before: never proposed again.
   std::set<std::string> already_measured{};
-  std::vector<PastResult> history{};  // those earlier results, ok ones fastest first, then failures
+  std::vector<PastResult> history{};  // those earlier results, ok ones best first, then failures
   // The best configs of the nearest other problems tuned before, best first: where a learning strategy
   // starts its search (transfer across shapes). Their times are not comparable here, so only the configs.
   std::vector<Config> transferred{};
   std::uint64_t seed = 0;
   int patience = 0;  // generations without improvement before a learning strategy stops; 0: its default
+  Objective objective = Objective::time;  // what observe() reads of an outcome (objective_value())
 };
 
 class Strategy {
@@ -49,7 +51,7 @@ class Strategy {
   virtual std::string describe_start() const { return {}; }
 };
 
-// The objective every strategy minimises: the median time of an ok outcome; nullopt for a failure (worst).
+// The time objective of an outcome: the median time of an ok outcome; nullopt for a failure (worst).
 std::optional<double> objective(const Outcome& outcome);
 
 }  // namespace evotune

@@ -29,9 +29,11 @@ class BestCommand : public ::testing::Test {
         device_id(store.upsert_device(store_test::test_device(), "13.0")),
         run_id(store.begin_run({space_id, problem_id, device_id, "exhaustive", 1, 10, "evotune tune"})) {}
 
-  std::int64_t measure(std::int64_t block, double median_us, std::optional<TimingMethod> method) {
+  std::int64_t measure(std::int64_t block, double median_us, std::optional<TimingMethod> method,
+                       std::optional<EnergyStats> energy = std::nullopt) {
     Outcome outcome = store_test::ok_outcome(median_us);
     outcome.timing->method = std::move(method);
+    outcome.energy = energy;
     const std::int64_t config =
         store.upsert_config(space_id, {{"BLOCK", block}, {"ITEMS", 1}, {"VECTOR", 0}});
     store.record_measurement({run_id, config, problem_id, device_id, std::nullopt, outcome, 0.1, 10});
@@ -88,6 +90,40 @@ TEST_F(BestCommand, ShowsHowEachConfigWasTimed) {
       shown.out.find("timed as a CUDA graph of 20 executions per replay, L2 flushed before each replay"),
       std::string::npos)
       << shown.out;
+}
+
+// With energies stored: the table gains energy columns, the JSON an energy object, and --objective ranks by
+// energy or energy x time (configs without an energy after those with one).
+TEST_F(BestCommand, ShowsEnergiesAndRanksByTheObjectiveAskedFor) {
+  measure(128, 2.0, std::nullopt, EnergyStats{900, 450, 200, 100000});   // fastest, costliest
+  measure(256, 3.0, std::nullopt, EnergyStats{400, 133, 200, 66667});    // edp 1200: the best product
+  measure(512, 6.0, std::nullopt, EnergyStats{300, 50, 200, 33333});     // most frugal, edp 1800
+  measure(1024, 1.5, std::nullopt);                                      // fastest of all, no energy
+  const auto table = best();
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(line_with(table.out, "rank").find("uJ/exec"), std::string::npos) << table.out;
+  EXPECT_NE(line_with(table.out, "BLOCK=256").find("400.0"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("uJ/exec, W: energy per execution"), std::string::npos) << table.out;
+
+  const auto order = [&](const std::string& objective) {
+    const auto json = best("--json --objective " + objective);
+    EXPECT_EQ(json.exit_code, 0) << json.err;
+    std::vector<long long> blocks;
+    for (const auto& item : nlohmann::json::parse(json.out)) blocks.push_back(item.at("params").at("BLOCK"));
+    return blocks;
+  };
+  EXPECT_EQ(order("time"), (std::vector<long long>{1024, 128, 256, 512}));
+  EXPECT_EQ(order("energy"), (std::vector<long long>{512, 256, 128, 1024}));
+  EXPECT_EQ(order("edp"), (std::vector<long long>{256, 512, 128, 1024}));
+  const auto json = nlohmann::json::parse(best("--json").out);
+  EXPECT_EQ(json[1].at("energy").at("uj_per_execution"), 900);
+  EXPECT_EQ(json[1].at("energy").at("executions"), 100000);
+  EXPECT_TRUE(json[0].at("energy").is_null());
+  const auto top = best("--objective energy --top 1");
+  ASSERT_EQ(top.exit_code, 0) << top.err;
+  EXPECT_NE(top.out.find("ranked by energy (uJ)"), std::string::npos) << top.out;
+  EXPECT_NE(top.out.find("BLOCK=512"), std::string::npos) << top.out;
+  EXPECT_EQ(top.out.find("BLOCK=256"), std::string::npos) << top.out;
 }
 
 // A rerank of `config` at `median_us`, its rounds spread +-`half_spread`.

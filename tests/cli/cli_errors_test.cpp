@@ -2,6 +2,8 @@
 // reads them, and leave the results database as it was.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "cli/cli_error_fixture.hpp"
 
 namespace evotune {
@@ -106,6 +108,22 @@ TEST_F(CliErrors, SanitizeRefusesInOneLine) {
                  "--sanitize-top needs a GPU run");
   if (cuda::device_count() > 0) return;
   expect_refused("sanitize " + test::kSaxpy + db + " --config 1", "evotune sanitize needs a GPU");
+}
+
+// --objective energy|edp and --energy read the GPU's energy counter through NVML: refused in one line with a
+// replay (a recorded sweep holds no energy) and where NVML cannot be loaded, before anything is written.
+TEST_F(CliErrors, EnergyNeedsAGpuRunAndNvml) {
+  const std::string db = " --db " + (dir_ / "r.db").string();
+  const std::string replay = " --replay tests/data/sweeps/flash_attn_fwd_h100_B1_H8_S512_D64.json";
+  expect_refused("tune " + test::kSaxpy + db + replay + " --objective energy",
+                 "--objective energy needs a GPU run: recorded sweeps hold no energy");
+  expect_refused("tune " + test::kSaxpy + db + replay + " --energy", "--energy needs a GPU run");
+  expect_refused("tune " + test::kSaxpy + db + " --objective power", "--objective");
+  ::setenv("EVOTUNE_NVML_LIBRARY", (dir_ / "no-such-libnvidia-ml.so.1").c_str(), 1);
+  expect_refused("tune " + test::kSaxpy + db + " --objective edp",
+                 "--objective edp reads the GPU's energy counter through NVML, which is not available");
+  ::unsetenv("EVOTUNE_NVML_LIBRARY");
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "r.db"));
 }
 
 TEST_F(CliErrors, TuneWithoutAGpuSaysSo) {

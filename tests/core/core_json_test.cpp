@@ -162,6 +162,41 @@ TEST(CoreJson, ToleranceAndSettingsRoundTrip) {
   EXPECT_EQ(settings_from_json(Fields(unknown, "settings", "setup")).timing, TimingMode::single);
 }
 
+TEST(CoreJson, EnergyRoundTripsWithTheOutcomeAndIsLeftOutWhenNotMeasured) {
+  Outcome outcome;
+  outcome.timing = TimingStats{2.5, 2.4, 2.5, 0.1, 2.45, 2.55, 30};
+  const Outcome plain = round_trip(to_json(outcome), outcome_from_json);
+  EXPECT_FALSE(plain.energy.has_value());
+  EXPECT_FALSE(to_json(outcome).contains("energy"));
+  outcome.energy = EnergyStats{812.5, 232.125, 201.5, 57000};
+  EXPECT_EQ(to_json(*outcome.energy).dump(),
+            R"({"uj_per_execution":812.5,"avg_power_w":232.125,"window_ms":201.5,"executions":57000})");
+  const Outcome back = round_trip(to_json(outcome), outcome_from_json);
+  ASSERT_TRUE(back.energy.has_value());
+  EXPECT_EQ(back.energy->uj_per_execution, 812.5);
+  EXPECT_EQ(back.energy->avg_power_w, 232.125);
+  EXPECT_EQ(back.energy->window_ms, 201.5);
+  EXPECT_EQ(back.energy->executions, 57000);
+  json negative = json(to_json(*outcome.energy));
+  negative["uj_per_execution"] = -1;
+  EXPECT_THROW(energy_from_json(Fields(negative, "energy", "test")), Error);
+}
+
+TEST(CoreJson, EnergySettingsRoundTripAndOlderSettingsMeasureNone) {
+  EvalSettings settings;
+  settings.measure_energy = true;
+  settings.energy_window_ms = 350;
+  const EvalSettings back = round_trip(to_json(settings), settings_from_json);
+  EXPECT_TRUE(back.measure_energy);
+  EXPECT_EQ(back.energy_window_ms, 350);
+  json older = json(to_json(settings));
+  older.erase("measure_energy");
+  older.erase("energy_window_ms");
+  const EvalSettings old = settings_from_json(Fields(older, "settings", "setup"));
+  EXPECT_FALSE(old.measure_energy);
+  EXPECT_EQ(old.energy_window_ms, EvalSettings{}.energy_window_ms);
+}
+
 TEST(CoreJson, BufferSpecialFillsRoundTripAndAreLeftOutWhenNone) {
   BufferSpec buffer{"q", DType::f16, 4096, true, false, {FillSpec::Kind::random_uniform, -1, 1, 0},
                     {{FillSpec::Kind::random_uniform, -10, 10, 0}, {FillSpec::Kind::constant, 0, 0, 0.5}}};

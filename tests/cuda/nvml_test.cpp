@@ -28,6 +28,15 @@ TEST(Nvml, ReadsEveryFieldTheLibraryGivesAndLeavesTheRestEmpty) {
   EXPECT_FALSE(state->app_sm_clock_mhz.has_value());  // the library says NOT_SUPPORTED
 }
 
+TEST(Nvml, EnergyAndPowerAloneAreReadForAKnownGpuOnly) {
+  const auto nvml = Nvml::load(EVOTUNE_FAKE_NVML);
+  ASSERT_TRUE(nvml->available()) << nvml->failure();
+  EXPECT_EQ(nvml->energy_mj("00000000:18:00.0"), 123456789u);
+  EXPECT_EQ(nvml->power_mw("00000000:18:00.0"), 312400u);
+  EXPECT_FALSE(nvml->energy_mj("00000000:3b:00.0").has_value());
+  EXPECT_FALSE(nvml->power_mw("00000000:3b:00.0").has_value());
+}
+
 TEST(Nvml, ClockReasonsAreReadEachTime) {
   const auto nvml = Nvml::load(EVOTUNE_FAKE_NVML);
   void* library = dlopen(EVOTUNE_FAKE_NVML, RTLD_NOW | RTLD_NOLOAD);

@@ -241,6 +241,33 @@ TEST_F(StoreTest, EachMeasurementKeepsHowItWasTimed) {
   EXPECT_EQ(history[1].run_id, run_id);
 }
 
+TEST_F(StoreTest, EachMeasurementKeepsItsEnergy) {
+  Outcome measured = ok_outcome(3.5);
+  measured.energy = EnergyStats{812.5, 232.1, 201.4, 57000};
+  const Outcome unmeasured = ok_outcome(4.5);
+  Outcome failed = failed_outcome(Status::wrong_result, "max |error| 3");
+  failed.energy = EnergyStats{1, 1, 1, 1};  // a failure's energy is never stored
+  measure(config(16), measured);
+  measure(config(32), unmeasured);
+  measure(config(64), failed);
+  const auto best = store.best(space_id, problem_id, device_id, 0, true);
+  ASSERT_EQ(best.size(), 3u);
+  ASSERT_TRUE(best[0].energy.has_value());
+  EXPECT_EQ(best[0].energy->uj_per_execution, 812.5);
+  EXPECT_EQ(best[0].energy->avg_power_w, 232.1);
+  EXPECT_EQ(best[0].energy->window_ms, 201.4);
+  EXPECT_EQ(best[0].energy->executions, 57000);
+  EXPECT_FALSE(best[1].energy.has_value());
+  EXPECT_FALSE(best[2].energy.has_value());
+  const auto detail = store.config_detail(config(16));
+  ASSERT_TRUE(detail->measurements.at(0).outcome.energy.has_value());
+  EXPECT_EQ(detail->measurements.at(0).outcome.energy->executions, 57000);
+  const auto history = store.measurement_history(space_id, problem_id);
+  ASSERT_EQ(history.size(), 3u);
+  EXPECT_EQ(history[0].result.energy->uj_per_execution, 812.5);
+  EXPECT_EQ(history[0].run_id, run_id);
+}
+
 // A rerank's record: `rounds` medians of `median_us` spread by +-`half_spread` (the first and last rounds).
 RerankRecord rerank_record(std::int64_t config_id, int position, double median_us, double half_spread) {
   RerankRecord record{config_id, {}};

@@ -31,7 +31,7 @@ TEST(Anneal, NeverProposesAKnownConfigNorOneTwice) {
     input.already_measured.insert(canonical_json(config));
   }
   std::stable_sort(input.history.begin(), input.history.end(),
-                   [](const auto& a, const auto& b) { return *a.time_us < *b.time_us; });
+                   [](const auto& a, const auto& b) { return *a.value < *b.value; });
   input.patience = 1000;
   const std::set<std::string> measured = input.already_measured;
   AnnealStrategy strategy(input, {});
@@ -83,11 +83,11 @@ TEST(Anneal, ChainsStartAtTheFastestStoredConfigs) {
   for (const Config& config : land.candidates())
     if (auto t = AttentionLandscape::time_us(config)) input.history.push_back({config, Status::ok, t});
   std::sort(input.history.begin(), input.history.end(),
-            [](const auto& a, const auto& b) { return *a.time_us < *b.time_us; });
+            [](const auto& a, const auto& b) { return *a.value < *b.value; });
   input.history.erase(input.history.begin() + 4, input.history.end());
   AnnealStrategy strategy(input, {});
   EXPECT_EQ(strategy.describe_start(), "anneal: 8 chains, 4 started from the database (best stored " +
-                                           fmt::format("{:.2f}", *input.history.front().time_us) +
+                                           fmt::format("{:.2f}", *input.history.front().value) +
                                            " us), 4 random");
   // The first round steps away from each stored config: four proposals are its neighbours.
   const ParamGrid grid(land.parameter_values(), land.candidates());

@@ -28,7 +28,7 @@ std::vector<PastResult> fastest_history(const AttentionLandscape& land, std::siz
   for (const Config& config : land.candidates())
     if (auto t = AttentionLandscape::time_us(config)) history.push_back({config, Status::ok, t});
   std::sort(history.begin(), history.end(),
-            [](const auto& a, const auto& b) { return *a.time_us < *b.time_us; });
+            [](const auto& a, const auto& b) { return *a.value < *b.value; });
   history.resize(n);
   return history;
 }
@@ -117,7 +117,7 @@ TEST(Evolve, SeedsThePopulationWithTheFastestStoredConfigs) {
     EvolveStrategy seeded(input, {});
     if (seed == 1) {
       EXPECT_EQ(seeded.describe_start(), "evolve: population 16, seeded 8 from the database (best stored " +
-                                             fmt::format("{:.2f}", *stored.front().time_us) +
+                                             fmt::format("{:.2f}", *stored.front().value) +
                                              " us), 8 random");
     }
     const auto evaluated = drive(seeded, AttentionLandscape::outcome, 2000);

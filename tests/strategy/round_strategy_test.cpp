@@ -26,6 +26,7 @@ class PairWalk final : public RoundStrategy {
  public:
   explicit PairWalk(const StrategyInput& input) : RoundStrategy(input, 100) { begin(plan_round(), "pairs"); }
   std::vector<std::vector<Genome>> finished;
+  Fitness best() const { return known_.best(); }
 
  private:
   void finish_round(const std::vector<Genome>& round) override { finished.push_back(round); }
@@ -75,6 +76,35 @@ TEST(RoundStrategy, EndsWhenEveryCandidateIsTakenAndIgnoresStrayOutcomes) {
     walk.observe(*config, timed(0.5));  // a second outcome of the same config is ignored too
   }
   EXPECT_EQ(proposed, (std::vector<Config>{x(0), x(1), x(2)}));
+}
+
+// The objective decides what is learnt: energy or edp read the outcome's energy, and an outcome without one
+// counts as a failure for them.
+TEST(RoundStrategy, LearnsTheObjectiveItWasGiven) {
+  const auto with_energy = [](double us, double uj) {
+    Outcome outcome = timed(us);
+    outcome.energy = EnergyStats{uj, uj / us, 200, 100};
+    return outcome;
+  };
+  for (const auto& [objective, expected] : std::vector<std::pair<Objective, double>>{
+           {Objective::time, 1.0}, {Objective::energy, 50.0}, {Objective::edp, 100.0}}) {
+    StrategyInput input = line(4, 0);
+    input.objective = objective;
+    PairWalk walk(input);
+    walk.next();
+    walk.next();
+    walk.observe(x(0), with_energy(1, 400));  // fast, costly
+    walk.observe(x(1), with_energy(2, 50));   // slower, frugal
+    EXPECT_EQ(walk.best(), expected) << to_string(objective);
+  }
+  StrategyInput input = line(4, 0);
+  input.objective = Objective::energy;
+  PairWalk walk(input);
+  walk.next();
+  walk.next();
+  walk.observe(x(0), timed(1));
+  walk.observe(x(1), timed(2));
+  EXPECT_FALSE(walk.best().has_value());
 }
 
 }  // namespace
