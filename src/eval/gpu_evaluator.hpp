@@ -99,8 +99,9 @@ class GpuEvaluator {
   // The timing, and with settings_.measure_energy its energy (run_once: one run of executions_per_run
   // executions, the way it was timed).
   Measured with_energy(TimingStats timing, const std::function<void()>& run_once, int executions_per_run);
-  // Energy (eval/variant_energy.cpp): NVML's energy counter around a loop of run_once() at least
-  // settings_.energy_window_ms long. nullopt where NVML reads no energy for this GPU.
+  // Energy (eval/variant_energy.cpp): the power of a loop of run_once() at least settings_.energy_window_ms
+  // long, from NVML's energy counter watched during it, times its time per execution. nullopt where NVML
+  // reads no energy for this GPU, or its counter moves too seldom.
   std::optional<EnergyStats> measure_energy(const std::function<void()>& run_once, int executions_per_run,
                                             double us_per_run);
   double time_warmup(const std::vector<Step>& steps);  // the fastest warm-up execution in us; waits for it

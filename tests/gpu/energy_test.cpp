@@ -49,9 +49,8 @@ LaunchSpec saxpy_launch(const std::string& kernel) {
   return launch;
 }
 
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values.empty() ? 0 : values[values.size() / 2];
+double highest(const std::vector<double>& values) {
+  return values.empty() ? 0 : *std::max_element(values.begin(), values.end());
 }
 
 TEST(EnergyOnTheGpu, PowerIsPlausibleAndEnergyIsAboutPowerTimesTime) {
@@ -74,7 +73,7 @@ TEST(EnergyOnTheGpu, PowerIsPlausibleAndEnergyIsAboutPowerTimesTime) {
   EvalSettings settings;
   settings.timing = TimingMode::single;
   settings.measure_energy = true;
-  settings.energy_window_ms = 1000;
+  settings.energy_window_ms = 1500;
   std::vector<BufferSpec> buffers{{"x", DType::f32, kN, true, false, {}, {}},
                                   {"y", DType::f32, kN, true, false, {}, {}},
                                   {"out", DType::f32, kN, false, true, {}, {}}};
@@ -85,7 +84,8 @@ TEST(EnergyOnTheGpu, PowerIsPlausibleAndEnergyIsAboutPowerTimesTime) {
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const double idle_w = *nvml.power_mw(pci) / 1000.0;
   // NVML's power reading, sampled from another thread while the evaluation runs (its energy loop is most
-  // of it): an independent view of the same power.
+  // of it): an independent view of the same power. On recent GPUs it is an average over the last second, so
+  // the highest sample, taken near the end of the 1.5 s loop, is the one that covers the loop alone.
   std::atomic<bool> running{true};
   std::vector<double> samples_w;
   std::thread sampler([&] {
@@ -104,16 +104,16 @@ TEST(EnergyOnTheGpu, PowerIsPlausibleAndEnergyIsAboutPowerTimesTime) {
   const EnergyStats& energy = *outcome.energy;
   const double us = outcome.timing->median_us;
   std::printf("idle %.0f W, limit %.0f W; loop of %lld executions in %.1f ms: %.1f W, %.1f uJ each (%.2f us "
-              "each); NVML power while evaluating (median of %zu): %.1f W\n",
+              "each); NVML power while evaluating (highest of %zu samples): %.1f W\n",
               idle_w, limit_w, static_cast<long long>(energy.executions), energy.window_ms, energy.avg_power_w,
-              energy.uj_per_execution, us, samples_w.size(), median(samples_w));
+              energy.uj_per_execution, us, samples_w.size(), highest(samples_w));
   EXPECT_GE(energy.window_ms, 0.9 * settings.energy_window_ms);
   EXPECT_GT(energy.avg_power_w, idle_w);
   EXPECT_LT(energy.avg_power_w, 1.1 * limit_w);
   // Energy of one execution against the power times its separately measured time.
   EXPECT_NEAR(energy.uj_per_execution / (energy.avg_power_w * us), 1.0, 0.2);
   // The counter's power against NVML's own power reading over the same stretch.
-  EXPECT_NEAR(energy.avg_power_w / median(samples_w), 1.0, 0.3);
+  EXPECT_NEAR(energy.avg_power_w / highest(samples_w), 1.0, 0.25);
 }
 
 }  // namespace
