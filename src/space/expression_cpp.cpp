@@ -2,6 +2,8 @@
 #include "space/expression_cpp.hpp"
 
 #include <cctype>
+#include <utility>
+#include <vector>
 
 #include "space/expression.hpp"
 
@@ -16,6 +18,9 @@ std::string expression_cpp(const std::string& expression,
                            const std::function<std::string(const std::string&)>& name_of) {
   const Expression checked(expression);  // syntax and function names, the evaluator's own verdict
   std::string out;
+  // Per parenthesis depth, whether the current operand run has an equality and a relational operator: the
+  // language ranks them alike (a < b == c is (a < b) == c), C++ ranks < above ==.
+  std::vector<std::pair<bool, bool>> comparisons(1);
   std::size_t i = 0;
   while (i < expression.size()) {
     const char c = expression[i];
@@ -46,8 +51,21 @@ std::string expression_cpp(const std::string& expression,
       throw ExpressionError("'" + expression +
                             "': the power operator ^ has no C++ form here (write the product out)");
     } else {
-      out += c;
-      ++i;
+      const char next = i + 1 < expression.size() ? expression[i + 1] : '\0';
+      auto& [equality, relational] = comparisons.back();
+      if ((c == '=' || c == '!') && next == '=') equality = true;
+      if ((c == '<' || c == '>')) relational = true;
+      if (equality && relational)
+        throw ExpressionError("'" + expression +
+                              "': == or != beside < <= > >= without parentheses groups differently in C++ "
+                              "(add parentheses)");
+      if (c == '(') comparisons.emplace_back();
+      if (c == ')' && comparisons.size() > 1) comparisons.pop_back();
+      if (c == ',' || c == '?' || c == ':' || ((c == '&' || c == '|') && next == c)) comparisons.back() = {};
+      const bool pair = (c == '=' || c == '!' || c == '<' || c == '>' || c == '&' || c == '|') &&
+                        (next == '=' || next == c);
+      out += pair ? expression.substr(i, 2) : std::string(1, c);
+      i += pair ? 2 : 1;
     }
   }
   return out;

@@ -29,6 +29,9 @@ TEST(ExpressionCpp, ThePowerOperatorAndBadTextAreRefused) {
   EXPECT_THROW(expression_cpp("2 ^ N", same), ExpressionError);
   EXPECT_THROW(expression_cpp("1 +", same), ExpressionError);
   EXPECT_THROW(expression_cpp("log(N)", same), ExpressionError);
+  EXPECT_THROW(expression_cpp("S >= 1000 == 1", same), ExpressionError) << "C++ ranks >= above ==";
+  EXPECT_EQ(expression_cpp("(S >= 1000) == 1 && A != B || C < D", same),
+            "(S >= 1000.0) == 1.0 && A != B || C < D");
 }
 
 // Each expression evaluated by the evaluator and by the compiled C++ at the same variable values.
@@ -45,7 +48,7 @@ TEST(ExpressionCpp, CompiledExpressionsGiveTheEvaluatorsValues) {
       "floor(S / 7) + ceil(S / 7) + ispow2(BM) + ispow2(S)",
       "2 * D * (BM + 2 * W * 64) + 64 * (W > 1) + 1024",
       "-S + +W",
-      "S >= 1000 == 1",
+      "(S >= 1000) == 1",
   };
   const std::vector<std::pair<std::string, double>> values{{"S", 1000}, {"BM", 128}, {"W", 3}, {"D", 64}};
   VariableTable table;
