@@ -80,13 +80,17 @@ std::optional<DispatchChoice> DispatchTable::pick(const Sizes& problem,
 
 std::optional<Config> DispatchTable::robust_default(const Sizes& problem,
                                                     const std::function<bool(const Config&)>& runs) const {
+  for (const std::size_t w : default_order(problem))
+    if (runs(winners_[w].second)) return winners_[w].second;
+  return std::nullopt;
+}
+
+std::vector<std::size_t> DispatchTable::default_order(const Sizes& problem) const {
   const std::vector<std::size_t> group = same_kind(problem);
-  if (group.empty()) return std::nullopt;
-  std::optional<Config> best;
-  double best_score = std::numeric_limits<double>::infinity();
+  if (group.empty()) return {};
+  std::vector<std::pair<double, std::size_t>> scored;  // (summed log slowdown, winner)
   for (const std::size_t w : group) {
     const Config& config = winners_[w].second;
-    if (!runs(config)) continue;
     double log_sum = 0;
     bool everywhere = true;
     for (const std::size_t p : group) {
@@ -97,17 +101,16 @@ std::optional<Config> DispatchTable::robust_default(const Sizes& problem,
       }
       log_sum += std::log(*time / best_time(tuned_[p]));
     }
-    if (everywhere && log_sum < best_score) {
-      best_score = log_sum;
-      best = config;
-    }
+    if (everywhere) scored.emplace_back(log_sum, w);
   }
-  if (best) return best;
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::size_t> order;
+  for (const auto& entry : scored) order.push_back(entry.second);
   std::vector<Sizes> problems;
   for (const std::size_t p : group) problems.push_back(tuned_[p].problem);
-  const std::size_t central = group[transfer_order(problems, {}).front()];
-  if (runs(winners_[central].second)) return winners_[central].second;
-  return std::nullopt;
+  order.push_back(group[transfer_order(problems, {}).front()]);
+  return order;
 }
 
 std::vector<Config> DispatchTable::winners() const {

@@ -47,6 +47,13 @@ class DispatchTable {
   // runs.
   std::optional<Config> robust_default(const Sizes& problem,
                                        const std::function<bool(const Config&)>& runs) const;
+  // What robust_default tries, in order, before asking `runs`: indices into problem_winners() of the winners
+  // measured at every problem of `problem`'s compile-time sizes, least geometric-mean slowdown first (ties:
+  // the earlier problem), then the most central problem's winner. Empty when no tuned problem has these
+  // compile-time sizes. An export bakes this in and asks its own `runs` at run time.
+  std::vector<std::size_t> default_order(const Sizes& problem) const;
+  // Indices into problem_winners() of the tuned problems with `problem`'s compile-time sizes, in order.
+  std::vector<std::size_t> same_kind(const Sizes& problem) const;
 
   // Every distinct winner, in the order of the tuned problems.
   std::vector<Config> winners() const;
@@ -54,8 +61,6 @@ class DispatchTable {
   const std::vector<std::pair<Sizes, Config>>& problem_winners() const { return winners_; }
 
  private:
-  std::vector<std::size_t> same_kind(const Sizes& problem) const;  // indices of tuned problems like it
-
   std::vector<std::string> compile_time_;
   std::vector<TunedProblem> tuned_;
   std::vector<std::pair<Sizes, Config>> winners_;  // parallel to tuned_

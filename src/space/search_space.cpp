@@ -63,6 +63,7 @@ const std::string& SearchSpace::json_text() const { return impl_->file.json_text
 const std::vector<TuningParameter>& SearchSpace::parameters() const { return impl_->file.parameters; }
 const std::vector<Condition>& SearchSpace::conditions() const { return impl_->file.conditions; }
 const std::vector<SizeSpec>& SearchSpace::sizes() const { return impl_->file.sizes; }
+const std::vector<NamedExpression>& SearchSpace::expressions() const { return impl_->file.expressions; }
 const std::vector<ArgumentDecl>& SearchSpace::arguments() const { return impl_->file.arguments; }
 const KernelDecl& SearchSpace::kernel() const { return impl_->file.kernel; }
 const std::vector<LaunchDecl>& SearchSpace::launches() const { return impl_->file.launches; }

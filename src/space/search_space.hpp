@@ -32,6 +32,12 @@ struct Condition {
   std::string reason;                   // why the combination is invalid, for the user
 };
 
+// An entry of Expressions: a name the later expressions, conditions and geometry can use.
+struct NamedExpression {
+  std::string name;
+  std::string text;
+};
+
 struct SizeSpec {
   std::string name;
   std::int64_t default_value = 1;
@@ -103,6 +109,7 @@ class SearchSpace {
   const std::vector<TuningParameter>& parameters() const;
   const std::vector<Condition>& conditions() const;
   const std::vector<SizeSpec>& sizes() const;
+  const std::vector<NamedExpression>& expressions() const;  // file order
   const std::vector<ArgumentDecl>& arguments() const;
   const KernelDecl& kernel() const;  // the first launch's kernel: KernelName, whose resources are recorded
   const std::vector<LaunchDecl>& launches() const;  // at least one; a space without Launches has one

@@ -15,11 +15,6 @@
 
 namespace evotune {
 
-struct NamedExpression {
-  std::string name;
-  std::string text;
-};
-
 // A space file read and structurally checked.
 struct SpaceFile {
   std::filesystem::path path;

@@ -56,6 +56,18 @@ TEST(DispatchTable, SkipsWinnersThatCannotRunAndFallsBackToTheRobustDefault) {
   EXPECT_EQ(skewed.robust_default({{"S", 700}, {"D", 64}}, kAll), kB);
 }
 
+// What an export bakes in: the winners measured everywhere, least slowdown first, then the central winner.
+TEST(DispatchTable, TheDefaultOrderIsWhatRobustDefaultTries) {
+  EXPECT_EQ(table().default_order({{"S", 700}, {"D", 64}}), (std::vector<std::size_t>{0, 1, 0}));
+  EXPECT_EQ(table().default_order({{"S", 64}, {"D", 128}}), (std::vector<std::size_t>{2, 2}));
+  EXPECT_TRUE(table().default_order({{"S", 64}, {"D", 96}}).empty());
+  const DispatchTable partial({"D"}, {{{{"S", 512}, {"D", 64}}, {{kA, 11.0}, {kB, 10.0}}},
+                                      {{{"S", 4096}, {"D", 64}}, {{kA, 300.0}}}});
+  // B (512's winner) was not measured at 4096: only A (4096's) is ranked, then the most central problem's
+  // winner (512's, the earlier of a tie).
+  EXPECT_EQ(partial.default_order({{"S", 700}, {"D", 64}}), (std::vector<std::size_t>{1, 0}));
+}
+
 RecordedSweep sweep_at(const SearchSpace& space, int n, int best_block) {
   RecordedSweep sweep = replay_test::synthetic_sweep(space, [](std::size_t) { return 1.0; });
   sweep.problem = space.resolve_problem("N=" + std::to_string(n));

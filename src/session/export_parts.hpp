@@ -1,0 +1,30 @@
+// What every kind of export writes the same way: the host side of tensor maps, the space's compiler macros,
+// and which arguments the space has.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/dtype.hpp"
+#include "space/search_space.hpp"
+
+namespace evotune {
+
+// Scratch buffers start on this boundary inside the caller's workspace (cudaMalloc's own alignment).
+constexpr std::int64_t kScratchAlignment = 256;
+
+const ArgumentDecl* find_argument(const SearchSpace& space, const std::string& name);
+bool has_scratch(const SearchSpace& space);
+bool has_tensor_map(const SearchSpace& space);
+
+// The host side of TensorMap arguments: `evotune_tensor_map_encoder()`, the driver's cuTensorMapEncodeTiled
+// found through the runtime (no -lcuda), and `evotune_tensor_map_arg`, which converts an encoded map to
+// whatever 128-byte type the kernel declares its parameter as.
+const char* tensor_map_host();
+// The CUtensorMapDataType enumerator of a buffer's element type.
+const char* data_type_name(DType dtype);
+
+// The space's CompilerOptions macros (-DBF16=1) as #define lines: the exported file builds without them.
+std::string option_defines(const SearchSpace& space);
+
+}  // namespace evotune

@@ -1,0 +1,118 @@
+// Runs an exported attention dispatcher (export --dispatch; built with: nvcc -DEXPORTED='"file.cu"'
+// -DDISPATCH=<space>_dispatch -DPICK=<space>_pick -DERROR_STRING=<space>_error_string) on random inputs and
+// checks it against a float64 CPU computation, once directly and once replayed from a CUDA graph. Usage:
+// harness B H S D CAUSAL. Exit 0 when within tolerance; 3 with the dispatcher's message when it refuses.
+#include EXPORTED
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#define CHECK(call)                                                                     \
+  do {                                                                                  \
+    cudaError_t e = (call);                                                             \
+    if (e != cudaSuccess) {                                                             \
+      std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e));                   \
+      return 2;                                                                         \
+    }                                                                                   \
+  } while (0)
+
+int main(int argc, char** argv) {
+  if (argc != 6) {
+    std::fprintf(stderr, "usage: %s B H S D CAUSAL\n", argv[0]);
+    return 2;
+  }
+  const int B = std::atoi(argv[1]), H = std::atoi(argv[2]), S = std::atoi(argv[3]), Dim = std::atoi(argv[4]);
+  const bool causal = std::atoi(argv[5]) != 0;
+  const size_t n = size_t(B) * H * S * Dim;
+  std::mt19937 rng(1234);
+  std::uniform_real_distribution<float> uniform(-1.f, 1.f);
+  std::vector<half> q(n), k(n), v(n), o(n);
+  for (size_t i = 0; i < n; ++i) {
+    q[i] = __float2half(uniform(rng));
+    k[i] = __float2half(uniform(rng));
+    v[i] = __float2half(uniform(rng));
+  }
+  half *dq, *dk, *dv, *dout;
+  CHECK(cudaMalloc(&dq, n * sizeof(half)));
+  CHECK(cudaMalloc(&dk, n * sizeof(half)));
+  CHECK(cudaMalloc(&dv, n * sizeof(half)));
+  CHECK(cudaMalloc(&dout, n * sizeof(half)));
+  CHECK(cudaMemcpy(dq, q.data(), n * sizeof(half), cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(dk, k.data(), n * sizeof(half), cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(dv, v.data(), n * sizeof(half), cudaMemcpyHostToDevice));
+  CHECK(cudaMemset(dout, 0xff, n * sizeof(half)));  // NaN: unwritten elements fail
+  const double scale = 1.0 / std::sqrt(double(Dim));
+  int rule = -1;
+  const int variant = PICK(B, H, S, Dim, causal, &rule);
+  const int status = DISPATCH(dq, dk, dv, dout, B, H, S, Dim, causal, nullptr, 0, 0);
+  if (status < 0) {
+    std::printf("refused: %s\n", ERROR_STRING(status));
+    return 3;
+  }
+  if (status != 0) {
+    std::fprintf(stderr, "dispatch: %s\n", ERROR_STRING(status));
+    return 2;
+  }
+  CHECK(cudaDeviceSynchronize());
+  // The same call captured into a CUDA graph (its shared-memory attribute already set) and replayed.
+  CHECK(cudaMemset(dout, 0xff, n * sizeof(half)));
+  cudaStream_t stream;
+  CHECK(cudaStreamCreate(&stream));
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  const int captured = DISPATCH(dq, dk, dv, dout, B, H, S, Dim, causal, nullptr, 0, stream);
+  CHECK(cudaStreamEndCapture(stream, &graph));
+  if (captured != 0) {
+    std::fprintf(stderr, "dispatch under capture: %s\n", ERROR_STRING(captured));
+    return 2;
+  }
+  CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  CHECK(cudaGraphLaunch(exec, stream));
+  CHECK(cudaStreamSynchronize(stream));
+  std::printf("variant %d (rule %d) ", variant, rule);
+  CHECK(cudaMemcpy(o.data(), dout, n * sizeof(half), cudaMemcpyDeviceToHost));
+
+  double max_abs = 0, diff2 = 0, ref2 = 0;
+  long long non_finite = 0;
+  std::vector<double> scores(S);
+  for (int bh = 0; bh < B * H; ++bh) {
+    const size_t base = size_t(bh) * S * Dim;
+    for (int i = 0; i < S; ++i) {
+      double row_max = -INFINITY;
+      for (int j = 0; j < S; ++j) {
+        if (causal && j > i) {
+          scores[j] = -INFINITY;
+          continue;
+        }
+        double dot = 0;
+        for (int d = 0; d < Dim; ++d)
+          dot += double(__half2float(q[base + size_t(i) * Dim + d])) * double(__half2float(k[base + size_t(j) * Dim + d]));
+        scores[j] = dot * scale;
+        row_max = std::max(row_max, scores[j]);
+      }
+      double sum = 0;
+      for (int j = 0; j < S; ++j) sum += scores[j] = std::exp(scores[j] - row_max);
+      for (int d = 0; d < Dim; ++d) {
+        double acc = 0;
+        for (int j = 0; j < S; ++j) acc += scores[j] * double(__half2float(v[base + size_t(j) * Dim + d]));
+        const double ref = acc / sum;
+        const double out = __half2float(o[base + size_t(i) * Dim + d]);
+        if (!std::isfinite(out)) {
+          ++non_finite;
+          continue;
+        }
+        max_abs = std::max(max_abs, std::fabs(out - ref));
+        diff2 += (out - ref) * (out - ref);
+        ref2 += ref * ref;
+      }
+    }
+  }
+  const double rel_l2 = std::sqrt(diff2 / ref2);
+  std::printf("exported kernel vs float64 CPU: max_abs %.3g, rel_l2 %.3g, non-finite %lld of %zu\n", max_abs, rel_l2,
+              non_finite, n);
+  return (non_finite == 0 && max_abs <= 2e-2 && rel_l2 <= 1e-2) ? 0 : 1;
+}
