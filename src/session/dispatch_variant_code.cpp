@@ -277,6 +277,8 @@ std::string variant_run_code(const SearchSpace& space, const DispatchVariant& va
       << ", void* workspace, size_t workspace_size, size_t* workspace_needed, cudaStream_t stream) {\n";
   for (const auto& argument : space.arguments())
     if (is_buffer(argument)) out << "  (void)" << argument.name << ";\n";
+  for (const auto& size : space.sizes())
+    if (size.compile_time) out << "  (void)size_" << size.name << ";  // compiled in; the pick matched it\n";
   write_constants(out, space, variant, device);
   for (std::size_t c = 0; c < space.conditions().size(); ++c) {
     const Condition& condition = space.conditions()[c];

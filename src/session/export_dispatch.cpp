@@ -169,9 +169,11 @@ std::string render_dispatch_export(const SearchSpace& space, const DispatchTable
          "// (least geometric-mean slowdown over that set's tuned problems first, then the most central "
          "problem's winner); -1 ends a list.\n";
   out << "static const int " << p << "_group_count = " << groups.size() << ";\n";
-  out << "static const long long " << p << "_groups[" << groups.size() << "]["
+  // Unread where the space has no compile-time sizes (one group of none).
+  out << "[[maybe_unused]] static const long long " << p << "_groups[" << groups.size() << "]["
       << std::max<std::size_t>(compile_time, 1) << "] = {";
-  for (const auto& group : groups) out << size_row(space, group, true) << (compile_time ? ", " : "{0}, ");
+  for (const auto& group : groups)
+    out << (compile_time ? size_row(space, group, true) : std::string("{0}")) << ", ";
   out << "};\nstatic const int " << p << "_defaults[" << groups.size() << "][" << tuned.size() + 2
       << "] = {\n";
   for (const auto& group : groups) {

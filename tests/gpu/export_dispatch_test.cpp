@@ -60,5 +60,77 @@ TEST(ExportDispatchGpu, TunedAndUntunedShapesMatchTheReference) {
   std::filesystem::remove_all(folder);
 }
 
+// Row sums through row_sum's dispatcher: the SPLITS = 4 winner (two launches over scratch in the workspace)
+// at its tuned size and a nearer untuned one, the SPLITS = 1 winner where 4 splits do not fit; a workspace
+// smaller than asked for is refused. Exit 0 when every row matches.
+const char* kRowSumHost = R"(
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+int run(long long rows, long long cols, int expected_variant) {
+  std::vector<float> x(size_t(rows * cols));
+  for (size_t i = 0; i < x.size(); ++i) x[i] = float(i % 7) * 0.25f - 0.75f;
+  size_t bytes = 0;
+  if (row_sum_workspace_bytes(rows, cols, &bytes) != 0 || row_sum_pick(rows, cols, nullptr) != expected_variant)
+    return 3;
+  float *dx = nullptr, *dout = nullptr;
+  void* workspace = nullptr;
+  if (cudaMalloc(&dx, x.size() * sizeof(float)) != cudaSuccess ||
+      cudaMalloc(&dout, rows * sizeof(float)) != cudaSuccess || cudaMalloc(&workspace, bytes + 1) != cudaSuccess)
+    return 2;
+  cudaMemcpy(dx, x.data(), x.size() * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemset(dout, 0xff, rows * sizeof(float));
+  if (bytes > 0 && row_sum_dispatch(dx, dout, rows, cols, workspace, bytes - 1, 0) != -5) return 4;
+  const int status = row_sum_dispatch(dx, dout, rows, cols, workspace, bytes, 0);
+  if (status != 0 || cudaDeviceSynchronize() != cudaSuccess) {
+    std::printf("dispatch: %s\n", row_sum_error_string(status));
+    return 2;
+  }
+  std::vector<float> out(rows);
+  cudaMemcpy(out.data(), dout, rows * sizeof(float), cudaMemcpyDeviceToHost);
+  for (long long r = 0; r < rows; ++r) {
+    double sum = 0;
+    for (long long c = 0; c < cols; ++c) sum += x[size_t(r * cols + c)];
+    if (!(std::fabs(out[r] - sum) <= 1e-3)) {
+      std::printf("%lld x %lld, row %lld: %g, expected %g\n", rows, cols, r, out[r], sum);
+      return 1;
+    }
+  }
+  std::printf("%lld x %lld: variant %d, workspace %zu bytes, every row matches\n", rows, cols, expected_variant,
+              bytes);
+  cudaFree(dx);
+  cudaFree(dout);
+  cudaFree(workspace);
+  return 0;
+}
+
+int main() {
+  for (const auto& c : {std::array<long long, 3>{100, 1000, 0}, {37, 777, 0}, {50, 2, 1}})
+    if (const int failed = run(c[0], c[1], int(c[2]))) return failed;
+  return 0;
+}
+)";
+
+TEST(ExportDispatchGpu, ScratchFromTheWorkspaceServesTunedAndUntunedSizes) {
+  if (cuda::device_count() == 0) GTEST_SKIP() << cuda::no_device_reason();
+  if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
+  const auto space = SearchSpace::load("tests/data/spaces/row_sum.json");
+  const DispatchTable table({}, {{{{"ROWS", 100}, {"COLS", 1000}}, {{{{"BLOCK", 128}, {"SPLITS", 4}}, 2.0}}},
+                                 {{{"ROWS", 100}, {"COLS", 3}}, {{{{"BLOCK", 64}, {"SPLITS", 1}}, 1.0}}}});
+  const auto folder =
+      std::filesystem::temp_directory_path() / ("evotune_dispatch_row_sum_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(folder);
+  std::ofstream(folder / "row_sum.cu")
+      << render_dispatch_export(space, table, query_gpu(0), "// test\n") << "#include <array>\n"
+      << kRowSumHost;
+  const auto binary = folder / "row_sum";
+  const std::string build =
+      nvcc() + " -arch=native -std=c++17 " + (folder / "row_sum.cu").string() + " -o " + binary.string();
+  ASSERT_EQ(std::system(build.c_str()), 0) << build;
+  EXPECT_EQ(std::system(binary.string().c_str()), 0);
+  std::filesystem::remove_all(folder);
+}
+
 }  // namespace
 }  // namespace evotune

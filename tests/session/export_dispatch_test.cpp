@@ -141,6 +141,41 @@ TEST(ExportDispatch, ThePickOfTheCompiledFileIsTheTablesPick) {
   EXPECT_EQ(line, "{\"BLOCK\":32,\"ITEMS\":1,\"VECTOR\":0} compiled for ALIGN=4");
 }
 
+// row_sum: SPLITS > 1 runs two launches over scratch from the workspace, and SPLITS <= COLS depends on a
+// run-time size. The file compiles, and its workspace and pick follow the sizes (no GPU needed for either).
+TEST(ExportDispatch, ScratchSizesAndLaunchesFollowTheSizesOfTheCall) {
+  if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
+  const auto space = SearchSpace::load(kSpaces / "row_sum.json");
+  const DispatchTable table({}, {{{{"ROWS", 100}, {"COLS", 1000}}, {{{{"BLOCK", 128}, {"SPLITS", 4}}, 2.0}}},
+                                 {{{"ROWS", 100}, {"COLS", 3}}, {{{{"BLOCK", 64}, {"SPLITS", 1}}, 1.0}}}});
+  const std::string host = R"(
+#include <cstdio>
+int main() {
+  const long long sizes[][2] = {{100, 1000}, {1000, 100000}, {100, 3}, {100, 2}, {7, 1}};
+  for (const auto& s : sizes) {
+    size_t bytes = 12345;
+    const int status = row_sum_workspace_bytes(s[0], s[1], &bytes);
+    std::printf("%d %d %zu\n", row_sum_pick(s[0], s[1], nullptr), status, bytes);
+  }
+}
+)";
+  testing::TempSpaces folder;
+  const auto source =
+      folder.write_text("row_sum.cu", render_dispatch_export(space, table, kDevice, "// t\n") + host);
+  const auto binary = folder.dir() / "row_sum";
+  const auto log = folder.dir() / "nvcc.log";
+  ASSERT_EQ(std::system((nvcc() + " -arch=sm_90 -std=c++17 " + source.string() + " -o " + binary.string() +
+                         " >" + log.string() + " 2>&1")
+                            .c_str()),
+            0)
+      << read(log);
+  const auto output = folder.dir() / "out.txt";
+  ASSERT_EQ(std::system((binary.string() + " > " + output.string()).c_str()), 0);
+  // 4 x 100 floats = 1600 bytes, in 256-byte steps 1792; SPLITS = 4 cannot split 2 columns: the SPLITS = 1
+  // winner, which needs no scratch; nothing splits 1 column 4 ways but SPLITS = 1 still runs.
+  EXPECT_EQ(read(output), "0 0 1792\n0 0 16128\n1 0 0\n1 0 0\n1 0 0\n");
+}
+
 // N=600 is nearest to N=1024, whose winner's tile (1024) does not fit; the next that runs is N=65536's.
 TEST(ExportDispatch, ANearerWinnerThatCannotRunIsPassedOver) {
   const auto space = SearchSpace::load(kSpaces / "saxpy.json");
