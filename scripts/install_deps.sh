@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ nlohmann-json3-dev libspdlog-dev libcli11-dev libsqlite3-dev libmuparser-dev
-          libgtest-dev libxml2-utils)
+          libgtest-dev libxml2-utils libpq-dev)
 # Only for the test that renders `evotune report` in a browser (it skips without them): installed when apt-get
 # can, never required. Chromium is about 120 MB to download.
 optional=(chromium python3)

@@ -6,6 +6,11 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_deps.sh || exit 1
+# The store tests also run against a throwaway PostgreSQL server (they skip, saying why, without one).
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql ||
+    echo "test.sh: could not install postgresql; the PostgreSQL tests will skip" >&2
+fi
 scripts/build.sh -DEVOTUNE_WERROR=ON || exit 1
 log=$(mktemp)
 labels=(-LE exhaustive)

@@ -1,11 +1,13 @@
 // `evotune check SPACE --arch sm_XY`: validates the file and compiles every valid variant. Needs no GPU.
 #include <cstdio>
+#include <optional>
 #include <thread>
 
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "session/check_space.hpp"
 #include "session/child_processes.hpp"
+#include "store/store.hpp"
 
 namespace evotune::cli {
 namespace {
@@ -16,16 +18,20 @@ struct CheckOptions {
   std::string problem;
   int threads = 0;
   std::size_t sample = 0;
+  std::string db;  // "": no compile cache
 };
 
 void run(const CheckOptions& options) {
   const int threads =
       options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
   int failed_checks = 0;
+  std::optional<Store> store;
+  if (!options.db.empty()) store.emplace(options.db);
   for (const auto& space : options.spaces) {
     for (const auto& arch : options.archs) {
       const CheckReport report =
-          check_space(space, options.problem, arch, threads, options.sample, compile_worker_command(self_path()));
+          check_space(space, options.problem, arch, threads, options.sample, compile_worker_command(self_path()),
+                      store ? &*store : nullptr);
       std::printf(
           "%s [%s, %s]: %lld of %llu configs valid, %lld of them checked, %lld compiled, %zu failed (max %d "
           "registers, max %d spill bytes, %.1f s)\n",
@@ -56,6 +62,9 @@ void add_check_command(CLI::App& app) {
       ->check(CLI::ExistingFile);
   command->add_option("--arch", options->archs, "Target architectures (repeatable)")->capture_default_str();
   command->add_option("--problem", options->problem, "Problem sizes (default: the space's)");
+  command->add_option("--db", options->db,
+                      "Keep the compiles in this database's compile cache (a file or postgresql://...): GPU "
+                      "hosts tuning into it then only evaluate");
   command
       ->add_option("--sample", options->sample,
                    "Compile only this many valid configs: every parameter's smallest and largest value, then "

@@ -15,6 +15,7 @@ void add_eval_command(CLI::App& app);
 void add_export_command(CLI::App& app);
 void add_check_command(CLI::App& app);
 void add_runs_command(CLI::App& app);
+void add_remeasure_command(CLI::App& app);
 void add_show_command(CLI::App& app);
 void add_devices_command(CLI::App& app);
 void add_record_command(CLI::App& app);

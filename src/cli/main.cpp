@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
   evotune::cli::add_export_command(app);
   evotune::cli::add_check_command(app);
   evotune::cli::add_runs_command(app);
+  evotune::cli::add_remeasure_command(app);
   evotune::cli::add_show_command(app);
   evotune::cli::add_devices_command(app);
   evotune::cli::add_record_command(app);

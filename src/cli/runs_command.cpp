@@ -42,7 +42,7 @@ void add_runs_command(CLI::App& app) {
   auto* command = app.add_subcommand("runs", "List stored tuning runs, newest first");
   auto db = std::make_shared<std::string>(kDefaultDb);
   auto limit = std::make_shared<int>(20);
-  command->add_option("--db", *db, "Results database")->capture_default_str();
+  command->add_option("--db", *db, "Results database: a file or postgresql://...")->capture_default_str();
   command->add_option("--limit", *limit, "How many")->capture_default_str()->check(CLI::PositiveNumber);
   command->callback([db, limit] {
     const Store store = Store::open_existing(*db);
@@ -60,6 +60,9 @@ void add_runs_command(CLI::App& app) {
                   static_cast<long long>(run.evaluated), static_cast<long long>(run.failed),
                   (run.space_name + "@" + run.space_hash.substr(0, 8)).c_str(), run.problem.c_str(),
                   run.device_name.c_str());
+      if (!run.host.empty())
+        std::printf("       host: %s, pid %lld, last heartbeat %s\n", run.host.c_str(),
+                    static_cast<long long>(run.pid), run.heartbeat_at.empty() ? "none" : run.heartbeat_at.c_str());
       if (run.compile) print_compile_stats(*run.compile);
       if (run.reference_ms)
         std::printf("       reference kernel: %.3f ms per launch\n", *run.reference_ms);

@@ -110,9 +110,15 @@ std::vector<std::string> Compiler::effective_options(const CompileRequest& reque
   return options;
 }
 
+// The include folders say where the toolkit is installed, not what is compiled (its headers come with the
+// NVRTC version, which the key holds): left out, hosts with the toolkit in different places share compiles.
 std::string Compiler::options_key(const CompileRequest& request) const {
   std::string key = "nvrtc=" + nvrtc_version();
-  for (const auto& option : effective_options(request)) key += ' ' + option;
+  for (const auto& option : effective_options(request)) {
+    const bool toolkit_dir = std::any_of(include_dirs_.begin(), include_dirs_.end(),
+                                         [&option](const std::string& dir) { return option == "-I" + dir; });
+    if (!toolkit_dir) key += ' ' + option;
+  }
   return key;
 }
 

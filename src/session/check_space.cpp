@@ -43,7 +43,7 @@ std::optional<std::string> launch_problem(const SearchSpace& space, const Config
 
 CheckReport check_space(const std::filesystem::path& space_file, const std::string& problem,
                         const std::string& arch, int threads, std::size_t sample,
-                        const std::vector<std::string>& compile_command) {
+                        const std::vector<std::string>& compile_command, Store* store) {
   const SearchSpace space = SearchSpace::load(space_file);
   const Sizes sizes = space.resolve_problem(problem);
   const DeviceInfo device = offline_device(arch);
@@ -60,7 +60,7 @@ CheckReport check_space(const std::filesystem::path& space_file, const std::stri
   report.sampled_configs = static_cast<std::int64_t>(configs.size());
 
   const auto start = std::chrono::steady_clock::now();
-  VariantCompiler variants(space, sizes, report.arch, compiler, service, nullptr);
+  VariantCompiler variants(space, sizes, report.arch, compiler, service, store);
   Progress progress(report.sampled_configs, isatty(STDERR_FILENO) != 0, "compiled");
   auto tally = [&](const CompiledVariant& variant) {
     const auto& result = variant.result;

@@ -9,6 +9,7 @@
 
 #include "core/config.hpp"
 #include "core/status.hpp"
+#include "store/store.hpp"
 
 namespace evotune {
 
@@ -34,9 +35,10 @@ struct CheckReport {
 
 // Compiles the reference and every valid variant for `arch` ("sm_90"; the space's ArchSuffix is added) with
 // `threads` compiles at a time; with `sample` > 0, only sample_configs(valid, sample). Throws
-// Error/SpaceError for a bad space file or arch.
+// Error/SpaceError for a bad space file or arch. With a store, compiles are looked up in and added to its
+// compile cache, which GPU hosts sharing the database then find (they only evaluate).
 CheckReport check_space(const std::filesystem::path& space_file, const std::string& problem,
                         const std::string& arch, int threads, std::size_t sample,
-                        const std::vector<std::string>& compile_command = {});
+                        const std::vector<std::string>& compile_command = {}, Store* store = nullptr);
 
 }  // namespace evotune

@@ -4,6 +4,8 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <thread>
+
 #include "core/error.hpp"
 #include "session/progress.hpp"
 #include "session/variant_job.hpp"
@@ -37,11 +39,58 @@ void SearchLoop::propose(std::int64_t budget, std::size_t window) {
       return;
     }
     ++result_.proposed;
-    if (c_.compiler)
-      c_.compiler->submit(*config);
-    else
-      ready_.push_back(Variant{*config, std::nullopt, {}, {}});
+    claim(std::move(*config));
   }
+}
+
+void SearchLoop::submit(Config config) {
+  if (c_.compiler)
+    c_.compiler->submit(config);
+  else
+    ready_.push_back(Variant{std::move(config), std::nullopt, {}, {}});
+}
+
+void SearchLoop::claim(Config config) {
+  const ClaimKey key{c_.store.upsert_config(c_.keys.space_id, config), c_.keys.problem_id, c_.keys.device_id};
+  switch (c_.store.claim(key, c_.keys.run_id, c_.claims)) {
+    case ClaimResult::claimed:
+      submit(std::move(config));
+      return;
+    case ClaimResult::held:
+      elsewhere_.emplace(key.config_id, std::move(config));
+      return;
+    case ClaimResult::measured:
+      learn_stored(key, config, false);
+      return;
+    case ClaimResult::abandoned:
+      learn_stored(key, config, true);
+      return;
+  }
+}
+
+// Another run's result (or this run's verdict on a config that killed other runs) reaches the strategy as
+// if this run had measured it: every process's search learns from every result.
+void SearchLoop::learn_stored(const ClaimKey& key, const Config& config, bool ours) {
+  const auto stored = c_.store.measurement_of(key);
+  if (!stored) throw Error("internal: config " + std::to_string(key.config_id) + " has no stored result");
+  Outcome outcome;
+  outcome.status = stored->status;
+  outcome.message = stored->message;
+  outcome.timing = stored->timing;
+  c_.strategy.observe(config, outcome);
+  const bool ok = outcome.status == Status::ok && outcome.timing;
+  const bool improved = ok && (!best_us_ || outcome.timing->median_us < *best_us_);
+  if (improved) best_us_ = outcome.timing->median_us;
+  if (ours) progress_->update(ok, improved ? best_us_ : std::nullopt, "");
+}
+
+void SearchLoop::check_elsewhere() {
+  const auto now = std::chrono::steady_clock::now();
+  if (elsewhere_.empty() || now - last_check_ < milliseconds(250)) return;
+  last_check_ = now;
+  std::map<std::int64_t, Config> waiting = std::move(elsewhere_);
+  elsewhere_.clear();
+  for (auto& [config_id, config] : waiting) claim(std::move(config));
 }
 
 void SearchLoop::gather_compiles(milliseconds wait) {
@@ -118,7 +167,14 @@ SearchLoop::Result SearchLoop::run(std::int64_t budget, std::int64_t expected, s
       propose(budget, window);
       gather_compiles(milliseconds(0));
       dispatch();
-      if (in_flight() == 0) break;  // the budget is spent, or the strategy has nothing more to propose
+      check_elsewhere();
+      // The budget is spent, or the strategy has nothing more to propose, and no other run still evaluates
+      // a config this run proposed.
+      if (in_flight() == 0 && elsewhere_.empty()) break;
+      if (in_flight() == 0) {
+        std::this_thread::sleep_for(milliseconds(50));
+        continue;
+      }
       if (!running_.empty()) {
         const bool compiling = c_.compiler && c_.compiler->pending() > 0 && c_.pool.idle() > 0;
         for (auto& done : c_.pool.collect(milliseconds(compiling ? 2 : 50))) {

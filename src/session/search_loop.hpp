@@ -36,6 +36,7 @@ class SearchLoop {
     RunKeys keys;
     double reference_ms;
     std::function<std::string()> gpu_note{};  // a warning for the progress line (a throttling GPU), or ""
+    ClaimPolicy claims{};  // when another run's claim on a config has expired
   };
   struct Result {
     std::int64_t proposed = 0, evaluated = 0, failed = 0;
@@ -59,6 +60,12 @@ class SearchLoop {
     std::string cubin;
   };
   void propose(std::int64_t budget, std::size_t window);
+  // Evaluates the config if this run can claim it; learns another run's stored result of it; or keeps it
+  // in elsewhere_ while a live run evaluates it.
+  void claim(Config config);
+  void check_elsewhere();
+  void learn_stored(const ClaimKey& key, const Config& config, bool ours);
+  void submit(Config config);
   void gather_compiles(std::chrono::milliseconds wait);
   void dispatch();
   void finish(const Variant& variant, Outcome outcome);
@@ -70,6 +77,8 @@ class SearchLoop {
   std::optional<double> best_us_;
   std::deque<Variant> ready_;                // compiled (or replayed), waiting for a worker
   std::map<std::int64_t, Variant> running_;  // by ticket
+  std::map<std::int64_t, Config> elsewhere_;  // by config id: proposed, but claimed by another live run
+  std::chrono::steady_clock::time_point last_check_{};
   std::int64_t next_ticket_ = 1;
   int extra_rounds_ = 0;  // the space's special-input rounds and extra problems, for the job deadline
   bool strategy_waiting_ = false;  // next() said nothing until more outcomes arrive

@@ -2,6 +2,7 @@
 #include "session/tune_session.hpp"
 
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include "core/core_json.hpp"
 #include "core/error.hpp"
 #include "eval/energy_support.hpp"
+#include "session/heartbeat.hpp"
 #include "session/rerank.hpp"
 #include "session/run_plan.hpp"
 #include "session/run_workers.hpp"
@@ -26,7 +28,7 @@ namespace {
 // can start.
 std::optional<Store> open_existing(const std::filesystem::path& db_file) {
   std::optional<Store> store;
-  if (std::filesystem::exists(db_file)) store.emplace(db_file);
+  if (is_server_url(db_file.string()) || std::filesystem::exists(db_file)) store.emplace(db_file);
   return store;
 }
 
@@ -50,8 +52,10 @@ void save_gpu_states(Store& store, std::int64_t run_id, bool at_end, const TuneT
 std::int64_t begin_run(Store& store, const RunPlan& plan, const TuneOptions& options) {
   // A replay measures nothing: its times were taken the way the recorded run's were.
   const std::string timing = options.replay_file ? "" : to_json(options.eval).dump();
-  return store.begin_run({plan.keys.space_id, plan.keys.problem_id, plan.keys.device_id, options.strategy,
-                          options.seed, plan.budget, options.command_line, timing});
+  const std::string strategy = options.remeasure_only ? "remeasure" : options.strategy;
+  return store.begin_run({plan.keys.space_id, plan.keys.problem_id, plan.keys.device_id, strategy,
+                          options.seed, plan.budget, options.command_line, timing, host_name(),
+                          static_cast<std::int64_t>(getpid())});
 }
 
 // Stores how the run ended; the summary, with the best stored results.
@@ -73,6 +77,7 @@ TuneSummary finish_run(Store& store, const RunPlan& plan, const SearchLoop::Resu
   // The runs table knows no 'budget': a run that spent its budget finished.
   const StopReason stored =
       summary.stop_reason == StopReason::budget ? StopReason::finished : summary.stop_reason;
+  store.release_claims(summary.run_id);
   store.finish_run(summary.run_id, std::string(to_string(stored)), summary.evaluated, summary.failed);
   summary.top = store.best(plan.keys.space_id, plan.keys.problem_id, plan.keys.device_id, 5, false);
   return summary;
@@ -127,7 +132,7 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
 
   RunPlan plan = plan_run(options, space, sizes, *target, *store, std::move(candidates));
   log_start(space, sizes, *target, plan);
-  if (plan.nothing_to_do()) {
+  if (plan.nothing_to_do() && !options.remeasure_only) {
     spdlog::info("every valid config is measured already: nothing to do");
     plan.keys.run_id = begin_run(*store, plan, options);
     return finish_run(*store, plan, SearchLoop::Result{}, 0);
@@ -137,10 +142,15 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
   plan.keys.run_id = begin_run(*store, plan, options);
   if (workers.reference_ms() > 0) store->save_reference_time(plan.keys.run_id, workers.reference_ms());
   save_gpu_states(*store, plan.keys.run_id, false, *target);
-  SearchLoop loop({space, sizes, target->device(), *store, *plan.strategy, workers.pool(), workers.compiler(),
-                   options, plan.keys, workers.reference_ms(), [&target] { return target->throttle_note(); }});
-  SearchLoop::Result result =
-      loop.run(plan.budget, std::min(plan.budget, plan.remaining()), workers.compile_window(), interrupt);
+  const ClaimPolicy claims = claim_policy_from_environment();
+  SearchLoop::Result result;
+  if (!options.remeasure_only) {
+    const Heartbeat heartbeat(options.db_file.string(), plan.keys.run_id, claims.lease_s);
+    SearchLoop loop({space, sizes, target->device(), *store, *plan.strategy, workers.pool(),
+                     workers.compiler(), options, plan.keys, workers.reference_ms(),
+                     [&target] { return target->throttle_note(); }, claims});
+    result = loop.run(plan.budget, std::min(plan.budget, plan.remaining()), workers.compile_window(), interrupt);
+  }
   rerank_after_search({space, sizes, target->device(), *store, workers.pool(), workers.compiler(), options,
                        plan.keys, workers.reference_ms()},
                       options, interrupt, result);

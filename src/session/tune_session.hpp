@@ -33,6 +33,7 @@ struct TuneOptions {
   // (session/rerank.hpp); 0: no rerank.
   int rerank_top = 10;
   int rerank_rounds = 5;
+  bool remeasure_only = false;  // no search: only the rerank of what is stored (evotune remeasure)
   // A recorded sweep answers instead of a GPU (no compiles): replay_workers workers, each answer after
   // replay_delay_ms.
   std::optional<std::filesystem::path> replay_file;

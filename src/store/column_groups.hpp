@@ -4,18 +4,18 @@
 #include <optional>
 
 #include "core/outcome.hpp"
-#include "store/sqlite.hpp"
+#include "store/sql.hpp"
 
 namespace evotune {
 
 // Three columns from `first`: frontend_ms, nvvm_ms, ptxas_ms. NULL front end: not measured.
-inline std::optional<CompilePhases> read_phases(const sqlite::Statement& row, int first) {
+inline std::optional<CompilePhases> read_phases(const sql::Statement& row, int first) {
   if (row.is_null(first)) return std::nullopt;
   return CompilePhases{row.real(first), row.real(first + 1), row.real(first + 2)};
 }
 
 // Four columns from `first`: timing_mode, graph_executions, flush_l2, timing_note. NULL mode: not recorded.
-inline std::optional<TimingMethod> read_method(const sqlite::Statement& row, int first) {
+inline std::optional<TimingMethod> read_method(const sql::Statement& row, int first) {
   if (row.is_null(first)) return std::nullopt;
   TimingMethod method;
   method.graph = row.text(first) == "graph";
@@ -26,7 +26,7 @@ inline std::optional<TimingMethod> read_method(const sqlite::Statement& row, int
 }
 
 // The same four columns bound from parameter `first`: all NULL for no method.
-inline void bind_method(sqlite::Statement& statement, int first, const std::optional<TimingMethod>& method) {
+inline void bind_method(sql::Statement& statement, int first, const std::optional<TimingMethod>& method) {
   if (!method) {
     for (int index = first; index < first + 4; ++index) statement.bind_null(index);
     return;
@@ -42,13 +42,13 @@ inline void bind_method(sqlite::Statement& statement, int first, const std::opti
 
 // Four columns from `first`: energy_uj, energy_power_w, energy_window_ms, energy_executions. NULL energy:
 // not measured.
-inline std::optional<EnergyStats> read_energy(const sqlite::Statement& row, int first) {
+inline std::optional<EnergyStats> read_energy(const sql::Statement& row, int first) {
   if (row.is_null(first)) return std::nullopt;
   return EnergyStats{row.real(first), row.real(first + 1), row.real(first + 2), row.int64(first + 3)};
 }
 
 // The same four columns bound from parameter `first`: all NULL for no energy.
-inline void bind_energy(sqlite::Statement& statement, int first, const std::optional<EnergyStats>& energy) {
+inline void bind_energy(sql::Statement& statement, int first, const std::optional<EnergyStats>& energy) {
   if (!energy) {
     for (int index = first; index < first + 4; ++index) statement.bind_null(index);
     return;

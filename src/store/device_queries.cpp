@@ -5,7 +5,7 @@ namespace evotune {
 
 std::vector<DeviceMeasurements> Store::measured_devices(std::int64_t space_id,
                                                         std::int64_t problem_id) const {
-  sqlite::Statement select(db_, R"(
+  sql::Statement select(*db_, R"(
       SELECT d.id, d.name, d.cc_major, d.cc_minor, d.driver_version, d.nvrtc_version, d.sm_count, d.l2_bytes,
              d.max_smem_per_block, count(*) AS n
       FROM measurements m

@@ -3,6 +3,7 @@
 
 #include <sqlite3.h>
 
+#include <memory>
 #include <utility>
 
 #include "core/error.hpp"
@@ -66,115 +67,87 @@ void Connection::fail(std::string_view what) const {
   throw Error(file_ + ": " + std::string(what) + ": " + sqlite3_errmsg(db_));
 }
 
-Statement::Statement(const Connection& connection, std::string_view sql) : connection_(&connection) {
-  const int rc =
-      sqlite3_prepare_v3(connection.handle(), sql.data(), static_cast<int>(sql.size()), 0, &stmt_, nullptr);
-  if (rc != SQLITE_OK) connection.fail(sql_head(sql));
-}
+namespace {
 
-Statement::~Statement() { sqlite3_finalize(stmt_); }
-
-void Statement::check_bind(int rc, int index) const {
-  if (rc != SQLITE_OK)
-    connection_->fail("binding parameter " + std::to_string(index) + " of " + sql_head(sqlite3_sql(stmt_)));
-}
-
-Statement& Statement::bind_int(int index, std::int64_t value) {
-  check_bind(sqlite3_bind_int64(stmt_, index, value), index);
-  return *this;
-}
-
-Statement& Statement::bind_int(int index, const std::optional<std::int64_t>& value) {
-  return value ? bind_int(index, *value) : bind_null(index);
-}
-
-Statement& Statement::bind_real(int index, double value) {
-  check_bind(sqlite3_bind_double(stmt_, index, value), index);
-  return *this;
-}
-
-Statement& Statement::bind_real(int index, const std::optional<double>& value) {
-  return value ? bind_real(index, *value) : bind_null(index);
-}
-
-Statement& Statement::bind_text(int index, std::string_view text) {
-  check_bind(sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8),
-             index);
-  return *this;
-}
-
-Statement& Statement::bind_blob(int index, std::string_view bytes) {
-  // A zero-length blob still binds a (non-NULL) blob: data must not be a null pointer.
-  check_bind(
-      sqlite3_bind_blob64(stmt_, index, bytes.empty() ? "" : bytes.data(), bytes.size(), SQLITE_TRANSIENT),
-      index);
-  return *this;
-}
-
-Statement& Statement::bind_null(int index) {
-  check_bind(sqlite3_bind_null(stmt_, index), index);
-  return *this;
-}
-
-bool Statement::step() {
-  const int rc = sqlite3_step(stmt_);
-  if (rc == SQLITE_ROW) return true;
-  if (rc == SQLITE_DONE) return false;
-  const std::string head = sql_head(sqlite3_sql(stmt_));
-  sqlite3_reset(stmt_);
-  connection_->fail(head);
-}
-
-void Statement::run() {
-  while (step()) {
+// A prepared statement on a Connection.
+class Cursor final : public sql::Cursor {
+ public:
+  Cursor(const Connection& connection, std::string_view sql) : connection_(&connection) {
+    const int rc =
+        sqlite3_prepare_v3(connection.handle(), sql.data(), static_cast<int>(sql.size()), 0, &stmt_, nullptr);
+    if (rc != SQLITE_OK) connection.fail(sql_head(sql));
   }
+  ~Cursor() override { sqlite3_finalize(stmt_); }
+  Cursor(const Cursor&) = delete;
+  Cursor& operator=(const Cursor&) = delete;
+
+  void bind_int(int index, std::int64_t value) override {
+    check_bind(sqlite3_bind_int64(stmt_, index, value), index);
+  }
+  void bind_real(int index, double value) override {
+    check_bind(sqlite3_bind_double(stmt_, index, value), index);
+  }
+  void bind_text(int index, std::string_view text) override {
+    check_bind(sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8),
+               index);
+  }
+  void bind_blob(int index, std::string_view bytes) override {
+    // A zero-length blob still binds a (non-NULL) blob: data must not be a null pointer.
+    check_bind(
+        sqlite3_bind_blob64(stmt_, index, bytes.empty() ? "" : bytes.data(), bytes.size(), SQLITE_TRANSIENT),
+        index);
+  }
+  void bind_null(int index) override { check_bind(sqlite3_bind_null(stmt_, index), index); }
+
+  bool step() override {
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    const std::string head = sql_head(sqlite3_sql(stmt_));
+    sqlite3_reset(stmt_);
+    connection_->fail(head);
+  }
+  void reset() override {
+    if (sqlite3_reset(stmt_) != SQLITE_OK) connection_->fail(sql_head(sqlite3_sql(stmt_)));
+  }
+
+  bool is_null(int column) const override { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
+  std::int64_t int64(int column) const override { return sqlite3_column_int64(stmt_, column); }
+  double real(int column) const override { return sqlite3_column_double(stmt_, column); }
+  std::string text(int column) const override {
+    const auto* data = sqlite3_column_text(stmt_, column);
+    const int size = sqlite3_column_bytes(stmt_, column);
+    return data ? std::string(reinterpret_cast<const char*>(data), static_cast<std::size_t>(size))
+                : std::string();
+  }
+  std::string blob(int column) const override {
+    const void* data = sqlite3_column_blob(stmt_, column);
+    const int size = sqlite3_column_bytes(stmt_, column);
+    return data ? std::string(static_cast<const char*>(data), static_cast<std::size_t>(size))
+                : std::string();
+  }
+
+ private:
+  void check_bind(int rc, int index) const {
+    if (rc != SQLITE_OK)
+      connection_->fail("binding parameter " + std::to_string(index) + " of " + sql_head(sqlite3_sql(stmt_)));
+  }
+
+  const Connection* connection_;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<sql::Cursor> Connection::prepare(std::string_view sql) const {
+  return std::make_unique<Cursor>(*this, sql);
 }
 
-void Statement::reset() {
-  if (sqlite3_reset(stmt_) != SQLITE_OK) connection_->fail(sql_head(sqlite3_sql(stmt_)));
-}
+void Connection::begin() { exec("BEGIN IMMEDIATE"); }
 
-bool Statement::is_null(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
+void Connection::commit() { exec("COMMIT"); }
 
-std::int64_t Statement::int64(int column) const { return sqlite3_column_int64(stmt_, column); }
-
-double Statement::real(int column) const { return sqlite3_column_double(stmt_, column); }
-
-std::string Statement::text(int column) const {
-  const auto* data = sqlite3_column_text(stmt_, column);
-  const int size = sqlite3_column_bytes(stmt_, column);
-  return data ? std::string(reinterpret_cast<const char*>(data), static_cast<std::size_t>(size))
-              : std::string();
-}
-
-std::string Statement::blob(int column) const {
-  const void* data = sqlite3_column_blob(stmt_, column);
-  const int size = sqlite3_column_bytes(stmt_, column);
-  return data ? std::string(static_cast<const char*>(data), static_cast<std::size_t>(size)) : std::string();
-}
-
-std::optional<std::int64_t> Statement::optional_int64(int column) const {
-  if (is_null(column)) return std::nullopt;
-  return int64(column);
-}
-
-std::optional<double> Statement::optional_real(int column) const {
-  if (is_null(column)) return std::nullopt;
-  return real(column);
-}
-
-Transaction::Transaction(Connection& connection) : connection_(&connection) {
-  connection.exec("BEGIN IMMEDIATE");
-}
-
-Transaction::~Transaction() {
-  // Rolling back a transaction SQLite already rolled back (after some errors) fails harmlessly.
-  if (open_) sqlite3_exec(connection_->handle(), "ROLLBACK", nullptr, nullptr, nullptr);
-}
-
-void Transaction::commit() {
-  connection_->exec("COMMIT");
-  open_ = false;
-}
+// Rolling back a transaction SQLite already rolled back (after some errors) fails harmlessly.
+void Connection::rollback() noexcept { sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr); }
 
 }  // namespace evotune::sqlite

@@ -1,42 +1,18 @@
 // Store: opening the database and every write (upserts, runs, the compile cache, measurements).
 #include "store/store.hpp"
 
-#include <sqlite3.h>
-
 #include <nlohmann/json.hpp>
 #include <system_error>
 
 #include "core/error.hpp"
 #include "store/column_groups.hpp"
+#include "store/dialect.hpp"
 #include "store/schema.hpp"
 
 namespace evotune {
 namespace {
 
-// Creates the parent folder when missing; the file itself is created by SQLite.
-void make_parent(const std::filesystem::path& db_file) {
-  const std::filesystem::path parent = db_file.parent_path();
-  if (parent.empty()) return;
-  std::error_code error;
-  std::filesystem::create_directories(parent, error);
-  if (error)
-    throw Error(db_file.string() + ": cannot create folder " + parent.string() + ": " + error.message());
-}
-
-// create: make the file (and its folder) when missing; otherwise it must exist.
-sqlite::Connection open(const std::filesystem::path& db_file, bool create) {
-  std::error_code unreadable;  // treated as missing; SQLite then reports the real reason
-  if (std::filesystem::is_directory(db_file, unreadable))
-    throw Error(db_file.string() + ": is a folder, not a results database");
-  if (create) {
-    make_parent(db_file);
-  } else if (!std::filesystem::exists(db_file, unreadable)) {
-    throw Error(db_file.string() + ": no results database there (nothing tuned into it yet?)");
-  }
-  return sqlite::Connection(db_file, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0));
-}
-
-std::int64_t the_id(sqlite::Statement& select) {
+std::int64_t the_id(sql::Statement& select) {
   if (!select.step()) throw Error("internal: a row just inserted was not found");
   return select.int64(0);
 }
@@ -45,17 +21,15 @@ std::int64_t to_int64(std::uint64_t value) { return static_cast<std::int64_t>(va
 
 }  // namespace
 
-Store::Store(const std::filesystem::path& db_file) : Store(db_file, true) {}
+Store::Store(const std::string& location) : Store(location, true) {}
 
-Store Store::open_existing(const std::filesystem::path& db_file) { return Store(db_file, false); }
+Store Store::open_existing(const std::string& location) { return Store(location, false); }
 
-Store::Store(const std::filesystem::path& db_file, bool create) : path_(db_file), db_(open(db_file, create)) {
-  if (create && db_.read_only()) throw Error(path_.string() + ": the results database is not writable");
-  prepare_schema(db_);
-}
+Store::Store(const std::string& location, bool create)
+    : path_(location), db_(open_database(location, create)) {}
 
 std::int64_t Store::upsert_device(const DeviceInfo& device, const std::string& nvrtc_version) {
-  sqlite::Statement insert(db_, R"(
+  sql::Statement insert(*db_, R"(
       INSERT INTO devices (name, arch, cc_major, cc_minor, driver_version, nvrtc_version, sm_count, l2_bytes,
                            max_smem_per_block)
       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
@@ -64,7 +38,7 @@ std::int64_t Store::upsert_device(const DeviceInfo& device, const std::string& n
   insert.bind_int(4, device.cc_minor).bind_int(5, device.driver_version).bind_text(6, nvrtc_version);
   insert.bind_int(7, device.sm_count).bind_int(8, device.l2_bytes).bind_int(9, device.max_smem_per_block);
   insert.run();
-  sqlite::Statement select(db_, R"(
+  sql::Statement select(*db_, R"(
       SELECT id FROM devices WHERE name = ?1 AND arch = ?2 AND driver_version = ?3 AND nvrtc_version = ?4)");
   select.bind_text(1, device.name).bind_text(2, device.arch()).bind_int(3, device.driver_version);
   select.bind_text(4, nvrtc_version);
@@ -73,7 +47,7 @@ std::int64_t Store::upsert_device(const DeviceInfo& device, const std::string& n
 
 std::int64_t Store::upsert_space(const std::string& name, const std::string& path, const std::string& hash,
                                  const std::string& json) {
-  sqlite::Statement insert(db_, R"(
+  sql::Statement insert(*db_, R"(
       INSERT INTO spaces (name, path, hash, json) VALUES (?1, ?2, ?3, ?4) ON CONFLICT (hash) DO NOTHING)");
   insert.bind_text(1, name).bind_text(2, path).bind_text(3, hash).bind_text(4, json);
   insert.run();
@@ -81,7 +55,7 @@ std::int64_t Store::upsert_space(const std::string& name, const std::string& pat
 }
 
 std::int64_t Store::upsert_problem(const Sizes& sizes) {
-  sqlite::Statement insert(db_, "INSERT INTO problems (sizes) VALUES (?1) ON CONFLICT (sizes) DO NOTHING");
+  sql::Statement insert(*db_, "INSERT INTO problems (sizes) VALUES (?1) ON CONFLICT (sizes) DO NOTHING");
   insert.bind_text(1, canonical_json(sizes));
   insert.run();
   return *find_problem(sizes);
@@ -89,37 +63,40 @@ std::int64_t Store::upsert_problem(const Sizes& sizes) {
 
 std::int64_t Store::upsert_config(std::int64_t space_id, const Config& config) {
   const std::string params = canonical_json(config);
-  sqlite::Statement insert(db_, R"(
+  sql::Statement insert(*db_, R"(
       INSERT INTO configs (space_id, params) VALUES (?1, ?2) ON CONFLICT (space_id, params) DO NOTHING)");
   insert.bind_int(1, space_id).bind_text(2, params);
   insert.run();
-  sqlite::Statement select(db_, "SELECT id FROM configs WHERE space_id = ?1 AND params = ?2");
+  sql::Statement select(*db_, "SELECT id FROM configs WHERE space_id = ?1 AND params = ?2");
   select.bind_int(1, space_id).bind_text(2, params);
   return the_id(select);
 }
 
 std::optional<std::int64_t> Store::find_space(const std::string& hash) const {
-  sqlite::Statement select(db_, "SELECT id FROM spaces WHERE hash = ?1");
+  sql::Statement select(*db_, "SELECT id FROM spaces WHERE hash = ?1");
   select.bind_text(1, hash);
   if (!select.step()) return std::nullopt;
   return select.int64(0);
 }
 
 std::optional<std::int64_t> Store::find_problem(const Sizes& sizes) const {
-  sqlite::Statement select(db_, "SELECT id FROM problems WHERE sizes = ?1");
+  sql::Statement select(*db_, "SELECT id FROM problems WHERE sizes = ?1");
   select.bind_text(1, canonical_json(sizes));
   if (!select.step()) return std::nullopt;
   return select.int64(0);
 }
 
 std::int64_t Store::begin_run(const RunStart& run) {
-  sqlite::Statement insert(db_, R"(
-      INSERT INTO runs (space_id, problem_id, device_id, strategy, seed, budget, command, timing)
-      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) RETURNING id)");
+  sql::Statement insert(*db_, R"(
+      INSERT INTO runs (space_id, problem_id, device_id, strategy, seed, budget, command, timing, host, pid,
+                        heartbeat_at)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, )" + dialect::now(db_->backend()) + R"()
+      RETURNING id)");
   insert.bind_int(1, run.space_id).bind_int(2, run.problem_id).bind_int(3, run.device_id);
   insert.bind_text(4, run.strategy).bind_int(5, to_int64(run.seed)).bind_int(6, run.budget);
   insert.bind_text(7, run.command);
   if (!run.timing.empty()) insert.bind_text(8, run.timing);
+  if (!run.host.empty()) insert.bind_text(9, run.host).bind_int(10, run.pid);
   const std::int64_t id = the_id(insert);
   insert.run();
   return id;
@@ -130,16 +107,16 @@ void Store::finish_run(std::int64_t run_id, const std::string& status, std::int6
   if (status != "finished" && status != "interrupted" && status != "failed")
     throw Error("run " + std::to_string(run_id) + ": '" + status +
                 "' is not a final run status (finished, interrupted, failed)");
-  sqlite::Statement update(db_, R"(
-      UPDATE runs SET status = ?2, evaluated = ?3, failed = ?4, finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+  sql::Statement update(*db_, R"(
+      UPDATE runs SET status = ?2, evaluated = ?3, failed = ?4, finished_at = )" + dialect::now(db_->backend()) + R"(
       WHERE id = ?1)");
   update.bind_int(1, run_id).bind_text(2, status).bind_int(3, evaluated).bind_int(4, failed);
   update.run();
-  if (db_.changes() == 0) throw Error(path_.string() + ": no run with id " + std::to_string(run_id));
+  if (db_->changes() == 0) throw Error(db_->name() + ": no run with id " + std::to_string(run_id));
 }
 
 void Store::save_compile_stats(std::int64_t run_id, const CompileStats& stats) {
-  sqlite::Statement update(db_, R"(
+  sql::Statement update(*db_, R"(
       UPDATE runs SET compilers = ?2, compile_count = ?3, compile_busy_ms = ?4, compile_idle_ms = ?5,
                       compile_queue_wait_ms = ?6, compile_queue_mean = ?7, compile_queue_max = ?8
       WHERE id = ?1)");
@@ -147,19 +124,19 @@ void Store::save_compile_stats(std::int64_t run_id, const CompileStats& stats) {
   update.bind_real(4, stats.busy_ms).bind_real(5, stats.idle_ms).bind_real(6, stats.queue_wait_ms);
   update.bind_real(7, stats.queue_mean).bind_int(8, stats.queue_max);
   update.run();
-  if (db_.changes() == 0) throw Error(path_.string() + ": no run with id " + std::to_string(run_id));
+  if (db_->changes() == 0) throw Error(db_->name() + ": no run with id " + std::to_string(run_id));
 }
 
 void Store::save_worker_idle(std::int64_t run_id, int workers, double idle_ms) {
-  sqlite::Statement update(db_, "UPDATE runs SET workers = ?2, worker_idle_ms = ?3 WHERE id = ?1");
+  sql::Statement update(*db_, "UPDATE runs SET workers = ?2, worker_idle_ms = ?3 WHERE id = ?1");
   update.bind_int(1, run_id).bind_int(2, workers).bind_real(3, idle_ms);
   update.run();
-  if (db_.changes() == 0) throw Error(path_.string() + ": no run with id " + std::to_string(run_id));
+  if (db_->changes() == 0) throw Error(db_->name() + ": no run with id " + std::to_string(run_id));
 }
 
 void Store::save_sanitizer_finding(std::int64_t config_id, std::int64_t problem_id, const std::string& device,
                                   const SanitizerFinding& finding) {
-  sqlite::Statement insert(db_, R"(
+  sql::Statement insert(*db_, R"(
       INSERT INTO sanitizer_findings (config_id, problem_id, device, tool, verdict, errors, warnings, summary,
                                       report, eval_status, seconds)
       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11))");
@@ -171,22 +148,22 @@ void Store::save_sanitizer_finding(std::int64_t config_id, std::int64_t problem_
 }
 
 void Store::save_gpu_states(std::int64_t run_id, bool at_end, const std::string& states_json) {
-  sqlite::Statement update(db_, at_end ? "UPDATE runs SET gpu_state_end = ?2 WHERE id = ?1"
+  sql::Statement update(*db_, at_end ? "UPDATE runs SET gpu_state_end = ?2 WHERE id = ?1"
                                        : "UPDATE runs SET gpu_state_start = ?2 WHERE id = ?1");
   update.bind_int(1, run_id).bind_text(2, states_json);
   update.run();
-  if (db_.changes() == 0) throw Error(path_.string() + ": no run with id " + std::to_string(run_id));
+  if (db_->changes() == 0) throw Error(db_->name() + ": no run with id " + std::to_string(run_id));
 }
 
 void Store::save_reference_time(std::int64_t run_id, double reference_ms) {
-  sqlite::Statement update(db_, "UPDATE runs SET reference_ms = ?2 WHERE id = ?1");
+  sql::Statement update(*db_, "UPDATE runs SET reference_ms = ?2 WHERE id = ?1");
   update.bind_int(1, run_id).bind_real(2, reference_ms);
   update.run();
-  if (db_.changes() == 0) throw Error(path_.string() + ": no run with id " + std::to_string(run_id));
+  if (db_->changes() == 0) throw Error(db_->name() + ": no run with id " + std::to_string(run_id));
 }
 
 std::optional<StoredCompile> Store::find_compile(const CompileKey& key) const {
-  sqlite::Statement select(db_, R"(
+  sql::Statement select(*db_, R"(
       SELECT id, status, message, log, cubin, registers, static_smem_bytes, spill_store_bytes, spill_load_bytes,
              stack_frame_bytes, compile_ms, frontend_ms, nvvm_ms, ptxas_ms
       FROM compiles WHERE source_hash = ?1 AND arch = ?2 AND nvrtc_version = ?3 AND options = ?4)");
@@ -198,7 +175,7 @@ std::optional<StoredCompile> Store::find_compile(const CompileKey& key) const {
   const std::string status = select.text(1);
   const auto parsed = status_from_string(status);
   if (!parsed)
-    throw Error(path_.string() + ": compile " + std::to_string(stored.id) + " has unknown status '" + status +
+    throw Error(db_->name() + ": compile " + std::to_string(stored.id) + " has unknown status '" + status +
                 "'");
   stored.status = *parsed;
   stored.message = select.text(2);
@@ -218,7 +195,7 @@ std::optional<StoredCompile> Store::find_compile(const CompileKey& key) const {
 
 std::int64_t Store::put_compile(const CompileKey& key, Status status, const std::string& message,
                                 const CompileInfo& info, const std::string& cubin) {
-  sqlite::Statement insert(db_, R"(
+  sql::Statement insert(*db_, R"(
       INSERT INTO compiles (source_hash, arch, nvrtc_version, options, status, message, log, cubin, registers,
                             static_smem_bytes, spill_store_bytes, spill_load_bytes, stack_frame_bytes, compile_ms,
                             frontend_ms, nvvm_ms, ptxas_ms)
@@ -247,7 +224,7 @@ std::int64_t Store::put_compile(const CompileKey& key, Status status, const std:
     for (const int index : {15, 16, 17}) insert.bind_null(index);
   }
   insert.run();
-  sqlite::Statement select(db_, R"(
+  sql::Statement select(*db_, R"(
       SELECT id FROM compiles WHERE source_hash = ?1 AND arch = ?2 AND nvrtc_version = ?3 AND options = ?4)");
   select.bind_text(1, key.source_hash).bind_text(2, key.arch).bind_text(3, key.nvrtc_version);
   select.bind_text(4, key.options);
@@ -258,8 +235,8 @@ void Store::record_measurement(const MeasurementRecord& record) {
   const Outcome& outcome = record.outcome;
   if (outcome.status == Status::ok && !outcome.timing)
     throw Error("measurement of config " + std::to_string(record.config_id) + ": status ok without timing");
-  sqlite::Transaction transaction(db_);
-  sqlite::Statement insert(db_, R"(
+  sql::Transaction transaction(*db_);
+  sql::Statement insert(*db_, R"(
       INSERT INTO measurements (run_id, config_id, problem_id, device_id, compile_id, status, message,
                                 time_median_us, time_min_us, time_mean_us, time_stddev_us, time_p20_us, time_p80_us,
                                 samples, max_abs_err, rel_l2_err, non_finite, compared_elements, validation_seed,
@@ -291,21 +268,26 @@ void Store::record_measurement(const MeasurementRecord& record) {
   bind_method(insert, 26, outcome.timing ? outcome.timing->method : std::nullopt);
   bind_energy(insert, 30, outcome.status == Status::ok ? outcome.energy : std::nullopt);
   insert.run();
-  if (db_.changes() == 1) {
-    sqlite::Statement count(db_,
+  const bool inserted = db_->changes() == 1;
+  // The claim goes with the result, in the same transaction: no moment has both or neither.
+  sql::Statement release(*db_, "DELETE FROM claims WHERE config_id = ?1 AND problem_id = ?2 AND device_id = ?3");
+  release.bind_int(1, record.config_id).bind_int(2, record.problem_id).bind_int(3, record.device_id);
+  if (inserted) {
+    sql::Statement count(*db_,
                             "UPDATE runs SET evaluated = evaluated + 1, failed = failed + ?2 WHERE id = ?1");
     count.bind_int(1, record.run_id).bind_int(2, outcome.status == Status::ok ? 0 : 1);
     count.run();
   }
+  release.run();
   transaction.commit();
 }
 
 void Store::save_rerank(std::int64_t run_id, std::int64_t problem_id, std::int64_t device_id,
                         const std::vector<RerankRecord>& ranked) {
-  sqlite::Transaction transaction(db_);
+  sql::Transaction transaction(*db_);
   for (const RerankRecord& record : ranked) {
     const Remeasurement& r = record.remeasured;
-    sqlite::Statement insert(db_, R"(
+    sql::Statement insert(*db_, R"(
         INSERT INTO reranks (run_id, config_id, problem_id, device_id, position, rounds, median_us, min_us, max_us,
                              round_medians_us, timing_mode, graph_executions, flush_l2, timing_note)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14))");

@@ -1,5 +1,6 @@
-// Store: the results database (SQLite; schema in docs/database-schema.md). Knows nothing of CUDA.
-// One Store per thread; several Stores, in threads or processes, may share one file (WAL, 10 s busy timeout).
+// Store: the results database (SQLite file or PostgreSQL server; schema in docs/database-schema.md). Knows
+// nothing of CUDA. One Store per thread; several Stores, in threads, processes or hosts, may share one
+// database (SQLite: WAL, 10 s busy timeout; PostgreSQL: one connection each).
 #pragma once
 
 #include <cstdint>
@@ -7,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/compile_stats.hpp"
@@ -15,7 +17,8 @@
 #include "core/outcome.hpp"
 #include "core/sanitizer_finding.hpp"
 #include "core/status.hpp"
-#include "store/sqlite.hpp"
+#include "store/sql.hpp"
+#include <memory>
 
 namespace evotune {
 
@@ -40,6 +43,27 @@ struct RunStart {
   std::int64_t budget = 0;
   std::string command;  // the command line, for the record
   std::string timing{};  // how variants are timed (JSON of core_json's to_json(EvalSettings)); "" for none
+  std::string host{};    // where it runs (gethostname), and its process id: who holds its claims
+  std::int64_t pid = 0;
+};
+
+// Which config a run evaluates, on which problem and device: the key of a claim and of a measurement.
+struct ClaimKey {
+  std::int64_t config_id = 0, problem_id = 0, device_id = 0;
+};
+
+// How claims expire: a run whose heartbeat is older than lease_s is dead, and its claims are taken over;
+// a config claimed by max_attempts runs that all died is stored as a timeout.
+struct ClaimPolicy {
+  double lease_s = 60;
+  int max_attempts = 3;
+};
+
+enum class ClaimResult {
+  claimed,    // this run may evaluate it (first, or taken over from a dead run)
+  measured,   // a result is stored already
+  held,       // a live run is evaluating it
+  abandoned,  // too many runs died on it: now stored as a timeout
 };
 
 struct MeasurementRecord {
@@ -97,6 +121,8 @@ struct RunSummary {
   std::string timing;  // JSON of the run's EvalSettings (to_json in core_json); "" when not recorded
   std::string command, nvrtc_version;  // nvrtc_version "" for a run without a device
   std::int64_t driver_version = 0;     // 0 for a run without a device
+  std::string host, heartbeat_at;      // "" for runs before schema version 10
+  std::int64_t pid = 0;
 };
 
 // One measurement as stored, in storing order: the ranked fields plus which run and when.
@@ -145,6 +171,9 @@ struct ConfigDetail {
   std::vector<StoredSanitizerFinding> sanitizer_findings;  // oldest first
 };
 
+// A postgresql:// or postgres:// URL: the database is on a PostgreSQL server; anything else is a SQLite file.
+bool is_server_url(std::string_view location);
+
 // A devices row: the limits the store keeps (the other DeviceInfo limits stay 0) and the NVRTC version.
 struct StoredDevice {
   std::int64_t id = 0;
@@ -159,20 +188,25 @@ struct DeviceMeasurements {
 
 class Store {
  public:
-  // Opens or creates the database; creates the parent folder when missing. Throws Error (one line naming the
-  // file) for an unwritable path, a file that is not an evotune database, or a newer schema. Never deletes or
-  // rewrites existing data; pending migrations run in one transaction.
-  explicit Store(const std::filesystem::path& db_file);
-  // For read-only commands: Error when the file does not exist. A read-only file is fine if its schema is
-  // current.
-  static Store open_existing(const std::filesystem::path& db_file);
+  // Opens or creates the database: a SQLite file (its parent folder created when missing), or a PostgreSQL
+  // database for a postgresql:// or postgres:// URL. Throws Error (one line naming the file or server) for
+  // an unwritable path, an unreachable server, a database that is not evotune's, or a newer schema. Never
+  // deletes or rewrites existing data; pending migrations run in one transaction.
+  explicit Store(const std::string& location);
+  explicit Store(const std::filesystem::path& db_file) : Store(db_file.string()) {}
+  explicit Store(const char* location) : Store(std::string(location)) {}
+  // For read-only commands: Error when the file does not exist (or the server database holds no evotune
+  // results). A read-only file is fine if its schema is current.
+  static Store open_existing(const std::string& location);
+  static Store open_existing(const std::filesystem::path& db_file) { return open_existing(db_file.string()); }
 
   Store(Store&&) noexcept = default;
   Store& operator=(Store&&) noexcept = default;
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  const std::filesystem::path& path() const { return path_; }
+  const std::filesystem::path& path() const { return path_; }  // as given: a file or a URL
+  sql::Backend backend() const { return db_->backend(); }
 
   // The upserts return the row's id, inserting it the first time; an existing row is never changed.
   std::int64_t upsert_device(const DeviceInfo& device, const std::string& nvrtc_version);
@@ -209,6 +243,16 @@ class Store {
   // timing.
   void record_measurement(const MeasurementRecord& record);
 
+  // Claims (store/claims.cpp): one transaction each; several processes or hosts may call them at once.
+  ClaimResult claim(const ClaimKey& key, std::int64_t run_id, const ClaimPolicy& policy);
+  // The run is alive: its heartbeat_at is set to the database's clock now.
+  void heartbeat(std::int64_t run_id);
+  // Drops every claim the run still holds (when it ends, however it ends).
+  void release_claims(std::int64_t run_id);
+  std::int64_t count_claims() const;
+  // The stored result of one config, if any.
+  std::optional<RankedResult> measurement_of(const ClaimKey& key) const;
+
   // canonical_json of every config of the space measured on (problem, device).
   std::set<std::string> measured_configs(std::int64_t space_id, std::int64_t problem_id,
                                          std::int64_t device_id) const;
@@ -241,10 +285,10 @@ class Store {
   std::int64_t count_older_versions(const std::string& space_name, const std::string& hash) const;
 
  private:
-  Store(const std::filesystem::path& db_file, bool create);
+  Store(const std::string& location, bool create);
 
-  std::filesystem::path path_;
-  sqlite::Connection db_;
+  std::filesystem::path path_;  // the location as given, for messages
+  std::unique_ptr<sql::Connection> db_;
 };
 
 }  // namespace evotune

@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "store/column_groups.hpp"
+#include "store/dialect.hpp"
 #include "store/store.hpp"
 
 namespace evotune {
@@ -13,7 +14,7 @@ namespace {
 constexpr std::string_view kRankOrder =
     " ORDER BY m.status <> 'ok', CASE WHEN m.status = 'ok' THEN m.time_median_us END, m.status, m.id";
 
-Status read_status(const sqlite::Statement& row, int column, const std::string& file) {
+Status read_status(const sql::Statement& row, int column, const std::string& file) {
   const std::string text = row.text(column);
   const auto status = status_from_string(text);
   if (!status) throw Error(file + ": unknown status '" + text + "' in the database");
@@ -21,7 +22,7 @@ Status read_status(const sqlite::Statement& row, int column, const std::string& 
 }
 
 // Seven columns from `first`: median, min, mean, stddev, p20, p80, samples. NULL median: no timing.
-std::optional<TimingStats> read_timing(const sqlite::Statement& row, int first) {
+std::optional<TimingStats> read_timing(const sql::Statement& row, int first) {
   if (row.is_null(first)) return std::nullopt;
   TimingStats timing;
   timing.median_us = row.real(first);
@@ -36,7 +37,7 @@ std::optional<TimingStats> read_timing(const sqlite::Statement& row, int first) 
 
 // Four columns from `first`: max_abs_err, rel_l2_err, non_finite, compared_elements. NULL: validation never
 // ran.
-std::optional<ErrorStats> read_error(const sqlite::Statement& row, int first) {
+std::optional<ErrorStats> read_error(const sql::Statement& row, int first) {
   if (row.is_null(first)) return std::nullopt;
   ErrorStats error;
   error.max_abs = row.real(first);
@@ -46,7 +47,8 @@ std::optional<ErrorStats> read_error(const sqlite::Statement& row, int first) {
   return error;
 }
 
-int limit_of(int limit) { return limit > 0 ? limit : -1; }  // SQLite: a negative LIMIT means none
+// -1: no limit (dialect::limit).
+std::int64_t limit_of(int limit) { return limit > 0 ? limit : -1; }
 
 // A measurement as `best` ranks it: 24 columns, read by read_ranked, then kRankedFrom; the query may add
 // columns in between, and adds WHERE and ORDER BY.
@@ -61,7 +63,7 @@ constexpr std::string_view kRankedFrom = R"(
       JOIN devices d ON d.id = m.device_id
       LEFT JOIN compiles cp ON cp.id = m.compile_id)";
 
-RankedResult read_ranked(const sqlite::Statement& select, const std::string& file) {
+RankedResult read_ranked(const sql::Statement& select, const std::string& file) {
   RankedResult result;
   result.config_id = select.int64(0);
   result.params = parse_int_map(select.text(1));
@@ -78,19 +80,19 @@ RankedResult read_ranked(const sqlite::Statement& select, const std::string& fil
   return result;
 }
 
-// A run with its space, problem and device: 29 columns, read by read_runs; the query adds WHERE and ORDER BY.
+// A run with its space, problem and device: 32 columns, read by read_runs; the query adds WHERE and ORDER BY.
 constexpr std::string_view kRunColumns = R"(
       SELECT r.id, s.name, s.hash, p.sizes, d.name, r.strategy, r.status, r.started_at, r.finished_at,
              r.seed, r.budget, r.evaluated, r.failed, r.command, d.driver_version, d.nvrtc_version,
              r.compilers, r.compile_count, r.compile_busy_ms, r.compile_idle_ms, r.compile_queue_wait_ms,
              r.compile_queue_mean, r.compile_queue_max, r.workers, r.worker_idle_ms, r.reference_ms,
-             r.gpu_state_start, r.gpu_state_end, r.timing
+             r.gpu_state_start, r.gpu_state_end, r.timing, r.host, r.pid, r.heartbeat_at
       FROM runs r
       JOIN spaces s ON s.id = r.space_id
       JOIN problems p ON p.id = r.problem_id
       LEFT JOIN devices d ON d.id = r.device_id)";
 
-std::vector<RunSummary> read_runs(sqlite::Statement& select) {
+std::vector<RunSummary> read_runs(sql::Statement& select) {
   std::vector<RunSummary> summaries;
   while (select.step()) {
     RunSummary& run = summaries.emplace_back();
@@ -128,6 +130,9 @@ std::vector<RunSummary> read_runs(sqlite::Statement& select) {
     if (!select.is_null(26)) run.gpu_state_start = select.text(26);
     if (!select.is_null(27)) run.gpu_state_end = select.text(27);
     if (!select.is_null(28)) run.timing = select.text(28);
+    run.host = select.text(29);
+    run.pid = select.is_null(30) ? 0 : select.int64(30);
+    run.heartbeat_at = select.text(31);
   }
   return summaries;
 }
@@ -136,7 +141,7 @@ std::vector<RunSummary> read_runs(sqlite::Statement& select) {
 
 std::set<std::string> Store::measured_configs(std::int64_t space_id, std::int64_t problem_id,
                                               std::int64_t device_id) const {
-  sqlite::Statement select(db_, R"(
+  sql::Statement select(*db_, R"(
       SELECT c.params FROM measurements m JOIN configs c ON c.id = m.config_id
       WHERE c.space_id = ?1 AND m.problem_id = ?2 AND m.device_id = ?3)");
   select.bind_int(1, space_id).bind_int(2, problem_id).bind_int(3, device_id);
@@ -149,22 +154,22 @@ std::vector<RankedResult> Store::best(std::int64_t space_id, std::int64_t proble
                                       std::optional<std::int64_t> device_id, int top_k,
                                       bool include_failed) const {
   // Each measurement with the newest rerank of its config, problem and device, whose median ranks it.
-  sqlite::Statement select(db_, std::string(kRankedColumns) + R"(,
+  sql::Statement select(*db_, std::string(kRankedColumns) + R"(,
              rr.position, rr.median_us, rr.min_us, rr.max_us, rr.round_medians_us,
              rr.timing_mode, rr.graph_executions, rr.flush_l2, rr.timing_note)" +
                                     std::string(kRankedFrom) + R"(
       LEFT JOIN reranks rr ON rr.id = (SELECT max(x.id) FROM reranks x WHERE x.config_id = m.config_id
                                          AND x.problem_id = m.problem_id AND x.device_id = m.device_id)
-      WHERE c.space_id = ?1 AND m.problem_id = ?2 AND (?3 IS NULL OR m.device_id = ?3)
+      WHERE c.space_id = ?1 AND m.problem_id = ?2 AND (CAST(?3 AS BIGINT) IS NULL OR m.device_id = ?3)
         AND (?4 OR m.status = 'ok')
       ORDER BY m.status <> 'ok', CASE WHEN m.status = 'ok' THEN coalesce(rr.median_us, m.time_median_us) END,
                m.status, m.id
-      LIMIT ?5)");
+      LIMIT )" + dialect::limit(db_->backend(), "?5"));
   select.bind_int(1, space_id).bind_int(2, problem_id).bind_int(3, device_id);
   select.bind_int(4, include_failed ? 1 : 0).bind_int(5, limit_of(top_k));
   std::vector<RankedResult> results;
   while (select.step()) {
-    RankedResult& result = results.emplace_back(read_ranked(select, path_.string()));
+    RankedResult& result = results.emplace_back(read_ranked(select, db_->name()));
     if (select.is_null(24)) continue;
     Remeasurement& remeasured = result.remeasured.emplace();
     remeasured.position = static_cast<int>(select.int64(24));
@@ -177,14 +182,22 @@ std::vector<RankedResult> Store::best(std::int64_t space_id, std::int64_t proble
   return results;
 }
 
+std::optional<RankedResult> Store::measurement_of(const ClaimKey& key) const {
+  sql::Statement select(*db_, std::string(kRankedColumns) + std::string(kRankedFrom) + R"(
+      WHERE m.config_id = ?1 AND m.problem_id = ?2 AND m.device_id = ?3)");
+  select.bind_int(1, key.config_id).bind_int(2, key.problem_id).bind_int(3, key.device_id);
+  if (!select.step()) return std::nullopt;
+  return read_ranked(select, db_->name());
+}
+
 std::vector<RunSummary> Store::runs(int limit) const {
-  sqlite::Statement select(db_, std::string(kRunColumns) + " ORDER BY r.id DESC LIMIT ?1");
+  sql::Statement select(*db_, std::string(kRunColumns) + " ORDER BY r.id DESC LIMIT " + dialect::limit(db_->backend(), "?1"));
   select.bind_int(1, limit_of(limit));
   return read_runs(select);
 }
 
 std::optional<ConfigDetail> Store::config_detail(std::int64_t config_id) const {
-  sqlite::Statement config(db_, R"(
+  sql::Statement config(*db_, R"(
       SELECT c.space_id, s.name, s.hash, s.path, c.params FROM configs c JOIN spaces s ON s.id = c.space_id
       WHERE c.id = ?1)");
   config.bind_int(1, config_id);
@@ -197,7 +210,7 @@ std::optional<ConfigDetail> Store::config_detail(std::int64_t config_id) const {
   detail.space_path = config.text(3);
   detail.params = parse_int_map(config.text(4));
 
-  sqlite::Statement select(db_, std::string(R"(
+  sql::Statement select(*db_, std::string(R"(
       SELECT m.id, m.run_id, p.sizes, d.name, m.compile_id, m.status, m.message,
              m.time_median_us, m.time_min_us, m.time_mean_us, m.time_stddev_us, m.time_p20_us, m.time_p80_us, m.samples,
              m.max_abs_err, m.rel_l2_err, m.non_finite, m.compared_elements,
@@ -220,7 +233,7 @@ std::optional<ConfigDetail> Store::config_detail(std::int64_t config_id) const {
     measurement.device_name = select.text(3);
     measurement.compile_id = select.optional_int64(4);
     Outcome& outcome = measurement.outcome;
-    outcome.status = read_status(select, 5, path_.string());
+    outcome.status = read_status(select, 5, db_->name());
     outcome.message = select.text(6);
     outcome.timing = read_timing(select, 7);
     if (outcome.timing) outcome.timing->method = read_method(select, 36);
@@ -246,7 +259,7 @@ std::optional<ConfigDetail> Store::config_detail(std::int64_t config_id) const {
     }
   }
 
-  sqlite::Statement findings(db_, R"(
+  sql::Statement findings(*db_, R"(
       SELECT p.sizes, f.device, f.tool, f.verdict, f.errors, f.warnings, f.summary, f.report, f.eval_status,
              f.seconds, f.created_at
       FROM sanitizer_findings f JOIN problems p ON p.id = f.problem_id
@@ -272,34 +285,35 @@ std::optional<ConfigDetail> Store::config_detail(std::int64_t config_id) const {
 
 std::int64_t Store::count_measurements(std::int64_t space_id, std::int64_t problem_id,
                                        std::optional<std::int64_t> device_id) const {
-  sqlite::Statement select(db_, R"(
+  sql::Statement select(*db_, R"(
       SELECT count(*) FROM measurements m JOIN configs c ON c.id = m.config_id
-      WHERE c.space_id = ?1 AND m.problem_id = ?2 AND (?3 IS NULL OR m.device_id = ?3))");
+      WHERE c.space_id = ?1 AND m.problem_id = ?2 AND (CAST(?3 AS BIGINT) IS NULL OR m.device_id = ?3))");
   select.bind_int(1, space_id).bind_int(2, problem_id).bind_int(3, device_id);
   select.step();
   return select.int64(0);
 }
 
 std::int64_t Store::count_older_versions(const std::string& space_name, const std::string& hash) const {
-  sqlite::Statement select(db_, "SELECT count(*) FROM spaces WHERE name = ?1 AND hash <> ?2");
+  sql::Statement select(*db_, "SELECT count(*) FROM spaces WHERE name = ?1 AND hash <> ?2");
   select.bind_text(1, space_name).bind_text(2, hash);
   select.step();
   return select.int64(0);
 }
 
 std::vector<RunSummary> Store::runs_of(std::int64_t space_id, std::int64_t problem_id) const {
-  sqlite::Statement select(
-      db_, std::string(kRunColumns) + " WHERE r.space_id = ?1 AND r.problem_id = ?2 ORDER BY r.id");
+  sql::Statement select(
+      *db_, std::string(kRunColumns) + " WHERE r.space_id = ?1 AND r.problem_id = ?2 ORDER BY r.id");
   select.bind_int(1, space_id).bind_int(2, problem_id);
   return read_runs(select);
 }
 
 std::vector<StoredMeasurement> Store::measurement_history(std::int64_t space_id,
                                                           std::int64_t problem_id) const {
-  // julianday has about 40 us of resolution at today's dates: plenty for a progress plot.
-  sqlite::Statement select(db_, std::string(kRankedColumns) + R"(,
-             m.run_id, cp.id IS NOT NULL, coalesce(cp.spill_store_bytes + cp.spill_load_bytes, 0),
-             (julianday(m.created_at) - julianday(r.started_at)) * 86400.0)" +
+  // SQLite's julianday has about 40 us of resolution at today's dates: plenty for a progress plot.
+  sql::Statement select(*db_, std::string(kRankedColumns) + R"(,
+             m.run_id, CASE WHEN cp.id IS NULL THEN 0 ELSE 1 END,
+             coalesce(cp.spill_store_bytes + cp.spill_load_bytes, 0), )" +
+                                    dialect::seconds_between(db_->backend(), "r.started_at", "m.created_at") +
                                     std::string(kRankedFrom) + R"(
       JOIN runs r ON r.id = m.run_id
       WHERE c.space_id = ?1 AND m.problem_id = ?2 ORDER BY m.id)");
@@ -307,7 +321,7 @@ std::vector<StoredMeasurement> Store::measurement_history(std::int64_t space_id,
   std::vector<StoredMeasurement> history;
   while (select.step()) {
     StoredMeasurement& row = history.emplace_back();
-    row.result = read_ranked(select, path_.string());
+    row.result = read_ranked(select, db_->name());
     row.run_id = select.int64(24);
     row.compiled = select.int64(25) != 0;
     row.spill_bytes = static_cast<int>(select.int64(26));
@@ -318,11 +332,11 @@ std::vector<StoredMeasurement> Store::measurement_history(std::int64_t space_id,
 
 std::vector<ProblemTime> Store::ok_times_by_problem(std::int64_t space_id,
                                                    std::optional<std::int64_t> device_id) const {
-  sqlite::Statement select(db_, R"(
+  sql::Statement select(*db_, R"(
       SELECT p.sizes, m.config_id, c.params, min(m.time_median_us)
       FROM measurements m JOIN configs c ON c.id = m.config_id JOIN problems p ON p.id = m.problem_id
-      WHERE c.space_id = ?1 AND m.status = 'ok' AND (?2 IS NULL OR m.device_id = ?2)
-      GROUP BY m.problem_id, m.config_id ORDER BY m.problem_id, m.config_id)");
+      WHERE c.space_id = ?1 AND m.status = 'ok' AND (CAST(?2 AS BIGINT) IS NULL OR m.device_id = ?2)
+      GROUP BY m.problem_id, m.config_id, p.sizes, c.params ORDER BY m.problem_id, m.config_id)");
   select.bind_int(1, space_id);
   if (device_id) select.bind_int(2, *device_id);
   std::vector<ProblemTime> times;

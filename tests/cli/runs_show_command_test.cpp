@@ -15,7 +15,7 @@ TEST_F(StoreTest, RunsShowsTheCompileFiguresWhenSaved) {
   store.save_compile_stats(run_id, store_test::sweep_compile_stats());
   store.begin_run({space_id, problem_id, device_id, "random", 8, 10, "evotune tune"});  // none saved
 
-  const auto result = test::run_evotune("runs --db " + dir.file("evotune.db").string());
+  const auto result = test::run_evotune("runs --db '" + database.location() + "'");
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_NE(
       result.out.find("compile: 1968 compiles on 16 compilers, busy 2400.0 s, idle 100.0 s (4.0%), queue "
@@ -38,7 +38,7 @@ TEST_F(StoreTest, ShowPrintsThePhaseTimesOfTheCompile) {
   measure(first, ok_outcome(10), device_id, timed);
   measure(second, ok_outcome(11), device_id, untimed);
 
-  const std::string db = " --db " + dir.file("evotune.db").string();
+  const std::string db = " --db '" + database.location() + "'";
   const auto shown = test::run_evotune("show " + std::to_string(first) + db);
   ASSERT_EQ(shown.exit_code, 0) << shown.err;
   EXPECT_NE(shown.out.find("(NVRTC: front end 47 ms, NVVM 110 ms, ptxas 108 ms)"), std::string::npos)

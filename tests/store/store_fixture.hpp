@@ -1,4 +1,5 @@
-// Test helpers for the store: a unique temporary folder, a Store with one space/problem/device/run, outcomes.
+// Test helpers for the store: a unique temporary folder, a database on either backend, a Store with one
+// space/problem/device/run, outcomes.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -9,9 +10,12 @@
 #include <iterator>
 #include <optional>
 #include <random>
+#include <cstdlib>
+#include <sstream>
 #include <string>
 
 #include "core/outcome.hpp"
+#include "store/postgres.hpp"
 #include "store/store.hpp"
 
 namespace evotune::store_test {
@@ -37,6 +41,55 @@ class TempDir {
 
  private:
   std::filesystem::path path_;
+};
+
+// The URL of database `name` on the throwaway server of scripts/pg_local.sh in `server_dir`.
+inline std::string postgres_url(const std::string& server_dir, const std::string& name) {
+  return "postgresql:///" + name + "?host=" + server_dir + "&user=evotune";
+}
+
+// The database a store test runs against: a SQLite file in its temp folder or, where EVOTUNE_TEST_PG_DIR
+// names the folder of a throwaway PostgreSQL server (the ctest fixture `postgres`), a fresh database on it,
+// dropped at the end. skip_reason() is set when that server could not be started.
+class TestDatabase {
+ public:
+  explicit TestDatabase(const TempDir& dir) : location_(dir.file("evotune.db").string()) {
+    const char* server = std::getenv("EVOTUNE_TEST_PG_DIR");
+    if (!server || !*server) return;
+    server_ = server;
+    if (std::filesystem::exists(server_ + "/unavailable")) {
+      skip_reason_ = "no PostgreSQL server: " + read_all(server_ + "/unavailable");
+      server_.clear();
+      return;
+    }
+    std::random_device entropy;
+    std::ostringstream name;
+    name << "evotune_test_" << std::hex << entropy() << entropy();
+    name_ = name.str();
+    postgres::Connection(postgres_url(server_, "evotune")).exec("CREATE DATABASE " + name_);
+    location_ = postgres_url(server_, name_);
+  }
+  ~TestDatabase() {
+    if (name_.empty()) return;
+    try {
+      postgres::Connection(postgres_url(server_, "evotune")).exec("DROP DATABASE " + name_ + " WITH (FORCE)");
+    } catch (const std::exception&) {  // the server is going: its folder goes with it
+    }
+  }
+  TestDatabase(const TestDatabase&) = delete;
+  TestDatabase& operator=(const TestDatabase&) = delete;
+
+  const std::string& location() const { return location_; }
+  const std::string& skip_reason() const { return skip_reason_; }
+  bool postgres() const { return !name_.empty(); }
+
+ private:
+  static std::string read_all(const std::string& file) {
+    std::ifstream in(file);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  }
+
+  std::string location_, server_, name_, skip_reason_;
 };
 
 inline std::string read_bytes(const std::filesystem::path& file) {
@@ -92,11 +145,13 @@ inline Outcome failed_outcome(Status status, const std::string& message) {
   return outcome;
 }
 
-// A Store in a temp folder with one space, problem, device and running run.
+// A Store (SQLite in a temp folder, or PostgreSQL: TestDatabase) with one space, problem, device and
+// running run.
 class StoreTest : public ::testing::Test {
  protected:
   StoreTest()
-      : store(dir.file("evotune.db")),
+      : database(dir),
+        store(database.location()),
         space_id(store.upsert_space("attention", "search_spaces/attention.json", "hash-v1", "{}")),
         problem_id(store.upsert_problem({{"B", 1}, {"H", 8}, {"S", 512}})),
         device_id(store.upsert_device(test_device(), "12.8")),
@@ -112,7 +167,12 @@ class StoreTest : public ::testing::Test {
                               outcome.timing ? 100.0 : 0.0, outcome.timing ? 900.0 : 0.0});
   }
 
+  void SetUp() override {
+    if (!database.skip_reason().empty()) GTEST_SKIP() << database.skip_reason();
+  }
+
   TempDir dir;
+  TestDatabase database;
   Store store;
   std::int64_t space_id, problem_id, device_id, run_id;
 };

@@ -51,7 +51,7 @@ TEST(StoreOpen, CreatesTheSchemaAndItsFolder) {
   sqlite::Statement select(db, "SELECT name FROM sqlite_master WHERE type = 'table'");
   while (select.step()) tables.insert(select.text(0));
   EXPECT_EQ(tables, (std::set<std::string>{"devices", "spaces", "problems", "configs", "compiles", "runs",
-                                           "measurements", "sanitizer_findings", "reranks"}));
+                                           "measurements", "sanitizer_findings", "reranks", "claims"}));
 }
 
 TEST(StoreOpen, ForeignKeysAreEnforced) {
