@@ -14,17 +14,13 @@
 #include "cuda/nvml.hpp"
 #include "cuda/resources.hpp"
 #include "eval/gpu_evaluator.hpp"
+#include "gpu/saxpy_launch.hpp"
 
 namespace evotune {
 namespace {
 
 constexpr int kN = 1 << 22;
 
-const char* kReference = R"(
-extern "C" __global__ void saxpy_ref(float* out, const float* x, const float* y, float a, int n) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = a * x[i] + y[i];
-})";
 
 // Right, and busy: a chain of dependent FMAs per element that the result depends on only in name.
 const char* kBusyVariant = R"(
@@ -36,18 +32,7 @@ extern "C" __global__ void busy(float* out, const float* x, const float* y, floa
   out[i] = a * x[i] + y[i] + (acc == 12345.678f ? 1.0f : 0.0f);
 })";
 
-LaunchSpec saxpy_launch(const std::string& kernel) {
-  LaunchSpec launch;
-  launch.kernel_name = kernel;
-  launch.grid = {kN / 256, 1, 1};
-  launch.block = {256, 1, 1};
-  launch.args = {{ArgSpec::Kind::buffer, "out", DType::f32, 0, {}},
-                 {ArgSpec::Kind::buffer, "x", DType::f32, 0, {}},
-                 {ArgSpec::Kind::buffer, "y", DType::f32, 0, {}},
-                 {ArgSpec::Kind::scalar, "a", DType::f32, 2.5, {}},
-                 {ArgSpec::Kind::scalar, "n", DType::i32, kN, {}}};
-  return launch;
-}
+LaunchSpec saxpy_launch(const std::string& kernel) { return gpu_test::saxpy_launch(kernel, 256, kN); }
 
 double highest(const std::vector<double>& values) {
   return values.empty() ? 0 : *std::max_element(values.begin(), values.end());
@@ -77,7 +62,7 @@ TEST(EnergyOnTheGpu, PowerIsPlausibleAndEnergyIsAboutPowerTimesTime) {
   std::vector<BufferSpec> buffers{{"x", DType::f32, kN, true, false, {}, {}},
                                   {"y", DType::f32, kN, true, false, {}, {}},
                                   {"out", DType::f32, kN, false, true, {}, {}}};
-  GpuEvaluator evaluator(0, buffers, compile(kReference, "saxpy_ref"), Tolerances{1e-5, 1e-6}, settings,
+  GpuEvaluator evaluator(0, buffers, compile(gpu_test::kSaxpyReference, "saxpy_ref"), Tolerances{1e-5, 1e-6}, settings,
                          compiler.include_dirs());
   const CompiledKernel variant = compile(kBusyVariant, "busy");
 

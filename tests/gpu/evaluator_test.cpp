@@ -6,17 +6,13 @@
 #include "compile/compiler.hpp"
 #include "cuda/driver.hpp"
 #include "cuda/resources.hpp"
+#include "gpu/saxpy_launch.hpp"
 
 namespace evotune {
 namespace {
 
 constexpr int kN = 1 << 20;
 
-const char* kReference = R"(
-extern "C" __global__ void saxpy_ref(float* out, const float* x, const float* y, float a, int n) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = a * x[i] + y[i];
-})";
 
 class Evaluator : public ::testing::Test {
  protected:
@@ -33,16 +29,7 @@ class Evaluator : public ::testing::Test {
   }
 
   static LaunchSpec saxpy_launch(const std::string& kernel, unsigned block) {
-    LaunchSpec launch;
-    launch.kernel_name = kernel;
-    launch.grid = {(kN + block - 1) / block, 1, 1};
-    launch.block = {block, 1, 1};
-    launch.args = {{ArgSpec::Kind::buffer, "out", DType::f32, 0, {}},
-                   {ArgSpec::Kind::buffer, "x", DType::f32, 0, {}},
-                   {ArgSpec::Kind::buffer, "y", DType::f32, 0, {}},
-                   {ArgSpec::Kind::scalar, "a", DType::f32, 2.5, {}},
-                   {ArgSpec::Kind::scalar, "n", DType::i32, kN, {}}};
-    return launch;
+    return gpu_test::saxpy_launch(kernel, block, kN);
   }
 
   std::unique_ptr<GpuEvaluator> make_evaluator(EvalSettings settings = {3, 10, true, 10000},
@@ -50,7 +37,7 @@ class Evaluator : public ::testing::Test {
     std::vector<BufferSpec> buffers{{"x", DType::f32, kN, true, false, {}, std::move(x_special_fills)},
                                     {"y", DType::f32, kN, true, false, {}, {}},
                                     {"out", DType::f32, kN, false, true, {}, {}}};
-    CompiledKernel reference{compile(kReference, "saxpy_ref"), saxpy_launch("saxpy_ref", 256)};
+    CompiledKernel reference{compile(gpu_test::kSaxpyReference, "saxpy_ref"), saxpy_launch("saxpy_ref", 256)};
     return std::make_unique<GpuEvaluator>(0, buffers, reference, Tolerances{1e-5, 1e-6}, settings,
                                           compiler_->include_dirs());
   }
@@ -255,7 +242,8 @@ extern "C" __global__ void axpy_h(half* y, const half* x, half a, int n) {
 TEST_F(Evaluator, BrokenReferenceIsASetUpError) {
   std::vector<BufferSpec> buffers{{"out", DType::f32, kN, false, true, {}, {}}};
   LaunchSpec launch = saxpy_launch("saxpy_ref", 256);
-  EXPECT_THROW(GpuEvaluator(0, buffers, {compile(kReference, "saxpy_ref"), launch}, {}, {}, compiler_->include_dirs()),
+  EXPECT_THROW(GpuEvaluator(0, buffers, {compile(gpu_test::kSaxpyReference, "saxpy_ref"), launch}, {}, {},
+                            compiler_->include_dirs()),
                Error);  // no x, y
 }
 
