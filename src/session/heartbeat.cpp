@@ -4,6 +4,9 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <csignal>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -31,6 +34,10 @@ ClaimPolicy claim_policy_from_environment() {
   if (const auto lease = positive_number("EVOTUNE_CLAIM_LEASE_S")) policy.lease_s = *lease;
   if (const auto attempts = positive_number("EVOTUNE_CLAIM_ATTEMPTS"))
     policy.max_attempts = std::max(1, static_cast<int>(*attempts));
+  // A run killed on this host leaves claims a rerun need not wait a lease for.
+  policy.process_gone = [here = host_name()](const std::string& host, std::int64_t pid) {
+    return host == here && pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+  };
   return policy;
 }
 

@@ -14,7 +14,8 @@
 namespace evotune {
 
 // The lease from EVOTUNE_CLAIM_LEASE_S (seconds, default 60) and the runs a config may kill from
-// EVOTUNE_CLAIM_ATTEMPTS (default 3). Error for a value that is not a positive number.
+// EVOTUNE_CLAIM_ATTEMPTS (default 3); a run of this host whose process is gone is dead at once. Error for
+// a value that is not a positive number.
 ClaimPolicy claim_policy_from_environment();
 
 // This host's name (gethostname) and process id, for the runs table.

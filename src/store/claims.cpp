@@ -48,7 +48,7 @@ ClaimResult Store::claim(const ClaimKey& key, std::int64_t run_id, const ClaimPo
 
     // The holder lives while its run is running and its heartbeat is younger than the lease.
     sql::Statement holder(*db_, R"(
-        SELECT c.run_id, c.attempts,
+        SELECT c.run_id, c.attempts, r.host, r.pid,
                CASE WHEN r.status = 'running' AND r.heartbeat_at IS NOT NULL
                          AND NOT )" +
                                     dialect::older_than(db_->backend(), "r.heartbeat_at", "?4") + R"(
@@ -59,7 +59,9 @@ ClaimResult Store::claim(const ClaimKey& key, std::int64_t run_id, const ClaimPo
     holder.bind_real(4, policy.lease_s);
     if (!holder.step()) continue;  // released in between: look again
     const std::int64_t holder_run = holder.int64(0), attempts = holder.int64(1);
-    const bool alive = holder.int64(2) != 0;
+    const bool gone = policy.process_gone && !holder.is_null(3) &&
+                      policy.process_gone(holder.text(2), holder.int64(3));
+    const bool alive = holder.int64(4) != 0 && !gone;
     if (holder_run == run_id) return ClaimResult::claimed;
     if (alive) return ClaimResult::held;
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -57,6 +58,9 @@ struct ClaimKey {
 struct ClaimPolicy {
   double lease_s = 60;
   int max_attempts = 3;
+  // Whether a run's process is known to be gone (on this host, no process has its pid any more): its claims
+  // are taken over at once, without waiting for the lease. Unset: only the lease tells.
+  std::function<bool(const std::string& host, std::int64_t pid)> process_gone{};
 };
 
 enum class ClaimResult {

@@ -49,6 +49,15 @@ TEST_F(StoreClaims, ADeadRunsClaimIsTakenOverThenGivenUpAsATimeout) {
   EXPECT_NE(stored->message.find("3 runs"), std::string::npos) << stored->message;
 }
 
+// A run killed on this host (its pid gone) need not wait for the lease: a rerun takes its claims at once.
+TEST_F(StoreClaims, AGoneProcesssClaimIsTakenOverWithinTheLease) {
+  const auto config_id = config(64);
+  EXPECT_EQ(store.claim(key(config_id), other_run(), live), ClaimResult::claimed);
+  ClaimPolicy gone = live;
+  gone.process_gone = [](const std::string& host, std::int64_t pid) { return host == "host-b" && pid == 42; };
+  EXPECT_EQ(store.claim(key(config_id), run_id, gone), ClaimResult::claimed);
+}
+
 TEST_F(StoreClaims, AFinishedRunsClaimsAreReleasedAndItsHeartbeatAndHostAreListed) {
   const auto other = other_run();
   EXPECT_EQ(store.claim(key(config(64)), other, live), ClaimResult::claimed);
