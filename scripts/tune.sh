@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_deps.sh
-scripts/build.sh
+scripts/build.sh -DCMAKE_CXX_FLAGS_RELEASE="-O3 -DNDEBUG"  # (scripts/test.sh builds at -O1)
 devices=$(build/evotune devices)
 if grep -q '^0: .*(sm_90)' <<<"$devices"; then
   space=${EVOTUNE_SPACE:-search_spaces/flash_attn_fwd_wgmma.json}
