@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "core/objective.hpp"
 #include "space/problem_list.hpp"
+#include "strategy/known_configs.hpp"
 
 namespace evotune::cli {
 namespace {
@@ -28,12 +29,11 @@ struct BestOptions {
 // their time order; failures stay last.
 std::vector<RankedResult> ranked_by(std::vector<RankedResult> results, Objective objective) {
   if (objective == Objective::time) return results;
-  std::stable_sort(results.begin(), results.end(), [objective](const RankedResult& a, const RankedResult& b) {
-    const auto va = a.status == Status::ok ? objective_value(objective, a.timing, a.energy) : std::nullopt;
-    const auto vb = b.status == Status::ok ? objective_value(objective, b.timing, b.energy) : std::nullopt;
-    if (va.has_value() != vb.has_value()) return va.has_value();
-    return va && *va < *vb;
-  });
+  const auto value = [objective](const RankedResult& r) {
+    return r.status == Status::ok ? objective_value(objective, r.timing, r.energy) : std::nullopt;
+  };
+  std::stable_sort(results.begin(), results.end(),
+                   [&](const RankedResult& a, const RankedResult& b) { return better(value(a), value(b)); });
   return results;
 }
 

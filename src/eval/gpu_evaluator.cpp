@@ -110,7 +110,7 @@ Outcome GpuEvaluator::evaluate(const CompiledKernel& variant, std::uint64_t vali
       validate(variant.launch, validation_seed, outcome);
       if (outcome.status == Status::ok) validate_extra_problems(extra_launches, validation_seed, outcome);
       // Timed on the random inputs a timing-only evaluation gets, never on the last validation round's
-      // special ones (a constant-zero K runs the tensor cores at a fraction of the power, and so faster).
+      // special ones (a constant-zero K, say), which a kernel does not see in use.
       if (outcome.status == Status::ok && special_rounds() > 0) state_->prepare(validation_seed, Role::variant);
     }
     outcome.validate_ms = ms_since(start);

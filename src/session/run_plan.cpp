@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "session/shape_transfer.hpp"
+#include "strategy/known_configs.hpp"
 #include "strategy/strategy_table.hpp"
 
 namespace evotune {
@@ -29,10 +30,8 @@ std::vector<PastResult> history(const Store& store, const RunKeys& keys, Objecti
     past.push_back({result.params, result.status,
                     result.status == Status::ok ? objective_value(objective, result.timing, result.energy)
                                                 : std::nullopt});
-  std::stable_sort(past.begin(), past.end(), [](const PastResult& a, const PastResult& b) {
-    if (a.value.has_value() != b.value.has_value()) return a.value.has_value();
-    return a.value && *a.value < *b.value;
-  });
+  std::stable_sort(past.begin(), past.end(),
+                   [](const PastResult& a, const PastResult& b) { return better(a.value, b.value); });
   return past;
 }
 
