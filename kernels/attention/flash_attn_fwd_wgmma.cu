@@ -139,6 +139,15 @@ static_assert(false, "PINGPONG (0 or 1) must be #defined");
 #ifndef TMA_LOADS
 static_assert(false, "TMA_LOADS (0 or 1) must be #defined");
 #endif
+#ifndef TMA_STORE
+static_assert(false, "TMA_STORE (0 or 1) must be #defined");
+#endif
+#ifndef PERSISTENT
+static_assert(false, "PERSISTENT (0 or 1) must be #defined");
+#endif
+#ifndef REG_SPLIT
+static_assert(false, "REG_SPLIT (0..2) must be #defined");
+#endif
 // wgmma and setmaxnreg exist on sm_90a only (the space sets ArchSuffix "a"). nvcc -arch=sm_90a (an exported
 // variant) also emits compute_90 PTX for later GPUs; in that pass each of those instructions is a trap, so
 // that the file builds but never computes wrongly.
@@ -178,7 +187,8 @@ constexpr int BLOCK_M = 64 * CONSUMER_WARPGROUPS;
 constexpr int CHUNKS = D / 8;  // 16-byte chunks per row
 constexpr int Q_BYTES = 2 * BLOCK_M * D;
 constexpr int KV_TILE_BYTES = 2 * BLOCK_N * D;
-constexpr int BARRIER_BYTES = WARP_SPECIALIZE ? 64 : 0;  // full[STAGES] and empty[STAGES], 8 bytes each
+// full[STAGES], empty[STAGES] and q_empty, 8 bytes each (at most 72: 128 keeps the tiles' alignment simple)
+constexpr int BARRIER_BYTES = WARP_SPECIALIZE ? 128 : 0;
 constexpr int SMEM_BYTES =
     Q_BYTES + 2 * STAGES * KV_TILE_BYTES + BARRIER_BYTES + 1024;  // + room to align to 1024
 #if !WARP_SPECIALIZE
@@ -188,18 +198,24 @@ constexpr int PREFETCH = STAGES - 1 - INTRA_WG_OVERLAP;
 #endif
 // setmaxnreg (warp specialisation with 2 or 3 consumer warpgroups; with 1 the block's 256 threads may have
 // 255 registers each anyway): producer + consumers fit 64K registers, (PRODUCER_REGS + W CONSUMER_REGS) 128
-// <= 65536.
-constexpr int PRODUCER_REGS = CONSUMER_WARPGROUPS == 3 ? 32 : 24;
-constexpr int CONSUMER_REGS = CONSUMER_WARPGROUPS == 3 ? 160 : 240;
+// <= 65536. REG_SPLIT k moves 8 k registers a thread from each consumer warpgroup to the producer.
+constexpr int PRODUCER_REGS = (CONSUMER_WARPGROUPS == 3 ? 32 : 24) + 8 * REG_SPLIT * CONSUMER_WARPGROUPS;
+constexpr int CONSUMER_REGS = (CONSUMER_WARPGROUPS == 3 ? 160 : 240) - 8 * REG_SPLIT;
 
 static_assert(D == 64 || D == 128, "D must be 64 or 128 (one or two 64-column slabs)");
 static_assert(CONSUMER_WARPGROUPS >= 1 && CONSUMER_WARPGROUPS <= 3, "1..3 consumer warpgroups");
 static_assert(BLOCK_N % 16 == 0 && BLOCK_N >= 16 && BLOCK_N <= 256,
               "BLOCK_N is the n of a wgmma (<= 256) and a whole number of P V k-steps of 16 keys");
-static_assert(STAGES >= 1 && STAGES <= 3, "STAGES must be 1..3");
+static_assert(STAGES >= 1 && STAGES <= 4, "STAGES must be 1..4");
 static_assert(INTRA_WG_OVERLAP == 0 || INTRA_WG_OVERLAP == 1, "INTRA_WG_OVERLAP is 0 or 1");
 static_assert(WARP_SPECIALIZE == 0 || WARP_SPECIALIZE == 1, "WARP_SPECIALIZE is 0 or 1");
 static_assert(TMA_LOADS == 0 || WARP_SPECIALIZE, "TMA_LOADS: the producer warpgroup issues the tensor copies");
+static_assert(TMA_STORE == 0 || TMA_LOADS, "TMA_STORE: the space pairs the O map with the Q, K, V maps");
+static_assert(PERSISTENT == 0 || TMA_LOADS,
+              "PERSISTENT: the producer reloads Q per work tile with TMA, ordered on the q_empty mbarrier");
+static_assert(REG_SPLIT >= 0 && REG_SPLIT <= 2, "REG_SPLIT is 0..2");
+static_assert(REG_SPLIT == 0 || (WARP_SPECIALIZE && CONSUMER_WARPGROUPS > 1),
+              "REG_SPLIT moves registers between the producer and the consumers only where setmaxnreg runs");
 static_assert(PINGPONG == 0 || (INTRA_WG_OVERLAP && WARP_SPECIALIZE && CONSUMER_WARPGROUPS >= 2),
               "PINGPONG orders the wgmmas of 2 or 3 consumer warpgroups fed by a producer, on the overlapped path");
 // Overlapped, a warpgroup waits for tile j while it still reads tile j - 1's V: with a producer, tile j needs
@@ -279,6 +295,21 @@ __device__ __forceinline__ void tma_load(unsigned dst, const TensorMap& map, int
       : "memory");
 }
 
+// TMA store: the box of `map` at (c0, c1, c2) from shared memory at `src` (the map's swizzle), as one bulk
+// group of this thread; rows past the map's dims are not written.
+__device__ __forceinline__ void tma_store(const TensorMap& map, unsigned src, int c0, int c1, int c2) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%1, %2, %3}], [%4];\n" ::"l"(
+          reinterpret_cast<unsigned long long>(&map)),
+      "r"(c0), "r"(c1), "r"(c2), "r"(src)
+      : "memory");
+}
+__device__ __forceinline__ void commit_stores() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
+// This thread's bulk stores have read their shared memory (which may then be overwritten).
+__device__ __forceinline__ void wait_stores_read() {
+  asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
+}
+
 // A 128-byte-swizzle descriptor for the tile at shared address `address`; SBO = 1024 (8 rows of 128 bytes).
 __device__ __forceinline__ unsigned long long descriptor(unsigned address, unsigned leading_bytes) {
   return static_cast<unsigned long long>((address & 0x3FFFF) >> 4) |
@@ -348,6 +379,10 @@ __device__ __forceinline__ void wait_for_turn(int warpgroup) {
 }
 __device__ __forceinline__ void pass_turn(int warpgroup) {
   asm volatile("bar.arrive %0, 256;\n" ::"r"(2 + (warpgroup + 1) % CONSUMER_WARPGROUPS) : "memory");
+}
+// One consumer warpgroup's own barrier (its epilogue): named barrier 5 + w.
+__device__ __forceinline__ void sync_warpgroup(int warpgroup) {
+  asm volatile("bar.sync %0, 128;\n" ::"r"(5 + warpgroup) : "memory");
 }
 
 }  // namespace ring_sync
@@ -447,11 +482,42 @@ __device__ __forceinline__ float exp2_approx(float x) {
 
 }  // namespace
 
+// One work tile: BLOCK_M query rows of one (batch, head). A persistent block walks work tiles
+// blockIdx.x, blockIdx.x + gridDim.x, ...; numbered head-major (the blocks running at once share the K/V of a
+// few heads in L2), with causal masking the longest (last) query blocks of each head first.
+struct WorkTile {
+  int m0;     // first query row
+  int bh;     // batch * H + head
+  int tiles;  // K/V tiles it needs: all keys, or (causal) up to its last row
+};
+__device__ __forceinline__ WorkTile work_tile(int item, int S, int H) {
+  const int m_blocks = (S + BLOCK_M - 1) / BLOCK_M;
+  WorkTile work;
+#if PERSISTENT
+  work.bh = item / m_blocks;
+  const int m_block = CAUSAL ? m_blocks - 1 - item % m_blocks : item % m_blocks;
+#else
+  (void)item;
+  (void)m_blocks;
+  work.bh = blockIdx.z * H + blockIdx.y;
+  const int m_block = blockIdx.x;
+#endif
+  work.m0 = m_block * BLOCK_M;
+  const int key_end = CAUSAL ? min(S, work.m0 + BLOCK_M) : S;
+  work.tiles = (key_end + BLOCK_N - 1) / BLOCK_N;
+  return work;
+}
+
 extern "C" __global__ void __launch_bounds__(THREADS, 1)
 #if TMA_LOADS
     flash_attn_fwd_wgmma(const __grid_constant__ TensorMap q_map, const __grid_constant__ TensorMap k_map,
-                         const __grid_constant__ TensorMap v_map, elem* __restrict__ O, int B, int H, int S,
-                         float scale) {
+                         const __grid_constant__ TensorMap v_map,
+#if TMA_STORE
+                         const __grid_constant__ TensorMap o_map,
+#else
+                         elem* __restrict__ O,
+#endif
+                         int B, int H, int S, float scale) {
 #else
     flash_attn_fwd_wgmma(const elem* __restrict__ Q, const elem* __restrict__ K, const elem* __restrict__ V,
                          elem* __restrict__ O, int B, int H, int S, float scale) {
@@ -473,29 +539,37 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
   const int lane = threadIdx.x % 32;
   const int group = lane >> 2;  // the accumulator row of this lane (and row + 8)
   const int quad = lane & 3;    // the accumulator column pair of this lane
-  const int m0 = blockIdx.x * BLOCK_M;
-  const int wg_row0 = m0 + warpgroup * 64;  // first query row of this warpgroup
-  const long long head = (static_cast<long long>(blockIdx.z) * H + blockIdx.y) * S * D;
   const float scale_log2 = scale * kLog2e;
-
-  // Keys this block needs: all of them, or (causal) up to its last row.
-  const int key_end = CAUSAL ? min(S, m0 + BLOCK_M) : S;
-  const int tiles = (key_end + BLOCK_N - 1) / BLOCK_N;
+  // The work tiles of this block: one (the grid's), or (PERSISTENT) every gridDim.x-th from blockIdx.x.
+#if PERSISTENT
+  const int first_item = blockIdx.x;
+  const int item_count = (S + BLOCK_M - 1) / BLOCK_M * H * B;
+  const int item_step = gridDim.x;
+#else
+  (void)B;
+  const int first_item = 0;
+  const int item_count = 1;
+  const int item_step = 1;
+#endif
 
 #if WARP_SPECIALIZE
   // full[s] completes a phase when the producer's copies of the stage's next tile have landed (128 cp.async
-  // arrivals); empty[s] when every consumer warp is done with the tile the stage holds (one arrival per warp,
-  // after its wgmmas reading it have completed). Tile t sits in stage t % STAGES and is the stage's round
-  // t / STAGES: its full phase has parity (t / STAGES) & 1, and the producer refills the stage with it once
-  // the empty phase of round t / STAGES - 1 has completed.
+  // arrivals, or one arrival and the tile's TMA bytes); empty[s] when every consumer warp is done with the
+  // tile the stage holds (one arrival per warp, after its wgmmas reading it have completed). The ring's
+  // tiles are numbered across the block's work tiles: ring tile r sits in stage r % STAGES and is the
+  // stage's round r / STAGES; its full phase has parity (r / STAGES) & 1, and the producer refills the stage
+  // with it once the empty phase of round r / STAGES - 1 has completed. q_empty (PERSISTENT) completes a phase
+  // when every consumer warpgroup is done with the Q tile (its epilogue staged O there and stored it).
   const unsigned full_barriers = v_ring + STAGES * KV_TILE_BYTES;
   const unsigned empty_barriers = full_barriers + 8 * STAGES;
+  const unsigned q_empty = empty_barriers + 8 * STAGES;
   if (threadIdx.x == 0) {
 #pragma unroll
     for (int stage = 0; stage < STAGES; ++stage) {
       mbarrier_init(full_barriers + 8 * stage, TMA_LOADS ? 1 : 128);
       mbarrier_init(empty_barriers + 8 * stage, 4 * CONSUMER_WARPGROUPS);
     }
+    mbarrier_init(q_empty, CONSUMER_WARPGROUPS);
   }
   __syncthreads();
   if (warpgroup == CONSUMER_WARPGROUPS) {  // the producer: Q with tile 0, then every K/V tile in turn
@@ -504,27 +578,40 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
 #endif
     const int loader = threadIdx.x - CONSUMER_THREADS;
 #if TMA_LOADS
-    // One thread issues every copy: per tile an arrival expecting the tile's bytes (Q's too with tile 0),
-    // then a box per 64-column slab of Q, K and V; the map's rows are (head, key) of [B * H][S][D].
+    // One thread issues every copy: per tile an arrival expecting the tile's bytes (Q's too with a work
+    // tile's first), then a box per 64-column slab of K and V (and Q); the map's rows are (head, key) of
+    // [B * H][S][D]. Q waits for the previous work tile's epilogue (q_empty) after its K/V tile is issued, so
+    // the ring runs ahead meanwhile; the full barrier's phase cannot complete before Q's bytes have landed.
     if (loader != 0) return;
-    const int bh = blockIdx.z * H + blockIdx.y;
-    for (int tile = 0; tile < tiles; ++tile) {
-      const int stage = tile % STAGES;
-      if (tile >= STAGES) mbarrier_wait(empty_barriers + 8 * stage, (tile / STAGES - 1) & 1);
-      const unsigned full = full_barriers + 8 * stage;
-      mbarrier_arrive_expect_bytes(full, 2 * KV_TILE_BYTES + (tile == 0 ? Q_BYTES : 0));
+    int ring = 0;
+    int done_items = 0;
+    for (int item = first_item; item < item_count; item += item_step, ++done_items) {
+      const WorkTile work = work_tile(item, S, H);
+      for (int tile = 0; tile < work.tiles; ++tile, ++ring) {
+        const int stage = ring % STAGES;
+        if (ring >= STAGES) mbarrier_wait(empty_barriers + 8 * stage, (ring / STAGES - 1) & 1);
+        const unsigned full = full_barriers + 8 * stage;
+        mbarrier_arrive_expect_bytes(full, 2 * KV_TILE_BYTES + (tile == 0 ? Q_BYTES : 0));
 #pragma unroll
-      for (int slab = 0; slab < D / 64; ++slab) {
-        if (tile == 0) tma_load(q_tile + slab * BLOCK_M * 128, q_map, slab * 64, m0, bh, full);
-        const unsigned offset = stage * KV_TILE_BYTES + slab * BLOCK_N * 128;
-        tma_load(k_ring + offset, k_map, slab * 64, tile * BLOCK_N, bh, full);
-        tma_load(v_ring + offset, v_map, slab * 64, tile * BLOCK_N, bh, full);
+        for (int slab = 0; slab < D / 64; ++slab) {
+          const unsigned offset = stage * KV_TILE_BYTES + slab * BLOCK_N * 128;
+          tma_load(k_ring + offset, k_map, slab * 64, tile * BLOCK_N, work.bh, full);
+          tma_load(v_ring + offset, v_map, slab * 64, tile * BLOCK_N, work.bh, full);
+        }
+        if (tile == 0) {
+          if (done_items > 0) mbarrier_wait(q_empty, (done_items - 1) & 1);
+#pragma unroll
+          for (int slab = 0; slab < D / 64; ++slab)
+            tma_load(q_tile + slab * BLOCK_M * 128, q_map, slab * 64, work.m0, work.bh, full);
+        }
       }
     }
     return;
 #else
-    produce_tile<BLOCK_M>(q_tile, Q + head + static_cast<long long>(m0) * D, S - m0, loader);
-    for (int tile = 0; tile < tiles; ++tile) {
+    const WorkTile work = work_tile(first_item, S, H);
+    const long long head = static_cast<long long>(work.bh) * S * D;
+    produce_tile<BLOCK_M>(q_tile, Q + head + static_cast<long long>(work.m0) * D, S - work.m0, loader);
+    for (int tile = 0; tile < work.tiles; ++tile) {
       const int stage = tile % STAGES;
       if (tile >= STAGES) mbarrier_wait(empty_barriers + 8 * stage, (tile / STAGES - 1) & 1);
       const int n0 = tile * BLOCK_N;
@@ -541,7 +628,26 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
 #if CONSUMER_WARPGROUPS > 1
   SM90A_ASM("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(CONSUMER_REGS));
 #endif
-#else
+#endif
+
+  const unsigned long long q_desc = descriptor(q_tile + warpgroup * 64 * 128, 16);
+  const unsigned long long k_desc = descriptor(k_ring, 16);
+  const unsigned long long v_desc = descriptor(v_ring, BLOCK_N * 128);
+#if PINGPONG
+  // Every warpgroup takes tiles + 1 turns per work tile (below), the last warpgroup handing warpgroup 0 the
+  // first.
+  if (warpgroup == CONSUMER_WARPGROUPS - 1) pass_turn(warpgroup);
+#endif
+
+  int ring_base = 0;  // the ring number of this work tile's first K/V tile
+  for (int item = first_item; item < item_count; item += item_step) {
+  const WorkTile work = work_tile(item, S, H);
+  const int m0 = work.m0;
+  const int tiles = work.tiles;
+  const int wg_row0 = m0 + warpgroup * 64;  // first query row of this warpgroup
+  const long long head = static_cast<long long>(work.bh) * S * D;
+  (void)head;  // unused when TMA both loads and stores
+#if !WARP_SPECIALIZE
   load_tile<BLOCK_M>(q_tile, Q + head + static_cast<long long>(m0) * D, S - m0);
   auto load_kv = [&](int tile) {
     const int stage = tile % STAGES;
@@ -558,10 +664,6 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
   }
 #endif
 
-  const unsigned long long q_desc = descriptor(q_tile + warpgroup * 64 * 128, 16);
-  const unsigned long long k_desc = descriptor(k_ring, 16);
-  const unsigned long long v_desc = descriptor(v_ring, BLOCK_N * 128);
-
   float o_acc[D / 2];
   float row_max[2];  // running max of the scaled scores of rows g and g + 8, base 2
   float row_sum[2];  // this lane's share of the running sums
@@ -575,9 +677,11 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
 
   // acquire(tile): the tile's K and V are in shared memory, visible to wgmma (the async proxy).
   // release(tile): this thread's warpgroup no longer reads the tile's stage.
+  // (tile counts within the work tile; ring_base + tile is its number in the ring.)
   auto acquire = [&](int tile) {
 #if WARP_SPECIALIZE
-    mbarrier_wait(full_barriers + 8 * (tile % STAGES), (tile / STAGES) & 1);
+    const int ring = ring_base + tile;
+    mbarrier_wait(full_barriers + 8 * (ring % STAGES), (ring / STAGES) & 1);
 #if !TMA_LOADS
     fence_async_shared();  // the producer's cp.async wrote through the generic proxy (TMA writes through the
                            // async proxy, which wgmma reads through)
@@ -600,15 +704,18 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
   auto release = [&](int tile) {
 #if WARP_SPECIALIZE
     __syncwarp();
-    if (lane == 0) mbarrier_arrive(empty_barriers + 8 * (tile % STAGES));
+    if (lane == 0) mbarrier_arrive(empty_barriers + 8 * ((ring_base + tile) % STAGES));
 #elif !INTRA_WG_OVERLAP
+    (void)tile;
     __syncthreads();  // the stage computed here is refilled by a later iteration
+#else
+    (void)tile;
 #endif
   };
 
   // The descriptor offset (16-byte units) of a tile's stage.
-  auto stage_offset = [](int tile) {
-    return static_cast<unsigned long long>((tile % STAGES) * KV_TILE_BYTES) >> 4;
+  auto stage_offset = [&](int tile) {
+    return static_cast<unsigned long long>(((ring_base + tile) % STAGES) * KV_TILE_BYTES) >> 4;
   };
   // S = Q K^T for this warpgroup's 64 rows and the tile's BLOCK_N keys (issued, not committed).
   auto issue_qk = [&](float(&s_acc)[BLOCK_N / 2], unsigned long long offset) {
@@ -690,7 +797,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
       CAUSAL ? min(tiles, (wg_row0 + 63) / BLOCK_N + 1) : tiles;  // tiles this warpgroup computes
   unsigned p_frag[BLOCK_N / 16][4];
   // PINGPONG: every warpgroup takes tiles + 1 turns (tile 0's S, tiles 1.. with the previous P V, the last
-  // P V, and an empty turn for each tile it skips), the last warpgroup handing warpgroup 0 the first.
+  // P V, and an empty turn for each tile it skips).
   auto begin_turn = [&] {
 #if PINGPONG
     wait_for_turn(warpgroup);
@@ -701,9 +808,6 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     pass_turn(warpgroup);
 #endif
   };
-#if PINGPONG
-  if (warpgroup == CONSUMER_WARPGROUPS - 1) pass_turn(warpgroup);
-#endif
   {
     acquire(0);
     float s_acc[BLOCK_N / 2];
@@ -771,9 +875,6 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     end_turn();
     release(tile);
   }
-#if PINGPONG
-  if (warpgroup == 0) wait_for_turn(0);  // the last warpgroup's final pass: every barrier phase completes
-#endif
 #else
   for (int tile = 0; tile < tiles; ++tile) {
     acquire(tile);
@@ -805,16 +906,13 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     release(tile);
   }
 #endif
-#if WARP_SPECIALIZE
-  // Nothing to wait for: the consumers issue no copies, and the staging rows of a warpgroup are its own Q
-  // rows, which only its own (completed) wgmmas read.
-#else
+
+  // Epilogue: O / row sum (0 where every key was masked) as fp16, staged swizzled in the Q tile (this
+  // warpgroup's rows only: only its own, completed, wgmmas read them), then stored.
+#if !WARP_SPECIALIZE
   wait_copies<0>();  // no copy may land in the staging area below
   __syncthreads();
 #endif
-
-  // Epilogue: O / row sum (0 where every key was masked) as fp16, staged swizzled in the Q tile, 16-byte
-  // stores.
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
     float total = row_sum[r];
@@ -827,11 +925,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
       *reinterpret_cast<unsigned*>(q_staging + swizzled_offset<BLOCK_M>(row, j) + quad * 4) =
           pack_pair(o_acc[4 * j + 2 * r] * inverse, o_acc[4 * j + 2 * r + 1] * inverse);
   }
-#if WARP_SPECIALIZE
-  sync_consumers();
-#else
+#if !WARP_SPECIALIZE
   __syncthreads();
-#endif
   elem* o_head = O + head;
   for (int chunk = threadIdx.x; chunk < BLOCK_M * CHUNKS; chunk += CONSUMER_THREADS) {
     const int row = chunk / CHUNKS;
@@ -840,4 +935,45 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
       *reinterpret_cast<uint4*>(o_head + static_cast<long long>(m0 + row) * D + c * 8) =
           *reinterpret_cast<const uint4*>(q_staging + swizzled_offset<BLOCK_M>(row, c));
   }
+#else
+  // Each warpgroup stores its own 64 rows once its 128 threads have staged them (named barrier 5 + w), and
+  // (PERSISTENT) tells the producer on q_empty once they have been read, so that the next work tile's Q may
+  // land there.
+#if TMA_STORE
+  fence_async_shared();  // the staging writes become visible to the TMA engine (the async proxy)
+  sync_warpgroup(warpgroup);
+  if (threadIdx.x % 128 == 0) {
+    if (wg_row0 < S) {
+#pragma unroll
+      for (int slab = 0; slab < D / 64; ++slab)
+        tma_store(o_map, q_tile + slab * BLOCK_M * 128 + warpgroup * 64 * 128, slab * 64, wg_row0, work.bh);
+      commit_stores();
+      wait_stores_read();
+    }
+#if PERSISTENT
+    mbarrier_arrive(q_empty);
+#endif
+  }
+#else
+  sync_warpgroup(warpgroup);
+  elem* o_head = O + head;
+  for (int chunk = threadIdx.x % 128; chunk < 64 * CHUNKS; chunk += 128) {
+    const int row = warpgroup * 64 + chunk / CHUNKS;
+    const int c = chunk % CHUNKS;
+    if (m0 + row < S)
+      *reinterpret_cast<uint4*>(o_head + static_cast<long long>(m0 + row) * D + c * 8) =
+          *reinterpret_cast<const uint4*>(q_staging + swizzled_offset<BLOCK_M>(row, c));
+  }
+#if PERSISTENT
+  fence_async_shared();       // this thread's generic accesses come before the next Q's TMA writes
+  sync_warpgroup(warpgroup);  // every thread's reads of the staging rows are done
+  if (threadIdx.x % 128 == 0) mbarrier_arrive(q_empty);
+#endif
+#endif
+#endif
+  ring_base += tiles;
+  }  // work tiles
+#if PINGPONG
+  if (warpgroup == 0) wait_for_turn(0);  // the last warpgroup's final pass: every barrier phase completes
+#endif
 }

@@ -109,11 +109,14 @@ TEST(ExportVariant, ExportsCompileWithNvcc) {
   EXPECT_EQ(nvcc_error(bf16, "mma_bf16"), "");
 }
 
-// The wgmma space's TMA variants: the launcher takes Q, K, V as buffers, encodes one tensor map per buffer
-// with the driver's encoder found through the runtime, and passes them by value; it builds for sm_90a.
+// The wgmma space's TMA variants: the launcher takes Q, K, V, O as buffers, encodes one tensor map per
+// buffer with the driver's encoder found through the runtime, and passes them by value; it builds for sm_90a.
+// Persistent: min(SMs, work tiles) blocks, here the 64 work tiles (8 of 128 rows x 8 heads; an H100 has 132
+// SMs).
 TEST(ExportVariant, TensorMapsAreEncodedByTheLauncher) {
-  const Config config{{"CONSUMER_WARPGROUPS", 2}, {"BLOCK_N", 128}, {"STAGES", 2},   {"INTRA_WG_OVERLAP", 1},
-                      {"WARP_SPECIALIZE", 1},     {"PINGPONG", 1},  {"TMA_LOADS", 1}};
+  const Config config{{"CONSUMER_WARPGROUPS", 2}, {"BLOCK_N", 128}, {"STAGES", 2},    {"INTRA_WG_OVERLAP", 1},
+                      {"WARP_SPECIALIZE", 1},     {"PINGPONG", 1},  {"TMA_LOADS", 1}, {"TMA_STORE", 1},
+                      {"PERSISTENT", 1},          {"REG_SPLIT", 1}};
   const std::string text = exported("search_spaces/flash_attn_fwd_wgmma.json", "B=2,H=4,S=1000,D=64", config);
   EXPECT_TRUE(contains(text, "cudaGetDriverEntryPointByVersion(\"cuTensorMapEncodeTiled\""));
   EXPECT_TRUE(contains(text, "const cuuint64_t dims[] = {64u, 1000u, 8u};"))
@@ -121,6 +124,9 @@ TEST(ExportVariant, TensorMapsAreEncodedByTheLauncher) {
   EXPECT_TRUE(contains(text, "const cuuint32_t box[] = {64u, 128u, 1u};"));
   EXPECT_TRUE(contains(text, "CU_TENSOR_MAP_SWIZZLE_128B"));
   EXPECT_TRUE(contains(text, "evotune_tensor_map_arg{&K_map_encoded}"));
+  EXPECT_TRUE(contains(text, "const cuuint32_t box[] = {64u, 64u, 1u};"));  // O: 64 rows per warpgroup
+  EXPECT_TRUE(contains(text, "evotune_tensor_map_arg{&O_map_encoded}"));
+  EXPECT_TRUE(contains(text, "const dim3 grid(64, 1, 1);"));
   EXPECT_TRUE(
       contains(text, "flash_attn_fwd_wgmma_launch(const half* Q, const half* K, const half* V, half* O"));
   if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";

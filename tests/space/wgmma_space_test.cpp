@@ -14,25 +14,91 @@ namespace {
 
 const char* const kWgmmaSpace = "search_spaces/flash_attn_fwd_wgmma.json";
 
-// Valid configs of `problem` on sm_90 with the given INTRA_WG_OVERLAP, WARP_SPECIALIZE, PINGPONG, TMA_LOADS.
+// Valid configs of `problem` on sm_90 that `keep` accepts.
+template <typename Keep>
+size_t count_if(const SearchSpace& space, const char* problem, Keep keep) {
+  const auto configs = space.enumerate(space.resolve_problem(problem), offline_device("sm_90"));
+  return static_cast<size_t>(std::count_if(configs.begin(), configs.end(), keep));
+}
+
+// The third step's parameters at their first values and STAGES <= 3: the configs before them.
+bool before_step_3(const Config& config) {
+  return config.at("STAGES") <= 3 && config.at("TMA_STORE") == 0 && config.at("PERSISTENT") == 0 &&
+         config.at("REG_SPLIT") == 0;
+}
+
+// Valid configs of `problem` on sm_90 with the given INTRA_WG_OVERLAP, WARP_SPECIALIZE, PINGPONG, TMA_LOADS,
+// before the third step's parameters.
 size_t count_mode(const SearchSpace& space, const char* problem, int overlap, int specialize,
                   int pingpong = 0, int tma = 0) {
-  const auto configs = space.enumerate(space.resolve_problem(problem), offline_device("sm_90"));
-  return static_cast<size_t>(std::count_if(configs.begin(), configs.end(), [&](const Config& config) {
-    return config.at("INTRA_WG_OVERLAP") == overlap && config.at("WARP_SPECIALIZE") == specialize &&
-           config.at("PINGPONG") == pingpong && config.at("TMA_LOADS") == tma;
-  }));
+  return count_if(space, problem, [&](const Config& config) {
+    return before_step_3(config) && config.at("INTRA_WG_OVERLAP") == overlap &&
+           config.at("WARP_SPECIALIZE") == specialize && config.at("PINGPONG") == pingpong &&
+           config.at("TMA_LOADS") == tma;
+  });
 }
 
 TEST(WgmmaSpace, ValidCountsOnHopper) {
   const SearchSpace space = SearchSpace::load(kWgmmaSpace);
   const DeviceInfo hopper = offline_device("sm_90");
   EXPECT_EQ(space.arch_suffix(), "a");
-  EXPECT_EQ(space.total_configs(), 576u);
-  EXPECT_EQ(space.enumerate(space.resolve_problem("D=64"), hopper).size(), 185u);
-  EXPECT_EQ(space.enumerate(space.resolve_problem("D=64,CAUSAL=1"), hopper).size(), 185u);
-  EXPECT_EQ(space.enumerate(space.resolve_problem("D=128"), hopper).size(), 141u);
-  EXPECT_EQ(space.enumerate(space.resolve_problem("D=128,CAUSAL=1"), hopper).size(), 141u);
+  EXPECT_EQ(space.total_configs(), 9216u);
+  EXPECT_EQ(space.enumerate(space.resolve_problem("D=64"), hopper).size(), 1200u);
+  EXPECT_EQ(space.enumerate(space.resolve_problem("D=64,CAUSAL=1"), hopper).size(), 1200u);
+  EXPECT_EQ(space.enumerate(space.resolve_problem("D=128"), hopper).size(), 750u);
+  EXPECT_EQ(space.enumerate(space.resolve_problem("D=128,CAUSAL=1"), hopper).size(), 750u);
+  // Before the third step's parameters (STAGES 4, TMA_STORE, PERSISTENT, REG_SPLIT): as then.
+  EXPECT_EQ(count_if(space, "D=64", before_step_3), 185u);
+  EXPECT_EQ(count_if(space, "D=128", before_step_3), 141u);
+}
+
+// The third step: every TMA-loading config once more with TMA_STORE, each of those once more persistent;
+// REG_SPLIT only where setmaxnreg runs, losing the configs whose accumulators then no longer fit; STAGES 4
+// where shared memory allows.
+TEST(WgmmaSpace, ThirdStepParameters) {
+  const SearchSpace space = SearchSpace::load(kWgmmaSpace);
+  for (const char* problem : {"D=64", "D=128"}) {
+    auto count = [&](int tma_loads, int tma_store, int persistent) {
+      return count_if(space, problem, [&](const Config& config) {
+        return config.at("TMA_LOADS") == tma_loads && config.at("TMA_STORE") == tma_store &&
+               config.at("PERSISTENT") == persistent;
+      });
+    };
+    EXPECT_GT(count(1, 0, 0), 0u) << problem;
+    EXPECT_EQ(count(1, 1, 0), count(1, 0, 0)) << problem;
+    EXPECT_EQ(count(1, 0, 1), count(1, 0, 0)) << problem;
+    EXPECT_EQ(count(1, 1, 1), count(1, 0, 0)) << problem;
+    EXPECT_EQ(count(0, 1, 0) + count(0, 0, 1) + count(0, 1, 1), 0u) << problem;
+    EXPECT_EQ(count_if(space, problem,
+                       [](const Config& config) {
+                         return config.at("REG_SPLIT") > 0 &&
+                                (!config.at("WARP_SPECIALIZE") || config.at("CONSUMER_WARPGROUPS") == 1);
+                       }),
+              0u)
+        << problem;
+  }
+  auto split = [&](const char* problem, int warpgroups, int reg_split) {
+    return count_if(space, problem, [&](const Config& config) {
+      return config.at("WARP_SPECIALIZE") == 1 && config.at("CONSUMER_WARPGROUPS") == warpgroups &&
+             config.at("REG_SPLIT") == reg_split;
+    });
+  };
+  // D = 64, 2 consumer warpgroups: 224 registers still hold the widest tile, so every split stays.
+  EXPECT_EQ(split("D=64", 2, 1), split("D=64", 2, 0));
+  EXPECT_EQ(split("D=64", 2, 2), split("D=64", 2, 0));
+  // D = 128, 3 consumer warpgroups: 144 registers lose BLOCK_N 96 (without the overlap, 48 + 64 + 40 > 144).
+  EXPECT_LT(split("D=128", 3, 2), split("D=128", 3, 0));
+  EXPECT_GT(split("D=128", 3, 2), 0u);
+  // Four stages: D = 64 up to BLOCK_N 176 with 64 rows (2 * 64 * (64 + 8 * 176) bytes), D = 128 not past
+  // BLOCK_N 96.
+  auto four_stages = [&](const char* problem, int block_n) {
+    return count_if(space, problem, [&](const Config& config) {
+      return config.at("STAGES") == 4 && config.at("BLOCK_N") == block_n;
+    });
+  };
+  EXPECT_GT(four_stages("D=64", 176), 0u);
+  EXPECT_GT(four_stages("D=128", 96), 0u);
+  EXPECT_EQ(four_stages("D=128", 128), 0u);
 }
 
 TEST(WgmmaSpace, ValidCountsPerMode) {
@@ -81,7 +147,10 @@ TEST(WgmmaSpace, FlashAttention3TilesAreValid) {
                         {"INTRA_WG_OVERLAP", overlap},
                         {"WARP_SPECIALIZE", specialize},
                         {"PINGPONG", pingpong},
-                        {"TMA_LOADS", 0}};
+                        {"TMA_LOADS", 0},
+                        {"TMA_STORE", 0},
+                        {"PERSISTENT", 0},
+                        {"REG_SPLIT", 0}};
     const auto configs = space.enumerate(space.resolve_problem(problem), hopper);
     return std::find(configs.begin(), configs.end(), config) != configs.end();
   };
