@@ -483,24 +483,33 @@ __device__ __forceinline__ float exp2_approx(float x) {
 }  // namespace
 
 // One work tile: BLOCK_M query rows of one (batch, head). A persistent block walks work tiles
-// blockIdx.x, blockIdx.x + gridDim.x, ...; numbered head-major (the blocks running at once share the K/V of a
-// few heads in L2), with causal masking the longest (last) query blocks of each head first.
+// blockIdx.x, blockIdx.x + gridDim.x, ...: numbered head-major (the blocks running at once share the K/V of a
+// few heads in L2), or, with the causal mask, longest first: every head's last query block, then every head's
+// last but one, ..., so that each round of gridDim.x work tiles is of nearly equal lengths. Without
+// PERSISTENT, causal blocks take the query blocks in reverse too (the hardware starts blocks in blockIdx
+// order: the longest start first and the short ones fill the tail).
 struct WorkTile {
   int m0;     // first query row
   int bh;     // batch * H + head
   int tiles;  // K/V tiles it needs: all keys, or (causal) up to its last row
 };
-__device__ __forceinline__ WorkTile work_tile(int item, int S, int H) {
+__device__ __forceinline__ WorkTile work_tile(int item, int S, int bh_count) {
   const int m_blocks = (S + BLOCK_M - 1) / BLOCK_M;
   WorkTile work;
 #if PERSISTENT
+#if CAUSAL
+  work.bh = item % bh_count;
+  const int m_block = m_blocks - 1 - item / bh_count;
+#else
+  (void)bh_count;
   work.bh = item / m_blocks;
-  const int m_block = CAUSAL ? m_blocks - 1 - item % m_blocks : item % m_blocks;
+  const int m_block = item % m_blocks;
+#endif
 #else
   (void)item;
-  (void)m_blocks;
-  work.bh = blockIdx.z * H + blockIdx.y;
-  const int m_block = blockIdx.x;
+  (void)bh_count;
+  work.bh = blockIdx.z * gridDim.y + blockIdx.y;  // the grid is (query blocks, H, B)
+  const int m_block = CAUSAL ? m_blocks - 1 - static_cast<int>(blockIdx.x) : static_cast<int>(blockIdx.x);
 #endif
   work.m0 = m_block * BLOCK_M;
   const int key_end = CAUSAL ? min(S, work.m0 + BLOCK_M) : S;
@@ -546,7 +555,6 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
   const int item_count = (S + BLOCK_M - 1) / BLOCK_M * H * B;
   const int item_step = gridDim.x;
 #else
-  (void)B;
   const int first_item = 0;
   const int item_count = 1;
   const int item_step = 1;
@@ -586,7 +594,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     int ring = 0;
     int done_items = 0;
     for (int item = first_item; item < item_count; item += item_step, ++done_items) {
-      const WorkTile work = work_tile(item, S, H);
+      const WorkTile work = work_tile(item, S, B * H);
       for (int tile = 0; tile < work.tiles; ++tile, ++ring) {
         const int stage = ring % STAGES;
         if (ring >= STAGES) mbarrier_wait(empty_barriers + 8 * stage, (ring / STAGES - 1) & 1);
@@ -608,7 +616,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     }
     return;
 #else
-    const WorkTile work = work_tile(first_item, S, H);
+    const WorkTile work = work_tile(first_item, S, B * H);
     const long long head = static_cast<long long>(work.bh) * S * D;
     produce_tile<BLOCK_M>(q_tile, Q + head + static_cast<long long>(work.m0) * D, S - work.m0, loader);
     for (int tile = 0; tile < work.tiles; ++tile) {
@@ -641,7 +649,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
 
   int ring_base = 0;  // the ring number of this work tile's first K/V tile
   for (int item = first_item; item < item_count; item += item_step) {
-  const WorkTile work = work_tile(item, S, H);
+  const WorkTile work = work_tile(item, S, B * H);
   const int m0 = work.m0;
   const int tiles = work.tiles;
   const int wg_row0 = m0 + warpgroup * 64;  // first query row of this warpgroup
