@@ -148,6 +148,9 @@ static_assert(false, "PERSISTENT (0 or 1) must be #defined");
 #ifndef REG_SPLIT
 static_assert(false, "REG_SPLIT (0..2) must be #defined");
 #endif
+#ifndef LONGEST_FIRST
+static_assert(false, "LONGEST_FIRST (0 or 1) must be #defined");
+#endif
 // wgmma and setmaxnreg exist on sm_90a only (the space sets ArchSuffix "a"). nvcc -arch=sm_90a (an exported
 // variant) also emits compute_90 PTX for later GPUs; in that pass each of those instructions is a trap, so
 // that the file builds but never computes wrongly.
@@ -214,6 +217,7 @@ static_assert(TMA_STORE == 0 || TMA_LOADS, "TMA_STORE: the space pairs the O map
 static_assert(PERSISTENT == 0 || TMA_LOADS,
               "PERSISTENT: the producer reloads Q per work tile with TMA, ordered on the q_empty mbarrier");
 static_assert(REG_SPLIT >= 0 && REG_SPLIT <= 2, "REG_SPLIT is 0..2");
+static_assert(LONGEST_FIRST == 0 || CAUSAL, "LONGEST_FIRST orders work tiles of unequal length: causal only");
 static_assert(REG_SPLIT == 0 || (WARP_SPECIALIZE && CONSUMER_WARPGROUPS > 1),
               "REG_SPLIT moves registers between the producer and the consumers only where setmaxnreg runs");
 static_assert(PINGPONG == 0 || (INTRA_WG_OVERLAP && WARP_SPECIALIZE && CONSUMER_WARPGROUPS >= 2),
@@ -484,10 +488,10 @@ __device__ __forceinline__ float exp2_approx(float x) {
 
 // One work tile: BLOCK_M query rows of one (batch, head). A persistent block walks work tiles
 // blockIdx.x, blockIdx.x + gridDim.x, ...: numbered head-major (the blocks running at once share the K/V of a
-// few heads in L2), or, with the causal mask, longest first: every head's last query block, then every head's
-// last but one, ..., so that each round of gridDim.x work tiles is of nearly equal lengths. Without
-// PERSISTENT, causal blocks take the query blocks in reverse too (the hardware starts blocks in blockIdx
-// order: the longest start first and the short ones fill the tail).
+// few heads in L2), or, with LONGEST_FIRST (causal only), longest first: every head's last query block, then
+// every head's last but one, ..., so that each round of gridDim.x work tiles is of nearly equal lengths.
+// Without PERSISTENT, LONGEST_FIRST reverses the query blocks of blockIdx.x (the hardware starts blocks in
+// blockIdx order: the longest then start first and the short ones fill the tail).
 struct WorkTile {
   int m0;     // first query row
   int bh;     // batch * H + head
@@ -497,7 +501,7 @@ __device__ __forceinline__ WorkTile work_tile(int item, int S, int bh_count) {
   const int m_blocks = (S + BLOCK_M - 1) / BLOCK_M;
   WorkTile work;
 #if PERSISTENT
-#if CAUSAL
+#if LONGEST_FIRST
   work.bh = item % bh_count;
   const int m_block = m_blocks - 1 - item / bh_count;
 #else
@@ -509,7 +513,7 @@ __device__ __forceinline__ WorkTile work_tile(int item, int S, int bh_count) {
   (void)item;
   (void)bh_count;
   work.bh = blockIdx.z * gridDim.y + blockIdx.y;  // the grid is (query blocks, H, B)
-  const int m_block = CAUSAL ? m_blocks - 1 - static_cast<int>(blockIdx.x) : static_cast<int>(blockIdx.x);
+  const int m_block = LONGEST_FIRST ? m_blocks - 1 - static_cast<int>(blockIdx.x) : static_cast<int>(blockIdx.x);
 #endif
   work.m0 = m_block * BLOCK_M;
   const int key_end = CAUSAL ? min(S, work.m0 + BLOCK_M) : S;

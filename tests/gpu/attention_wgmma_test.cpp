@@ -6,7 +6,7 @@
 // Suites: Shapes (both step-2 flags 0, the first step's path), WarpSpecialized (producer warpgroup on
 // mbarriers, no overlap), IntraWgOverlap (overlap, consumers load), Both (FlashAttention-3's combination, its
 // tile shapes among them), Pingpong (both and the warpgroups' turns), Bf16 (the bf16 space, every path), Tma,
-// ThirdStep (TMA stores, four stages, the register split, persistent blocks).
+// ThirdStep (TMA stores, four stages, the register split, persistent blocks, causal work tiles longest first).
 // A synchronisation bug shows as a wrong result, or as a deadlock that `evotune eval` reports as a timeout;
 // long S makes every stage's mbarrier go through many phases.
 #include <gtest/gtest.h>
@@ -187,6 +187,13 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"B=4,H=16,S=1000,D=64,CAUSAL=1",
              "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
              "LOADS=1,PERSISTENT=1"},
+        Case{"B=4,H=16,S=1000,D=64,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
+             "LOADS=1,PERSISTENT=1,LONGEST_FIRST=1"},
+        Case{"B=2,H=3,S=1000,D=128,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=96,STAGES=3,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,TMA_LOADS=1,LONGEST_"
+             "FIRST=1"},
+        Case{"B=2,H=2,S=77,D=64,CAUSAL=1", "CONSUMER_WARPGROUPS=1,BLOCK_N=64,STAGES=1,LONGEST_FIRST=1"},
         Case{"B=2,H=40,S=2049,D=128,CAUSAL=0",
              "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,TMA_LOADS=1,TMA_"
              "STORE=1,PERSISTENT=1"},
@@ -199,7 +206,7 @@ INSTANTIATE_TEST_SUITE_P(
              "STORE=1,PERSISTENT=1"},
         Case{"B=2,H=16,S=4096,D=128,CAUSAL=1",
              "CONSUMER_WARPGROUPS=2,BLOCK_N=176,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
-             "LOADS=1,TMA_STORE=1,PERSISTENT=1",
+             "LOADS=1,TMA_STORE=1,PERSISTENT=1,LONGEST_FIRST=1",
              kBf16}),
     case_name);
 
