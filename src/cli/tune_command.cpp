@@ -177,6 +177,11 @@ void add_tune_command(CLI::App& app) {
                    "Executions before timing (graph, auto: the fastest sets G)")
       ->capture_default_str();
   command
+      ->add_option("--warmup-ms", options->eval.warmup_ms,
+                   "Then keep executing (graph replays) for at least this long before timing, so that the timed executions run at the clocks a sustained load of the variant settles at (power and thermal limits), not at an idle GPU's boost (0: no such warm-up)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 60000.0));
+  command
       ->add_option(
           "--validation-rounds", options->eval.validation_rounds,
           "Validation rounds, each on fresh random inputs (the first also launched twice for a bitwise "

@@ -51,7 +51,12 @@ DeviceInfo device_from_json(const Fields& f) {
 
 std::string describe_timing(const nlohmann::json& t) {
   const std::string mode = t.value("timing", std::string("single"));
-  const std::string warmup = std::to_string(t.value("warmup", 0)) + " warm-up + ";
+  std::string warmup = std::to_string(t.value("warmup", 0)) + " warm-up + ";
+  if (const double ms = t.value("warmup_ms", 0.0); ms > 0) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%g ms sustained warm-up + ", ms);
+    warmup += text;
+  }
   const std::string timed = std::to_string(t.value("repetitions", 0));
   const bool flush = t.value("flush_l2", true);
   std::string text;

@@ -22,6 +22,10 @@ struct EvalSettings {
   // executions at least energy_window_ms long (Outcome::energy; nothing where NVML reads no energy).
   bool measure_energy = false;
   double energy_window_ms = 200;
+  // After the warm-up executions: more (graph replays) for at least this long before the timed ones, so that
+  // these meet the clocks that a sustained load of the variant settles at (power and thermal limits) rather
+  // than an idle GPU's boost; 0: none. (Last: the fields above are set by position in places.)
+  double warmup_ms = 0;
 };
 
 }  // namespace evotune

@@ -185,6 +185,7 @@ Tolerances tolerances_from_json(const Fields& f) {
 
 ordered_json to_json(const EvalSettings& s) {
   return {{"warmup", s.warmup},
+          {"warmup_ms", s.warmup_ms},
           {"repetitions", s.repetitions},
           {"flush_l2", s.flush_l2},
           {"timeout_ms", s.timeout_ms},
@@ -204,8 +205,8 @@ TimingMode timing_mode_from_json(const Fields& f, const std::string& key) {
 
 // Settings written before the timing modes have no "timing": they timed single launches.
 EvalSettings settings_from_json(const Fields& f) {
-  f.only({"warmup", "repetitions", "flush_l2", "timeout_ms", "reset_in_process", "validation_rounds", "timing",
-          "measure_energy", "energy_window_ms"});
+  f.only({"warmup", "warmup_ms", "repetitions", "flush_l2", "timeout_ms", "reset_in_process", "validation_rounds",
+          "timing", "measure_energy", "energy_window_ms"});
   constexpr auto low = std::numeric_limits<int>::min(), high = std::numeric_limits<int>::max();
   EvalSettings settings;
   settings.warmup = static_cast<int>(f.integer("warmup", low, high));
@@ -218,6 +219,8 @@ EvalSettings settings_from_json(const Fields& f) {
   // Settings written before energy was measured have neither: they measured none.
   settings.measure_energy = f.has("measure_energy") && f.boolean("measure_energy");
   if (f.has("energy_window_ms")) settings.energy_window_ms = f.number("energy_window_ms");
+  // Settings written before the sustained warm-up had none.
+  if (f.has("warmup_ms")) settings.warmup_ms = f.number("warmup_ms");
   return settings;
 }
 

@@ -105,6 +105,8 @@ class GpuEvaluator {
   std::optional<EnergyStats> measure_energy(const std::function<void()>& run_once, int executions_per_run,
                                             double us_per_run);
   double time_warmup(const std::vector<Step>& steps);  // the fastest warm-up execution in us; waits for it
+  // settings_.warmup_ms of back-to-back runs (run_us each, estimated), then waits for them.
+  void sustain(const std::function<void()>& run_once, double run_us);
   void flush_l2(int repetition) const;                 // overwrites the L2 scratch when settings_ ask for it
   TimingStats time_single(const std::vector<Step>& steps, const TimingMethod& method);
   TimingStats time_graph(const cuda::GraphExec& graph, const TimingMethod& method);

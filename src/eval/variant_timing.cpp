@@ -3,6 +3,8 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
 #include <limits>
 
 #include "cuda/graph.hpp"
@@ -16,8 +18,18 @@ namespace evotune {
 namespace {
 
 constexpr int kGraphWarmupReplays = 2;
+constexpr long kMaxSustainRuns = 1000000;
 
 }  // namespace
+
+void GpuEvaluator::sustain(const std::function<void()>& run_once, double run_us) {
+  if (settings_.warmup_ms <= 0) return;
+  const double runs = std::ceil(settings_.warmup_ms * 1000 / std::max(run_us, 1.0));
+  const long count = static_cast<long>(std::min(runs, static_cast<double>(kMaxSustainRuns)));
+  for (long i = 0; i < count; ++i) run_once();
+  // Each run within the per-launch limit; more than that for the whole is a hang.
+  wait(settings_.timeout_ms + 2 * settings_.warmup_ms, "variant (sustained warm-up)");
+}
 
 GpuEvaluator::Measured GpuEvaluator::time_variant(const LaunchSpec& launch) {
   const std::vector<Step> steps = variant_steps(launch);
@@ -25,11 +37,18 @@ GpuEvaluator::Measured GpuEvaluator::time_variant(const LaunchSpec& launch) {
   method.flush_l2 = settings_.flush_l2;
   const auto run_once = [&] { run_steps(steps); };
   if (settings_.timing == TimingMode::single) {
-    for (int i = 0; i < settings_.warmup; ++i) run_steps(steps);
+    if (settings_.warmup_ms > 0) {
+      sustain(run_once, time_warmup(steps));
+    } else {
+      for (int i = 0; i < settings_.warmup; ++i) run_steps(steps);
+    }
     return with_energy(time_single(steps, method), run_once, 1);
   }
   const double estimate_us = time_warmup(steps);
-  if (!uses_graph(settings_.timing, estimate_us)) return with_energy(time_single(steps, method), run_once, 1);
+  if (!uses_graph(settings_.timing, estimate_us)) {
+    sustain(run_once, estimate_us);
+    return with_energy(time_single(steps, method), run_once, 1);
+  }
   const int executions = graph_executions_for(estimate_us);
   cuda::GraphExec graph;
   try {
@@ -45,6 +64,7 @@ GpuEvaluator::Measured GpuEvaluator::time_variant(const LaunchSpec& launch) {
   }
   method.graph = true;
   method.graph_executions = executions;
+  sustain([&] { graph.launch(state_->stream.get()); }, estimate_us * executions);
   return with_energy(time_graph(graph, method), [&] { graph.launch(state_->stream.get()); }, executions);
 }
 

@@ -39,7 +39,7 @@ double job_deadline_ms(const LaunchLimit& limit, const EvalSettings& settings, i
   const int validation_launches = 2 * (std::max(settings.validation_rounds, 1) + std::max(extra_rounds, 0)) + 1;
   return limit.per_launch_ms *
              (validation_launches + std::max(settings.warmup, 0) + std::max(settings.repetitions, 0)) +
-         kHostWorkMs;
+         2 * std::max(settings.warmup_ms, 0.0) + kHostWorkMs;
 }
 
 }  // namespace evotune

@@ -67,6 +67,10 @@ TEST(CoreJson, TimingSettingsAreDescribedForRuns) {
       describe_timing(to_json(EvalSettings{})),
       "CUDA graphs for variants under 50 us, else CUDA events, 3 warm-up + 30 timed replays or launches, "
       "L2 flushed before each, 2 validation rounds");
+  settings.warmup_ms = 500;
+  EXPECT_EQ(describe_timing(to_json(settings)),
+            "CUDA graphs of up to 20 executions, 3 warm-up + 500 ms sustained warm-up + 100 timed replays, L2 not "
+            "flushed, 2 validation rounds");
   // A run stored before the timing modes: single launches.
   EXPECT_EQ(
       describe_timing(json::parse(R"({"warmup":3,"repetitions":30,"flush_l2":false,"validation_rounds":2})")),
@@ -195,6 +199,15 @@ TEST(CoreJson, EnergySettingsRoundTripAndOlderSettingsMeasureNone) {
   const EvalSettings old = settings_from_json(Fields(older, "settings", "setup"));
   EXPECT_FALSE(old.measure_energy);
   EXPECT_EQ(old.energy_window_ms, EvalSettings{}.energy_window_ms);
+}
+
+TEST(CoreJson, SustainedWarmupRoundTripsAndOlderSettingsHaveNone) {
+  EvalSettings settings;
+  settings.warmup_ms = 750;
+  EXPECT_EQ(round_trip(to_json(settings), settings_from_json).warmup_ms, 750);
+  json older = json(to_json(settings));
+  older.erase("warmup_ms");
+  EXPECT_EQ(settings_from_json(Fields(older, "settings", "setup")).warmup_ms, 0);
 }
 
 TEST(CoreJson, BufferSpecialFillsRoundTripAndAreLeftOutWhenNone) {

@@ -110,6 +110,27 @@ TEST_F(Evaluator, GraphTimingReplaysSeveralExecutionsAndARetimingSkipsValidation
   EXPECT_TRUE(evaluator->healthy());
 }
 
+// --warmup-ms: the variant runs back to back for that long before it is timed, in either mode; the timing
+// phase (bench_ms) then lasts at least as long, and the samples are the usual ones.
+TEST_F(Evaluator, SustainedWarmupRunsTheVariantThatLongBeforeTiming) {
+  for (const TimingMode mode : {TimingMode::single, TimingMode::graph}) {
+    EvalSettings settings{3, 10, true, 10000};
+    settings.timing = mode;
+    const Outcome quick = make_evaluator(settings)->evaluate(variant(kCorrect), 1);
+    settings.warmup_ms = 400;
+    const Outcome sustained = make_evaluator(settings)->evaluate(variant(kCorrect), 1);
+    ASSERT_EQ(quick.status, Status::ok) << quick.message;
+    ASSERT_EQ(sustained.status, Status::ok) << sustained.message;
+    std::printf("%s: bench %.1f ms without the sustained warm-up, %.1f ms with 400 ms; median %.2f / %.2f us\n",
+                std::string(to_string(mode)).c_str(), quick.bench_ms, sustained.bench_ms, quick.timing->median_us,
+                sustained.timing->median_us);
+    EXPECT_LT(quick.bench_ms, 200) << to_string(mode);
+    EXPECT_GE(sustained.bench_ms, 400) << to_string(mode);
+    EXPECT_LT(sustained.bench_ms, 2000) << to_string(mode);
+    EXPECT_EQ(sustained.timing->samples, 10);
+  }
+}
+
 TEST_F(Evaluator, UnwrittenElementsAreNan) {
   auto evaluator = make_evaluator();
   const Outcome outcome = evaluator->evaluate(variant("if (i % 7 != 0) out[i] = a * x[i] + y[i];"), 1);
