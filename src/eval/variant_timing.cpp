@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -18,17 +19,24 @@ namespace evotune {
 namespace {
 
 constexpr int kGraphWarmupReplays = 2;
-constexpr long kMaxSustainRuns = 1000000;
+// The sustained warm-up runs in chunks of about this much GPU time, the host checking the clock after each.
+constexpr double kSustainChunkMs = 20;
 
 }  // namespace
 
 void GpuEvaluator::sustain(const std::function<void()>& run_once, double run_us) {
   if (settings_.warmup_ms <= 0) return;
-  const double runs = std::ceil(settings_.warmup_ms * 1000 / std::max(run_us, 1.0));
-  const long count = static_cast<long>(std::min(runs, static_cast<double>(kMaxSustainRuns)));
-  for (long i = 0; i < count; ++i) run_once();
-  // Each run within the per-launch limit; more than that for the whole is a hang.
-  wait(settings_.timeout_ms + 2 * settings_.warmup_ms, "variant (sustained warm-up)");
+  // run_us comes from single timed executions; back to back they may run faster, so the time is checked on
+  // the host rather than counted in runs.
+  const int chunk =
+      static_cast<int>(std::clamp(std::ceil(kSustainChunkMs * 1000 / std::max(run_us, 0.1)), 1.0, 1e6));
+  const auto start = std::chrono::steady_clock::now();
+  while (std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() <
+         settings_.warmup_ms) {
+    for (int i = 0; i < chunk; ++i) run_once();
+    // A chunk is about kSustainChunkMs of work: far longer than that (and one launch limit) is a hang.
+    wait(settings_.timeout_ms + 10 * kSustainChunkMs, "variant (sustained warm-up)");
+  }
 }
 
 GpuEvaluator::Measured GpuEvaluator::time_variant(const LaunchSpec& launch) {
