@@ -43,6 +43,9 @@ void run(const CheckOptions& options) {
         std::printf("  %s %s: %s\n", std::string(to_string(failure.status)).c_str(),
                     failure.config.empty() ? "reference" : canonical_json(failure.config).c_str(),
                     failure.message.c_str());
+      // Spills are no failure (the variant runs), but a space's conditions usually mean to exclude them.
+      for (const auto& spill : report.spills)
+        std::printf("  spills %d bytes: %s\n", spill.spill_store_bytes, canonical_json(spill.config).c_str());
       if (!report.failures.empty()) ++failed_checks;
     }
   }

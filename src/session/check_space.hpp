@@ -19,6 +19,12 @@ struct CheckFailure {
   std::string message;
 };
 
+// A config that compiled but spills registers to local memory (ptxas's spill stores).
+struct CheckSpill {
+  Config config;
+  int spill_store_bytes = 0;
+};
+
 struct CheckReport {
   std::string space_name;
   std::string arch;
@@ -31,6 +37,7 @@ struct CheckReport {
   int max_spill_bytes = 0;
   double compile_seconds = 0;  // wall time of all compiles
   std::vector<CheckFailure> failures;
+  std::vector<CheckSpill> spills;  // in the order of the configs
 };
 
 // Compiles the reference and every valid variant for `arch` ("sm_90"; the space's ArchSuffix is added) with

@@ -45,18 +45,18 @@ TEST(WgmmaSpace, ValidCountsOnHopper) {
   EXPECT_EQ(space.arch_suffix(), "a");
   EXPECT_EQ(space.total_configs(), 18432u);
   // LONGEST_FIRST doubles the causal problems' configs only.
-  EXPECT_EQ(space.enumerate(space.resolve_problem("D=64"), hopper).size(), 1200u);
-  EXPECT_EQ(space.enumerate(space.resolve_problem("D=64,CAUSAL=1"), hopper).size(), 2400u);
-  EXPECT_EQ(space.enumerate(space.resolve_problem("D=128"), hopper).size(), 750u);
-  EXPECT_EQ(space.enumerate(space.resolve_problem("D=128,CAUSAL=1"), hopper).size(), 1500u);
+  EXPECT_EQ(space.enumerate(space.resolve_problem("D=64"), hopper).size(), 1124u);
+  EXPECT_EQ(space.enumerate(space.resolve_problem("D=64,CAUSAL=1"), hopper).size(), 2248u);
+  EXPECT_EQ(space.enumerate(space.resolve_problem("D=128"), hopper).size(), 697u);
+  EXPECT_EQ(space.enumerate(space.resolve_problem("D=128,CAUSAL=1"), hopper).size(), 1394u);
   // Before the third step's parameters (STAGES 4, TMA_STORE, PERSISTENT, REG_SPLIT): as then.
   EXPECT_EQ(count_if(space, "D=64", before_step_3), 185u);
   EXPECT_EQ(count_if(space, "D=128", before_step_3), 141u);
 }
 
-// The third step: every TMA-loading config once more with TMA_STORE, each of those once more persistent;
-// REG_SPLIT only where setmaxnreg runs, losing the configs whose accumulators then no longer fit; STAGES 4
-// where shared memory allows.
+// The third step: every TMA-loading config once more with TMA_STORE; persistent where the work-tile loop's
+// registers fit too; REG_SPLIT only where setmaxnreg runs, losing the configs whose accumulators then no
+// longer fit; STAGES 4 where shared memory allows.
 TEST(WgmmaSpace, ThirdStepParameters) {
   const SearchSpace space = SearchSpace::load(kWgmmaSpace);
   for (const char* problem : {"D=64", "D=128"}) {
@@ -68,8 +68,9 @@ TEST(WgmmaSpace, ThirdStepParameters) {
     };
     EXPECT_GT(count(1, 0, 0), 0u) << problem;
     EXPECT_EQ(count(1, 1, 0), count(1, 0, 0)) << problem;
-    EXPECT_EQ(count(1, 0, 1), count(1, 0, 0)) << problem;
-    EXPECT_EQ(count(1, 1, 1), count(1, 0, 0)) << problem;
+    EXPECT_LT(count(1, 0, 1), count(1, 0, 0)) << problem;
+    EXPECT_GT(count(1, 0, 1), 0u) << problem;
+    EXPECT_LE(count(1, 1, 1), count(1, 0, 1)) << problem;  // D = 128: the TMA store's registers besides
     EXPECT_EQ(count(0, 1, 0) + count(0, 0, 1) + count(0, 1, 1), 0u) << problem;
     EXPECT_EQ(count_if(space, problem,
                        [](const Config& config) {
@@ -85,9 +86,16 @@ TEST(WgmmaSpace, ThirdStepParameters) {
              config.at("REG_SPLIT") == reg_split;
     });
   };
-  // D = 64, 2 consumer warpgroups: 224 registers still hold the widest tile, so every split stays.
-  EXPECT_EQ(split("D=64", 2, 1), split("D=64", 2, 0));
-  EXPECT_EQ(split("D=64", 2, 2), split("D=64", 2, 0));
+  // D = 64, 2 consumer warpgroups: 224 registers still hold the widest tile but for the persistent loop's.
+  auto split_not_persistent = [&](const char* problem, int warpgroups, int reg_split) {
+    return count_if(space, problem, [&](const Config& config) {
+      return config.at("WARP_SPECIALIZE") == 1 && config.at("CONSUMER_WARPGROUPS") == warpgroups &&
+             config.at("REG_SPLIT") == reg_split && config.at("PERSISTENT") == 0;
+    });
+  };
+  EXPECT_EQ(split_not_persistent("D=64", 2, 1), split_not_persistent("D=64", 2, 0));
+  EXPECT_EQ(split_not_persistent("D=64", 2, 2), split_not_persistent("D=64", 2, 0));
+  EXPECT_LT(split("D=64", 2, 2), split("D=64", 2, 0));
   // D = 128, 3 consumer warpgroups: 144 registers lose BLOCK_N 96 (without the overlap, 48 + 64 + 40 > 144).
   EXPECT_LT(split("D=128", 3, 2), split("D=128", 3, 0));
   EXPECT_GT(split("D=128", 3, 2), 0u);
