@@ -151,6 +151,9 @@ static_assert(false, "REG_SPLIT (0..2) must be #defined");
 #ifndef LONGEST_FIRST
 static_assert(false, "LONGEST_FIRST (0 or 1) must be #defined");
 #endif
+#ifndef CLUSTER
+static_assert(false, "CLUSTER (1 or 2) must be #defined");
+#endif
 // wgmma and setmaxnreg exist on sm_90a only (the space sets ArchSuffix "a"). nvcc -arch=sm_90a (an exported
 // variant) also emits compute_90 PTX for later GPUs; in that pass each of those instructions is a trap, so
 // that the file builds but never computes wrongly.
@@ -187,7 +190,6 @@ __device__ __forceinline__ unsigned pack_pair(float low, float high) {
 constexpr int CONSUMER_THREADS = 128 * CONSUMER_WARPGROUPS;
 constexpr int THREADS = CONSUMER_THREADS + 128 * WARP_SPECIALIZE;  // the producer warpgroup comes last
 constexpr int BLOCK_M = 64 * CONSUMER_WARPGROUPS;
-constexpr int CHUNKS = D / 8;  // 16-byte chunks per row
 constexpr int Q_BYTES = 2 * BLOCK_M * D;
 constexpr int KV_TILE_BYTES = 2 * BLOCK_N * D;
 // full[STAGES], empty[STAGES] and q_empty, 8 bytes each (at most 72: 128 keeps the tiles' alignment simple)
@@ -218,6 +220,8 @@ static_assert(PERSISTENT == 0 || TMA_LOADS,
               "PERSISTENT: the producer reloads Q per work tile with TMA, ordered on the q_empty mbarrier");
 static_assert(REG_SPLIT >= 0 && REG_SPLIT <= 2, "REG_SPLIT is 0..2");
 static_assert(LONGEST_FIRST == 0 || CAUSAL, "LONGEST_FIRST orders work tiles of unequal length: causal only");
+static_assert(CLUSTER == 1 || (CLUSTER == 2 && TMA_LOADS && !PERSISTENT),
+              "CLUSTER 2: two blocks share K/V through TMA multicast, one work tile each");
 static_assert(REG_SPLIT == 0 || (WARP_SPECIALIZE && CONSUMER_WARPGROUPS > 1),
               "REG_SPLIT moves registers between the producer and the consumers only where setmaxnreg runs");
 static_assert(PINGPONG == 0 || (INTRA_WG_OVERLAP && WARP_SPECIALIZE && CONSUMER_WARPGROUPS >= 2),
@@ -244,6 +248,15 @@ template <int ROWS>
 __device__ __forceinline__ int swizzled_offset(int row, int chunk) {
   return (chunk >> 3) * (ROWS * 128) + row * 128 + (((chunk & 7) ^ (row & 7)) << 4);
 }
+
+}  // namespace
+
+// Shared-memory copies (cp.async, TMA), descriptors and fences. Outside the anonymous namespace, as ring_sync
+// below: a variant that leaves some of them unused (the TMA paths or the cp.async ones) then gets no
+// "declared but never referenced".
+namespace smem_ops {
+
+enum : int { CHUNKS = D / 8 };  // 16-byte chunks per row (an enumerator: unused, it draws no warning)
 
 // 16 bytes from global to shared; src_bytes = 0 writes zeros (rows past S).
 __device__ __forceinline__ void copy_16(unsigned dst, const elem* src, bool valid) {
@@ -299,6 +312,17 @@ __device__ __forceinline__ void tma_load(unsigned dst, const TensorMap& map, int
       : "memory");
 }
 
+// As tma_load, multicast: the box lands at the same offset `dst` in the shared memory of every block of the
+// cluster in `blocks` (a bit per block rank), and counts its bytes on the mbarrier at the same offset in each.
+__device__ __forceinline__ void tma_load_multicast(unsigned dst, const TensorMap& map, int c0, int c1, int c2,
+                                                   unsigned barrier, unsigned short blocks) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%0], "
+      "[%1, {%2, %3, %4}], [%5], %6;\n" ::"r"(dst),
+      "l"(reinterpret_cast<unsigned long long>(&map)), "r"(c0), "r"(c1), "r"(c2), "r"(barrier), "h"(blocks)
+      : "memory");
+}
+
 // TMA store: the box of `map` at (c0, c1, c2) from shared memory at `src` (the map's swizzle), as one bulk
 // group of this thread; rows past the map's dims are not written.
 __device__ __forceinline__ void tma_store(const TensorMap& map, unsigned src, int c0, int c1, int c2) {
@@ -332,7 +356,7 @@ __device__ __forceinline__ void fence_async_shared() {
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
 
-}  // namespace
+}  // namespace smem_ops
 
 // Outside the anonymous namespace: a variant that leaves them unused then gets no "declared but never
 // referenced".
@@ -384,6 +408,38 @@ __device__ __forceinline__ void wait_for_turn(int warpgroup) {
 __device__ __forceinline__ void pass_turn(int warpgroup) {
   asm volatile("bar.arrive %0, 256;\n" ::"r"(2 + (warpgroup + 1) % CONSUMER_WARPGROUPS) : "memory");
 }
+// The same barrier's wait with cluster scope: what threads of another block of the cluster released before
+// their (remote) arrivals is visible.
+__device__ __forceinline__ void mbarrier_wait_cluster(unsigned barrier, unsigned parity) {
+  unsigned done;
+  do {
+    asm volatile(
+        "{\n.reg .pred p;\nmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, "
+        "0, p;\n}\n"
+        : "=r"(done)
+        : "r"(barrier), "r"(parity)
+        : "memory");
+  } while (!done);
+}
+// One arrival on the mbarrier at the same offset as `barrier` in the shared memory of cluster block `block`.
+__device__ __forceinline__ void mbarrier_arrive_remote(unsigned barrier, unsigned block) {
+  asm volatile(
+      "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\nmbarrier.arrive.release.cluster.shared::"
+      "cluster.b64 _, [remote];\n}\n" ::"r"(barrier),
+      "r"(block)
+      : "memory");
+}
+// Every thread of every block of the cluster (those still running) arrives, then waits for all.
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
+}
+// This block's rank in its cluster.
+__device__ __forceinline__ unsigned cluster_rank() {
+  unsigned rank;
+  asm("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+  return rank;
+}
+
 // One consumer warpgroup's own barrier (its epilogue): named barrier 5 + w.
 __device__ __forceinline__ void sync_warpgroup(int warpgroup) {
   asm volatile("bar.sync %0, 128;\n" ::"r"(5 + warpgroup) : "memory");
@@ -392,6 +448,7 @@ __device__ __forceinline__ void sync_warpgroup(int warpgroup) {
 }  // namespace ring_sync
 
 namespace {
+using namespace smem_ops;
 using namespace ring_sync;
 
 // Pins registers in place: the compiler cannot move their reads and writes across this point (nor, therefore,
@@ -512,12 +569,23 @@ __device__ __forceinline__ WorkTile work_tile(int item, int S, int bh_count) {
 #else
   (void)item;
   (void)bh_count;
+  (void)m_blocks;
   work.bh = blockIdx.z * gridDim.y + blockIdx.y;  // the grid is (query blocks, H, B)
-  const int m_block = LONGEST_FIRST ? m_blocks - 1 - static_cast<int>(blockIdx.x) : static_cast<int>(blockIdx.x);
+  // gridDim.x is m_blocks, or with CLUSTER 2 rounded up to even (the extra block's rows are all past S).
+  const int last = static_cast<int>(gridDim.x) - 1;
+  const int m_block = LONGEST_FIRST ? last - static_cast<int>(blockIdx.x) : static_cast<int>(blockIdx.x);
 #endif
   work.m0 = m_block * BLOCK_M;
   const int key_end = CAUSAL ? min(S, work.m0 + BLOCK_M) : S;
   work.tiles = (key_end + BLOCK_N - 1) / BLOCK_N;
+#if CLUSTER > 1
+  // The two blocks of a cluster (adjacent query blocks of one head) go through the same K/V tiles, in step:
+  // as many as the later one needs (the other acquires and releases those past its rows, as a warpgroup does
+  // for the tiles causal masking lets it skip).
+  const int peer_block = LONGEST_FIRST ? last - static_cast<int>(blockIdx.x ^ 1) : static_cast<int>(blockIdx.x ^ 1);
+  const int peer_key_end = CAUSAL ? min(S, (peer_block + 1) * BLOCK_M) : S;
+  work.tiles = max(work.tiles, (peer_key_end + BLOCK_N - 1) / BLOCK_N);
+#endif
   return work;
 }
 
@@ -579,11 +647,20 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
 #pragma unroll
     for (int stage = 0; stage < STAGES; ++stage) {
       mbarrier_init(full_barriers + 8 * stage, TMA_LOADS ? 1 : 128);
-      mbarrier_init(empty_barriers + 8 * stage, 4 * CONSUMER_WARPGROUPS);
+      mbarrier_init(empty_barriers + 8 * stage, 4 * CONSUMER_WARPGROUPS * CLUSTER);
     }
     mbarrier_init(q_empty, CONSUMER_WARPGROUPS);
+#if CLUSTER > 1
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#endif
   }
+#if CLUSTER > 1
+  // Both blocks' barriers are initialised before either block's copies or arrivals reach them.
+  const unsigned rank = cluster_rank();
+  cluster_sync();
+#else
   __syncthreads();
+#endif
   if (warpgroup == CONSUMER_WARPGROUPS) {  // the producer: Q with tile 0, then every K/V tile in turn
 #if CONSUMER_WARPGROUPS > 1
     SM90A_ASM("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(PRODUCER_REGS));
@@ -594,21 +671,42 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     // tile's first), then a box per 64-column slab of K and V (and Q); the map's rows are (head, key) of
     // [B * H][S][D]. Q waits for the previous work tile's epilogue (q_empty) after its K/V tile is issued, so
     // the ring runs ahead meanwhile; the full barrier's phase cannot complete before Q's bytes have landed.
-    if (loader != 0) return;
+    if (loader != 0) {
+#if CLUSTER > 1
+      cluster_sync();  // the block stays until its peer no longer arrives on its barriers
+#endif
+      return;
+    }
     int ring = 0;
     int done_items = 0;
     for (int item = first_item; item < item_count; item += item_step, ++done_items) {
       const WorkTile work = work_tile(item, S, B * H);
       for (int tile = 0; tile < work.tiles; ++tile, ++ring) {
         const int stage = ring % STAGES;
+#if CLUSTER > 1
+        // The stage is free once the consumers of both blocks have released it (each block's copies land in
+        // both).
+        if (ring >= STAGES) mbarrier_wait_cluster(empty_barriers + 8 * stage, (ring / STAGES - 1) & 1);
+#else
         if (ring >= STAGES) mbarrier_wait(empty_barriers + 8 * stage, (ring / STAGES - 1) & 1);
+#endif
         const unsigned full = full_barriers + 8 * stage;
         mbarrier_arrive_expect_bytes(full, 2 * KV_TILE_BYTES + (tile == 0 ? Q_BYTES : 0));
 #pragma unroll
         for (int slab = 0; slab < D / 64; ++slab) {
           const unsigned offset = stage * KV_TILE_BYTES + slab * BLOCK_N * 128;
+#if CLUSTER > 1
+          // This block loads rows [rank, rank + 1) * BLOCK_N / 2 of the tile into both blocks (the maps' box
+          // is BLOCK_N / 2 rows); its full barrier counts the peer's half too.
+          const int half = static_cast<int>(rank) * (BLOCK_N / 2);
+          tma_load_multicast(k_ring + offset + half * 128, k_map, slab * 64, tile * BLOCK_N + half, work.bh, full,
+                             0x3);
+          tma_load_multicast(v_ring + offset + half * 128, v_map, slab * 64, tile * BLOCK_N + half, work.bh, full,
+                             0x3);
+#else
           tma_load(k_ring + offset, k_map, slab * 64, tile * BLOCK_N, work.bh, full);
           tma_load(v_ring + offset, v_map, slab * 64, tile * BLOCK_N, work.bh, full);
+#endif
         }
         if (tile == 0) {
           if (done_items > 0) mbarrier_wait(q_empty, (done_items - 1) & 1);
@@ -618,6 +716,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
         }
       }
     }
+#if CLUSTER > 1
+    cluster_sync();
+#endif
     return;
 #else
     const WorkTile work = work_tile(first_item, S, B * H);
@@ -716,7 +817,13 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
   auto release = [&](int tile) {
 #if WARP_SPECIALIZE
     __syncwarp();
-    if (lane == 0) mbarrier_arrive(empty_barriers + 8 * ((ring_base + tile) % STAGES));
+    if (lane == 0) {
+      const unsigned empty = empty_barriers + 8 * ((ring_base + tile) % STAGES);
+      mbarrier_arrive(empty);
+#if CLUSTER > 1
+      mbarrier_arrive_remote(empty, rank ^ 1);  // the peer's producer refills this stage in both blocks
+#endif
+    }
 #elif !INTRA_WG_OVERLAP
     (void)tile;
     __syncthreads();  // the stage computed here is refilled by a later iteration
@@ -987,5 +1094,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
   }  // work tiles
 #if PINGPONG
   if (warpgroup == 0) wait_for_turn(0);  // the last warpgroup's final pass: every barrier phase completes
+#endif
+#if CLUSTER > 1
+  cluster_sync();  // the peer's consumers no longer arrive on this block's barriers
 #endif
 }

@@ -6,9 +6,10 @@
 // Suites: Shapes (both step-2 flags 0, the first step's path), WarpSpecialized (producer warpgroup on
 // mbarriers, no overlap), IntraWgOverlap (overlap, consumers load), Both (FlashAttention-3's combination, its
 // tile shapes among them), Pingpong (both and the warpgroups' turns), Bf16 (the bf16 space, every path), Tma,
-// ThirdStep (TMA stores, four stages, the register split, persistent blocks, causal work tiles longest first).
-// A synchronisation bug shows as a wrong result, or as a deadlock that `evotune eval` reports as a timeout;
-// long S makes every stage's mbarrier go through many phases.
+// ThirdStep (TMA stores, four stages, the register split, persistent blocks, causal work tiles longest
+// first), Cluster (two blocks sharing K/V through TMA multicast). A synchronisation bug shows as a wrong
+// result, or as a deadlock that `evotune eval` reports as a timeout; long S makes every stage's mbarrier go
+// through many phases.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -178,7 +179,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"B=1,H=2,S=77,D=64,CAUSAL=0",
              "CONSUMER_WARPGROUPS=1,BLOCK_N=64,STAGES=1,WARP_SPECIALIZE=1,TMA_LOADS=1,TMA_STORE=1"},
         Case{"B=2,H=3,S=1000,D=128,CAUSAL=1",
-             "CONSUMER_WARPGROUPS=3,BLOCK_N=64,STAGES=4,WARP_SPECIALIZE=1,TMA_LOADS=1,TMA_STORE=1,REG_SPLIT=2"},
+             "CONSUMER_WARPGROUPS=3,BLOCK_N=64,STAGES=4,WARP_SPECIALIZE=1,TMA_LOADS=1,TMA_STORE=1,REG_SPLIT="
+             "2"},
         Case{"B=1,H=2,S=513,D=64,CAUSAL=0",
              "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=4,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,REG_"
              "SPLIT=1"},
@@ -191,22 +193,56 @@ INSTANTIATE_TEST_SUITE_P(
              "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
              "LOADS=1,PERSISTENT=1,LONGEST_FIRST=1"},
         Case{"B=2,H=3,S=1000,D=128,CAUSAL=1",
-             "CONSUMER_WARPGROUPS=2,BLOCK_N=96,STAGES=3,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,TMA_LOADS=1,LONGEST_"
-             "FIRST=1"},
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=96,STAGES=3,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,TMA_LOADS=1,"
+             "LONGEST_FIRST=1"},
         Case{"B=2,H=2,S=77,D=64,CAUSAL=1", "CONSUMER_WARPGROUPS=1,BLOCK_N=64,STAGES=1,LONGEST_FIRST=1"},
-        Case{"B=2,H=40,S=2049,D=128,CAUSAL=0",
-             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,TMA_LOADS=1,TMA_"
-             "STORE=1,PERSISTENT=1"},
+        Case{
+            "B=2,H=40,S=2049,D=128,CAUSAL=0",
+            "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,TMA_LOADS=1,TMA_"
+            "STORE=1,PERSISTENT=1"},
         Case{"B=3,H=20,S=513,D=64,CAUSAL=0",
              "CONSUMER_WARPGROUPS=3,BLOCK_N=96,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,PERSISTENT=1"},
         Case{"B=1,H=1,S=1,D=128,CAUSAL=1",
-             "CONSUMER_WARPGROUPS=1,BLOCK_N=64,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,TMA_STORE=1,PERSISTENT=1"},
+             "CONSUMER_WARPGROUPS=1,BLOCK_N=64,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,TMA_STORE=1,PERSISTENT="
+             "1"},
         Case{"B=8,H=16,S=300,D=64,CAUSAL=1",
              "CONSUMER_WARPGROUPS=1,BLOCK_N=64,STAGES=4,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,TMA_LOADS=1,TMA_"
              "STORE=1,PERSISTENT=1"},
         Case{"B=2,H=16,S=4096,D=128,CAUSAL=1",
              "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=3,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
              "LOADS=1,TMA_STORE=1,PERSISTENT=1,LONGEST_FIRST=1",
+             kBf16}),
+    case_name);
+
+// Clusters of two blocks sharing K/V through TMA multicast: an odd number of query blocks (the grid rounded
+// up to even, the extra block's rows all past S), S = 1, causal with the two blocks needing different tile
+// counts (in reverse order too), both head dimensions, four stages, TMA stores, bf16.
+INSTANTIATE_TEST_SUITE_P(
+    Cluster, AttentionWgmma,
+    ::testing::Values(
+        Case{"B=2,H=3,S=513,D=64,CAUSAL=0",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
+             "LOADS=1,CLUSTER=2"},
+        Case{"B=1,H=4,S=1100,D=128,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=96,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,LONGEST_FIRST=1,"
+             "CLUSTER=2"},
+        Case{"B=2,H=2,S=1000,D=64,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=3,BLOCK_N=64,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,TMA_LOADS=1,TMA_"
+             "STORE=1,CLUSTER=2"},
+        Case{
+            "B=1,H=2,S=2049,D=128,CAUSAL=0",
+            "CONSUMER_WARPGROUPS=3,BLOCK_N=64,STAGES=4,WARP_SPECIALIZE=1,TMA_LOADS=1,TMA_STORE=1,REG_SPLIT=1,"
+            "CLUSTER=2"},
+        Case{"B=1,H=2,S=77,D=64,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=1,BLOCK_N=64,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,CLUSTER=2"},
+        Case{
+            "B=1,H=1,S=1,D=64,CAUSAL=0",
+            "CONSUMER_WARPGROUPS=2,BLOCK_N=176,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,TMA_LOADS=1,TMA_"
+            "STORE=1,CLUSTER=2"},
+        Case{"B=2,H=4,S=4096,D=64,CAUSAL=0",
+             "CONSUMER_WARPGROUPS=3,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,TMA_STORE=1,REG_SPLIT="
+             "1,"
+             "CLUSTER=2",
              kBf16}),
     case_name);
 
