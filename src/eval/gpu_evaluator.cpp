@@ -178,7 +178,6 @@ void GpuEvaluator::check_resources(CUfunction function, const LaunchSpec& launch
                                               " threads exceeds the kernel's limit of " +
                                               std::to_string(attributes.max_threads_per_block) + " (" +
                                               std::to_string(attributes.num_regs) + " registers per thread)"};
-  check_cluster(function, launch, who);
   if (launch.dynamic_smem_bytes > kDefaultSmemLimit) {
     const CUresult result =
         cuda::driver().cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
@@ -188,6 +187,8 @@ void GpuEvaluator::check_resources(CUfunction function, const LaunchSpec& launch
                                                 std::to_string(launch.dynamic_smem_bytes) +
                                                 " bytes dynamic shared memory): " + cuda::error_text(result)};
   }
+  // After the opt-in above: the occupancy query counts the kernel's dynamic shared memory against its limit.
+  check_cluster(function, launch, who);
 }
 
 namespace {

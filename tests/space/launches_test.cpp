@@ -189,8 +189,8 @@ TEST_F(LaunchErrors, ExpressionsOfALaunch) {
 // ClusterSize: evaluated per config into the launch; launches inherit it like the rest of the geometry.
 TEST(Launches, ClusterSizeIsPartOfTheGeometry) {
   const auto space = SearchSpace::load(kSpaces / "cluster_copy.json");
-  const auto launch =
-      space.variant_launch({{"CLUSTER", 4}, {"BLOCK", 128}}, space.resolve_problem("N=1000"), kDevice);
+  const auto launch = space.variant_launch({{"CLUSTER", 4}, {"BLOCK", 128}, {"SMEM_KB", 0}},
+                                           space.resolve_problem("N=1000"), kDevice);
   EXPECT_EQ(launch.cluster, (std::array<std::uint32_t, 3>{4, 1, 1}));
   EXPECT_EQ(launch.grid, (std::array<std::uint32_t, 3>{8, 1, 1}));  // cdiv(1000, 128 * 4) * 4
   EXPECT_EQ(space.reference_launch(space.resolve_problem("N=1000"), kDevice).cluster,

@@ -21,11 +21,11 @@ size_t count_if(const SearchSpace& space, const char* problem, Keep keep) {
   return static_cast<size_t>(std::count_if(configs.begin(), configs.end(), keep));
 }
 
-// The third step's parameters (TMA_STORE, PERSISTENT, REG_SPLIT, LONGEST_FIRST) at their first values and
-// STAGES <= 3: the configs before them.
+// The third step's parameters (TMA_STORE, PERSISTENT, REG_SPLIT, LONGEST_FIRST, CLUSTER) at their first
+// values and STAGES <= 3: the configs before them.
 bool before_step_3(const Config& config) {
   return config.at("STAGES") <= 3 && config.at("TMA_STORE") == 0 && config.at("PERSISTENT") == 0 &&
-         config.at("REG_SPLIT") == 0 && config.at("LONGEST_FIRST") == 0;
+         config.at("REG_SPLIT") == 0 && config.at("LONGEST_FIRST") == 0 && config.at("CLUSTER") == 1;
 }
 
 // Valid configs of `problem` on sm_90 with the given INTRA_WG_OVERLAP, WARP_SPECIALIZE, PINGPONG, TMA_LOADS,
@@ -43,12 +43,18 @@ TEST(WgmmaSpace, ValidCountsOnHopper) {
   const SearchSpace space = SearchSpace::load(kWgmmaSpace);
   const DeviceInfo hopper = offline_device("sm_90");
   EXPECT_EQ(space.arch_suffix(), "a");
-  EXPECT_EQ(space.total_configs(), 18432u);
+  EXPECT_EQ(space.total_configs(), 36864u);
   // LONGEST_FIRST doubles the causal problems' configs only.
-  EXPECT_EQ(space.enumerate(space.resolve_problem("D=64"), hopper).size(), 1124u);
-  EXPECT_EQ(space.enumerate(space.resolve_problem("D=64,CAUSAL=1"), hopper).size(), 2248u);
-  EXPECT_EQ(space.enumerate(space.resolve_problem("D=128"), hopper).size(), 697u);
-  EXPECT_EQ(space.enumerate(space.resolve_problem("D=128,CAUSAL=1"), hopper).size(), 1394u);
+  EXPECT_EQ(space.enumerate(space.resolve_problem("D=64"), hopper).size(), 1576u);
+  EXPECT_EQ(space.enumerate(space.resolve_problem("D=64,CAUSAL=1"), hopper).size(), 3152u);
+  EXPECT_EQ(space.enumerate(space.resolve_problem("D=128"), hopper).size(), 979u);
+  EXPECT_EQ(space.enumerate(space.resolve_problem("D=128,CAUSAL=1"), hopper).size(), 1958u);
+  // CLUSTER 2: every config loading with TMA and not persistent once more.
+  const auto configs = space.enumerate(space.resolve_problem("D=64"), hopper);
+  const auto count = [&](auto keep) { return std::count_if(configs.begin(), configs.end(), keep); };
+  EXPECT_EQ(count([](const Config& c) { return c.at("CLUSTER") == 2; }), count([](const Config& c) {
+              return c.at("CLUSTER") == 1 && c.at("TMA_LOADS") && !c.at("PERSISTENT");
+            }));
   // Before the third step's parameters (STAGES 4, TMA_STORE, PERSISTENT, REG_SPLIT): as then.
   EXPECT_EQ(count_if(space, "D=64", before_step_3), 185u);
   EXPECT_EQ(count_if(space, "D=128", before_step_3), 141u);
@@ -161,7 +167,8 @@ TEST(WgmmaSpace, FlashAttention3TilesAreValid) {
                         {"TMA_STORE", 0},
                         {"PERSISTENT", 0},
                         {"REG_SPLIT", 0},
-                        {"LONGEST_FIRST", 0}};
+                        {"LONGEST_FIRST", 0},
+                        {"CLUSTER", 1}};
     const auto configs = space.enumerate(space.resolve_problem(problem), hopper);
     return std::find(configs.begin(), configs.end(), config) != configs.end();
   };
