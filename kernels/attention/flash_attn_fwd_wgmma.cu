@@ -1,7 +1,8 @@
 // Forward attention O = softmax(Q K^T * scale) V on Hopper's warpgroup tensor cores (wgmma, sm_90a).
 //
 // Q, K, V, O: fp16 [B, H, S, D] (bf16 when the space compiles with -DBF16=1), contiguous, D fastest; offsets
-// are 64-bit. Grid (cdiv(S, BLOCK_M), H, B);
+// are 64-bit. Grid (cdiv(S, BLOCK_M), H, B) (CLUSTER 2: the first rounded up to even; PERSISTENT: min(SMs,
+// work tiles) blocks, below);
 // block = 128 * (CONSUMER_WARPGROUPS + WARP_SPECIALIZE) threads; dynamic shared memory = SMEM_BYTES below
 // (the space's SMEM_BYTES expression must equal it; a launch with less traps instead of overrunning).
 //
@@ -12,21 +13,31 @@
 //   O += P V    with BLOCK_N / 16 wgmma.mma_async.m64n<D>k16, A = P from registers (the S accumulators packed
 //               to fp16), B = V from shared memory, transposed (V is stored key-major, D contiguous).
 // O stays in fp32 registers until the epilogue divides by the row sums (0 for a row with every key masked,
-// never NaN), stages the fp16 tile in the Q tile and writes it with 16-byte stores, rows < S only. Keys >= S
+// never NaN), stages the fp16 tile in the Q tile and writes it with 16-byte stores (or TMA), rows < S only.
+// Keys >= S
 // and (CAUSAL) keys after the query get -inf on the tiles that reach them only; K/V tiles after a block's
 // last row are not loaded (causal), and a warpgroup skips tiles entirely after its own rows.
 //
 // Tuning parameters (#defined by the tuner, never here):
 //   CONSUMER_WARPGROUPS  warpgroups per block (1..3), each owning 64 query rows
 //   BLOCK_N              keys per K/V tile: the n of the S wgmma and the k extent of P V (a multiple of 16)
-//   STAGES               K/V ring depth, filled with 16-byte cp.async: 1 = load, wait, compute; 2..3 = the
-//                        next STAGES - 1 tiles are in flight while one is computed
+//   STAGES               K/V ring depth: 1 = load, wait, compute; 2..4 = the next STAGES - 1 tiles are in
+//                        flight while one is computed
 //   INTRA_WG_OVERLAP     0/1: FlashAttention-3's overlap of one tile's softmax with the wgmmas (below)
 //   WARP_SPECIALIZE      0/1: a producer warpgroup loads K/V on mbarriers, with setmaxnreg (below)
 //   PINGPONG             0/1: FlashAttention-3's inter-warpgroup pingpong, the consumer warpgroups taking
 //                        turns to issue their wgmmas (below; needs both flags above and 2..3 consumers)
 //   TMA_LOADS            0/1: the producer loads Q, K and V with TMA (cp.async.bulk.tensor) instead of
 //                        cp.async (below; needs WARP_SPECIALIZE); the kernel then takes three tensor maps
+//   TMA_STORE            0/1: each consumer warpgroup stores its 64 rows of O with TMA from the staging tile
+//                        (one thread, cp.async.bulk.tensor global <- shared; needs TMA_LOADS): an O tensor
+//                        map replaces the O pointer
+//   PERSISTENT           0/1: min(SMs, work tiles) blocks walk the work tiles (below; needs TMA_LOADS)
+//   REG_SPLIT            0..2: the consumers' setmaxnreg count 8 * REG_SPLIT below the most that fits (240
+//                        with 2 consumer warpgroups, 160 with 3), the producer's that much higher per
+//                        consumer warpgroup
+//   LONGEST_FIRST        0/1 (CAUSAL only): the longest work tiles first (below)
+//   CLUSTER              1/2: two blocks of adjacent query blocks share K/V through TMA multicast (below)
 //   Problem sizes: D (head dimension, 64 or 128), CAUSAL (1 = key j > query i is masked).
 //
 // Shared memory (1024-byte aligned; every tile is a multiple of 1024 bytes):
@@ -109,6 +120,33 @@
 // masking lets it skip), and warpgroup 0 finally waits for the last warpgroup's last pass, so every barrier
 // phase gets its 256 threads. A warpgroup waits for its turn only after acquiring its tile, and the turn
 // order needs nothing from the producer that the ring without turns does not: no deadlock.
+//
+// PERSISTENT = 1 (with TMA_LOADS): a block walks the work tiles (BLOCK_M rows of one head) blockIdx.x,
+// blockIdx.x + gridDim.x, ... (work_tile() below). The ring's tiles are numbered across work tiles (ring
+// number = tiles of the block's earlier work tiles + tile), so stages and parities run on; the producer
+// issues a work tile's first K/V tile, then waits on q_empty (initialised to one arrival per consumer warpgroup) for
+// the previous work tile's epilogue to have left the Q tile (its staged O stored and, with TMA_STORE, read by
+// the bulk store), and loads Q onto the same full barrier, whose phase cannot complete before Q's bytes have
+// landed. Each consumer warpgroup arrives on q_empty once its rows are stored (after fence.proxy.async: its
+// generic writes to the staging rows come before the next Q's TMA writes). PINGPONG's turns run on too: every
+// warpgroup takes tiles + 1 turns per work tile.
+//
+// LONGEST_FIRST = 1 (CAUSAL): without PERSISTENT the query blocks are taken in reverse of blockIdx.x, so that
+// the hardware, which starts blocks in blockIdx order, starts the longest first; with it the work tiles are
+// numbered every head's last query block first, then every head's last but one, ...
+//
+// CLUSTER = 2 (with TMA_LOADS, not PERSISTENT): the two blocks of a cluster (blockIdx.x 2k and 2k + 1:
+// adjacent query blocks of one head) go through the same K/V tiles in step, as many as the later one needs (the other
+// acquires and releases those past its rows). For each tile the producer of block rank r loads rows
+// [r, r + 1) * BLOCK_N / 2 of K and V (the maps' box is BLOCK_N / 2 rows) with .multicast::cluster into the
+// same offset of both blocks, counting on the full barrier at that offset in each; each block's full barrier
+// expects the whole tile (its own half and the peer's). A stage may be refilled once the consumers of both
+// blocks have released it: every consumer warp arrives on its own block's empty barrier and on the peer's
+// (mapa + mbarrier.arrive.release.cluster), empty barriers count 8 W arrivals, and the producer waits on them
+// with cluster scope (acquire.cluster). The barriers are initialised (fence.mbarrier_init.release.cluster)
+// before a cluster barrier that every thread of both blocks passes, and every thread passes another before it
+// exits, so that no multicast copy or remote arrival reaches a block that has exited. An extra block (an odd
+// number of query blocks) has all its rows past S: it computes on zeros and stores nothing.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -313,12 +351,13 @@ __device__ __forceinline__ void tma_load(unsigned dst, const TensorMap& map, int
 }
 
 // As tma_load, multicast: the box lands at the same offset `dst` in the shared memory of every block of the
-// cluster in `blocks` (a bit per block rank), and counts its bytes on the mbarrier at the same offset in each.
+// cluster in `blocks` (a bit per block rank), and counts its bytes on the mbarrier at the same offset in
+// each.
 __device__ __forceinline__ void tma_load_multicast(unsigned dst, const TensorMap& map, int c0, int c1, int c2,
                                                    unsigned barrier, unsigned short blocks) {
   asm volatile(
-      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%0], "
-      "[%1, {%2, %3, %4}], [%5], %6;\n" ::"r"(dst),
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster "
+      "[%0], [%1, {%2, %3, %4}], [%5], %6;\n" ::"r"(dst),
       "l"(reinterpret_cast<unsigned long long>(&map)), "r"(c0), "r"(c1), "r"(c2), "r"(barrier), "h"(blocks)
       : "memory");
 }
@@ -332,7 +371,9 @@ __device__ __forceinline__ void tma_store(const TensorMap& map, unsigned src, in
       "r"(c0), "r"(c1), "r"(c2), "r"(src)
       : "memory");
 }
-__device__ __forceinline__ void commit_stores() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
+__device__ __forceinline__ void commit_stores() {
+  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
 // This thread's bulk stores have read their shared memory (which may then be overwritten).
 __device__ __forceinline__ void wait_stores_read() {
   asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
@@ -414,8 +455,8 @@ __device__ __forceinline__ void mbarrier_wait_cluster(unsigned barrier, unsigned
   unsigned done;
   do {
     asm volatile(
-        "{\n.reg .pred p;\nmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, "
-        "0, p;\n}\n"
+        "{\n.reg .pred p;\nmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
+        "selp.u32 %0, 1, 0, p;\n}\n"
         : "=r"(done)
         : "r"(barrier), "r"(parity)
         : "memory");
@@ -424,8 +465,8 @@ __device__ __forceinline__ void mbarrier_wait_cluster(unsigned barrier, unsigned
 // One arrival on the mbarrier at the same offset as `barrier` in the shared memory of cluster block `block`.
 __device__ __forceinline__ void mbarrier_arrive_remote(unsigned barrier, unsigned block) {
   asm volatile(
-      "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\nmbarrier.arrive.release.cluster.shared::"
-      "cluster.b64 _, [remote];\n}\n" ::"r"(barrier),
+      "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
+      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}\n" ::"r"(barrier),
       "r"(block)
       : "memory");
 }
@@ -582,7 +623,8 @@ __device__ __forceinline__ WorkTile work_tile(int item, int S, int bh_count) {
   // The two blocks of a cluster (adjacent query blocks of one head) go through the same K/V tiles, in step:
   // as many as the later one needs (the other acquires and releases those past its rows, as a warpgroup does
   // for the tiles causal masking lets it skip).
-  const int peer_block = LONGEST_FIRST ? last - static_cast<int>(blockIdx.x ^ 1) : static_cast<int>(blockIdx.x ^ 1);
+  const int peer_x = static_cast<int>(blockIdx.x ^ 1);
+  const int peer_block = LONGEST_FIRST ? last - peer_x : peer_x;
   const int peer_key_end = CAUSAL ? min(S, (peer_block + 1) * BLOCK_M) : S;
   work.tiles = max(work.tiles, (peer_key_end + BLOCK_N - 1) / BLOCK_N);
 #endif
@@ -638,8 +680,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
   // tile the stage holds (one arrival per warp, after its wgmmas reading it have completed). The ring's
   // tiles are numbered across the block's work tiles: ring tile r sits in stage r % STAGES and is the
   // stage's round r / STAGES; its full phase has parity (r / STAGES) & 1, and the producer refills the stage
-  // with it once the empty phase of round r / STAGES - 1 has completed. q_empty (PERSISTENT) completes a phase
-  // when every consumer warpgroup is done with the Q tile (its epilogue staged O there and stored it).
+  // with it once the empty phase of round r / STAGES - 1 has completed. q_empty (PERSISTENT) completes a
+  // phase when every consumer warpgroup is done with the Q tile (its epilogue staged O there and stored it).
   const unsigned full_barriers = v_ring + STAGES * KV_TILE_BYTES;
   const unsigned empty_barriers = full_barriers + 8 * STAGES;
   const unsigned q_empty = empty_barriers + 8 * STAGES;
@@ -699,10 +741,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
           // This block loads rows [rank, rank + 1) * BLOCK_N / 2 of the tile into both blocks (the maps' box
           // is BLOCK_N / 2 rows); its full barrier counts the peer's half too.
           const int half = static_cast<int>(rank) * (BLOCK_N / 2);
-          tma_load_multicast(k_ring + offset + half * 128, k_map, slab * 64, tile * BLOCK_N + half, work.bh, full,
-                             0x3);
-          tma_load_multicast(v_ring + offset + half * 128, v_map, slab * 64, tile * BLOCK_N + half, work.bh, full,
-                             0x3);
+          const int row = tile * BLOCK_N + half;
+          tma_load_multicast(k_ring + offset + half * 128, k_map, slab * 64, row, work.bh, full, 0x3);
+          tma_load_multicast(v_ring + offset + half * 128, v_map, slab * 64, row, work.bh, full, 0x3);
 #else
           tma_load(k_ring + offset, k_map, slab * 64, tile * BLOCK_N, work.bh, full);
           tma_load(v_ring + offset, v_map, slab * 64, tile * BLOCK_N, work.bh, full);
