@@ -265,8 +265,9 @@ class Store {
   void save_rerank(std::int64_t run_id, std::int64_t problem_id, std::int64_t device_id,
                    const std::vector<RerankRecord>& ranked);
 
-  // Ok results by median time ascending (the re-measured median where a rerank timed the config), then (if
-  // include_failed) failures by status. top_k <= 0: all. No device: every device's measurements.
+  // Ok results by the search's median time ascending, the configs a rerank re-timed permuted among their
+  // places by their re-measured medians; then (if include_failed) failures by status. top_k <= 0: all. No
+  // device: every device's measurements.
   std::vector<RankedResult> best(std::int64_t space_id, std::int64_t problem_id,
                                  std::optional<std::int64_t> device_id, int top_k, bool include_failed) const;
   std::vector<RunSummary> runs(int limit) const;  // newest first; limit <= 0: all

@@ -153,7 +153,11 @@ std::set<std::string> Store::measured_configs(std::int64_t space_id, std::int64_
 std::vector<RankedResult> Store::best(std::int64_t space_id, std::int64_t problem_id,
                                       std::optional<std::int64_t> device_id, int top_k,
                                       bool include_failed) const {
-  // Each measurement with the newest rerank of its config, problem and device, whose median ranks it.
+  // Each measurement with the newest rerank of its config, problem and device. The search's medians rank
+  // them all (taken the same way); the configs a rerank re-timed keep the places their search medians gave
+  // them, in the order of their re-measured medians. A rerank times its configs back to back, on a GPU
+  // hotter than the search's (power capping lowers the clocks under sustained load): its medians order
+  // those configs against each other, not against configs it did not time.
   sql::Statement select(*db_, std::string(kRankedColumns) + R"(,
              rr.position, rr.median_us, rr.min_us, rr.max_us, rr.round_medians_us,
              rr.timing_mode, rr.graph_executions, rr.flush_l2, rr.timing_note)" +
@@ -162,11 +166,9 @@ std::vector<RankedResult> Store::best(std::int64_t space_id, std::int64_t proble
                                          AND x.problem_id = m.problem_id AND x.device_id = m.device_id)
       WHERE c.space_id = ?1 AND m.problem_id = ?2 AND (CAST(?3 AS BIGINT) IS NULL OR m.device_id = ?3)
         AND (?4 OR m.status = 'ok')
-      ORDER BY m.status <> 'ok', CASE WHEN m.status = 'ok' THEN coalesce(rr.median_us, m.time_median_us) END,
-               m.status, m.id
-      LIMIT )" + dialect::limit(db_->backend(), "?5"));
+      ORDER BY m.status <> 'ok', CASE WHEN m.status = 'ok' THEN m.time_median_us END, m.status, m.id)");
   select.bind_int(1, space_id).bind_int(2, problem_id).bind_int(3, device_id);
-  select.bind_int(4, include_failed ? 1 : 0).bind_int(5, limit_of(top_k));
+  select.bind_int(4, include_failed ? 1 : 0);
   std::vector<RankedResult> results;
   while (select.step()) {
     RankedResult& result = results.emplace_back(read_ranked(select, db_->name()));
@@ -179,6 +181,17 @@ std::vector<RankedResult> Store::best(std::int64_t space_id, std::int64_t proble
     remeasured.round_medians_us = nlohmann::json::parse(select.text(28)).get<std::vector<double>>();
     remeasured.method = read_method(select, 29);
   }
+  std::vector<std::size_t> slots;  // of the re-measured results, in search order
+  for (std::size_t i = 0; i < results.size(); ++i)
+    if (results[i].remeasured) slots.push_back(i);
+  std::vector<RankedResult> remeasured;
+  for (const std::size_t slot : slots) remeasured.push_back(std::move(results[slot]));
+  std::stable_sort(remeasured.begin(), remeasured.end(), [](const RankedResult& a, const RankedResult& b) {
+    return a.remeasured->median_us < b.remeasured->median_us;
+  });
+  for (std::size_t k = 0; k < slots.size(); ++k) results[slots[k]] = std::move(remeasured[k]);
+  if (top_k > 0 && results.size() > static_cast<std::size_t>(top_k))
+    results.resize(static_cast<std::size_t>(top_k));
   return results;
 }
 

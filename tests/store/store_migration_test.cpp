@@ -212,9 +212,12 @@ TEST(StoreMigration, Version8GainsTheRerankTableAndKeepsItsRanking) {
   ASSERT_EQ(before.size(), 2u);
   EXPECT_EQ(before[0].config_id, 2);
   EXPECT_FALSE(before[0].remeasured);
+  // A rerank of both that finds config 4 faster puts it first.
   RerankRecord faster{4, {}};
   faster.remeasured = {1, 12.0, 11.9, 12.1, {11.9, 12.0, 12.1}, std::nullopt};
-  store.save_rerank(2, 1, 1, {faster});
+  RerankRecord slower{2, {}};
+  slower.remeasured = {2, 12.5, 12.4, 12.6, {12.4, 12.5, 12.6}, std::nullopt};
+  store.save_rerank(2, 1, 1, {faster, slower});
   EXPECT_EQ(store.best(1, 1, 1, 0, false).at(0).config_id, 4);
   EXPECT_EQ(query_text(file, "PRAGMA foreign_key_check"), "<no row>");
 }
