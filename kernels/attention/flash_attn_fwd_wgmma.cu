@@ -14,9 +14,8 @@
 //               to fp16), B = V from shared memory, transposed (V is stored key-major, D contiguous).
 // O stays in fp32 registers until the epilogue divides by the row sums (0 for a row with every key masked,
 // never NaN), stages the fp16 tile in the Q tile and writes it with 16-byte stores (or TMA), rows < S only.
-// Keys >= S
-// and (CAUSAL) keys after the query get -inf on the tiles that reach them only; K/V tiles after a block's
-// last row are not loaded (causal), and a warpgroup skips tiles entirely after its own rows.
+// Keys >= S and (CAUSAL) keys after the query get -inf on the tiles that reach them only; K/V tiles after a
+// block's last row are not loaded (causal), and a warpgroup skips tiles entirely after its own rows.
 //
 // Tuning parameters (#defined by the tuner, never here):
 //   CONSUMER_WARPGROUPS  warpgroups per block (1..3), each owning 64 query rows
@@ -124,29 +123,30 @@
 // PERSISTENT = 1 (with TMA_LOADS): a block walks the work tiles (BLOCK_M rows of one head) blockIdx.x,
 // blockIdx.x + gridDim.x, ... (work_tile() below). The ring's tiles are numbered across work tiles (ring
 // number = tiles of the block's earlier work tiles + tile), so stages and parities run on; the producer
-// issues a work tile's first K/V tile, then waits on q_empty (initialised to one arrival per consumer warpgroup) for
-// the previous work tile's epilogue to have left the Q tile (its staged O stored and, with TMA_STORE, read by
-// the bulk store), and loads Q onto the same full barrier, whose phase cannot complete before Q's bytes have
-// landed. Each consumer warpgroup arrives on q_empty once its rows are stored (after fence.proxy.async: its
-// generic writes to the staging rows come before the next Q's TMA writes). PINGPONG's turns run on too: every
-// warpgroup takes tiles + 1 turns per work tile.
+// issues a work tile's first K/V tile, then waits on q_empty (initialised to one arrival per consumer
+// warpgroup) for the previous work tile's epilogue to have left the Q tile (its staged O stored and, with
+// TMA_STORE, read by the bulk store), and loads Q onto the same full barrier, whose phase cannot complete
+// before Q's bytes have landed. Each consumer warpgroup arrives on q_empty once its rows are stored (after
+// fence.proxy.async: its generic writes to the staging rows come before the next Q's TMA writes). PINGPONG's
+// turns run on too: every warpgroup takes tiles + 1 turns per work tile.
 //
 // LONGEST_FIRST = 1 (CAUSAL): without PERSISTENT the query blocks are taken in reverse of blockIdx.x, so that
 // the hardware, which starts blocks in blockIdx order, starts the longest first; with it the work tiles are
 // numbered every head's last query block first, then every head's last but one, ...
 //
 // CLUSTER = 2 (with TMA_LOADS, not PERSISTENT): the two blocks of a cluster (blockIdx.x 2k and 2k + 1:
-// adjacent query blocks of one head) go through the same K/V tiles in step, as many as the later one needs (the other
-// acquires and releases those past its rows). For each tile the producer of block rank r loads rows
-// [r, r + 1) * BLOCK_N / 2 of K and V (the maps' box is BLOCK_N / 2 rows) with .multicast::cluster into the
-// same offset of both blocks, counting on the full barrier at that offset in each; each block's full barrier
-// expects the whole tile (its own half and the peer's). A stage may be refilled once the consumers of both
-// blocks have released it: every consumer warp arrives on its own block's empty barrier and on the peer's
-// (mapa + mbarrier.arrive.release.cluster), empty barriers count 8 W arrivals, and the producer waits on them
-// with cluster scope (acquire.cluster). The barriers are initialised (fence.mbarrier_init.release.cluster)
-// before a cluster barrier that every thread of both blocks passes, and every thread passes another before it
-// exits, so that no multicast copy or remote arrival reaches a block that has exited. An extra block (an odd
-// number of query blocks) has all its rows past S: it computes on zeros and stores nothing.
+// adjacent query blocks of one head) go through the same K/V tiles in step, as many as the later one needs
+// (the other acquires and releases those past its rows). For each tile the producer of block rank r loads
+// rows [r, r + 1) * BLOCK_N / 2 of K and V (the maps' box is BLOCK_N / 2 rows) with .multicast::cluster into
+// the same offset of both blocks, counting on the full barrier at that offset in each; each block's full
+// barrier expects the whole tile (its own half and the peer's). A stage may be refilled once the consumers of
+// both blocks have released it: every consumer warp arrives on its own block's empty barrier and on the
+// peer's (mapa + mbarrier.arrive.release.cluster), empty barriers count 8 W arrivals, and the producer waits
+// on them with cluster scope (acquire.cluster). The barriers are initialised
+// (fence.mbarrier_init.release.cluster) before a cluster barrier that every thread of both blocks passes, and
+// every thread passes another before it exits, so that no multicast copy or remote arrival reaches a block
+// that has exited. An extra block (an odd number of query blocks) has all its rows past S: it computes on
+// zeros and stores nothing.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -411,17 +411,23 @@ __device__ __forceinline__ void wgmma_wait_all_but_one() {
 __device__ __forceinline__ void mbarrier_init(unsigned barrier, unsigned arrivals) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(barrier), "r"(arrivals) : "memory");
 }
+// Spins on mbarrier.try_wait.parity with semantics and scope SEM_SCOPE ("" is acquire.cta) until the phase
+// of `barrier` with parity `parity` has completed.
+#define MBARRIER_WAIT(SEM_SCOPE, barrier, parity)                                                          \
+  do {                                                                                                     \
+    unsigned done;                                                                                         \
+    do {                                                                                                   \
+      asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity" SEM_SCOPE                                  \
+                   ".shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"                               \
+                   : "=r"(done)                                                                            \
+                   : "r"(barrier), "r"(parity)                                                             \
+                   : "memory");                                                                            \
+    } while (!done);                                                                                       \
+  } while (0)
 // Returns once the phase of `barrier` with this parity has completed (acquire: what the arrivals released,
 // and the copies a cp.async arrival tracked, are visible).
 __device__ __forceinline__ void mbarrier_wait(unsigned barrier, unsigned parity) {
-  unsigned done;
-  do {
-    asm volatile(
-        "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
-        : "=r"(done)
-        : "r"(barrier), "r"(parity)
-        : "memory");
-  } while (!done);
+  MBARRIER_WAIT("", barrier, parity);
 }
 __device__ __forceinline__ void mbarrier_arrive(unsigned barrier) {
   asm volatile("{\n.reg .b64 state;\nmbarrier.arrive.shared::cta.b64 state, [%0];\n}\n" ::"r"(barrier)
@@ -437,10 +443,6 @@ __device__ __forceinline__ void mbarrier_arrive_expect_bytes(unsigned barrier, u
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(barrier), "r"(bytes)
                : "memory");
 }
-// The consumer warpgroups' own barrier (the producer exits early): named barrier 1.
-__device__ __forceinline__ void sync_consumers() {
-  asm volatile("bar.sync 1, %0;\n" ::"n"(CONSUMER_THREADS) : "memory");
-}
 // PINGPONG's turns: consumer warpgroup w may issue its wgmmas once named barrier 2 + w has its 256 threads,
 // its own 128 waiting and the 128 of warpgroup w - 1 (mod the count) that passed the turn on.
 __device__ __forceinline__ void wait_for_turn(int warpgroup) {
@@ -452,15 +454,7 @@ __device__ __forceinline__ void pass_turn(int warpgroup) {
 // The same barrier's wait with cluster scope: what threads of another block of the cluster released before
 // their (remote) arrivals is visible.
 __device__ __forceinline__ void mbarrier_wait_cluster(unsigned barrier, unsigned parity) {
-  unsigned done;
-  do {
-    asm volatile(
-        "{\n.reg .pred p;\nmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
-        "selp.u32 %0, 1, 0, p;\n}\n"
-        : "=r"(done)
-        : "r"(barrier), "r"(parity)
-        : "memory");
-  } while (!done);
+  MBARRIER_WAIT(".acquire.cluster", barrier, parity);
 }
 // One arrival on the mbarrier at the same offset as `barrier` in the shared memory of cluster block `block`.
 __device__ __forceinline__ void mbarrier_arrive_remote(unsigned barrier, unsigned block) {
@@ -795,343 +789,345 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
 
   int ring_base = 0;  // the ring number of this work tile's first K/V tile
   for (int item = first_item; item < item_count; item += item_step) {
-  const WorkTile work = work_tile(item, S, B * H);
-  const int m0 = work.m0;
-  const int tiles = work.tiles;
-  const int wg_row0 = m0 + warpgroup * 64;  // first query row of this warpgroup
-  const long long head = static_cast<long long>(work.bh) * S * D;
-  (void)head;  // unused when TMA both loads and stores
+    const WorkTile work = work_tile(item, S, B * H);
+    const int m0 = work.m0;
+    const int tiles = work.tiles;
+    const int wg_row0 = m0 + warpgroup * 64;  // first query row of this warpgroup
+    const long long head = static_cast<long long>(work.bh) * S * D;
+    (void)head;  // unused when TMA both loads and stores
 #if !WARP_SPECIALIZE
-  load_tile<BLOCK_M>(q_tile, Q + head + static_cast<long long>(m0) * D, S - m0);
-  auto load_kv = [&](int tile) {
-    const int stage = tile % STAGES;
-    const int n0 = tile * BLOCK_N;
-    const long long offset = head + static_cast<long long>(n0) * D;
-    load_tile<BLOCK_N>(k_ring + stage * KV_TILE_BYTES, K + offset, S - n0);
-    load_tile<BLOCK_N>(v_ring + stage * KV_TILE_BYTES, V + offset, S - n0);
-  };
-  // Prologue: Q with the first tile, then up to PREFETCH tiles in flight (empty groups keep the count).
+    load_tile<BLOCK_M>(q_tile, Q + head + static_cast<long long>(m0) * D, S - m0);
+    auto load_kv = [&](int tile) {
+      const int stage = tile % STAGES;
+      const int n0 = tile * BLOCK_N;
+      const long long offset = head + static_cast<long long>(n0) * D;
+      load_tile<BLOCK_N>(k_ring + stage * KV_TILE_BYTES, K + offset, S - n0);
+      load_tile<BLOCK_N>(v_ring + stage * KV_TILE_BYTES, V + offset, S - n0);
+    };
+    // Prologue: Q with the first tile, then up to PREFETCH tiles in flight (empty groups keep the count).
 #pragma unroll
-  for (int tile = 0; tile < PREFETCH; ++tile) {
-    if (tile < tiles) load_kv(tile);
-    commit_copies();
-  }
+    for (int tile = 0; tile < PREFETCH; ++tile) {
+      if (tile < tiles) load_kv(tile);
+      commit_copies();
+    }
 #endif
 
-  float o_acc[D / 2];
-  float row_max[2];  // running max of the scaled scores of rows g and g + 8, base 2
-  float row_sum[2];  // this lane's share of the running sums
+    float o_acc[D / 2];
+    float row_max[2];  // running max of the scaled scores of rows g and g + 8, base 2
+    float row_sum[2];  // this lane's share of the running sums
 #pragma unroll
-  for (int i = 0; i < D / 2; ++i) o_acc[i] = 0.0f;
-#pragma unroll
-  for (int r = 0; r < 2; ++r) {
-    row_max[r] = NEG_INF;
-    row_sum[r] = 0.0f;
-  }
-
-  // acquire(tile): the tile's K and V are in shared memory, visible to wgmma (the async proxy).
-  // release(tile): this thread's warpgroup no longer reads the tile's stage.
-  // (tile counts within the work tile; ring_base + tile is its number in the ring.)
-  auto acquire = [&](int tile) {
-#if WARP_SPECIALIZE
-    const int ring = ring_base + tile;
-    mbarrier_wait(full_barriers + 8 * (ring % STAGES), (ring / STAGES) & 1);
-#if !TMA_LOADS
-    fence_async_shared();  // the producer's cp.async wrote through the generic proxy (TMA writes through the
-                           // async proxy, which wgmma reads through)
-#endif
-#elif INTRA_WG_OVERLAP
-    // The barrier also says every warpgroup has waited for its P V of tile - 2: that stage is refilled.
-    wait_copies<PREFETCH - 1>();
-    fence_async_shared();
-    __syncthreads();
-    if (tile + PREFETCH < tiles) load_kv(tile + PREFETCH);
-    commit_copies();
-#else
-    if (tile + PREFETCH < tiles) load_kv(tile + PREFETCH);
-    commit_copies();
-    wait_copies<PREFETCH>();
-    fence_async_shared();
-    __syncthreads();
-#endif
-  };
-  auto release = [&](int tile) {
-#if WARP_SPECIALIZE
-    __syncwarp();
-    if (lane == 0) {
-      const unsigned empty = empty_barriers + 8 * ((ring_base + tile) % STAGES);
-      mbarrier_arrive(empty);
-#if CLUSTER > 1
-      mbarrier_arrive_remote(empty, rank ^ 1);  // the peer's producer refills this stage in both blocks
-#endif
-    }
-#elif !INTRA_WG_OVERLAP
-    (void)tile;
-    __syncthreads();  // the stage computed here is refilled by a later iteration
-#else
-    (void)tile;
-#endif
-  };
-
-  // The descriptor offset (16-byte units) of a tile's stage.
-  auto stage_offset = [&](int tile) {
-    return static_cast<unsigned long long>(((ring_base + tile) % STAGES) * KV_TILE_BYTES) >> 4;
-  };
-  // S = Q K^T for this warpgroup's 64 rows and the tile's BLOCK_N keys (issued, not committed).
-  auto issue_qk = [&](float(&s_acc)[BLOCK_N / 2], unsigned long long offset) {
-#pragma unroll
-    for (int ks = 0; ks < D / 16; ++ks) {
-      const unsigned long long q_step = ((ks / 4) * (BLOCK_M * 128) + (ks % 4) * 32) >> 4;
-      const unsigned long long k_step = ((ks / 4) * (BLOCK_N * 128) + (ks % 4) * 32) >> 4;
-      Wgmma<BLOCK_N>::ss(s_acc, q_desc + q_step, k_desc + offset + k_step);
-    }
-  };
-  // O += P V: the packed S accumulators of keys [16 kt, 16 kt + 16) are the A fragment of k-step kt (issued,
-  // not committed).
-  auto issue_pv = [&](const unsigned(&p_frag)[BLOCK_N / 16][4], unsigned long long offset) {
-#pragma unroll
-    for (int kt = 0; kt < BLOCK_N / 16; ++kt)
-      Wgmma<D>::rs(o_acc, p_frag[kt], v_desc + offset + ((kt * 16 * 128) >> 4));
-  };
-  // Masks the keys past S and (causal) after the query on the tiles that reach them, turns the S accumulators
-  // into P and updates the running max and sums (online softmax, base 2); factor[r] is what O's row r must be
-  // multiplied by, here when rescale_now.
-  auto softmax = [&](float(&s_acc)[BLOCK_N / 2], int n0, float(&factor)[2], bool rescale_now) {
-    const bool tail = n0 + BLOCK_N > S;
-    const bool diagonal = CAUSAL && n0 + BLOCK_N - 1 > wg_row0;
-    if (tail || diagonal) {
-#pragma unroll
-      for (int i = 0; i < BLOCK_N / 2; ++i) {
-        const int key = n0 + (i / 4) * 8 + quad * 2 + (i & 1);
-        const int query = wg_row0 + warp * 16 + group + ((i >> 1) & 1) * 8;
-        if (key >= S || (CAUSAL && key > query)) s_acc[i] = NEG_INF;
-      }
-    }
+    for (int i = 0; i < D / 2; ++i) o_acc[i] = 0.0f;
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
-      float tile_max = NEG_INF;
+      row_max[r] = NEG_INF;
+      row_sum[r] = 0.0f;
+    }
+
+    // acquire(tile): the tile's K and V are in shared memory, visible to wgmma (the async proxy).
+    // release(tile): this thread's warpgroup no longer reads the tile's stage.
+    // (tile counts within the work tile; ring_base + tile is its number in the ring.)
+    auto acquire = [&](int tile) {
+#if WARP_SPECIALIZE
+      const int ring = ring_base + tile;
+      mbarrier_wait(full_barriers + 8 * (ring % STAGES), (ring / STAGES) & 1);
+#if !TMA_LOADS
+      fence_async_shared();  // the producer's cp.async wrote through the generic proxy (TMA writes through
+                             // the async proxy, which wgmma reads through)
+#endif
+#elif INTRA_WG_OVERLAP
+      // The barrier also says every warpgroup has waited for its P V of tile - 2: that stage is refilled.
+      wait_copies<PREFETCH - 1>();
+      fence_async_shared();
+      __syncthreads();
+      if (tile + PREFETCH < tiles) load_kv(tile + PREFETCH);
+      commit_copies();
+#else
+      if (tile + PREFETCH < tiles) load_kv(tile + PREFETCH);
+      commit_copies();
+      wait_copies<PREFETCH>();
+      fence_async_shared();
+      __syncthreads();
+#endif
+    };
+    auto release = [&](int tile) {
+#if WARP_SPECIALIZE
+      __syncwarp();
+      if (lane == 0) {
+        const unsigned empty = empty_barriers + 8 * ((ring_base + tile) % STAGES);
+        mbarrier_arrive(empty);
+#if CLUSTER > 1
+        mbarrier_arrive_remote(empty, rank ^ 1);  // the peer's producer refills this stage in both blocks
+#endif
+      }
+#elif !INTRA_WG_OVERLAP
+      (void)tile;
+      __syncthreads();  // the stage computed here is refilled by a later iteration
+#else
+      (void)tile;
+#endif
+    };
+
+    // The descriptor offset (16-byte units) of a tile's stage.
+    auto stage_offset = [&](int tile) {
+      return static_cast<unsigned long long>(((ring_base + tile) % STAGES) * KV_TILE_BYTES) >> 4;
+    };
+    // S = Q K^T for this warpgroup's 64 rows and the tile's BLOCK_N keys (issued, not committed).
+    auto issue_qk = [&](float(&s_acc)[BLOCK_N / 2], unsigned long long offset) {
 #pragma unroll
-      for (int j = 0; j < BLOCK_N / 8; ++j)
-        tile_max = fmaxf(tile_max, fmaxf(s_acc[4 * j + 2 * r], s_acc[4 * j + 2 * r + 1]));
-      tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 1));
-      tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 2));
-      const float new_max = fmaxf(row_max[r], tile_max * scale_log2);
-      // A row with every key so far masked keeps -inf: subtract 0 so that its p and factor are 0.
-      const float base = new_max == NEG_INF ? 0.0f : new_max;
-      const float row_factor = exp2_approx(row_max[r] - base);
-      row_max[r] = new_max;
-      float sum = 0.0f;
+      for (int ks = 0; ks < D / 16; ++ks) {
+        const unsigned long long q_step = ((ks / 4) * (BLOCK_M * 128) + (ks % 4) * 32) >> 4;
+        const unsigned long long k_step = ((ks / 4) * (BLOCK_N * 128) + (ks % 4) * 32) >> 4;
+        Wgmma<BLOCK_N>::ss(s_acc, q_desc + q_step, k_desc + offset + k_step);
+      }
+    };
+    // O += P V: the packed S accumulators of keys [16 kt, 16 kt + 16) are the A fragment of k-step kt
+    // (issued, not committed).
+    auto issue_pv = [&](const unsigned(&p_frag)[BLOCK_N / 16][4], unsigned long long offset) {
 #pragma unroll
-      for (int j = 0; j < BLOCK_N / 8; ++j)
+      for (int kt = 0; kt < BLOCK_N / 16; ++kt)
+        Wgmma<D>::rs(o_acc, p_frag[kt], v_desc + offset + ((kt * 16 * 128) >> 4));
+    };
+    // Masks the keys past S and (causal) after the query on the tiles that reach them, turns the S
+    // accumulators into P and updates the running max and sums (online softmax, base 2); factor[r] is what
+    // O's row r must be multiplied by, here when rescale_now.
+    auto softmax = [&](float(&s_acc)[BLOCK_N / 2], int n0, float(&factor)[2], bool rescale_now) {
+      const bool tail = n0 + BLOCK_N > S;
+      const bool diagonal = CAUSAL && n0 + BLOCK_N - 1 > wg_row0;
+      if (tail || diagonal) {
 #pragma unroll
-        for (int c = 0; c < 2; ++c) {
-          const float p = exp2_approx(s_acc[4 * j + 2 * r + c] * scale_log2 - base);
-          s_acc[4 * j + 2 * r + c] = p;
-          sum += p;
-        }
-      row_sum[r] = row_sum[r] * row_factor + sum;
-      if (rescale_now) {
-#pragma unroll
-        for (int j = 0; j < D / 8; ++j) {
-          o_acc[4 * j + 2 * r] *= row_factor;
-          o_acc[4 * j + 2 * r + 1] *= row_factor;
+        for (int i = 0; i < BLOCK_N / 2; ++i) {
+          const int key = n0 + (i / 4) * 8 + quad * 2 + (i & 1);
+          const int query = wg_row0 + warp * 16 + group + ((i >> 1) & 1) * 8;
+          if (key >= S || (CAUSAL && key > query)) s_acc[i] = NEG_INF;
         }
       }
-      factor[r] = row_factor;
-    }
-  };
-  auto pack_p = [](const float(&s_acc)[BLOCK_N / 2], unsigned(&p_frag)[BLOCK_N / 16][4]) {
 #pragma unroll
-    for (int kt = 0; kt < BLOCK_N / 16; ++kt) {
+      for (int r = 0; r < 2; ++r) {
+        float tile_max = NEG_INF;
 #pragma unroll
-      for (int i = 0; i < 4; ++i) p_frag[kt][i] = pack_pair(s_acc[8 * kt + 2 * i], s_acc[8 * kt + 2 * i + 1]);
-      pin(p_frag[kt]);
-    }
-  };
+        for (int j = 0; j < BLOCK_N / 8; ++j)
+          tile_max = fmaxf(tile_max, fmaxf(s_acc[4 * j + 2 * r], s_acc[4 * j + 2 * r + 1]));
+        tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 1));
+        tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 2));
+        const float new_max = fmaxf(row_max[r], tile_max * scale_log2);
+        // A row with every key so far masked keeps -inf: subtract 0 so that its p and factor are 0.
+        const float base = new_max == NEG_INF ? 0.0f : new_max;
+        const float row_factor = exp2_approx(row_max[r] - base);
+        row_max[r] = new_max;
+        float sum = 0.0f;
+#pragma unroll
+        for (int j = 0; j < BLOCK_N / 8; ++j)
+#pragma unroll
+          for (int c = 0; c < 2; ++c) {
+            const float p = exp2_approx(s_acc[4 * j + 2 * r + c] * scale_log2 - base);
+            s_acc[4 * j + 2 * r + c] = p;
+            sum += p;
+          }
+        row_sum[r] = row_sum[r] * row_factor + sum;
+        if (rescale_now) {
+#pragma unroll
+          for (int j = 0; j < D / 8; ++j) {
+            o_acc[4 * j + 2 * r] *= row_factor;
+            o_acc[4 * j + 2 * r + 1] *= row_factor;
+          }
+        }
+        factor[r] = row_factor;
+      }
+    };
+    auto pack_p = [](const float(&s_acc)[BLOCK_N / 2], unsigned(&p_frag)[BLOCK_N / 16][4]) {
+#pragma unroll
+      for (int kt = 0; kt < BLOCK_N / 16; ++kt) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+          p_frag[kt][i] = pack_pair(s_acc[8 * kt + 2 * i], s_acc[8 * kt + 2 * i + 1]);
+        pin(p_frag[kt]);
+      }
+    };
 
 #if INTRA_WG_OVERLAP
-  // FlashAttention-3's intra-warpgroup overlap: S of tile j and P V of tile j - 1 are issued together (two
-  // commit groups), the softmax of tile j runs once S has completed (wait_group 1) while P V still runs, and
-  // O is rescaled once P V has completed too (wait_group 0). P of tile j - 1 stays in p_frag meanwhile.
-  const int wg_tiles =
-      CAUSAL ? min(tiles, (wg_row0 + 63) / BLOCK_N + 1) : tiles;  // tiles this warpgroup computes
-  unsigned p_frag[BLOCK_N / 16][4];
-  // PINGPONG: every warpgroup takes tiles + 1 turns (tile 0's S, tiles 1.. with the previous P V, the last
-  // P V, and an empty turn for each tile it skips).
-  auto begin_turn = [&] {
+    // FlashAttention-3's intra-warpgroup overlap: S of tile j and P V of tile j - 1 are issued together (two
+    // commit groups), the softmax of tile j runs once S has completed (wait_group 1) while P V still runs,
+    // and O is rescaled once P V has completed too (wait_group 0). P of tile j - 1 stays in p_frag meanwhile.
+    const int wg_tiles =
+        CAUSAL ? min(tiles, (wg_row0 + 63) / BLOCK_N + 1) : tiles;  // tiles this warpgroup computes
+    unsigned p_frag[BLOCK_N / 16][4];
+    // PINGPONG: every warpgroup takes tiles + 1 turns (tile 0's S, tiles 1.. with the previous P V, the last
+    // P V, and an empty turn for each tile it skips).
+    auto begin_turn = [&] {
 #if PINGPONG
-    wait_for_turn(warpgroup);
+      wait_for_turn(warpgroup);
 #endif
-  };
-  auto end_turn = [&] {
+    };
+    auto end_turn = [&] {
 #if PINGPONG
-    pass_turn(warpgroup);
+      pass_turn(warpgroup);
 #endif
-  };
-  {
-    acquire(0);
-    float s_acc[BLOCK_N / 2];
-#pragma unroll
-    for (int i = 0; i < BLOCK_N / 2; ++i) s_acc[i] = 0.0f;
-    pin(s_acc);
-    begin_turn();
-    wgmma_fence();
-    issue_qk(s_acc, stage_offset(0));
-    wgmma_commit();
-    end_turn();
-    wgmma_wait_all();
-    pin(s_acc);
-    float factor[2];
-    softmax(s_acc, 0, factor, false);  // O is still 0
-    pack_p(s_acc, p_frag);
-  }
-  for (int tile = 1; tile < wg_tiles; ++tile) {
-    acquire(tile);
-    float s_acc[BLOCK_N / 2];
-#pragma unroll
-    for (int i = 0; i < BLOCK_N / 2; ++i) s_acc[i] = 0.0f;
-    pin(s_acc);
-    pin(o_acc);
-    begin_turn();
-    wgmma_fence();
-    issue_qk(s_acc, stage_offset(tile));
-    wgmma_commit();
-    issue_pv(p_frag, stage_offset(tile - 1));
-    wgmma_commit();
-    end_turn();
-    wgmma_wait_all_but_one();  // S of this tile
-    pin(s_acc);
-    float factor[2];
-    softmax(s_acc, tile * BLOCK_N, factor, false);
-    pin(s_acc);        // computed before P V is waited for
-    wgmma_wait_all();  // P V of the previous tile
-    pin(o_acc);
-#pragma unroll
-    for (int kt = 0; kt < BLOCK_N / 16; ++kt) pin(p_frag[kt]);  // read by the wgmmas until the wait
-    release(tile - 1);
-#pragma unroll
-    for (int r = 0; r < 2; ++r)
-#pragma unroll
-      for (int j = 0; j < D / 8; ++j) {
-        o_acc[4 * j + 2 * r] *= factor[r];
-        o_acc[4 * j + 2 * r + 1] *= factor[r];
-      }
-    pack_p(s_acc, p_frag);
-  }
-  pin(o_acc);
-  begin_turn();
-  wgmma_fence();
-  issue_pv(p_frag, stage_offset(wg_tiles - 1));
-  wgmma_commit();
-  end_turn();
-  wgmma_wait_all();
-  pin(o_acc);
-#pragma unroll
-  for (int kt = 0; kt < BLOCK_N / 16; ++kt) pin(p_frag[kt]);
-  release(wg_tiles - 1);
-  for (int tile = wg_tiles; tile < tiles; ++tile) {  // (causal) the block's tiles past this warpgroup's rows
-    acquire(tile);
-    begin_turn();
-    end_turn();
-    release(tile);
-  }
-#else
-  for (int tile = 0; tile < tiles; ++tile) {
-    acquire(tile);
-    const int n0 = tile * BLOCK_N;
-    if (!CAUSAL || n0 <= wg_row0 + 63) {
-      const unsigned long long offset = stage_offset(tile);
+    };
+    {
+      acquire(0);
       float s_acc[BLOCK_N / 2];
 #pragma unroll
       for (int i = 0; i < BLOCK_N / 2; ++i) s_acc[i] = 0.0f;
       pin(s_acc);
+      begin_turn();
       wgmma_fence();
-      issue_qk(s_acc, offset);
+      issue_qk(s_acc, stage_offset(0));
       wgmma_commit();
+      end_turn();
       wgmma_wait_all();
       pin(s_acc);
       float factor[2];
-      softmax(s_acc, n0, factor, true);
-      unsigned p_frag[BLOCK_N / 16][4];
+      softmax(s_acc, 0, factor, false);  // O is still 0
       pack_p(s_acc, p_frag);
+    }
+    for (int tile = 1; tile < wg_tiles; ++tile) {
+      acquire(tile);
+      float s_acc[BLOCK_N / 2];
+#pragma unroll
+      for (int i = 0; i < BLOCK_N / 2; ++i) s_acc[i] = 0.0f;
+      pin(s_acc);
       pin(o_acc);
+      begin_turn();
       wgmma_fence();
-      issue_pv(p_frag, offset);
+      issue_qk(s_acc, stage_offset(tile));
       wgmma_commit();
-      wgmma_wait_all();
+      issue_pv(p_frag, stage_offset(tile - 1));
+      wgmma_commit();
+      end_turn();
+      wgmma_wait_all_but_one();  // S of this tile
+      pin(s_acc);
+      float factor[2];
+      softmax(s_acc, tile * BLOCK_N, factor, false);
+      pin(s_acc);        // computed before P V is waited for
+      wgmma_wait_all();  // P V of the previous tile
       pin(o_acc);
 #pragma unroll
       for (int kt = 0; kt < BLOCK_N / 16; ++kt) pin(p_frag[kt]);  // read by the wgmmas until the wait
+      release(tile - 1);
+#pragma unroll
+      for (int r = 0; r < 2; ++r)
+#pragma unroll
+        for (int j = 0; j < D / 8; ++j) {
+          o_acc[4 * j + 2 * r] *= factor[r];
+          o_acc[4 * j + 2 * r + 1] *= factor[r];
+        }
+      pack_p(s_acc, p_frag);
     }
-    release(tile);
-  }
+    pin(o_acc);
+    begin_turn();
+    wgmma_fence();
+    issue_pv(p_frag, stage_offset(wg_tiles - 1));
+    wgmma_commit();
+    end_turn();
+    wgmma_wait_all();
+    pin(o_acc);
+#pragma unroll
+    for (int kt = 0; kt < BLOCK_N / 16; ++kt) pin(p_frag[kt]);
+    release(wg_tiles - 1);
+    for (int tile = wg_tiles; tile < tiles;
+         ++tile) {  // (causal) the block's tiles past this warpgroup's rows
+      acquire(tile);
+      begin_turn();
+      end_turn();
+      release(tile);
+    }
+#else
+    for (int tile = 0; tile < tiles; ++tile) {
+      acquire(tile);
+      const int n0 = tile * BLOCK_N;
+      if (!CAUSAL || n0 <= wg_row0 + 63) {
+        const unsigned long long offset = stage_offset(tile);
+        float s_acc[BLOCK_N / 2];
+#pragma unroll
+        for (int i = 0; i < BLOCK_N / 2; ++i) s_acc[i] = 0.0f;
+        pin(s_acc);
+        wgmma_fence();
+        issue_qk(s_acc, offset);
+        wgmma_commit();
+        wgmma_wait_all();
+        pin(s_acc);
+        float factor[2];
+        softmax(s_acc, n0, factor, true);
+        unsigned p_frag[BLOCK_N / 16][4];
+        pack_p(s_acc, p_frag);
+        pin(o_acc);
+        wgmma_fence();
+        issue_pv(p_frag, offset);
+        wgmma_commit();
+        wgmma_wait_all();
+        pin(o_acc);
+#pragma unroll
+        for (int kt = 0; kt < BLOCK_N / 16; ++kt) pin(p_frag[kt]);  // read by the wgmmas until the wait
+      }
+      release(tile);
+    }
 #endif
 
-  // Epilogue: O / row sum (0 where every key was masked) as fp16, staged swizzled in the Q tile (this
-  // warpgroup's rows only: only its own, completed, wgmmas read them), then stored.
+    // Epilogue: O / row sum (0 where every key was masked) as fp16, staged swizzled in the Q tile (this
+    // warpgroup's rows only: only its own, completed, wgmmas read them), then stored.
 #if !WARP_SPECIALIZE
-  wait_copies<0>();  // no copy may land in the staging area below
-  __syncthreads();
+    wait_copies<0>();  // no copy may land in the staging area below
+    __syncthreads();
 #endif
 #pragma unroll
-  for (int r = 0; r < 2; ++r) {
-    float total = row_sum[r];
-    total += __shfl_xor_sync(0xffffffffu, total, 1);
-    total += __shfl_xor_sync(0xffffffffu, total, 2);
-    const float inverse = total > 0.0f ? 1.0f / total : 0.0f;
-    const int row = warpgroup * 64 + warp * 16 + group + r * 8;
+    for (int r = 0; r < 2; ++r) {
+      float total = row_sum[r];
+      total += __shfl_xor_sync(0xffffffffu, total, 1);
+      total += __shfl_xor_sync(0xffffffffu, total, 2);
+      const float inverse = total > 0.0f ? 1.0f / total : 0.0f;
+      const int row = warpgroup * 64 + warp * 16 + group + r * 8;
 #pragma unroll
-    for (int j = 0; j < D / 8; ++j)
-      *reinterpret_cast<unsigned*>(q_staging + swizzled_offset<BLOCK_M>(row, j) + quad * 4) =
-          pack_pair(o_acc[4 * j + 2 * r] * inverse, o_acc[4 * j + 2 * r + 1] * inverse);
-  }
+      for (int j = 0; j < D / 8; ++j)
+        *reinterpret_cast<unsigned*>(q_staging + swizzled_offset<BLOCK_M>(row, j) + quad * 4) =
+            pack_pair(o_acc[4 * j + 2 * r] * inverse, o_acc[4 * j + 2 * r + 1] * inverse);
+    }
 #if !WARP_SPECIALIZE
-  __syncthreads();
-  elem* o_head = O + head;
-  for (int chunk = threadIdx.x; chunk < BLOCK_M * CHUNKS; chunk += CONSUMER_THREADS) {
-    const int row = chunk / CHUNKS;
-    const int c = chunk % CHUNKS;
-    if (m0 + row < S)
-      *reinterpret_cast<uint4*>(o_head + static_cast<long long>(m0 + row) * D + c * 8) =
-          *reinterpret_cast<const uint4*>(q_staging + swizzled_offset<BLOCK_M>(row, c));
-  }
+    __syncthreads();
+    elem* o_head = O + head;
+    for (int chunk = threadIdx.x; chunk < BLOCK_M * CHUNKS; chunk += CONSUMER_THREADS) {
+      const int row = chunk / CHUNKS;
+      const int c = chunk % CHUNKS;
+      if (m0 + row < S)
+        *reinterpret_cast<uint4*>(o_head + static_cast<long long>(m0 + row) * D + c * 8) =
+            *reinterpret_cast<const uint4*>(q_staging + swizzled_offset<BLOCK_M>(row, c));
+    }
 #else
-  // Each warpgroup stores its own 64 rows once its 128 threads have staged them (named barrier 5 + w), and
-  // (PERSISTENT) tells the producer on q_empty once they have been read, so that the next work tile's Q may
-  // land there.
+    // Each warpgroup stores its own 64 rows once its 128 threads have staged them (named barrier 5 + w), and
+    // (PERSISTENT) tells the producer on q_empty once they have been read, so that the next work tile's Q may
+    // land there.
 #if TMA_STORE
-  fence_async_shared();  // the staging writes become visible to the TMA engine (the async proxy)
-  sync_warpgroup(warpgroup);
-  if (threadIdx.x % 128 == 0) {
-    if (wg_row0 < S) {
+    fence_async_shared();  // the staging writes become visible to the TMA engine (the async proxy)
+    sync_warpgroup(warpgroup);
+    if (threadIdx.x % 128 == 0) {
+      if (wg_row0 < S) {
 #pragma unroll
-      for (int slab = 0; slab < D / 64; ++slab)
-        tma_store(o_map, q_tile + slab * BLOCK_M * 128 + warpgroup * 64 * 128, slab * 64, wg_row0, work.bh);
-      commit_stores();
-      wait_stores_read();
+        for (int slab = 0; slab < D / 64; ++slab)
+          tma_store(o_map, q_tile + slab * BLOCK_M * 128 + warpgroup * 64 * 128, slab * 64, wg_row0, work.bh);
+        commit_stores();
+        wait_stores_read();
+      }
+#if PERSISTENT
+      mbarrier_arrive(q_empty);
+#endif
+    }
+#else
+    sync_warpgroup(warpgroup);
+    elem* o_head = O + head;
+    for (int chunk = threadIdx.x % 128; chunk < 64 * CHUNKS; chunk += 128) {
+      const int row = warpgroup * 64 + chunk / CHUNKS;
+      const int c = chunk % CHUNKS;
+      if (m0 + row < S)
+        *reinterpret_cast<uint4*>(o_head + static_cast<long long>(m0 + row) * D + c * 8) =
+            *reinterpret_cast<const uint4*>(q_staging + swizzled_offset<BLOCK_M>(row, c));
     }
 #if PERSISTENT
-    mbarrier_arrive(q_empty);
-#endif
-  }
-#else
-  sync_warpgroup(warpgroup);
-  elem* o_head = O + head;
-  for (int chunk = threadIdx.x % 128; chunk < 64 * CHUNKS; chunk += 128) {
-    const int row = warpgroup * 64 + chunk / CHUNKS;
-    const int c = chunk % CHUNKS;
-    if (m0 + row < S)
-      *reinterpret_cast<uint4*>(o_head + static_cast<long long>(m0 + row) * D + c * 8) =
-          *reinterpret_cast<const uint4*>(q_staging + swizzled_offset<BLOCK_M>(row, c));
-  }
-#if PERSISTENT
-  fence_async_shared();       // this thread's generic accesses come before the next Q's TMA writes
-  sync_warpgroup(warpgroup);  // every thread's reads of the staging rows are done
-  if (threadIdx.x % 128 == 0) mbarrier_arrive(q_empty);
+    fence_async_shared();       // this thread's generic accesses come before the next Q's TMA writes
+    sync_warpgroup(warpgroup);  // every thread's reads of the staging rows are done
+    if (threadIdx.x % 128 == 0) mbarrier_arrive(q_empty);
 #endif
 #endif
 #endif
-  ring_base += tiles;
+    ring_base += tiles;
   }  // work tiles
 #if PINGPONG
   if (warpgroup == 0) wait_for_turn(0);  // the last warpgroup's final pass: every barrier phase completes
