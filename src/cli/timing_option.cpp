@@ -27,4 +27,14 @@ void add_timing_option(CLI::App& command, EvalSettings* eval) {
       ->default_str("auto");
 }
 
+void add_sustained_warmup_option(CLI::App& command, EvalSettings* eval) {
+  command
+      .add_option("--warmup-ms", eval->warmup_ms,
+                  "Then keep executing (graph replays) for at least this long before timing, so that the timed "
+                  "executions run at the clocks a sustained load of the variant settles at (power and thermal "
+                  "limits), not at an idle GPU's boost (0: no such warm-up)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 60000.0));
+}
+
 }  // namespace evotune::cli

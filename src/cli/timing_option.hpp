@@ -1,4 +1,5 @@
-// The --timing option of the commands that time variants (tune, eval), with the rule of its default.
+// The timing options of the commands that time variants (tune, eval): --timing, with the rule of its default,
+// and --warmup-ms.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -13,5 +14,8 @@ std::string timing_help();
 
 // Adds --timing single|graph|auto to `command`, writing the mode into *eval (which must outlive the app).
 void add_timing_option(CLI::App& command, EvalSettings* eval);
+
+// Adds --warmup-ms (the sustained warm-up before timing, EvalSettings::warmup_ms) to `command`.
+void add_sustained_warmup_option(CLI::App& command, EvalSettings* eval);
 
 }  // namespace evotune::cli

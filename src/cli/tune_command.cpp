@@ -176,11 +176,7 @@ void add_tune_command(CLI::App& app) {
       ->add_option("--warmup", options->eval.warmup,
                    "Executions before timing (graph, auto: the fastest sets G)")
       ->capture_default_str();
-  command
-      ->add_option("--warmup-ms", options->eval.warmup_ms,
-                   "Then keep executing (graph replays) for at least this long before timing, so that the timed executions run at the clocks a sustained load of the variant settles at (power and thermal limits), not at an idle GPU's boost (0: no such warm-up)")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 60000.0));
+  add_sustained_warmup_option(*command, &options->eval);
   command
       ->add_option(
           "--validation-rounds", options->eval.validation_rounds,
