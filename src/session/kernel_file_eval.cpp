@@ -84,7 +84,7 @@ KernelFileResult evaluate_kernel_file(const KernelFileRequest& request) {
   const auto& reference = space.reference();
   const KernelSource reference_source =
       render_source(space.reference_source(), reference.file.filename().string(),
-                    space.reference_constants(result.problem));
+                    space.reference_constants(result.problem), true, reference.file.parent_path());
   const CompileResult reference_compiled =
       compile_or_throw_setup(compiler,
                              {reference_source.text, reference.file.filename().string(), reference.name,
@@ -92,7 +92,8 @@ KernelFileResult evaluate_kernel_file(const KernelFileRequest& request) {
                              true);
   const KernelSource variant_source =
       render_source(source, request.kernel_file.filename().string(),
-                    space.compile_time_constants(result.params, result.problem));
+                    space.compile_time_constants(result.params, result.problem), true,
+                    request.kernel_file.parent_path());
   // Resources as a tuned variant's: a space of several launches reports its worst kernel (variant_compiler.cpp).
   const bool worst_kernel = request.kernel_name.empty() && space.launches().size() > 1;
   const CompileResult compiled =

@@ -49,13 +49,14 @@ CompiledVariant VariantCompiler::finish(Pending pending) {
 CompiledVariant VariantCompiler::compile_reference() {
   const auto& reference = space_.reference();
   KernelSource source = render_source(space_.reference_source(), reference.file.filename().string(),
-                                      space_.reference_constants(sizes_));
+                                      space_.reference_constants(sizes_), true, reference.file.parent_path());
   return finish(start({}, std::move(source), reference.name));
 }
 
 void VariantCompiler::submit(const Config& config) {
   KernelSource source = render_source(space_.template_source(), space_.kernel().file.filename().string(),
-                                      space_.compile_time_constants(config, sizes_));
+                                      space_.compile_time_constants(config, sizes_), true,
+                                      space_.kernel().file.parent_path());
   // A variant of several launches reports its worst kernel: the largest of each figure over the module's.
   queue_.push_back(start(config, std::move(source), space_.launches().size() > 1 ? "" : space_.kernel().name));
 }
