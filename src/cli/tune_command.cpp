@@ -90,6 +90,18 @@ std::vector<std::filesystem::path> replays_for(const std::vector<std::string>& r
   return chosen;
 }
 
+// "best: 0.87x cublasLt 13.0.2's time": the fastest stored config against the library's best algorithm.
+void print_baseline_ratio(const TuneSummary& summary) {
+  if (!summary.baseline || summary.top.empty() || summary.top.front().status != Status::ok) return;
+  const RankedResult& best = summary.top.front();
+  const double ours = best.remeasured ? best.remeasured->median_us : best.timing->median_us;
+  const BaselineTiming& baseline = *summary.baseline;
+  std::printf("best: %.2fx %s's time (%.1f us against %.1f us, the best of its heuristic's %d algorithms; %.1f us "
+              "its first)\n",
+              ours / baseline.best_us, baseline.library.c_str(), ours, baseline.best_us, baseline.algorithms,
+              baseline.heuristic_us);
+}
+
 // One problem's search, its summary line and table, and the sanitizer runs asked for.
 void run_one(const TuneOptions& options, int sanitize_count) {
   const TuneSummary summary = run_tune(options, &g_interrupted);
@@ -100,6 +112,7 @@ void run_one(const TuneOptions& options, int sanitize_count) {
       summary.seconds > 0 ? 60.0 * summary.evaluated / summary.seconds : 0.0, summary.worker_restarts,
       summary.stop_reason == StopReason::failed ? summary.error : to_string(summary.stop_reason));
   print_result_table(summary.top, stdout);
+  print_baseline_ratio(summary);
   if (sanitize_count > 0 && !options.replay_file && summary.stop_reason != StopReason::failed &&
       summary.stop_reason != StopReason::interrupted)
     sanitize_top(options, summary, sanitize_count);

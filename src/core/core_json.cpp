@@ -224,4 +224,42 @@ Outcome outcome_from_json(const Fields& f) {
   return o;
 }
 
+ordered_json to_json(const GemmBaselineSpec& spec) {
+  return {{"library", spec.library}, {"m", spec.m},         {"n", spec.n},
+          {"k", spec.k},             {"b_kmajor", spec.b_kmajor}, {"a", spec.a},
+          {"b", spec.b},             {"d", spec.d},         {"input", std::string(to_string(spec.input))},
+          {"output", std::string(to_string(spec.output))}};
+}
+
+GemmBaselineSpec gemm_baseline_from_json(const Fields& f) {
+  f.only({"library", "m", "n", "k", "b_kmajor", "a", "b", "d", "input", "output"});
+  GemmBaselineSpec spec;
+  spec.library = f.text("library");
+  spec.m = f.integer("m", 1);
+  spec.n = f.integer("n", 1);
+  spec.k = f.integer("k", 1);
+  spec.b_kmajor = f.boolean("b_kmajor");
+  spec.a = f.text("a");
+  spec.b = f.text("b");
+  spec.d = f.text("d");
+  for (const auto& [key, type] : {std::pair{"input", &spec.input}, std::pair{"output", &spec.output}}) {
+    const auto parsed = dtype_from_string(f.text(key));
+    if (!parsed) f.fail(key, "unknown element type '" + f.text(key) + "'");
+    *type = *parsed;
+  }
+  return spec;
+}
+
+ordered_json to_json(const BaselineTiming& timing) {
+  return {{"library", timing.library},       {"heuristic_us", timing.heuristic_us},
+          {"best_us", timing.best_us},       {"best_index", timing.best_index},
+          {"algorithms", timing.algorithms}, {"timing_mode", timing.timing_mode}};
+}
+
+BaselineTiming baseline_timing_from_json(const Fields& f) {
+  f.only({"library", "heuristic_us", "best_us", "best_index", "algorithms", "timing_mode"});
+  return {f.text("library"), f.number("heuristic_us"), f.number("best_us"), f.small_integer("best_index"),
+          f.small_integer("algorithms"), f.text("timing_mode")};
+}
+
 }  // namespace evotune

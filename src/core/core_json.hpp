@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "core/baseline.hpp"
 #include "core/compiled_kernel.hpp"
 #include "core/device_info.hpp"
 #include "core/eval_settings.hpp"
@@ -56,5 +57,9 @@ nlohmann::ordered_json to_json(const Tolerances& tolerances);
 Tolerances tolerances_from_json(const Fields& fields);
 nlohmann::ordered_json to_json(const EvalSettings& settings);
 EvalSettings settings_from_json(const Fields& fields);
+nlohmann::ordered_json to_json(const GemmBaselineSpec& spec);
+GemmBaselineSpec gemm_baseline_from_json(const Fields& fields);
+nlohmann::ordered_json to_json(const BaselineTiming& timing);
+BaselineTiming baseline_timing_from_json(const Fields& fields);
 
 }  // namespace evotune

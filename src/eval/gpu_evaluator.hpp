@@ -9,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/baseline.hpp"
 #include "core/compiled_kernel.hpp"
 #include "core/device_info.hpp"
 #include "core/eval_settings.hpp"
@@ -58,6 +59,11 @@ class GpuEvaluator {
   Outcome evaluate(const CompiledKernel& variant, std::uint64_t validation_seed,
                    const std::vector<LaunchSpec>& extra_launches = {}, bool timing_only = false);
 
+  // Times the space's library baseline on this evaluator's buffers (inputs filled from `seed`) the way a
+  // variant is timed, for each of the heuristic's first `candidates` algorithms (eval/baseline_timing.cpp).
+  // Throws Error where the library is missing or refuses the problem.
+  BaselineTiming time_baseline(const GemmBaselineSpec& spec, std::uint64_t seed, int candidates = 8);
+
   // False once a hung kernel could not be killed (or the state not rebuilt): evaluate() then only returns
   // failures, and the caller should stop with unhealthy_reason().
   bool healthy() const { return healthy_; }
@@ -96,6 +102,8 @@ class GpuEvaluator {
     std::optional<EnergyStats> energy;  // when settings_.measure_energy and NVML reads the energy counter
   };
   Measured time_variant(const LaunchSpec& launch);
+  // time_variant's method for any run: run_once enqueues one execution on the evaluator's stream.
+  Measured time_runs(const std::function<void()>& run_once);
   // The timing, and with settings_.measure_energy its energy (run_once: one run of executions_per_run
   // executions, the way it was timed).
   Measured with_energy(TimingStats timing, const std::function<void()>& run_once, int executions_per_run);
@@ -104,11 +112,11 @@ class GpuEvaluator {
   // reads no energy for this GPU, or its counter moves too seldom.
   std::optional<EnergyStats> measure_energy(const std::function<void()>& run_once, int executions_per_run,
                                             double us_per_run);
-  double time_warmup(const std::vector<Step>& steps);  // the fastest warm-up execution in us; waits for it
+  double time_warmup(const std::function<void()>& run_once);  // the fastest warm-up run in us; waits for it
   // settings_.warmup_ms of back-to-back runs (run_us each, estimated), then waits for them.
   void sustain(const std::function<void()>& run_once, double run_us);
   void flush_l2(int repetition) const;                 // overwrites the L2 scratch when settings_ ask for it
-  TimingStats time_single(const std::vector<Step>& steps, const TimingMethod& method);
+  TimingStats time_single(const std::function<void()>& run_once, const TimingMethod& method);
   TimingStats time_graph(const cuda::GraphExec& graph, const TimingMethod& method);
   double time_reference();
   void build_state();

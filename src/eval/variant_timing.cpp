@@ -41,34 +41,37 @@ void GpuEvaluator::sustain(const std::function<void()>& run_once, double run_us)
 
 GpuEvaluator::Measured GpuEvaluator::time_variant(const LaunchSpec& launch) {
   const std::vector<Step> steps = variant_steps(launch);
+  return time_runs([&] { run_steps(steps); });
+}
+
+GpuEvaluator::Measured GpuEvaluator::time_runs(const std::function<void()>& run_once) {
   TimingMethod method;
   method.flush_l2 = settings_.flush_l2;
-  const auto run_once = [&] { run_steps(steps); };
   if (settings_.timing == TimingMode::single) {
     if (settings_.warmup_ms > 0) {
-      sustain(run_once, time_warmup(steps));
+      sustain(run_once, time_warmup(run_once));
     } else {
-      for (int i = 0; i < settings_.warmup; ++i) run_steps(steps);
+      for (int i = 0; i < settings_.warmup; ++i) run_once();
     }
-    return with_energy(time_single(steps, method), run_once, 1);
+    return with_energy(time_single(run_once, method), run_once, 1);
   }
-  const double estimate_us = time_warmup(steps);
+  const double estimate_us = time_warmup(run_once);
   if (!uses_graph(settings_.timing, estimate_us)) {
     sustain(run_once, estimate_us);
-    return with_energy(time_single(steps, method), run_once, 1);
+    return with_energy(time_single(run_once, method), run_once, 1);
   }
   const int executions = graph_executions_for(estimate_us);
   cuda::GraphExec graph;
   try {
     graph = cuda::GraphExec::capture(state_->stream.get(), [&] {
-      for (int i = 0; i < executions; ++i) run_steps(steps);
+      for (int i = 0; i < executions; ++i) run_once();
     });
   } catch (const cuda::CudaError& e) {
     if (cuda::is_sticky(e.result())) throw;
     // Not the variant's failure: its launches ran fine one by one, they only cannot be captured.
     spdlog::debug("graph capture failed, timing single launches: {}", e.what());
     method.fallback = e.what();
-    return with_energy(time_single(steps, method), run_once, 1);
+    return with_energy(time_single(run_once, method), run_once, 1);
   }
   method.graph = true;
   method.graph_executions = executions;
@@ -84,14 +87,14 @@ GpuEvaluator::Measured GpuEvaluator::with_energy(TimingStats timing, const std::
   return measured;
 }
 
-double GpuEvaluator::time_warmup(const std::vector<Step>& steps) {
+double GpuEvaluator::time_warmup(const std::function<void()>& run_once) {
   const DeviceState& state = *state_;
   const int warmups = std::max(settings_.warmup, 1);
   const int timed = std::min(warmups, static_cast<int>(state.events.size() / 2));
-  for (int i = timed; i < warmups; ++i) run_steps(steps);
+  for (int i = timed; i < warmups; ++i) run_once();
   for (int i = 0; i < timed; ++i) {
     state.events[2 * i].record(state.stream.get());
-    run_steps(steps);
+    run_once();
     state.events[2 * i + 1].record(state.stream.get());
   }
   wait(settings_.timeout_ms * warmups, "variant (warm-up)");
@@ -110,12 +113,12 @@ void GpuEvaluator::flush_l2(int repetition) const {
               "cuMemsetD32Async");
 }
 
-TimingStats GpuEvaluator::time_single(const std::vector<Step>& steps, const TimingMethod& method) {
+TimingStats GpuEvaluator::time_single(const std::function<void()>& run_once, const TimingMethod& method) {
   const DeviceState& state = *state_;
   for (int i = 0; i < settings_.repetitions; ++i) {
     flush_l2(i);
     state.events[2 * i].record(state.stream.get());
-    run_steps(steps);
+    run_once();
     state.events[2 * i + 1].record(state.stream.get());
   }
   wait(settings_.timeout_ms * (settings_.warmup + settings_.repetitions), "variant (timing)");

@@ -30,11 +30,15 @@ class GpuTarget final : public TuneTarget {
     if (reference.result.status != Status::ok)
       throw Error("the reference kernel " + space_.reference().file.string() +
                   " does not compile: " + reference.result.message);
-    return gpu_worker_setups(
+    std::vector<WorkerSetup> setups = gpu_worker_setups(
         ordinals_, space_.buffers(sizes_),
         CompiledKernel{reference.result.cubin, space_.reference_launch(sizes_, device())},
         space_.tolerances(), options_.eval, compiler->include_dirs(),
         extra_problem_setups(space_, sizes_, device()));
+    // The library baseline is timed by the first worker only: one figure per run.
+    if (const auto baseline = space_.baseline(sizes_); baseline && !setups.empty())
+      std::get<GpuSetup>(setups.front()).baseline = *baseline;
+    return setups;
   }
 
   std::string describe_ready(double reference_ms) const override {

@@ -4,9 +4,11 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "compile/compile_service.hpp"
+#include "core/baseline.hpp"
 #include "compile/compiler.hpp"
 #include "session/tune_session.hpp"
 #include "session/tune_target.hpp"
@@ -32,6 +34,8 @@ class RunWorkers {
   VariantCompiler* compiler() { return variants_.get(); }
   // The reference kernel's time per launch as the first worker measured it; 0 where there is none.
   double reference_ms() const { return reference_ms_; }
+  // The space's library baseline as the first worker timed it; none without one (or where it failed).
+  const std::optional<BaselineTiming>& baseline() const { return baseline_; }
   // How many configs to keep compiling ahead of the workers: one per compile thread.
   std::size_t compile_window() const { return static_cast<std::size_t>(compile_threads_); }
 
@@ -42,6 +46,7 @@ class RunWorkers {
   std::unique_ptr<VariantCompiler> variants_;
   std::unique_ptr<WorkerPool> pool_;
   double reference_ms_ = 0;
+  std::optional<BaselineTiming> baseline_;
 };
 
 }  // namespace evotune

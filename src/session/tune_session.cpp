@@ -141,6 +141,7 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
   RunWorkers workers(options, space, sizes, plan.arch, *target, *store);
   plan.keys.run_id = begin_run(*store, plan, options);
   if (workers.reference_ms() > 0) store->save_reference_time(plan.keys.run_id, workers.reference_ms());
+  if (workers.baseline()) store->save_baseline(plan.keys.run_id, *workers.baseline());
   save_gpu_states(*store, plan.keys.run_id, false, *target);
   const ClaimPolicy claims = claim_policy_from_environment();
   SearchLoop::Result result;
@@ -157,7 +158,9 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
   if (const auto stats = workers.compile_stats()) store->save_compile_stats(plan.keys.run_id, *stats);
   store->save_worker_idle(plan.keys.run_id, static_cast<int>(workers.pool().size()), result.worker_idle_ms);
   save_gpu_states(*store, plan.keys.run_id, true, *target);
-  return finish_run(*store, plan, result, workers.pool().restarts());
+  TuneSummary summary = finish_run(*store, plan, result, workers.pool().restarts());
+  summary.baseline = workers.baseline();
+  return summary;
 }
 
 }  // namespace evotune

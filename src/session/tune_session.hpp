@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/baseline.hpp"
 #include "core/eval_settings.hpp"
 #include "core/objective.hpp"
 #include "session/stop_reason.hpp"
@@ -54,6 +55,7 @@ struct TuneSummary {
   int worker_restarts = 0;        // workers replaced after a fault, a hang or a crash
   double seconds = 0;             // wall time of the search loop
   std::vector<RankedResult> top;  // best stored results for this space, problem and device
+  std::optional<BaselineTiming> baseline;  // the space's library baseline, timed by this run
 };
 
 // For tune --energy or an energy objective: throws Error where the energy cannot be read (a replay, or no

@@ -57,7 +57,8 @@ std::vector<WorkerSetup> gpu_worker_setups(const std::vector<int>& ordinals,
   settings.reset_in_process = false;
   std::vector<WorkerSetup> setups;
   for (const int ordinal : ordinals)
-    setups.push_back(GpuSetup{ordinal, buffers, reference, tolerances, settings, include_dirs, extra_problems});
+    setups.push_back(
+        GpuSetup{ordinal, buffers, reference, tolerances, settings, include_dirs, extra_problems, std::nullopt});
   return setups;
 }
 

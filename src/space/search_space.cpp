@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/hash.hpp"
+#include "gen/local_includes.hpp"
 #include "space/problem_text.hpp"
 #include "space/space_file.hpp"
 #include "space/space_model.hpp"
@@ -32,7 +33,11 @@ bool advance(const std::vector<TuningParameter>& parameters, std::vector<std::si
 struct SearchSpace::Impl {
   explicit Impl(SpaceFile read) : file(std::move(read)), model(file) {
     const std::string separator(1, '\0');
-    hash = hex_hash(file.json_text + separator + file.template_source + separator + file.reference_source);
+    // With the template's own headers inlined (as every variant is compiled): a changed header is a new version.
+    const std::string kernel = LocalIncludes(file.kernel.file.parent_path()).expand(file.template_source, "");
+    const std::string reference =
+        LocalIncludes(file.reference.file.parent_path()).expand(file.reference_source, "");
+    hash = hex_hash(file.json_text + separator + kernel + separator + reference);
   }
 
   // Puts the config's values into the model, in file order. Call with the mutex held.
@@ -74,6 +79,27 @@ const Tolerances& SearchSpace::tolerances() const { return impl_->file.tolerance
 const std::string& SearchSpace::template_source() const { return impl_->file.template_source; }
 const std::string& SearchSpace::reference_source() const { return impl_->file.reference_source; }
 std::optional<std::int64_t> SearchSpace::default_budget() const { return impl_->file.budget; }
+
+std::optional<GemmBaselineSpec> SearchSpace::baseline(const Sizes& sizes) const {
+  const SpaceFile& file = impl_->file;
+  if (file.baseline.empty()) return std::nullopt;
+  const auto size = [&](const char* name) {
+    const auto found = sizes.find(name);
+    return found == sizes.end() ? 0 : found->second;
+  };
+  if (size("BIAS") != 0 || size("ACT") != 0) return std::nullopt;
+  GemmBaselineSpec spec;
+  spec.library = file.baseline;
+  spec.m = size("M");
+  spec.n = size("N");
+  spec.k = size("K");
+  spec.b_kmajor = size("B_KMAJOR") != 0;
+  for (const auto& argument : file.arguments) {
+    if (argument.name == spec.a) spec.input = argument.dtype;
+    if (argument.name == spec.d) spec.output = argument.dtype;
+  }
+  return spec;
+}
 
 Sizes SearchSpace::resolve_problem(const std::string& overrides) const {
   return resolve_sizes(impl_->file.sizes, overrides);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/baseline.hpp"
 #include "core/config.hpp"
 #include "core/device_info.hpp"
 #include "core/dtype.hpp"
@@ -120,6 +121,9 @@ class SearchSpace {
   const std::string& template_source() const;
   const std::string& reference_source() const;
   std::optional<std::int64_t> default_budget() const;  // Budget ConfigurationCount
+  // The vendor library's product for these sizes (Baseline "cublasLt"): nullopt without a Baseline, or where
+  // the problem adds what the library's plain product leaves out (BIAS or ACT non-zero).
+  std::optional<GemmBaselineSpec> baseline(const Sizes& sizes) const;
 
   // Defaults overridden by "B=1,H=8,S=512,D=64" (empty: all defaults). Throws Error on an unknown key,
   // a malformed item, a non-positive value or a value outside the size's allowed list.

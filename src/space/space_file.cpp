@@ -163,6 +163,29 @@ std::optional<std::int64_t> read_budget(const Field& section) {
   return count;
 }
 
+// Baseline "cublasLt": the space is a row-major GEMM of Vector arguments A [M, K], B ([K, N], or [N, K] with
+// the compile-time size B_KMAJOR = 1) and output D [M, N], fp16 or bf16 inputs, sizes M, N and K.
+void read_baseline(const Field& field, SpaceFile& space) {
+  space.baseline = field.text();
+  if (space.baseline != "cublasLt") field.fail("unknown baseline '" + space.baseline + "' (known: cublasLt)");
+  const auto vector = [&](const std::string& name) -> const ArgumentDecl& {
+    for (const auto& argument : space.arguments)
+      if (argument.name == name && argument.is_vector && !argument.is_scratch) return argument;
+    field.fail("the cublasLt baseline needs a Vector argument '" + name + "' (A [M, K], B, D [M, N])");
+  };
+  const DType input = vector("A").dtype;
+  if (input != DType::f16 && input != DType::bf16) field.fail("the cublasLt baseline takes fp16 or bf16 A and B");
+  if (vector("B").dtype != input) field.fail("the cublasLt baseline needs A and B of one type");
+  const DType output = vector("D").dtype;
+  if (output != input && output != DType::f32) field.fail("the cublasLt baseline writes D as A's type or fp32");
+  if (!vector("D").is_output) field.fail("the cublasLt baseline's D must be an output");
+  for (const char* size : {"M", "N", "K"}) {
+    const bool found = std::any_of(space.sizes.begin(), space.sizes.end(),
+                                   [&](const SizeSpec& spec) { return spec.name == size; });
+    if (!found) field.fail(std::string("the cublasLt baseline needs the problem size ") + size);
+  }
+}
+
 }  // namespace
 
 std::optional<std::string> read_text_file(const std::filesystem::path& file) {
@@ -184,7 +207,7 @@ SpaceFile read_space_file(const std::filesystem::path& file) {
   const Json json = parse_json(space.json_text, space.label);
   const Field root(json, "", space.label);
   root.allow_only({"General", "Name", "ConfigurationSpace", "Problem", "Expressions", "KernelSpecification",
-                   "Reference", "Validation", "Work", "Budget"});
+                   "Reference", "Validation", "Work", "Budget", "Baseline"});
   if (const auto general = root.find("General")) {
     if (const auto version = general->find("FormatVersion"); version && version->integer() != 1)
       version->fail("unsupported format version " + version->json().dump() + " (this evotune reads 1)");
@@ -216,6 +239,7 @@ SpaceFile read_space_file(const std::filesystem::path& file) {
     if (const auto bytes = work->find("Bytes")) space.work.bytes = bytes->expression();
   }
   if (const auto budget = root.find("Budget")) space.budget = read_budget(*budget);
+  if (const auto baseline = root.find("Baseline")) read_baseline(*baseline, space);
   return space;
 }
 

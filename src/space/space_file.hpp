@@ -39,6 +39,7 @@ struct SpaceFile {
   std::vector<std::vector<std::pair<std::string, std::string>>> extra_problems;
   WorkFormula work;
   std::optional<std::int64_t> budget;
+  std::string baseline;  // Baseline: "cublasLt", or empty
 };
 
 // Throws SpaceError "FILE: Field.Path: what is wrong" (or "FILE:LINE:COLUMN: ..." for malformed JSON).

@@ -19,7 +19,7 @@ namespace {
   "('ok', 'compile_error', 'resource_error', 'launch_error', 'timeout', 'wrong_result', 'nan', " \
   "'out_of_bounds', 'nondeterministic')"
 
-constexpr std::array<const char*, 11> kMigrations{{
+constexpr std::array<const char*, 12> kMigrations{{
     R"sql(
 CREATE TABLE devices (
   id                 INTEGER PRIMARY KEY,
@@ -278,6 +278,11 @@ ALTER TABLE measurements ADD COLUMN energy_uj REAL;
 ALTER TABLE measurements ADD COLUMN energy_power_w REAL;
 ALTER TABLE measurements ADD COLUMN energy_window_ms REAL;
 ALTER TABLE measurements ADD COLUMN energy_executions INTEGER;
+)sql",
+    // 12: the space's library baseline as the run's first worker timed it (JSON of core's BaselineTiming:
+    // library, the heuristic's first algorithm and the best of those tried, how it was timed); NULL without one.
+    R"sql(
+ALTER TABLE runs ADD COLUMN baseline TEXT;
 )sql",
 }};
 

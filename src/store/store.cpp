@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <system_error>
 
+#include "core/core_json.hpp"
 #include "core/error.hpp"
 #include "store/column_groups.hpp"
 #include "store/dialect.hpp"
@@ -160,6 +161,27 @@ void Store::save_reference_time(std::int64_t run_id, double reference_ms) {
   update.bind_int(1, run_id).bind_real(2, reference_ms);
   update.run();
   if (db_->changes() == 0) throw Error(db_->name() + ": no run with id " + std::to_string(run_id));
+}
+
+void Store::save_baseline(std::int64_t run_id, const BaselineTiming& baseline) {
+  sql::Statement update(*db_, "UPDATE runs SET baseline = ?2 WHERE id = ?1");
+  update.bind_int(1, run_id).bind_text(2, to_json(baseline).dump());
+  update.run();
+  if (db_->changes() == 0) throw Error(db_->name() + ": no run with id " + std::to_string(run_id));
+}
+
+std::optional<BaselineTiming> Store::latest_baseline(std::int64_t space_id, std::int64_t problem_id,
+                                                     const std::string& device_name) const {
+  sql::Statement select(*db_, R"(
+      SELECT r.baseline FROM runs r JOIN devices d ON d.id = r.device_id
+      WHERE r.space_id = ?1 AND r.problem_id = ?2 AND d.name = ?3 AND r.baseline IS NOT NULL
+      ORDER BY r.id DESC LIMIT 1)");
+  select.bind_int(1, space_id).bind_int(2, problem_id).bind_text(3, device_name);
+  if (!select.step()) return std::nullopt;
+  const std::string text = select.text(0);
+  const nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
+  if (json.is_discarded()) throw Error(db_->name() + ": runs.baseline is not JSON: " + text);
+  return baseline_timing_from_json(Fields(json, "", db_->name() + " runs.baseline"));
 }
 
 std::optional<StoredCompile> Store::find_compile(const CompileKey& key) const {

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/baseline.hpp"
 #include "core/compile_stats.hpp"
 #include "core/config.hpp"
 #include "core/device_info.hpp"
@@ -233,6 +234,11 @@ class Store {
   void save_worker_idle(std::int64_t run_id, int workers, double idle_ms);
   // The reference kernel's time per launch as the run's workers measured it.
   void save_reference_time(std::int64_t run_id, double reference_ms);
+  // The space's library baseline as the run timed it (runs.baseline).
+  void save_baseline(std::int64_t run_id, const BaselineTiming& baseline);
+  // The newest run's baseline for this space and problem on a device of this name; none where no run timed one.
+  std::optional<BaselineTiming> latest_baseline(std::int64_t space_id, std::int64_t problem_id,
+                                                const std::string& device_name) const;
   // The state of the run's GPUs (a JSON array of core/gpu_state.hpp objects) when it started (at_end false)
   // or ended. Error for an unknown run.
   void save_gpu_states(std::int64_t run_id, bool at_end, const std::string& states_json);

@@ -6,13 +6,25 @@
 namespace evotune {
 namespace {
 
+constexpr std::uint64_t kBaselineSeed = 0x6261736531ull;  // the baseline's inputs (fixed: its timing only)
+
 class GpuEngine : public WorkerEngine {
  public:
   explicit GpuEngine(const GpuSetup& setup)
       : evaluator_(setup.device_ordinal, setup.buffers, setup.reference, setup.tolerances, setup.settings,
-                   setup.include_dirs, setup.extra_problems) {}
+                   setup.include_dirs, setup.extra_problems) {
+    if (!setup.baseline) return;
+    // A library that is missing or refuses the problem costs the comparison, not the tune.
+    try {
+      baseline_ = evaluator_.time_baseline(*setup.baseline, kBaselineSeed);
+    } catch (const Error& e) {
+      baseline_error_ = e.what();
+    }
+  }
 
-  ReadyAnswer ready() const override { return {evaluator_.device(), evaluator_.reference_ms()}; }
+  ReadyAnswer ready() const override {
+    return {evaluator_.device(), evaluator_.reference_ms(), baseline_, baseline_error_};
+  }
 
   Outcome evaluate(const JobMessage& job) override {
     evaluator_.set_timeout_ms(job.launch_limit_ms);  // the session's launch limit, ceiling applied
@@ -28,6 +40,8 @@ class GpuEngine : public WorkerEngine {
 
  private:
   GpuEvaluator evaluator_;
+  std::optional<BaselineTiming> baseline_;
+  std::string baseline_error_;
 };
 
 }  // namespace

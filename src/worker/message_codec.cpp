@@ -24,14 +24,16 @@ ordered_json setup_json(const GpuSetup& setup) {
     extra.push_back({{"label", problem.label},
                      {"buffers", buffers_json(problem.buffers)},
                      {"reference_launch", to_json(problem.reference_launch)}});
-  return {{"engine", "gpu"},
-          {"device_ordinal", setup.device_ordinal},
-          {"buffers", buffers_json(setup.buffers)},
-          {"reference", to_json(setup.reference)},
-          {"tolerances", to_json(setup.tolerances)},
-          {"settings", to_json(setup.settings)},
-          {"include_dirs", setup.include_dirs},
-          {"extra_problems", extra}};
+  ordered_json json = {{"engine", "gpu"},
+                       {"device_ordinal", setup.device_ordinal},
+                       {"buffers", buffers_json(setup.buffers)},
+                       {"reference", to_json(setup.reference)},
+                       {"tolerances", to_json(setup.tolerances)},
+                       {"settings", to_json(setup.settings)},
+                       {"include_dirs", setup.include_dirs},
+                       {"extra_problems", extra}};
+  if (setup.baseline) json["baseline"] = to_json(*setup.baseline);
+  return json;
 }
 
 ordered_json setup_json(const ReplaySetup& setup) {
@@ -40,7 +42,7 @@ ordered_json setup_json(const ReplaySetup& setup) {
 
 GpuSetup gpu_setup_from(const Fields& f) {
   f.only({"engine", "device_ordinal", "buffers", "reference", "tolerances", "settings", "include_dirs",
-          "extra_problems"});
+          "extra_problems", "baseline"});
   GpuSetup setup;
   setup.device_ordinal = f.small_integer("device_ordinal");
   for (const Fields& buffer : f.objects("buffers")) setup.buffers.push_back(buffer_from_json(buffer));
@@ -55,6 +57,7 @@ GpuSetup gpu_setup_from(const Fields& f) {
     for (const Fields& buffer : extra.objects("buffers")) problem.buffers.push_back(buffer_from_json(buffer));
     problem.reference_launch = launch_from_json(extra.object("reference_launch"));
   }
+  if (f.has("baseline")) setup.baseline = gemm_baseline_from_json(f.object("baseline"));
   return setup;
 }
 
@@ -64,7 +67,10 @@ ReplaySetup replay_setup_from(const Fields& f) {
 }
 
 ordered_json answer_json(const ReadyAnswer& ready) {
-  return {{"type", "ready"}, {"device", to_json(ready.device)}, {"reference_ms", ready.reference_ms}};
+  ordered_json json = {{"type", "ready"}, {"device", to_json(ready.device)}, {"reference_ms", ready.reference_ms}};
+  if (ready.baseline) json["baseline"] = to_json(*ready.baseline);
+  if (!ready.baseline_error.empty()) json["baseline_error"] = ready.baseline_error;
+  return json;
 }
 
 ordered_json answer_json(const SetupErrorAnswer& error) {
@@ -81,8 +87,11 @@ ordered_json answer_json(const ResultAnswer& result) {
 WorkerAnswer answer_from(const Fields& f) {
   const std::string type = f.text("type");
   if (type == "ready") {
-    f.only({"type", "device", "reference_ms"});
-    return ReadyAnswer{device_from_json(f.object("device")), f.number("reference_ms")};
+    f.only({"type", "device", "reference_ms", "baseline", "baseline_error"});
+    ReadyAnswer ready{device_from_json(f.object("device")), f.number("reference_ms"), std::nullopt, ""};
+    if (f.has("baseline")) ready.baseline = baseline_timing_from_json(f.object("baseline"));
+    if (f.has("baseline_error")) ready.baseline_error = f.text("baseline_error");
+    return ready;
   }
   if (type == "setup_error") {
     f.only({"type", "message"});

@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/baseline.hpp"
 #include "core/compiled_kernel.hpp"
 #include "core/config.hpp"
 #include "core/device_info.hpp"
@@ -29,6 +30,7 @@ struct GpuSetup {
   EvalSettings settings;
   std::vector<std::string> include_dirs;  // where NVRTC finds the CUDA headers for evotune's builtin kernels
   std::vector<ExtraProblem> extra_problems;  // validated after the main problem's rounds
+  std::optional<GemmBaselineSpec> baseline;   // the space's library baseline, timed once at set-up
 };
 
 // A worker that answers from a recorded sweep instead of a GPU.
@@ -57,6 +59,8 @@ struct JobMessage {
 struct ReadyAnswer {
   DeviceInfo device;
   double reference_ms = 0;  // 0 for a replay worker
+  std::optional<BaselineTiming> baseline;  // the setup's baseline, timed
+  std::string baseline_error;              // why it could not be timed (the tune goes on without it)
 };
 
 // The worker could not set up (no GPU, a reference that does not run, an unreadable sweep), in one line.

@@ -193,6 +193,24 @@ TEST_F(StoreTest, ReferenceTimeIsSavedWithTheRun) {
   EXPECT_THROW(store.save_reference_time(run_id + 99, 1), Error);
 }
 
+TEST_F(StoreTest, TheNewestRunsBaselineIsFoundByDeviceName) {
+  EXPECT_FALSE(store.latest_baseline(space_id, problem_id, test_device().name));  // none saved yet
+  store.save_baseline(run_id, BaselineTiming{"cublasLt 13.0.2", 812.5, 790.25, 3, 8, "graph x1"});
+  const std::int64_t later = store.begin_run({space_id, problem_id, device_id, "evolve", 8, 100, "evotune tune"});
+  store.save_baseline(later, BaselineTiming{"cublasLt 13.0.2", 800, 780, 0, 8, "single"});
+  store.begin_run({space_id, problem_id, device_id, "evolve", 9, 100, "evotune tune"});  // times none
+  const auto baseline = store.latest_baseline(space_id, problem_id, test_device().name);
+  ASSERT_TRUE(baseline);
+  EXPECT_EQ(baseline->library, "cublasLt 13.0.2");
+  EXPECT_EQ(baseline->heuristic_us, 800);
+  EXPECT_EQ(baseline->best_us, 780);
+  EXPECT_EQ(baseline->best_index, 0);
+  EXPECT_EQ(baseline->timing_mode, "single");
+  EXPECT_FALSE(store.latest_baseline(space_id, problem_id, "another GPU"));
+  EXPECT_FALSE(store.latest_baseline(space_id, problem_id + 99, test_device().name));
+  EXPECT_THROW(store.save_baseline(run_id + 99, *baseline), Error);
+}
+
 TEST_F(StoreTest, GpuStatesAreSavedWithTheRunAtItsStartAndEnd) {
   EXPECT_EQ(store.runs(1).at(0).gpu_state_start, "");  // none saved yet
   store.save_gpu_states(run_id, false, R"([{"uuid":"GPU-1","pci_bus_id":"0","clock_reasons":1}])");

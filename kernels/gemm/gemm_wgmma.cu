@@ -1,0 +1,400 @@
+// Matrix product D = A B (+ bias) (activation) on Hopper's warpgroup tensor cores (wgmma, sm_90a), built on
+// the sm90 primitives: A [M, K] row-major, B [K, N] row-major (torch.matmul) or [N, K] (nn.Linear's x W^T),
+// fp16 or bf16 (-DBF16=1), fp32 accumulation, D [M, N] of the input type or fp32 (-DOUT_FLOAT=1); bias [N].
+//
+// A block computes BLOCK_M x BLOCK_N tiles of D. Its first warpgroup is the producer: one thread loads the A
+// and B tiles of each 64-deep k step with TMA (128-byte swizzle; rows and columns past M, N and K arrive as
+// zeros) into a ring of STAGES shared-memory stages (sm90::TmaPipeline). The other CONSUMER_WARPGROUPS
+// warpgroups split the tile's rows (cooperative): each multiplies its BLOCK_M / CONSUMER_WARPGROUPS rows with
+// m64nBLOCK_Nk16 wgmmas from shared memory, keeping one k step's wgmmas in flight while it waits for the next
+// stage, and releases a stage once the wgmmas reading it have completed. With two consumer warpgroups the
+// producer gives registers to them (setmaxnreg). The epilogue adds the bias, applies the activation and
+// stores D from registers (rows and columns past M and N are not written).
+//
+// Tuning parameters (#defined by the tuner, never here):
+//   BLOCK_M, BLOCK_N      the tile; BLOCK_M / CONSUMER_WARPGROUPS is 64 or 128 rows a consumer warpgroup
+//   STAGES                depth of the shared-memory ring (2..7)
+//   CONSUMER_WARPGROUPS   1 or 2
+//   PERSISTENT            0: one block a tile; 1: min(SMs, tiles) blocks each walking tiles (sm90::TileWalk),
+//                         the ring running on across tiles (the producer loads the next tile during the
+//                         consumers' epilogue)
+//   RASTER, SWIZZLE       tile order (sm90::raster_tile): bands of SWIZZLE tiles across N (RASTER 0) or M (1)
+//   SPLIT_K               1, or slices of the k steps: each writes fp32 partial sums to the scratch `partial`
+//                         [SPLIT_K][M][N] and gemm_splitk_reduce adds them, with the bias and activation
+//   EPILOGUE              0: every consumer thread stores its values of D from registers; 1: through a staging
+//                         tile of 64 rows x 128 bytes (double-buffered, one pair per consumer warpgroup) that
+//                         one thread stores with TMA (a D tensor map replaces the pointer; rows and columns past
+//                         M and N are clipped), so the stores drain while the next tile's k loop runs
+// Problem sizes: B_KMAJOR (0: B is [K, N]; 1: B is [N, K]), BIAS (0/1), ACT (0 none, 1 ReLU, 2 GELU (erf)).
+// M, N and K are run-time sizes; TMA needs K and (B row-major) N multiples of 8 (16-byte row strides).
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include "../common/sm90/arch.cuh"
+#include "../common/sm90/named_barrier.cuh"
+#include "../common/sm90/pipeline.cuh"
+#include "../common/sm90/registers.cuh"
+#include "../common/sm90/tile_scheduler.cuh"
+#include "../common/sm90/tma.cuh"
+#include "../common/sm90/wgmma.cuh"
+
+#ifndef BLOCK_M
+static_assert(false, "BLOCK_M must be #defined");
+#endif
+#ifndef BLOCK_N
+static_assert(false, "BLOCK_N must be #defined");
+#endif
+#ifndef STAGES
+static_assert(false, "STAGES must be #defined");
+#endif
+#ifndef CONSUMER_WARPGROUPS
+static_assert(false, "CONSUMER_WARPGROUPS must be #defined");
+#endif
+#ifndef PERSISTENT
+static_assert(false, "PERSISTENT (0 or 1) must be #defined");
+#endif
+#ifndef RASTER
+static_assert(false, "RASTER (0 or 1) must be #defined");
+#endif
+#ifndef SWIZZLE
+static_assert(false, "SWIZZLE must be #defined");
+#endif
+#ifndef SPLIT_K
+static_assert(false, "SPLIT_K must be #defined");
+#endif
+#ifndef EPILOGUE
+static_assert(false, "EPILOGUE (0 registers, 1 TMA store) must be #defined");
+#endif
+#ifndef B_KMAJOR
+static_assert(false, "B_KMAJOR (0: B is [K, N]; 1: B is [N, K]) must be #defined");
+#endif
+#ifndef BIAS
+static_assert(false, "BIAS (0 or 1) must be #defined");
+#endif
+#ifndef ACT
+static_assert(false, "ACT (0 none, 1 ReLU, 2 GELU) must be #defined");
+#endif
+
+#if defined(BF16) && BF16
+typedef __nv_bfloat16 elem;
+typedef sm90::Bf16 mma_type;
+#else
+typedef half elem;
+typedef sm90::F16 mma_type;
+#endif
+#if defined(OUT_FLOAT) && OUT_FLOAT
+typedef float out_t;
+#else
+typedef elem out_t;
+#endif
+
+namespace gemm {
+
+constexpr int BLOCK_K = 64;  // one 128-byte swizzle row of 16-bit elements
+constexpr int WG_ROWS = BLOCK_M / CONSUMER_WARPGROUPS;
+constexpr int M_ATOMS = WG_ROWS / 64;  // m64 wgmmas stacked in a consumer warpgroup's rows
+constexpr int THREADS = 128 * (1 + CONSUMER_WARPGROUPS);
+constexpr int A_STAGE_BYTES = BLOCK_M * BLOCK_K * 2;
+constexpr int B_STAGE_BYTES = BLOCK_N * BLOCK_K * 2;
+constexpr int B_SLAB_BYTES = 64 * BLOCK_K * 2;  // B row-major: one [64 k][64 n] box
+// With two consumer warpgroups the producer keeps 40 registers and each consumer gets 232 (CUTLASS's split):
+// 128 (40 + 2 232) <= 64K.
+constexpr int PRODUCER_REGS = 40;
+constexpr int CONSUMER_REGS = 232;
+
+static_assert(WG_ROWS == 64 || WG_ROWS == 128, "a consumer warpgroup owns 64 or 128 rows of the tile");
+static_assert(CONSUMER_WARPGROUPS == 1 || CONSUMER_WARPGROUPS == 2, "1 or 2 consumer warpgroups");
+static_assert(BLOCK_N % 16 == 0 && BLOCK_N >= 16 && BLOCK_N <= 256, "BLOCK_N is the n of a wgmma");
+static_assert(B_KMAJOR || BLOCK_N % 64 == 0, "B row-major is loaded in 64-column slabs");
+static_assert(BLOCK_M <= 256 && BLOCK_N <= 256, "a TMA box has at most 256 rows");
+static_assert(STAGES >= 2 && STAGES <= 8, "STAGES is 2..8");
+static_assert(M_ATOMS * BLOCK_N / 2 <= 128, "the accumulators must leave room in 232 (or 255) registers");
+static_assert(SPLIT_K >= 1, "SPLIT_K >= 1");
+static_assert(ACT >= 0 && ACT <= 2, "ACT is 0, 1 or 2");
+static_assert(EPILOGUE == 0 || SPLIT_K == 1, "split-K's partial sums are stored from registers");
+
+constexpr int STAGING_BYTES = 64 * 128;                   // one 64-row box of D, 128 bytes a row (swizzled)
+constexpr int STAGING_COLS = 128 / static_cast<int>(sizeof(out_t));  // columns of D in one staging box
+static_assert(BLOCK_N % STAGING_COLS == 0 || EPILOGUE == 0, "the TMA epilogue stores whole 128-byte boxes");
+
+// Named barriers (0 is __syncthreads): each consumer warpgroup's own, for its epilogue's staging tile.
+enum class Barrier : int { epilogue_first = 1 };
+
+// The shared memory of a block (1024-byte aligned by the kernel); every tile is a multiple of 1024 bytes.
+struct SharedStorage {
+  elem a[STAGES][BLOCK_M * BLOCK_K];
+  elem b[STAGES][BLOCK_N * BLOCK_K];
+  // EPILOGUE 1: two staging boxes per consumer warpgroup (a one-element array otherwise)
+  unsigned char staging[EPILOGUE ? CONSUMER_WARPGROUPS * 2 * STAGING_BYTES : 1024];
+  unsigned long long full[STAGES];
+  unsigned long long empty[STAGES];
+};
+
+__device__ __forceinline__ float to_float(elem x) {
+#if defined(BF16) && BF16
+  return __bfloat162float(x);
+#else
+  return __half2float(x);
+#endif
+}
+
+__device__ __forceinline__ float activate(float x) {
+  if constexpr (ACT == 1) return fmaxf(x, 0.0f);
+  if constexpr (ACT == 2) return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f));
+  return x;
+}
+
+// The epilogue's value at (row, col) from the accumulated sum.
+__device__ __forceinline__ float finish(float sum, const elem* __restrict__ bias, int col) {
+  if constexpr (BIAS) sum += to_float(bias[col]);
+  return activate(sum);
+}
+
+// Stores two adjacent values of one row (col even); packed when both fit and the row start is aligned.
+template <typename T>
+__device__ __forceinline__ void store_pair(T* __restrict__ row_start, int col, int N, float v0, float v1) {
+  if (col + 1 < N && (N % 2) == 0) {
+    if constexpr (sizeof(T) == 4) {
+      *reinterpret_cast<float2*>(row_start + col) = make_float2(v0, v1);
+    } else {
+#if defined(BF16) && BF16
+      *reinterpret_cast<__nv_bfloat162*>(row_start + col) = __floats2bfloat162_rn(v0, v1);
+#else
+      *reinterpret_cast<__half2*>(row_start + col) = __floats2half2_rn(v0, v1);
+#endif
+    }
+    return;
+  }
+  if (col < N) row_start[col] = static_cast<T>(v0);
+  if (col + 1 < N) row_start[col + 1] = static_cast<T>(v1);
+}
+
+// The k steps of slice `split` of `k_tiles`.
+__device__ __forceinline__ void k_range(int split, int k_tiles, int& begin, int& end) {
+  const int per = sm90::cdiv(k_tiles, SPLIT_K);
+  begin = min(split * per, k_tiles);
+  end = min(begin + per, k_tiles);
+}
+
+// The producer: one thread issues every TMA load of the block's tiles in ring order.
+__device__ __forceinline__ void produce(SharedStorage& s, const sm90::TmaPipeline<STAGES>& pipe,
+                                        const sm90::TensorMap& a_map, const sm90::TensorMap& b_map,
+                                        const sm90::TileWalk& walk, int tiles_m, int tiles_n, int k_tiles) {
+  sm90::PipelineState<STAGES> state;
+  for (int id = walk.first; id < walk.count; id += walk.step) {
+    const sm90::TileCoord tile = sm90::raster_tile(id, tiles_m, tiles_n, RASTER, SWIZZLE);
+    int begin, end;
+    k_range(tile.split, k_tiles, begin, end);
+    for (int kt = begin; kt < end; ++kt) {
+      pipe.producer_acquire(state);
+      const unsigned full = pipe.full_barrier(state.stage);
+      pipe.producer_expect(state, A_STAGE_BYTES + B_STAGE_BYTES);
+      sm90::tma_load_2d(sm90::smem_address(s.a[state.stage]), a_map, kt * BLOCK_K, tile.m * BLOCK_M, full);
+      if constexpr (B_KMAJOR) {
+        sm90::tma_load_2d(sm90::smem_address(s.b[state.stage]), b_map, kt * BLOCK_K, tile.n * BLOCK_N, full);
+      } else {
+#pragma unroll
+        for (int slab = 0; slab < BLOCK_N / 64; ++slab)
+          sm90::tma_load_2d(sm90::smem_address(s.b[state.stage]) + slab * B_SLAB_BYTES, b_map,
+                            tile.n * BLOCK_N + slab * 64, kt * BLOCK_K, full);
+      }
+      state.advance();
+    }
+  }
+}
+
+// One consumer warpgroup's k loop over a tile: acc = A rows of this warpgroup x B, one k step's wgmmas in
+// flight while the next stage is awaited; each stage released once its wgmmas have completed.
+__device__ __forceinline__ void multiply(SharedStorage& s, const sm90::TmaPipeline<STAGES>& pipe,
+                                         sm90::PipelineState<STAGES>& state, int warpgroup, int begin, int end,
+                                         float (&acc)[M_ATOMS][BLOCK_N / 2]) {
+#pragma unroll
+  for (int mi = 0; mi < M_ATOMS; ++mi)
+#pragma unroll
+    for (int i = 0; i < BLOCK_N / 2; ++i) acc[mi][i] = 0.0f;
+  if (begin >= end) return;
+  sm90::PipelineState<STAGES> previous = state;
+  for (int kt = begin; kt < end; ++kt) {
+    pipe.consumer_wait(state);
+    const unsigned a_tile = sm90::smem_address(s.a[state.stage]) + warpgroup * WG_ROWS * 128;
+    const unsigned b_tile = sm90::smem_address(s.b[state.stage]);
+    sm90::wgmma_fence();
+#pragma unroll
+    for (int ks = 0; ks < BLOCK_K / 16; ++ks) {
+      const unsigned long long b_desc = B_KMAJOR ? sm90::desc_kmajor_sw128(b_tile + ks * 32)
+                                                 : sm90::desc_mnmajor_sw128(b_tile + ks * 2048, B_SLAB_BYTES);
+#pragma unroll
+      for (int mi = 0; mi < M_ATOMS; ++mi)
+        sm90::Wgmma<BLOCK_N, mma_type>::template ss<0, B_KMAJOR ? 0 : 1>(
+            acc[mi], sm90::desc_kmajor_sw128(a_tile + mi * 64 * 128 + ks * 32), b_desc, 1);
+    }
+    sm90::wgmma_commit();
+    if (kt > begin) {
+      sm90::wgmma_wait<1>();  // the previous step's wgmmas have completed: its stage may be refilled
+      pipe.consumer_release(previous);
+    }
+    previous = state;
+    state.advance();
+  }
+  sm90::wgmma_wait<0>();
+  pipe.consumer_release(previous);
+#pragma unroll
+  for (int mi = 0; mi < M_ATOMS; ++mi) sm90::pin(acc[mi]);
+}
+
+// Stores a consumer warpgroup's rows of the tile: D with bias and activation, or (split-K) fp32 partial sums.
+template <typename T, bool FINISH>
+__device__ __forceinline__ void store_tile(const float (&acc)[M_ATOMS][BLOCK_N / 2], T* __restrict__ out,
+                                           const elem* __restrict__ bias, int row0, int col0, int M, int N) {
+  const int lane = threadIdx.x % 128;
+  const int row_in_atom = 16 * (lane / 32) + (lane % 32) / 4;
+  const int col_in_tile = 2 * (lane % 4);
+#pragma unroll
+  for (int mi = 0; mi < M_ATOMS; ++mi)
+#pragma unroll
+    for (int half_rows = 0; half_rows < 2; ++half_rows) {
+      const int row = row0 + mi * 64 + row_in_atom + 8 * half_rows;
+      if (row >= M) continue;
+      T* row_start = out + static_cast<long long>(row) * N;
+#pragma unroll
+      for (int j = 0; j < BLOCK_N / 8; ++j) {
+        const int col = col0 + 8 * j + col_in_tile;
+        if (col >= N) continue;
+        float v0 = acc[mi][4 * j + 2 * half_rows];
+        float v1 = acc[mi][4 * j + 2 * half_rows + 1];
+        if constexpr (FINISH) {
+          v0 = finish(v0, bias, col);
+          v1 = col + 1 < N ? finish(v1, bias, col + 1) : 0.0f;
+        }
+        store_pair(row_start, col, N, v0, v1);
+      }
+    }
+}
+
+// EPILOGUE 1: a consumer warpgroup's rows of the tile, 64 rows x STAGING_COLS columns at a time, written into
+// a swizzled staging box (128-byte swizzle, as the D map reads it) and stored by the warpgroup's first thread
+// with TMA; the two boxes alternate, a box reused once its store has read it.
+__device__ __forceinline__ void store_tile_tma(const float (&acc)[M_ATOMS][BLOCK_N / 2], unsigned staging,
+                                               const sm90::TensorMap& d_map, const elem* __restrict__ bias,
+                                               int consumer, int row0, int col0, int N) {
+  const int lane = threadIdx.x % 128;
+  const int g = (lane % 32) / 4, q = lane % 4;
+  const bool issuer = lane == 0;
+  const Barrier barrier = static_cast<Barrier>(static_cast<int>(Barrier::epilogue_first) + consumer);
+  int box = 0;
+#pragma unroll
+  for (int mi = 0; mi < M_ATOMS; ++mi)
+#pragma unroll
+    for (int chunk = 0; chunk < BLOCK_N / STAGING_COLS; ++chunk, ++box) {
+      const unsigned buffer = staging + (box % 2) * STAGING_BYTES;
+      if (issuer) sm90::tma_wait_stores_read<1>();  // the store that last read this box is done with it
+      sm90::barrier_sync(barrier, 128);
+#pragma unroll
+      for (int j = 0; j < STAGING_COLS / 8; ++j)
+#pragma unroll
+        for (int half_rows = 0; half_rows < 2; ++half_rows) {
+          const int row = 16 * (lane / 32) + g + 8 * half_rows;  // in the 64-row box
+          const int col = chunk * STAGING_COLS + 8 * j + 2 * q;   // in the tile
+          const float* values = &acc[mi][4 * (chunk * STAGING_COLS / 8 + j) + 2 * half_rows];
+          const float v0 = finish(values[0], bias, min(col0 + col, N - 1));
+          const float v1 = finish(values[1], bias, min(col0 + col + 1, N - 1));
+          const int byte = (8 * j + 2 * q) * static_cast<int>(sizeof(out_t));  // in the 128-byte row
+          const unsigned address = buffer + row * 128 + ((((byte / 16) ^ (row % 8)) * 16) | (byte % 16));
+          if constexpr (sizeof(out_t) == 4) {
+            asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(address), "f"(v0), "f"(v1) : "memory");
+          } else {
+#if defined(BF16) && BF16
+            const __nv_bfloat162 pair = __floats2bfloat162_rn(v0, v1);
+#else
+            const __half2 pair = __floats2half2_rn(v0, v1);
+#endif
+            asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(address), "r"(*reinterpret_cast<const unsigned*>(&pair))
+                         : "memory");
+          }
+        }
+      sm90::fence_async_shared();  // the writes above, visible to the TMA store
+      sm90::barrier_sync(barrier, 128);
+      if (issuer) {
+        sm90::tma_store_2d(d_map, buffer, col0 + chunk * STAGING_COLS, row0 + mi * 64);
+        sm90::tma_commit_stores();
+      }
+    }
+}
+
+}  // namespace gemm
+
+// SPLIT_K == 1: D directly. SPLIT_K > 1: fp32 partial sums of each slice into `partial`.
+extern "C" __global__ void __launch_bounds__(gemm::THREADS, 1)
+    gemm_wgmma(const __grid_constant__ sm90::TensorMap a_map, const __grid_constant__ sm90::TensorMap b_map,
+#if SPLIT_K == 1 && EPILOGUE == 1
+               const __grid_constant__ sm90::TensorMap d_map, const elem* __restrict__ bias,
+#elif SPLIT_K == 1
+               out_t* __restrict__ d, const elem* __restrict__ bias,
+#else
+               float* __restrict__ partial,
+#endif
+               int M, int N, int K) {
+  using namespace gemm;
+  extern __shared__ unsigned char smem_raw[];
+  SharedStorage& s = *sm90::align_1024<SharedStorage>(smem_raw);
+  const sm90::TmaPipeline<STAGES> pipe{sm90::smem_address(s.full), sm90::smem_address(s.empty)};
+  if (threadIdx.x == 0) {
+    pipe.init(4 * CONSUMER_WARPGROUPS);  // one arrival per consumer warp
+    sm90::tma_prefetch_map(a_map);
+    sm90::tma_prefetch_map(b_map);
+#if SPLIT_K == 1 && EPILOGUE == 1
+    sm90::tma_prefetch_map(d_map);
+#endif
+  }
+  __syncthreads();
+
+  const int tiles_m = sm90::cdiv(M, BLOCK_M);
+  const int tiles_n = sm90::cdiv(N, BLOCK_N);
+  const int k_tiles = sm90::cdiv(K, BLOCK_K);
+  const sm90::TileWalk walk = sm90::TileWalk::of_block(tiles_m * tiles_n * SPLIT_K, PERSISTENT);
+  const int warpgroup = threadIdx.x / 128;
+
+  if (warpgroup == 0) {
+    if constexpr (CONSUMER_WARPGROUPS == 2) sm90::registers_decrease<PRODUCER_REGS>();
+    if (threadIdx.x == 0) produce(s, pipe, a_map, b_map, walk, tiles_m, tiles_n, k_tiles);
+  } else {
+    if constexpr (CONSUMER_WARPGROUPS == 2) sm90::registers_increase<CONSUMER_REGS>();
+    const int consumer = warpgroup - 1;
+    sm90::PipelineState<STAGES> state;
+    float acc[M_ATOMS][BLOCK_N / 2];
+    for (int id = walk.first; id < walk.count; id += walk.step) {
+      const sm90::TileCoord tile = sm90::raster_tile(id, tiles_m, tiles_n, RASTER, SWIZZLE);
+      int begin, end;
+      k_range(tile.split, k_tiles, begin, end);
+      multiply(s, pipe, state, consumer, begin, end, acc);
+      const int row0 = tile.m * BLOCK_M + consumer * WG_ROWS;
+#if SPLIT_K == 1 && EPILOGUE == 1
+      store_tile_tma(acc, sm90::smem_address(s.staging) + consumer * 2 * STAGING_BYTES, d_map, bias, consumer, row0,
+                     tile.n * BLOCK_N, N);
+#elif SPLIT_K == 1
+      store_tile<out_t, true>(acc, d, bias, row0, tile.n * BLOCK_N, M, N);
+#else
+      store_tile<float, false>(acc, partial + static_cast<long long>(tile.split) * M * N, nullptr, row0,
+                               tile.n * BLOCK_N, M, N);
+#endif
+    }
+#if EPILOGUE == 1
+    if (threadIdx.x % 128 == 0) sm90::tma_wait_stores();  // the staging boxes stay valid until stored
+#endif
+  }
+}
+
+#if SPLIT_K > 1
+// D = the sum of the SPLIT_K slices of `partial` (+ bias) (activation): one element a thread, grid-stride.
+extern "C" __global__ void gemm_splitk_reduce(const float* __restrict__ partial, out_t* __restrict__ d,
+                                              const elem* __restrict__ bias, int M, int N) {
+  const long long count = static_cast<long long>(M) * N;
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    float sum = 0.0f;
+#pragma unroll
+    for (int split = 0; split < SPLIT_K; ++split) sum += partial[split * count + i];
+    d[i] = static_cast<out_t>(gemm::finish(sum, bias, static_cast<int>(i % N)));
+  }
+}
+#endif
