@@ -90,15 +90,19 @@ std::vector<std::filesystem::path> replays_for(const std::vector<std::string>& r
   return chosen;
 }
 
-// "best: 0.87x cublasLt 13.0.2's time": the fastest stored config against the library's best algorithm.
+// "best: 0.87x cublasLt 13.1.0's time": the fastest stored config against the library's best algorithm, both
+// from the rerank's interleaved rounds where there was one (the same clocks and temperature).
 void print_baseline_ratio(const TuneSummary& summary) {
   if (!summary.baseline || summary.top.empty() || summary.top.front().status != Status::ok) return;
   const RankedResult& best = summary.top.front();
-  const double ours = best.remeasured ? best.remeasured->median_us : best.timing->median_us;
   const BaselineTiming& baseline = *summary.baseline;
-  std::printf("best: %.2fx %s's time (%.1f us against %.1f us, the best of its heuristic's %d algorithms; %.1f us "
-              "its first)\n",
-              ours / baseline.best_us, baseline.library.c_str(), ours, baseline.best_us, baseline.algorithms,
+  const bool reranked = best.remeasured && baseline.reranked_us > 0;
+  const double ours = best.remeasured ? best.remeasured->median_us : best.timing->median_us;
+  const double theirs = comparable_us(baseline, best.remeasured.has_value());
+  std::printf("best: %.2fx %s's time (%.1f us against %.1f us, its heuristic's algorithm #%d of %d%s; %.1f us its "
+              "first at the start)\n",
+              ours / theirs, baseline.library.c_str(), ours, theirs, baseline.best_index, baseline.algorithms,
+              reranked ? ", both re-timed in the rerank's rounds" : ", timed at the run's start",
               baseline.heuristic_us);
 }
 

@@ -28,6 +28,16 @@ struct BaselineTiming {
   int best_index = 0;        // its rank in the heuristic's list
   int algorithms = 0;        // how many were tried
   std::string timing_mode;   // "graph x3", "single"
+  // The best algorithm re-timed in the rerank's rounds, interleaved with the configs (the median of its
+  // round medians); 0 where the run had no rerank. Compare it with the configs' re-measured medians: both
+  // were timed at the same clocks and temperature.
+  double reranked_us = 0;
 };
+
+// The baseline's time to set against a config's: the rerank's median where both were re-timed in its
+// interleaved rounds, else the best algorithm's time at the run's start.
+inline double comparable_us(const BaselineTiming& baseline, bool config_reranked) {
+  return config_reranked && baseline.reranked_us > 0 ? baseline.reranked_us : baseline.best_us;
+}
 
 }  // namespace evotune

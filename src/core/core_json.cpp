@@ -253,13 +253,15 @@ GemmBaselineSpec gemm_baseline_from_json(const Fields& f) {
 ordered_json to_json(const BaselineTiming& timing) {
   return {{"library", timing.library},       {"heuristic_us", timing.heuristic_us},
           {"best_us", timing.best_us},       {"best_index", timing.best_index},
-          {"algorithms", timing.algorithms}, {"timing_mode", timing.timing_mode}};
+          {"algorithms", timing.algorithms}, {"timing_mode", timing.timing_mode},
+          {"reranked_us", timing.reranked_us}};
 }
 
 BaselineTiming baseline_timing_from_json(const Fields& f) {
-  f.only({"library", "heuristic_us", "best_us", "best_index", "algorithms", "timing_mode"});
-  return {f.text("library"), f.number("heuristic_us"), f.number("best_us"), f.small_integer("best_index"),
-          f.small_integer("algorithms"), f.text("timing_mode")};
+  f.only({"library", "heuristic_us", "best_us", "best_index", "algorithms", "timing_mode", "reranked_us"});
+  return {f.text("library"),           f.number("heuristic_us"),      f.number("best_us"),
+          f.small_integer("best_index"), f.small_integer("algorithms"), f.text("timing_mode"),
+          f.number("reranked_us")};
 }
 
 }  // namespace evotune

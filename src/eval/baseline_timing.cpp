@@ -6,8 +6,14 @@
 #include "eval/gpu_evaluator.hpp"
 
 namespace evotune {
+namespace {
 
-BaselineTiming GpuEvaluator::time_baseline(const GemmBaselineSpec& spec, std::uint64_t seed, int candidates) {
+constexpr int kHeuristicCandidates = 8;  // the algorithms asked of the heuristic; a job times one of them
+
+}  // namespace
+
+TimingStats GpuEvaluator::time_baseline(const GemmBaselineSpec& spec, std::uint64_t seed, int algorithm,
+                                        std::string& library) {
   state_->use_problem(0);
   state_->prepare(seed, Role::variant);  // random inputs: zeros can run faster than real data
   const auto address = [&](const std::string& name) {
@@ -15,26 +21,14 @@ BaselineTiming GpuEvaluator::time_baseline(const GemmBaselineSpec& spec, std::ui
     if (!found) throw Error("baseline " + spec.library + ": the space has no buffer '" + name + "'");
     return static_cast<CUdeviceptr>(*found);
   };
-  const cuda::CublasLtGemm gemm(spec, address(spec.a), address(spec.b), address(spec.d), candidates);
-  BaselineTiming result;
-  result.library = spec.library + " " + gemm.version();
-  result.algorithms = gemm.algorithms();
-  for (int i = 0; i < gemm.algorithms(); ++i) {
-    const Measured measured = time_runs([&] { gemm.run(i, state_->stream.get()); });
-    const double us = measured.timing.median_us;
-    if (i == 0) {
-      result.heuristic_us = us;
-      const TimingMethod& method = measured.timing.method.value_or(TimingMethod{});
-      result.timing_mode =
-          method.graph ? "graph x" + std::to_string(method.graph_executions) : std::string("single");
-    }
-    if (i == 0 || us < result.best_us) {
-      result.best_us = us;
-      result.best_index = i;
-    }
-  }
+  const cuda::CublasLtGemm gemm(spec, address(spec.a), address(spec.b), address(spec.d), kHeuristicCandidates);
+  if (algorithm >= gemm.algorithms())
+    throw Error("baseline " + spec.library + ": its heuristic returned " + std::to_string(gemm.algorithms()) +
+                " algorithms, none of rank " + std::to_string(algorithm));
+  library = spec.library + " " + gemm.version();
+  const Measured measured = time_runs([&] { gemm.run(algorithm, state_->stream.get()); });
   cuda::check(cuda::driver().cuStreamSynchronize(state_->stream.get()), "cuStreamSynchronize");
-  return result;
+  return measured.timing;
 }
 
 }  // namespace evotune

@@ -59,10 +59,11 @@ class GpuEvaluator {
   Outcome evaluate(const CompiledKernel& variant, std::uint64_t validation_seed,
                    const std::vector<LaunchSpec>& extra_launches = {}, bool timing_only = false);
 
-  // Times the space's library baseline on this evaluator's buffers (inputs filled from `seed`) the way a
-  // variant is timed, for each of the heuristic's first `candidates` algorithms (eval/baseline_timing.cpp).
-  // Throws Error where the library is missing or refuses the problem.
-  BaselineTiming time_baseline(const GemmBaselineSpec& spec, std::uint64_t seed, int candidates = 8);
+  // Times the space's library baseline with the algorithm its heuristic ranks `algorithm` (0: its first
+  // choice) on this evaluator's buffers (inputs filled from `seed`) the way a variant is timed
+  // (eval/baseline_timing.cpp); `library` gets its name and version. Throws Error where the library is
+  // missing, refuses the problem or has no algorithm of that rank.
+  TimingStats time_baseline(const GemmBaselineSpec& spec, std::uint64_t seed, int algorithm, std::string& library);
 
   // False once a hung kernel could not be killed (or the state not rebuilt): evaluate() then only returns
   // failures, and the caller should stop with unhealthy_reason().

@@ -35,9 +35,9 @@ class GpuTarget final : public TuneTarget {
         CompiledKernel{reference.result.cubin, space_.reference_launch(sizes_, device())},
         space_.tolerances(), options_.eval, compiler->include_dirs(),
         extra_problem_setups(space_, sizes_, device()));
-    // The library baseline is timed by the first worker only: one figure per run.
-    if (const auto baseline = space_.baseline(sizes_); baseline && !setups.empty())
-      std::get<GpuSetup>(setups.front()).baseline = *baseline;
+    // Every worker can time the library baseline (its jobs go to whichever is idle).
+    if (const auto baseline = space_.baseline(sizes_))
+      for (WorkerSetup& setup : setups) std::get<GpuSetup>(setup).baseline = *baseline;
     return setups;
   }
 

@@ -9,6 +9,7 @@
 #include <map>
 #include <string>
 
+#include "session/baseline_jobs.hpp"
 #include "session/variant_job.hpp"
 #include "session/worker_setup.hpp"
 
@@ -77,9 +78,13 @@ RerankOutcome rerank_top(const RerankContext& c, int top_k, int rounds, const st
   policy.ceiling_ms = c.options.eval.timeout_ms;
   const LaunchLimit limit = launch_limit(policy, c.reference_ms, top.front().timing->median_us / 1000);
   const RunJobs run{c.space, c.sizes, c.device, c.options, extra_validation_rounds(c.space, c.sizes)};
+  // The baseline takes part as one more entry, index chosen.size().
+  const bool with_baseline = c.baseline && c.baseline->has_value();
+  const std::size_t baseline_index = chosen.size();
+  std::vector<double> baseline_rounds_us;
   std::deque<std::size_t> queue;
   for (int round = 0; round < rounds; ++round)
-    for (const std::size_t i : round_order(chosen.size(), round)) queue.push_back(i);
+    for (const std::size_t i : round_order(chosen.size() + (with_baseline ? 1 : 0), round)) queue.push_back(i);
   std::map<std::int64_t, std::size_t> running;  // ticket -> candidate
   std::int64_t next_ticket = 1;
   while (!queue.empty() || !running.empty()) {
@@ -88,6 +93,12 @@ RerankOutcome rerank_top(const RerankContext& c, int top_k, int rounds, const st
       return outcome;
     }
     while (c.pool.idle() > 0 && !queue.empty()) {
+      if (queue.front() == baseline_index) {
+        running.emplace(next_ticket, baseline_index);
+        c.pool.submit(baseline_job(next_ticket++, (*c.baseline)->best_index, c.options.seed, c.options.eval));
+        queue.pop_front();
+        continue;
+      }
       const Candidate& candidate = chosen[queue.front()];
       PoolJob job =
           variant_job(run, next_ticket, candidate.params, c.compiler ? &candidate.cubin : nullptr, limit);
@@ -99,6 +110,14 @@ RerankOutcome rerank_top(const RerankContext& c, int top_k, int rounds, const st
     for (PoolResult& done : c.pool.collect(std::chrono::milliseconds(50))) {
       const auto it = running.find(done.ticket);
       if (it == running.end()) continue;
+      if (it->second == baseline_index) {
+        running.erase(it);
+        if (done.outcome.status == Status::ok && done.outcome.timing)
+          baseline_rounds_us.push_back(done.outcome.timing->median_us);
+        else
+          spdlog::warn("rerank: the baseline: {} {}", to_string(done.outcome.status), done.outcome.message);
+        continue;
+      }
       Candidate& candidate = chosen[it->second];
       running.erase(it);
       if (done.outcome.status != Status::ok || !done.outcome.timing) {
@@ -112,6 +131,8 @@ RerankOutcome rerank_top(const RerankContext& c, int top_k, int rounds, const st
     }
   }
 
+  if (with_baseline && !baseline_rounds_us.empty())
+    (*c.baseline)->reranked_us = summarize_rounds(std::move(baseline_rounds_us)).median_us;
   for (Candidate& candidate : chosen) {
     if (candidate.round_medians_us.empty()) continue;
     Remeasurement remeasured = summarize_rounds(std::move(candidate.round_medians_us));

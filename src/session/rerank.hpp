@@ -5,8 +5,10 @@
 
 #include <atomic>
 #include <cstddef>
+#include <optional>
 #include <vector>
 
+#include "core/baseline.hpp"
 #include "session/run_plan.hpp"
 #include "session/tune_session.hpp"
 #include "session/variant_compiler.hpp"
@@ -26,6 +28,9 @@ struct RerankContext {
   const TuneOptions& options;
   RunKeys keys;
   double reference_ms;
+  // The space's library baseline, when the run timed one: re-timed in every round beside the configs (its
+  // best algorithm), its median over the rounds set as reranked_us.
+  std::optional<BaselineTiming>* baseline;
 };
 
 struct RerankOutcome {

@@ -1,6 +1,8 @@
 // Starting a run's compilers and workers.
 #include "session/run_workers.hpp"
 
+#include "session/baseline_jobs.hpp"
+
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -29,13 +31,13 @@ RunWorkers::RunWorkers(const TuneOptions& options, const SearchSpace& space, con
   reference_ms_ = pool_->ready(0).reference_ms;
   if (const std::string ready = target.describe_ready(reference_ms_); !ready.empty())
     spdlog::info("{}", ready);
-  const ReadyAnswer& first = pool_->ready(0);
-  baseline_ = first.baseline;
-  if (baseline_)
-    spdlog::info("baseline {}: {:.1f} us (the heuristic's first algorithm), {:.1f} us (the best of its {}: #{}), {}",
-                 baseline_->library, baseline_->heuristic_us, baseline_->best_us, baseline_->algorithms,
-                 baseline_->best_index, baseline_->timing_mode);
-  if (!first.baseline_error.empty()) spdlog::warn("baseline not timed: {}", first.baseline_error);
+  if (target.compiles_variants() && space.baseline(sizes)) {
+    baseline_ = time_baseline(*pool_, options.eval, options.seed);
+    if (baseline_)
+      spdlog::info("baseline {}: {:.1f} us (the heuristic's first algorithm), {:.1f} us (the best of its {}: #{}), {}",
+                   baseline_->library, baseline_->heuristic_us, baseline_->best_us, baseline_->algorithms,
+                   baseline_->best_index, baseline_->timing_mode);
+  }
 }
 
 std::optional<CompileStats> RunWorkers::compile_stats() const {

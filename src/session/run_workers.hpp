@@ -34,8 +34,9 @@ class RunWorkers {
   VariantCompiler* compiler() { return variants_.get(); }
   // The reference kernel's time per launch as the first worker measured it; 0 where there is none.
   double reference_ms() const { return reference_ms_; }
-  // The space's library baseline as the first worker timed it; none without one (or where it failed).
-  const std::optional<BaselineTiming>& baseline() const { return baseline_; }
+  // The space's library baseline, timed once the workers were ready (session/baseline_jobs.hpp); none
+  // without one, where it failed or on a replay. The rerank re-times it (reranked_us).
+  std::optional<BaselineTiming>& baseline() { return baseline_; }
   // How many configs to keep compiling ahead of the workers: one per compile thread.
   std::size_t compile_window() const { return static_cast<std::size_t>(compile_threads_); }
 

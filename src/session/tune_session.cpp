@@ -153,8 +153,9 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
     result = loop.run(plan.budget, std::min(plan.budget, plan.remaining()), workers.compile_window(), interrupt);
   }
   rerank_after_search({space, sizes, target->device(), *store, workers.pool(), workers.compiler(), options,
-                       plan.keys, workers.reference_ms()},
+                       plan.keys, workers.reference_ms(), &workers.baseline()},
                       options, interrupt, result);
+  if (workers.baseline()) store->save_baseline(plan.keys.run_id, *workers.baseline());  // with its rerank
   if (const auto stats = workers.compile_stats()) store->save_compile_stats(plan.keys.run_id, *stats);
   store->save_worker_idle(plan.keys.run_id, static_cast<int>(workers.pool().size()), result.worker_idle_ms);
   save_gpu_states(*store, plan.keys.run_id, true, *target);

@@ -6,28 +6,18 @@
 namespace evotune {
 namespace {
 
-constexpr std::uint64_t kBaselineSeed = 0x6261736531ull;  // the baseline's inputs (fixed: its timing only)
-
 class GpuEngine : public WorkerEngine {
  public:
   explicit GpuEngine(const GpuSetup& setup)
       : evaluator_(setup.device_ordinal, setup.buffers, setup.reference, setup.tolerances, setup.settings,
-                   setup.include_dirs, setup.extra_problems) {
-    if (!setup.baseline) return;
-    // A library that is missing or refuses the problem costs the comparison, not the tune.
-    try {
-      baseline_ = evaluator_.time_baseline(*setup.baseline, kBaselineSeed);
-    } catch (const Error& e) {
-      baseline_error_ = e.what();
-    }
-  }
+                   setup.include_dirs, setup.extra_problems),
+        baseline_(setup.baseline) {}
 
-  ReadyAnswer ready() const override {
-    return {evaluator_.device(), evaluator_.reference_ms(), baseline_, baseline_error_};
-  }
+  ReadyAnswer ready() const override { return {evaluator_.device(), evaluator_.reference_ms()}; }
 
   Outcome evaluate(const JobMessage& job) override {
     evaluator_.set_timeout_ms(job.launch_limit_ms);  // the session's launch limit, ceiling applied
+    if (job.baseline_algorithm >= 0) return time_baseline(job);
     if (!job.kernel) throw Error("job message: kernel: missing (a GPU worker needs the compiled variant)");
     Outcome outcome =
         evaluator_.evaluate(*job.kernel, job.validation_seed, job.extra_launches, job.timing_only);
@@ -39,9 +29,28 @@ class GpuEngine : public WorkerEngine {
   bool healthy() const override { return evaluator_.healthy(); }
 
  private:
+  // A library that is missing or refuses the problem or the algorithm is the job's failure, never the worker's.
+  Outcome time_baseline(const JobMessage& job) {
+    Outcome outcome;
+    if (!baseline_) {
+      outcome.status = Status::launch_error;
+      outcome.message = "a baseline job, but the space names no baseline";
+      return outcome;
+    }
+    try {
+      std::string library;
+      outcome.timing = evaluator_.time_baseline(*baseline_, job.validation_seed, job.baseline_algorithm, library);
+      outcome.status = Status::ok;
+      outcome.message = library;
+    } catch (const Error& e) {
+      outcome.status = Status::resource_error;
+      outcome.message = e.what();
+    }
+    return outcome;
+  }
+
   GpuEvaluator evaluator_;
-  std::optional<BaselineTiming> baseline_;
-  std::string baseline_error_;
+  std::optional<GemmBaselineSpec> baseline_;
 };
 
 }  // namespace

@@ -67,10 +67,7 @@ ReplaySetup replay_setup_from(const Fields& f) {
 }
 
 ordered_json answer_json(const ReadyAnswer& ready) {
-  ordered_json json = {{"type", "ready"}, {"device", to_json(ready.device)}, {"reference_ms", ready.reference_ms}};
-  if (ready.baseline) json["baseline"] = to_json(*ready.baseline);
-  if (!ready.baseline_error.empty()) json["baseline_error"] = ready.baseline_error;
-  return json;
+  return {{"type", "ready"}, {"device", to_json(ready.device)}, {"reference_ms", ready.reference_ms}};
 }
 
 ordered_json answer_json(const SetupErrorAnswer& error) {
@@ -87,11 +84,8 @@ ordered_json answer_json(const ResultAnswer& result) {
 WorkerAnswer answer_from(const Fields& f) {
   const std::string type = f.text("type");
   if (type == "ready") {
-    f.only({"type", "device", "reference_ms", "baseline", "baseline_error"});
-    ReadyAnswer ready{device_from_json(f.object("device")), f.number("reference_ms"), std::nullopt, ""};
-    if (f.has("baseline")) ready.baseline = baseline_timing_from_json(f.object("baseline"));
-    if (f.has("baseline_error")) ready.baseline_error = f.text("baseline_error");
-    return ready;
+    f.only({"type", "device", "reference_ms"});
+    return ReadyAnswer{device_from_json(f.object("device")), f.number("reference_ms")};
   }
   if (type == "setup_error") {
     f.only({"type", "message"});
@@ -128,13 +122,14 @@ json encode(const JobMessage& job) {
   for (const auto& launch : job.extra_launches) extra.push_back(to_json(launch));
   message["extra_launches"] = extra;
   message["timing_only"] = job.timing_only;
+  if (job.baseline_algorithm >= 0) message["baseline_algorithm"] = job.baseline_algorithm;
   return json(message);
 }
 
 JobMessage decode_job(const json& message) {
   const Fields f(message, "", "job message");
   f.only({"ticket", "config", "validation_seed", "launch_limit_ms", "limit_basis", "kernel", "extra_launches",
-          "timing_only"});
+          "timing_only", "baseline_algorithm"});
   JobMessage job;
   job.ticket = f.integer("ticket", std::numeric_limits<std::int64_t>::min());
   job.config = f.int_map("config");
@@ -144,6 +139,7 @@ JobMessage decode_job(const json& message) {
   if (f.has("kernel")) job.kernel = kernel_from_json(f.object("kernel"));
   for (const Fields& launch : f.objects("extra_launches")) job.extra_launches.push_back(launch_from_json(launch));
   job.timing_only = f.boolean("timing_only");
+  if (f.has("baseline_algorithm")) job.baseline_algorithm = f.small_integer("baseline_algorithm");
   return job;
 }
 

@@ -30,7 +30,7 @@ struct GpuSetup {
   EvalSettings settings;
   std::vector<std::string> include_dirs;  // where NVRTC finds the CUDA headers for evotune's builtin kernels
   std::vector<ExtraProblem> extra_problems;  // validated after the main problem's rounds
-  std::optional<GemmBaselineSpec> baseline;   // the space's library baseline, timed once at set-up
+  std::optional<GemmBaselineSpec> baseline;   // the space's library baseline, timed by baseline jobs
 };
 
 // A worker that answers from a recorded sweep instead of a GPU.
@@ -53,14 +53,15 @@ struct JobMessage {
   // Time it on validation_seed's inputs without validating (a config validated before, re-timed: tune
   // --rerank).
   bool timing_only = false;
+  // >= 0: no variant; time the setup's library baseline with its heuristic's algorithm of this rank instead
+  // (the outcome's timing; its message names the library and version).
+  int baseline_algorithm = -1;
 };
 
 // The worker is set up: the device it evaluates on and the reference kernel's time there.
 struct ReadyAnswer {
   DeviceInfo device;
   double reference_ms = 0;  // 0 for a replay worker
-  std::optional<BaselineTiming> baseline;  // the setup's baseline, timed
-  std::string baseline_error;              // why it could not be timed (the tune goes on without it)
 };
 
 // The worker could not set up (no GPU, a reference that does not run, an unreadable sweep), in one line.

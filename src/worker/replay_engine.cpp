@@ -14,7 +14,7 @@ class ReplayEngine : public WorkerEngine {
   explicit ReplayEngine(const ReplaySetup& setup)
       : sweep_(load_sweep(setup.sweep_file)), objective_(sweep_), delay_ms_(setup.delay_ms) {}
 
-  ReadyAnswer ready() const override { return {sweep_.device, 0.0, std::nullopt, ""}; }
+  ReadyAnswer ready() const override { return {sweep_.device, 0.0}; }
 
   Outcome evaluate(const JobMessage& job) override {
     if (delay_ms_ > 0) std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(delay_ms_));

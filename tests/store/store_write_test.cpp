@@ -195,9 +195,9 @@ TEST_F(StoreTest, ReferenceTimeIsSavedWithTheRun) {
 
 TEST_F(StoreTest, TheNewestRunsBaselineIsFoundByDeviceName) {
   EXPECT_FALSE(store.latest_baseline(space_id, problem_id, test_device().name));  // none saved yet
-  store.save_baseline(run_id, BaselineTiming{"cublasLt 13.0.2", 812.5, 790.25, 3, 8, "graph x1"});
+  store.save_baseline(run_id, BaselineTiming{"cublasLt 13.0.2", 812.5, 790.25, 3, 8, "graph x1", 0});
   const std::int64_t later = store.begin_run({space_id, problem_id, device_id, "evolve", 8, 100, "evotune tune"});
-  store.save_baseline(later, BaselineTiming{"cublasLt 13.0.2", 800, 780, 0, 8, "single"});
+  store.save_baseline(later, BaselineTiming{"cublasLt 13.0.2", 800, 780, 0, 8, "single", 795.5});
   store.begin_run({space_id, problem_id, device_id, "evolve", 9, 100, "evotune tune"});  // times none
   const auto baseline = store.latest_baseline(space_id, problem_id, test_device().name);
   ASSERT_TRUE(baseline);
@@ -206,6 +206,7 @@ TEST_F(StoreTest, TheNewestRunsBaselineIsFoundByDeviceName) {
   EXPECT_EQ(baseline->best_us, 780);
   EXPECT_EQ(baseline->best_index, 0);
   EXPECT_EQ(baseline->timing_mode, "single");
+  EXPECT_EQ(baseline->reranked_us, 795.5);
   EXPECT_FALSE(store.latest_baseline(space_id, problem_id, "another GPU"));
   EXPECT_FALSE(store.latest_baseline(space_id, problem_id + 99, test_device().name));
   EXPECT_THROW(store.save_baseline(run_id + 99, *baseline), Error);

@@ -225,13 +225,13 @@ TEST(MessageCodec, ARetimingJobSaysSo) {
 
 TEST(MessageCodec, ReadyAnswerCarriesTheDeviceAndTheReferenceTime) {
   const WorkerAnswer answer =
-      decode_answer(through_cbor(encode(WorkerAnswer{ReadyAnswer{core_test::h100(), 0.41, std::nullopt, ""}})));
+      decode_answer(through_cbor(encode(WorkerAnswer{ReadyAnswer{core_test::h100(), 0.41}})));
   const auto& ready = std::get<ReadyAnswer>(answer);
   EXPECT_EQ(ready.reference_ms, 0.41);
   core_test::expect_same_device(ready.device, core_test::h100());
 }
 
-TEST(MessageCodec, TheBaselineTravelsInTheSetupAndTheReadyAnswer) {
+TEST(MessageCodec, TheBaselineTravelsInTheSetupAndItsJobs) {
   GpuSetup setup = gpu_setup();
   EXPECT_FALSE(std::get<GpuSetup>(decode_setup(through_cbor(encode(WorkerSetup{setup})))).baseline);
   setup.baseline = GemmBaselineSpec{"cublasLt", 77, 5000, 4096, true, "A", "W", "D", DType::bf16, DType::f32};
@@ -246,20 +246,11 @@ TEST(MessageCodec, TheBaselineTravelsInTheSetupAndTheReadyAnswer) {
   EXPECT_EQ(s.baseline->input, DType::bf16);
   EXPECT_EQ(s.baseline->output, DType::f32);
 
-  ReadyAnswer ready{core_test::h100(), 0.41, BaselineTiming{"cublasLt 13.0.2", 812.5, 790.25, 3, 8, "graph x1"}, ""};
-  const ReadyAnswer timed = std::get<ReadyAnswer>(decode_answer(through_cbor(encode(WorkerAnswer{ready}))));
-  ASSERT_TRUE(timed.baseline);
-  EXPECT_EQ(timed.baseline->library, "cublasLt 13.0.2");
-  EXPECT_EQ(timed.baseline->heuristic_us, 812.5);
-  EXPECT_EQ(timed.baseline->best_us, 790.25);
-  EXPECT_EQ(timed.baseline->best_index, 3);
-  EXPECT_EQ(timed.baseline->algorithms, 8);
-  EXPECT_EQ(timed.baseline->timing_mode, "graph x1");
-  EXPECT_TRUE(timed.baseline_error.empty());
-  const ReadyAnswer refused{core_test::h100(), 0.41, std::nullopt, "cuBLASLt not available"};
-  const ReadyAnswer failed = std::get<ReadyAnswer>(decode_answer(through_cbor(encode(WorkerAnswer{refused}))));
-  EXPECT_FALSE(failed.baseline);
-  EXPECT_EQ(failed.baseline_error, "cuBLASLt not available");
+  JobMessage job;
+  job.ticket = 4;
+  EXPECT_EQ(decode_job(through_cbor(encode(job))).baseline_algorithm, -1);  // a variant's job
+  job.baseline_algorithm = 3;
+  EXPECT_EQ(decode_job(through_cbor(encode(job))).baseline_algorithm, 3);
 }
 
 TEST(MessageCodec, SetupErrorAndHealthTravel) {
