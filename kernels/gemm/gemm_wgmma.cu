@@ -21,16 +21,29 @@
 //   RASTER, SWIZZLE       tile order (sm90::raster_tile): bands of SWIZZLE tiles across N (RASTER 0) or M (1)
 //   SPLIT_K               1, or slices of the k steps: each writes fp32 partial sums to the scratch `partial`
 //                         [SPLIT_K][M][N] and gemm_splitk_reduce adds them, with the bias and activation
+//   CLUSTER_M, CLUSTER_N  thread-block clusters of 2 x 1 (two row tiles sharing B) or 1 x 2 (two column tiles
+//                         sharing A), or 1 x 1: each block loads half of the shared operand with TMA multicast
+//                         into both (below)
 //   EPILOGUE              0: every consumer thread stores its values of D from registers; 1: through a staging
 //                         tile of 64 rows x 128 bytes (double-buffered, one pair per consumer warpgroup) that
 //                         one thread stores with TMA (a D tensor map replaces the pointer; rows and columns past
 //                         M and N are clipped), so the stores drain while the next tile's k loop runs
+// Clusters: the two blocks of a cluster compute adjacent tiles (a cluster tile of the raster order) in step.
+// Block rank r loads its own tile of the operand they do not share and rows [r, r + 1) / 2 of the shared one
+// (the map's box is half the tile; B row-major: every other 64-column slab) with .multicast::cluster into the
+// same offset of both blocks, counted on the full barrier there; each block's full barrier expects the whole
+// stage. A stage is refilled once the consumers of both blocks released it: every consumer warp arrives on the
+// empty barrier of both blocks, which count both blocks' warps, and the producer waits with cluster scope.
+// Every thread of both blocks passes a cluster barrier after the barriers' initialisation and another before it
+// exits, so that no copy or arrival reaches a block that has exited. A block whose tile lies past M or N still
+// loads its share (zeros past the edge) and stores nothing.
 // Problem sizes: B_KMAJOR (0: B is [K, N]; 1: B is [N, K]), BIAS (0/1), ACT (0 none, 1 ReLU, 2 GELU (erf)).
 // M, N and K are run-time sizes; TMA needs K and (B row-major) N multiples of 8 (16-byte row strides).
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
 #include "../common/sm90/arch.cuh"
+#include "../common/sm90/cluster.cuh"
 #include "../common/sm90/named_barrier.cuh"
 #include "../common/sm90/pipeline.cuh"
 #include "../common/sm90/registers.cuh"
@@ -64,6 +77,12 @@ static_assert(false, "SPLIT_K must be #defined");
 #endif
 #ifndef EPILOGUE
 static_assert(false, "EPILOGUE (0 registers, 1 TMA store) must be #defined");
+#endif
+#ifndef CLUSTER_M
+static_assert(false, "CLUSTER_M (1 or 2) must be #defined");
+#endif
+#ifndef CLUSTER_N
+static_assert(false, "CLUSTER_N (1 or 2) must be #defined");
 #endif
 #ifndef B_KMAJOR
 static_assert(false, "B_KMAJOR (0: B is [K, N]; 1: B is [N, K]) must be #defined");
@@ -112,6 +131,10 @@ static_assert(M_ATOMS * BLOCK_N / 2 <= 128, "the accumulators must leave room in
 static_assert(SPLIT_K >= 1, "SPLIT_K >= 1");
 static_assert(ACT >= 0 && ACT <= 2, "ACT is 0, 1 or 2");
 static_assert(EPILOGUE == 0 || SPLIT_K == 1, "split-K's partial sums are stored from registers");
+constexpr int CLUSTER = CLUSTER_M * CLUSTER_N;
+static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters of 1 x 1, 2 x 1 or 1 x 2 blocks");
+static_assert(CLUSTER_M == 1 || B_KMAJOR || (BLOCK_N / 64) % 2 == 0,
+              "CLUSTER_M 2 with B row-major: the blocks load every other 64-column slab of B");
 
 constexpr int STAGING_BYTES = 64 * 128;                   // one 64-row box of D, 128 bytes a row (swizzled)
 constexpr int STAGING_COLS = 128 / static_cast<int>(sizeof(out_t));  // columns of D in one staging box
@@ -176,27 +199,59 @@ __device__ __forceinline__ void k_range(int split, int k_tiles, int& begin, int&
   end = min(begin + per, k_tiles);
 }
 
+// The tile of work tile `id` that this block (rank `rank` of its cluster) computes: the raster order walks
+// cluster tiles of CLUSTER_M x CLUSTER_N tiles.
+__device__ __forceinline__ sm90::TileCoord block_tile(int id, int tiles_m, int tiles_n, int rank) {
+  sm90::TileCoord tile = sm90::raster_tile(id, sm90::cdiv(tiles_m, CLUSTER_M), sm90::cdiv(tiles_n, CLUSTER_N),
+                                           RASTER, SWIZZLE);
+  tile.m = tile.m * CLUSTER_M + (CLUSTER_M == 2 ? rank : 0);
+  tile.n = tile.n * CLUSTER_N + (CLUSTER_N == 2 ? rank : 0);
+  return tile;
+}
+
 // The producer: one thread issues every TMA load of the block's tiles in ring order.
 __device__ __forceinline__ void produce(SharedStorage& s, const sm90::TmaPipeline<STAGES>& pipe,
                                         const sm90::TensorMap& a_map, const sm90::TensorMap& b_map,
-                                        const sm90::TileWalk& walk, int tiles_m, int tiles_n, int k_tiles) {
+                                        const sm90::TileWalk& walk, int tiles_m, int tiles_n, int k_tiles,
+                                        int rank) {
   sm90::PipelineState<STAGES> state;
   for (int id = walk.first; id < walk.count; id += walk.step) {
-    const sm90::TileCoord tile = sm90::raster_tile(id, tiles_m, tiles_n, RASTER, SWIZZLE);
+    const sm90::TileCoord tile = block_tile(id, tiles_m, tiles_n, rank);
     int begin, end;
     k_range(tile.split, k_tiles, begin, end);
     for (int kt = begin; kt < end; ++kt) {
-      pipe.producer_acquire(state);
+      if constexpr (CLUSTER > 1) {
+        sm90::mbarrier_wait_cluster(pipe.empty_barrier(state.stage), state.phase ^ 1);  // both blocks released it
+      } else {
+        pipe.producer_acquire(state);
+      }
       const unsigned full = pipe.full_barrier(state.stage);
-      pipe.producer_expect(state, A_STAGE_BYTES + B_STAGE_BYTES);
-      sm90::tma_load_2d(sm90::smem_address(s.a[state.stage]), a_map, kt * BLOCK_K, tile.m * BLOCK_M, full);
-      if constexpr (B_KMAJOR) {
-        sm90::tma_load_2d(sm90::smem_address(s.b[state.stage]), b_map, kt * BLOCK_K, tile.n * BLOCK_N, full);
+      const unsigned a_tile = sm90::smem_address(s.a[state.stage]);
+      const unsigned b_tile = sm90::smem_address(s.b[state.stage]);
+      pipe.producer_expect(state, A_STAGE_BYTES + B_STAGE_BYTES);  // the whole stage lands in every block
+      if constexpr (CLUSTER_N == 2) {  // A shared: this block's half of its rows, into both blocks
+        const int half = rank * (BLOCK_M / 2);
+        sm90::tma_load_2d_multicast(a_tile + half * 128, a_map, kt * BLOCK_K, tile.m * BLOCK_M + half, full, 0x3);
+      } else {
+        sm90::tma_load_2d(a_tile, a_map, kt * BLOCK_K, tile.m * BLOCK_M, full);
+      }
+      if constexpr (B_KMAJOR && CLUSTER_M == 2) {  // B shared: this block's half of its rows (N), into both
+        const int half = rank * (BLOCK_N / 2);
+        sm90::tma_load_2d_multicast(b_tile + half * 128, b_map, kt * BLOCK_K, tile.n * BLOCK_N + half, full, 0x3);
+      } else if constexpr (B_KMAJOR) {
+        sm90::tma_load_2d(b_tile, b_map, kt * BLOCK_K, tile.n * BLOCK_N, full);
       } else {
 #pragma unroll
-        for (int slab = 0; slab < BLOCK_N / 64; ++slab)
-          sm90::tma_load_2d(sm90::smem_address(s.b[state.stage]) + slab * B_SLAB_BYTES, b_map,
-                            tile.n * BLOCK_N + slab * 64, kt * BLOCK_K, full);
+        for (int slab = 0; slab < BLOCK_N / 64; ++slab) {
+          if constexpr (CLUSTER_M == 2) {  // every other slab, into both blocks
+            if (slab % 2 == rank)
+              sm90::tma_load_2d_multicast(b_tile + slab * B_SLAB_BYTES, b_map, tile.n * BLOCK_N + slab * 64,
+                                          kt * BLOCK_K, full, 0x3);
+          } else {
+            sm90::tma_load_2d(b_tile + slab * B_SLAB_BYTES, b_map, tile.n * BLOCK_N + slab * 64, kt * BLOCK_K,
+                              full);
+          }
+        }
       }
       state.advance();
     }
@@ -205,9 +260,17 @@ __device__ __forceinline__ void produce(SharedStorage& s, const sm90::TmaPipelin
 
 // One consumer warpgroup's k loop over a tile: acc = A rows of this warpgroup x B, one k step's wgmmas in
 // flight while the next stage is awaited; each stage released once its wgmmas have completed.
+// A stage this warp is done reading: released in this block and (clusters) in the other, whose producer's
+// copies land in it too.
+__device__ __forceinline__ void release(const sm90::TmaPipeline<STAGES>& pipe,
+                                        const sm90::PipelineState<STAGES>& state, int rank) {
+  pipe.consumer_release(state);
+  if constexpr (CLUSTER > 1) pipe.consumer_release_remote(state, rank ^ 1);
+}
+
 __device__ __forceinline__ void multiply(SharedStorage& s, const sm90::TmaPipeline<STAGES>& pipe,
                                          sm90::PipelineState<STAGES>& state, int warpgroup, int begin, int end,
-                                         float (&acc)[M_ATOMS][BLOCK_N / 2]) {
+                                         int rank, float (&acc)[M_ATOMS][BLOCK_N / 2]) {
 #pragma unroll
   for (int mi = 0; mi < M_ATOMS; ++mi)
 #pragma unroll
@@ -231,13 +294,13 @@ __device__ __forceinline__ void multiply(SharedStorage& s, const sm90::TmaPipeli
     sm90::wgmma_commit();
     if (kt > begin) {
       sm90::wgmma_wait<1>();  // the previous step's wgmmas have completed: its stage may be refilled
-      pipe.consumer_release(previous);
+      release(pipe, previous, rank);
     }
     previous = state;
     state.advance();
   }
   sm90::wgmma_wait<0>();
-  pipe.consumer_release(previous);
+  release(pipe, previous, rank);
 #pragma unroll
   for (int mi = 0; mi < M_ATOMS; ++mi) sm90::pin(acc[mi]);
 }
@@ -338,35 +401,41 @@ extern "C" __global__ void __launch_bounds__(gemm::THREADS, 1)
   extern __shared__ unsigned char smem_raw[];
   SharedStorage& s = *sm90::align_1024<SharedStorage>(smem_raw);
   const sm90::TmaPipeline<STAGES> pipe{sm90::smem_address(s.full), sm90::smem_address(s.empty)};
+  const int rank = CLUSTER > 1 ? static_cast<int>(sm90::cluster_rank()) : 0;
   if (threadIdx.x == 0) {
-    pipe.init(4 * CONSUMER_WARPGROUPS);  // one arrival per consumer warp
+    pipe.init(4 * CONSUMER_WARPGROUPS * CLUSTER);  // one arrival per consumer warp of every block it feeds
     sm90::tma_prefetch_map(a_map);
     sm90::tma_prefetch_map(b_map);
 #if SPLIT_K == 1 && EPILOGUE == 1
     sm90::tma_prefetch_map(d_map);
 #endif
   }
-  __syncthreads();
+  if constexpr (CLUSTER > 1) {
+    sm90::cluster_sync();  // both blocks' barriers are initialised before any copy or arrival reaches them
+  } else {
+    __syncthreads();
+  }
 
   const int tiles_m = sm90::cdiv(M, BLOCK_M);
   const int tiles_n = sm90::cdiv(N, BLOCK_N);
   const int k_tiles = sm90::cdiv(K, BLOCK_K);
-  const sm90::TileWalk walk = sm90::TileWalk::of_block(tiles_m * tiles_n * SPLIT_K, PERSISTENT);
+  const int work_tiles = sm90::cdiv(tiles_m, CLUSTER_M) * sm90::cdiv(tiles_n, CLUSTER_N) * SPLIT_K;
+  const sm90::TileWalk walk = sm90::TileWalk::of_block(work_tiles, PERSISTENT, CLUSTER);
   const int warpgroup = threadIdx.x / 128;
 
   if (warpgroup == 0) {
     if constexpr (CONSUMER_WARPGROUPS == 2) sm90::registers_decrease<PRODUCER_REGS>();
-    if (threadIdx.x == 0) produce(s, pipe, a_map, b_map, walk, tiles_m, tiles_n, k_tiles);
+    if (threadIdx.x == 0) produce(s, pipe, a_map, b_map, walk, tiles_m, tiles_n, k_tiles, rank);
   } else {
     if constexpr (CONSUMER_WARPGROUPS == 2) sm90::registers_increase<CONSUMER_REGS>();
     const int consumer = warpgroup - 1;
     sm90::PipelineState<STAGES> state;
     float acc[M_ATOMS][BLOCK_N / 2];
     for (int id = walk.first; id < walk.count; id += walk.step) {
-      const sm90::TileCoord tile = sm90::raster_tile(id, tiles_m, tiles_n, RASTER, SWIZZLE);
+      const sm90::TileCoord tile = block_tile(id, tiles_m, tiles_n, rank);
       int begin, end;
       k_range(tile.split, k_tiles, begin, end);
-      multiply(s, pipe, state, consumer, begin, end, acc);
+      multiply(s, pipe, state, consumer, begin, end, rank, acc);
       const int row0 = tile.m * BLOCK_M + consumer * WG_ROWS;
 #if SPLIT_K == 1 && EPILOGUE == 1
       store_tile_tma(acc, sm90::smem_address(s.staging) + consumer * 2 * STAGING_BYTES, d_map, bias, consumer, row0,
@@ -382,6 +451,7 @@ extern "C" __global__ void __launch_bounds__(gemm::THREADS, 1)
     if (threadIdx.x % 128 == 0) sm90::tma_wait_stores();  // the staging boxes stay valid until stored
 #endif
   }
+  if constexpr (CLUSTER > 1) sm90::cluster_sync();  // the other block no longer copies or arrives into this one
 }
 
 #if SPLIT_K > 1

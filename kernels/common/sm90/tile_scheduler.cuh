@@ -32,13 +32,16 @@ __device__ __forceinline__ TileCoord raster_tile(int id, int tiles_m, int tiles_
   return coord;
 }
 
-// The work-tile sequence of this block: static (one tile, `first` only) or persistent.
+// The work-tile sequence of this block: static (one tile, `first` only) or persistent. With clusters of
+// `cluster` blocks (consecutive blockIdx.x) a work tile is the cluster's: every block of a cluster walks the
+// same sequence, in step.
 struct TileWalk {
   int first;
   int step;
   int count;
-  __device__ __forceinline__ static TileWalk of_block(int count, bool persistent) {
-    return TileWalk{static_cast<int>(blockIdx.x), persistent ? static_cast<int>(gridDim.x) : count, count};
+  __device__ __forceinline__ static TileWalk of_block(int count, bool persistent, int cluster = 1) {
+    const int walker = static_cast<int>(blockIdx.x) / cluster;
+    return TileWalk{walker, persistent ? static_cast<int>(gridDim.x) / cluster : count, count};
   }
 };
 
