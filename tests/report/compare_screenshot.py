@@ -73,7 +73,8 @@ def main():
         return 0
     rows = sorted({i // width for i in differing})
     print(f"differing rows of the page: {rows[0] * BLOCK} to {rows[-1] * BLOCK + BLOCK - 1} "
-          f"(first block at x = {differing[0] % width * BLOCK}); the reduced shot is {shot}.reduced.png")
+          f"(first block at x = {differing[0] % width * BLOCK}); the reduced shot is {shot}.reduced.png "
+          "(the test's EVOTUNE_KEEP_SCREENSHOT=FILE keeps the full screenshot)")
     return 1
 
 
