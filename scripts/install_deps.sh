@@ -6,9 +6,10 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ nlohmann-json3-dev libspdlog-dev libcli11-dev libsqlite3-dev libmuparser-dev
           libgtest-dev libxml2-utils libpq-dev)
-# Only for the test that renders `evotune report` in a browser (it skips without them): installed when apt-get
-# can, never required. Chromium is about 120 MB to download.
-optional=(chromium python3)
+# Only for the tests that render `evotune report` in a browser (they skip without them; the golden screenshot
+# was taken with DejaVu fonts) and the formatting check in scripts/test.sh: installed when apt-get can, never
+# required. Chromium is about 120 MB to download.
+optional=(chromium fonts-dejavu-core python3 clang-format)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -39,7 +40,7 @@ if [ ${#optional_missing[@]} -gt 0 ] && [ -z "${EVOTUNE_DEB_DIR:-}" ] && command
   [ "$(id -u)" = 0 ]; then
   echo "install_deps: installing optional ${optional_missing[*]}"
   DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${optional_missing[@]}" ||
-    echo "install_deps: could not install ${optional_missing[*]}; the browser test will skip" >&2
+    echo "install_deps: could not install ${optional_missing[*]}; the browser tests or the format check will skip" >&2
 fi
 
 if [ ! -d "${CUDA_HOME:-/usr/local/cuda}/include" ] || ! command -v "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" >/dev/null; then

@@ -120,6 +120,11 @@ void add_eval_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   command->add_flag("--json", options->json, "Print the result as one JSON object");
+  command->add_flag_callback(
+      "--exact-buffers", [options] { options->request.eval.guard_margins = false; },
+      "Allocate every buffer at exactly its size, without the guard margins that detect out_of_bounds, and "
+      "skip the space's extra problems: for compute-sanitizer's memcheck (evotune sanitize), which then sees a "
+      "write past a buffer's end and names the buffer from the allocations logged");
   command->callback([options] { run(*options); });
 }
 

@@ -26,6 +26,10 @@ struct EvalSettings {
   // these meet the clocks that a sustained load of the variant settles at (power and thermal limits) rather
   // than an idle GPU's boost; 0: none. (Last: the fields above are set by position in places.)
   double warmup_ms = 0;
+  // Every buffer between canary-filled guard margins in its allocation (out_of_bounds), and the space's extra
+  // problems run too (true); or every buffer allocated at exactly its size and the main problem only (false:
+  // `evotune sanitize`, so that memcheck sees a write past a buffer's end, which a margin would absorb).
+  bool guard_margins = true;
 };
 
 }  // namespace evotune

@@ -193,7 +193,8 @@ ordered_json to_json(const EvalSettings& s) {
           {"validation_rounds", s.validation_rounds},
           {"timing", to_string(s.timing)},
           {"measure_energy", s.measure_energy},
-          {"energy_window_ms", s.energy_window_ms}};
+          {"energy_window_ms", s.energy_window_ms},
+          {"guard_margins", s.guard_margins}};
 }
 
 TimingMode timing_mode_from_json(const Fields& f, const std::string& key) {
@@ -206,7 +207,7 @@ TimingMode timing_mode_from_json(const Fields& f, const std::string& key) {
 // Settings written before the timing modes have no "timing": they timed single launches.
 EvalSettings settings_from_json(const Fields& f) {
   f.only({"warmup", "warmup_ms", "repetitions", "flush_l2", "timeout_ms", "reset_in_process", "validation_rounds",
-          "timing", "measure_energy", "energy_window_ms"});
+          "timing", "measure_energy", "energy_window_ms", "guard_margins"});
   constexpr auto low = std::numeric_limits<int>::min(), high = std::numeric_limits<int>::max();
   EvalSettings settings;
   settings.warmup = static_cast<int>(f.integer("warmup", low, high));
@@ -221,6 +222,7 @@ EvalSettings settings_from_json(const Fields& f) {
   if (f.has("energy_window_ms")) settings.energy_window_ms = f.number("energy_window_ms");
   // Settings written before the sustained warm-up had none.
   if (f.has("warmup_ms")) settings.warmup_ms = f.number("warmup_ms");
+  if (f.has("guard_margins")) settings.guard_margins = f.boolean("guard_margins");
   return settings;
 }
 

@@ -25,8 +25,9 @@ cuda::DeviceMemory guarded(const BufferSpec& spec, std::size_t margin) {
 DeviceState::DeviceState(int ordinal, const std::vector<BufferSpec>& buffers,
                          const std::vector<std::vector<BufferSpec>>& other_problems,
                          const std::string& builtin_cubin, const std::string& reference_cubin,
-                         const std::string& reference_kernel, std::size_t scratch_bytes, int event_pairs)
-    : context(ordinal) {
+                         const std::string& reference_kernel, std::size_t scratch_bytes, int event_pairs,
+                         bool guard_margins)
+    : context(ordinal), guard_margins_(guard_margins) {
   context.make_current();
   stream = cuda::Stream::create();
   builtins = BuiltinKernels(builtin_cubin);
@@ -46,7 +47,7 @@ DeviceState::DeviceState(int ordinal, const std::vector<BufferSpec>& buffers,
       per_problem.push_back(problem[i]);
       largest.count = std::max(largest.count, problem[i].count);
     }
-    const std::size_t margin = guard_margin_bytes(bytes_of(largest));
+    const std::size_t margin = guard_margins ? guard_margin_bytes(bytes_of(largest)) : 0;
     Buffer buffer{spec, std::move(per_problem), margin, canary_pattern(margin), {}, {}, {}, {}};
     if (spec.is_output) {
       buffer.reference = guarded(largest, buffer.margin);
@@ -87,7 +88,7 @@ void DeviceState::use_scratch(const std::vector<ScratchSpec>& scratch) {
   scratch_.clear();
   for (const ScratchSpec& wanted : scratch) {
     const BufferSpec spec{wanted.name, wanted.dtype, wanted.count, false, false, {}, {}};
-    const std::size_t margin = guard_margin_bytes(bytes_of(spec));
+    const std::size_t margin = guard_margins_ ? guard_margin_bytes(bytes_of(spec)) : 0;
     Buffer buffer{spec, {spec}, margin, canary_pattern(margin), guarded(spec, margin), {}, {}, {}};
     scratch_.push_back(std::move(buffer));
   }
@@ -196,6 +197,7 @@ std::optional<std::pair<std::string, BitwiseDifference>> DeviceState::differs_fr
 }
 
 void DeviceState::arm_guards(Role role) const {
+  if (!guard_margins_) return;
   for (const Buffer* buffer : seen_by(role)) {
     const CUdeviceptr base = buffer->copy(role).get();
     builtins.canary(stream.get(), base, buffer->margin);
@@ -204,6 +206,7 @@ void DeviceState::arm_guards(Role role) const {
 }
 
 std::optional<GuardBreach> DeviceState::find_breach(Role role) const {
+  if (!guard_margins_) return std::nullopt;
   std::vector<std::uint8_t> margin;
   for (const Buffer* buffer : seen_by(role)) {
     margin.resize(buffer->margin);
@@ -217,6 +220,21 @@ std::optional<GuardBreach> DeviceState::find_breach(Role role) const {
     }
   }
   return std::nullopt;
+}
+
+std::vector<BufferAllocation> DeviceState::allocations() const {
+  std::vector<BufferAllocation> all;
+  for (const auto& buffer : buffers_) {
+    if (!buffer.spec.is_output) {
+      all.push_back({buffer.spec.name, "input", buffer.payload(Role::reference), bytes_of(buffer.spec)});
+      continue;
+    }
+    all.push_back({buffer.spec.name, "reference", buffer.payload(Role::reference), bytes_of(buffer.spec)});
+    all.push_back({buffer.spec.name, "variant", buffer.payload(Role::variant), bytes_of(buffer.spec)});
+  }
+  for (const auto& buffer : scratch_)
+    all.push_back({buffer.spec.name, "scratch", buffer.payload(Role::variant), bytes_of(buffer.spec)});
+  return all;
 }
 
 std::vector<std::pair<std::string, std::uint64_t>> DeviceState::input_checksums() const {

@@ -25,11 +25,12 @@ class DeviceState {
   // allocates every buffer (outputs twice) with a guard margin (guard_margin_bytes) before and after it, an
   // L2-flush scratch of scratch_bytes and 2 * event_pairs + 1 timing events. Throws CudaError.
   // other_problems: the buffers of each extra problem (the same names, types and order, other counts);
-  // every buffer is allocated for the largest of its counts.
+  // every buffer is allocated for the largest of its counts. guard_margins false: no margins (every buffer,
+  // scratch too, allocated at exactly its size; arm_guards and find_breach then see nothing).
   DeviceState(int ordinal, const std::vector<BufferSpec>& buffers,
               const std::vector<std::vector<BufferSpec>>& other_problems, const std::string& builtin_cubin,
               const std::string& reference_cubin, const std::string& reference_kernel,
-              std::size_t scratch_bytes, int event_pairs);
+              std::size_t scratch_bytes, int event_pairs, bool guard_margins = true);
   DeviceState(const DeviceState&) = delete;
   DeviceState& operator=(const DeviceState&) = delete;
 
@@ -77,6 +78,9 @@ class DeviceState {
   // name; waits for the stream.
   std::vector<std::pair<std::string, std::uint64_t>> input_checksums() const;
 
+  // Each buffer copy's payload (address and bytes of the problem in use; scratch buffers as they are now).
+  std::vector<BufferAllocation> allocations() const;
+
   // Forgets every handle, the context's retain included, without a driver call: for a state whose
   // context is about to be reset (cuda::reset_primary_context), which destroys them all.
   void abandon() noexcept;
@@ -106,6 +110,7 @@ class DeviceState {
     const cuda::DeviceMemory& copy(Role role) const;
     CUdeviceptr payload(Role role) const { return copy(role).get() + margin; }
   };
+  bool guard_margins_ = true;
   std::vector<Buffer> buffers_;
   std::vector<Buffer> scratch_;  // in `shared`; spec.is_input and spec.is_output false
   // The buffers a `role` launch sees: the problem's, and the variant's the scratch buffers too.

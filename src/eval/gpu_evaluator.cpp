@@ -83,7 +83,8 @@ void GpuEvaluator::build_state() {
   std::vector<std::vector<BufferSpec>> other_problems;
   for (const auto& problem : extra_problems_) other_problems.push_back(problem.buffers);
   state_ = std::make_unique<DeviceState>(ordinal_, buffers_, other_problems, builtin_cubin_, reference_.cubin,
-                                         reference_.launch.kernel_name, scratch, settings_.repetitions);
+                                         reference_.launch.kernel_name, scratch, settings_.repetitions,
+                                         settings_.guard_margins);
   check_resources(state_->reference, reference_.launch, "reference kernel");
 }
 
@@ -101,6 +102,8 @@ Outcome GpuEvaluator::evaluate(const CompiledKernel& variant, std::uint64_t vali
     state_->context.make_current();
     load_variant(variant);
     variant_steps(variant.launch);  // the resource checks, before the reference runs
+    if (!settings_.guard_margins)   // for `evotune sanitize`, which names a faulting address's buffer
+      for (const BufferAllocation& allocation : state_->allocations()) spdlog::info(allocation_line(allocation));
     if (extra_launches.size() != extra_problems_.size())
       throw Error("internal: " + std::to_string(extra_launches.size()) + " extra launches for " +
                   std::to_string(extra_problems_.size()) + " extra problems");

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <regex>
+#include <sstream>
 
 #include "core/error.hpp"
 
@@ -62,6 +64,25 @@ std::string describe(const GuardBreach& breach) {
   return "wrote outside buffer '" + breach.buffer + "': " + std::to_string(breach.changed_bytes) + " bytes " +
          where + " changed, the nearest at byte " + std::to_string(breach.offset) + " (" + distance +
          " of its " + std::to_string(breach.payload_bytes) + " bytes)";
+}
+
+std::string allocation_line(const BufferAllocation& allocation) {
+  std::ostringstream line;
+  line << "exact buffer '" << allocation.buffer << "' (" << allocation.copy << ") at 0x" << std::hex
+       << allocation.address << std::dec << ", " << allocation.bytes << " bytes";
+  return line.str();
+}
+
+std::vector<BufferAllocation> parse_allocation_lines(const std::string& log) {
+  static const std::regex line_form(R"(exact buffer '([^']*)' \((\w+)\) at 0x([0-9a-fA-F]+), (\d+) bytes)");
+  std::vector<BufferAllocation> allocations;
+  std::istringstream in(log);
+  for (std::string line; std::getline(in, line);) {
+    std::smatch match;
+    if (!std::regex_search(line, match, line_form)) continue;
+    allocations.push_back({match[1], match[2], std::stoull(match[3], nullptr, 16), std::stoull(match[4])});
+  }
+  return allocations;
 }
 
 }  // namespace evotune

@@ -43,4 +43,19 @@ std::optional<GuardBreach> find_breach(const std::string& buffer, GuardSide side
 // past the end of its 4194304 bytes)".
 std::string describe(const GuardBreach& breach);
 
+// A buffer allocated at exactly its size (EvalSettings::guard_margins off), as the worker logs it for
+// `evotune sanitize`: compute-sanitizer names an allocation by its address, this line names its buffer.
+struct BufferAllocation {
+  std::string buffer;
+  std::string copy;  // "reference", "variant" (an output's two copies), "input" or "scratch"
+  std::uint64_t address = 0;
+  std::size_t bytes = 0;
+};
+
+// "exact buffer 'out' (variant) at 0x7f3a00000000, 4194304 bytes"
+std::string allocation_line(const BufferAllocation& allocation);
+
+// Every allocation_line() in `log` (a process's stderr: other lines, and log prefixes, are skipped).
+std::vector<BufferAllocation> parse_allocation_lines(const std::string& log);
+
 }  // namespace evotune

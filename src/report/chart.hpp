@@ -35,7 +35,9 @@ class Chart {
   // Each axis is one <g class="axis x"> or <g class="axis y"> holding its line, ticks, tick labels and title.
   void x_axis(const Scale& scale, std::string_view title, bool grid = true);
   void y_axis(const Scale& scale, std::string_view title, bool grid = true);
-  void x_bands(const Band& band, std::string_view title);  // group names go under the category labels
+  // Group names go under the category labels, staggered over as many rows as they need not to overlap (the
+  // frame grows below the plot area by the extra rows).
+  void x_bands(const Band& band, std::string_view title);
   void y_bands(const Band& band, std::string_view title);
   // Stacked in the right margin (make frame.right wide enough, about 6 px a character).
   void legend(const std::vector<LegendEntry>& entries);

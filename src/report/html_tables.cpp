@@ -30,6 +30,12 @@ class HtmlTable {
   HtmlTable& text(const std::string& content) { return cell(escape_xml(content), ""); }
   HtmlTable& number(const std::string& content) { return cell(escape_xml(content), " class=\"num\""); }
   HtmlTable& code(const std::string& content) { return cell("<code>" + escape_xml(content) + "</code>", ""); }
+  HtmlTable& markup(const std::string& xhtml) { return cell(xhtml, ""); }  // already escaped
+  // A row of one cell across all `columns`, for a long text under the row before it.
+  HtmlTable& spanning(const std::string& xhtml, std::size_t columns) {
+    row();
+    return cell(xhtml, (" colspan=\"" + std::to_string(columns) + "\" class=\"under\"").c_str());
+  }
   std::string finish() {
     if (in_row_) html_ += "</tr>\n";
     return html_ + "</tbody>\n</table>\n";
@@ -56,21 +62,43 @@ std::string timing_text(const RunSummary& run) {
   }
 }
 
-// "GPU 0 start: SM 1755/1980 MHz, ...; GPU 0 end: ..." from the run's stored states; "–" when none.
-std::string gpu_states_text(const RunSummary& run) {
+// The figures that say whether a GPU ran at full speed: "1845 MHz, 71 C, 689/700 W, held down: sw_power_cap".
+std::string gpu_state_brief(const GpuState& s) {
+  std::vector<std::string> parts;
+  if (s.sm_clock_mhz) parts.push_back(std::to_string(*s.sm_clock_mhz) + " MHz");
+  if (s.temperature_c) parts.push_back(std::to_string(*s.temperature_c) + " C");
+  const auto watts = [](const std::optional<unsigned>& mw) { return mw ? std::to_string((*mw + 500) / 1000) : "?"; };
+  if (s.power_mw || s.power_limit_mw) parts.push_back(watts(s.power_mw) + "/" + watts(s.power_limit_mw) + " W");
+  if (s.clock_reasons && (*s.clock_reasons & kThrottleReasons))
+    parts.push_back("held down: " + throttle_text(*s.clock_reasons));
   std::string text;
+  for (const auto& part : parts) text += (text.empty() ? "" : ", ") + part;
+  return text.empty() ? "no figures" : text;
+}
+
+// One line per GPU at the run's start and end, the rest of what NVML said in the line's tooltip:
+// "start: 1980 MHz, 41 C, 202/700 W" over "end: 1845 MHz, 69 C, 689/700 W, held down: sw_power_cap"; "–"
+// when none was stored. (As one run of text, the cell of a two-GPU run was a wall of ten clauses a GPU.) The
+// page styles each line with a hanging indent, so a line that wraps still reads as one.
+std::string gpu_states_cell(const RunSummary& run) {
+  std::string html;
   for (const auto& [moment, states_json] : {std::pair<const char*, const std::string&>{"start", run.gpu_state_start},
                                             std::pair<const char*, const std::string&>{"end", run.gpu_state_end}}) {
     if (states_json.empty()) continue;
     try {
-      const std::vector<std::string> states = describe_gpu_states(states_json);
-      for (std::size_t i = 0; i < states.size(); ++i)
-        text += (text.empty() ? "" : "; ") + std::string("GPU ") + std::to_string(i) + " " + moment + ": " + states[i];
-    } catch (const Error&) {
-      text += (text.empty() ? "" : "; ") + std::string(moment) + ": unreadable";
+      const nlohmann::json states = nlohmann::json::parse(states_json);
+      if (!states.is_array()) throw Error("not an array");
+      for (std::size_t i = 0; i < states.size(); ++i) {
+        const GpuState state = gpu_state_from_json(states[i]);
+        const std::string who = states.size() > 1 ? "GPU " + std::to_string(i) + " " + moment : moment;
+        html += "<div class=\"gpu\" title=\"" + escape_xml(describe(state)) + "\">" +
+                escape_xml(who + ": " + gpu_state_brief(state)) + "</div>";
+      }
+    } catch (const std::exception&) {
+      html += "<div class=\"gpu\">" + escape_xml(std::string(moment) + ": unreadable") + "</div>";
     }
   }
-  return or_dash(text);
+  return html.empty() ? "–" : html;
 }
 
 }  // namespace
@@ -130,15 +158,21 @@ std::string failures_table(const ReportData& data) {
 
 std::string runs_table(const ReportData& data) {
   if (data.runs.empty()) return "<p>No runs of this space version and problem.</p>\n";
-  HtmlTable table({"run", "strategy", "seed", "budget", "status", "evaluated", "failed", "started",
-                   "finished", "device", "driver", "NVRTC", "timing", "GPU state (NVML)", "command"});
+  // How the run timed its variants and its command line, the longest texts, go in a row of their own under
+  // the run: as columns they pushed the table past the page's width and squeezed the others into walls of text.
+  const std::vector<std::string> headers{"run",    "strategy", "seed",  "budget", "status", "evaluated", "failed",
+                                         "started", "finished", "device", "driver", "NVRTC", "GPU state (NVML)"};
+  HtmlTable table(headers);
   for (const auto& run : data.runs) {
     table.row().number(std::to_string(run.id)).text(run.strategy).number(std::to_string(run.seed));
     table.number(std::to_string(run.budget)).text(run.status).number(std::to_string(run.evaluated));
     table.number(std::to_string(run.failed)).text(run.started_at).text(or_dash(run.finished_at));
     table.text(or_dash(run.device_name))
         .number(run.driver_version ? std::to_string(run.driver_version) : "–");
-    table.text(or_dash(run.nvrtc_version)).text(timing_text(run)).text(gpu_states_text(run)).code(run.command);
+    table.text(or_dash(run.nvrtc_version)).markup(gpu_states_cell(run));
+    table.spanning("<div>timing: " + escape_xml(timing_text(run)) + "</div><div>command: <code>" +
+                       escape_xml(run.command) + "</code></div>",
+                   headers.size());
   }
   return table.finish();
 }

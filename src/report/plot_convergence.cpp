@@ -10,6 +10,9 @@
 namespace evotune::report {
 namespace {
 
+// How far beyond the curves' range the reference may lie and still be drawn to scale.
+constexpr double kReferenceReach = 2;
+
 Plot convergence(const ReportData& data, bool by_time) {
   Plot plot;
   plot.id = by_time ? "convergence-time" : "convergence-evaluations";
@@ -20,7 +23,8 @@ Plot convergence(const ReportData& data, bool by_time) {
                : "the measurements it stored (failures count too)") +
       ". Configs an earlier run measured are not measured again, so each run's curve holds only its own "
       "measurements. " +
-      (data.reference_us ? "The dashed line is the reference kernel's time."
+      (data.reference_us ? "The dashed line is the reference kernel's time (written at the axis's edge instead "
+                           "when it lies more than twice beyond the curves, so that they keep the axis)."
                          : "The database holds no reference-kernel time, so no reference line is drawn.");
   const auto curves = best_so_far(data);
   if (curves.empty()) {
@@ -35,7 +39,11 @@ Plot convergence(const ReportData& data, bool by_time) {
       hi = std::max(hi, point.best_us);
     }
   }
-  if (data.reference_us) {
+  // A reference far from the curves (a naive kernel at 1750 µs against a best of 36 µs) would squash them
+  // into a sliver of the log axis: it is then written at the axis's edge instead of drawn to scale.
+  const bool reference_on_scale =
+      data.reference_us && *data.reference_us <= hi * kReferenceReach && *data.reference_us >= lo / kReferenceReach;
+  if (reference_on_scale) {
     lo = std::min(lo, *data.reference_us);
     hi = std::max(hi, *data.reference_us);
   }
@@ -67,11 +75,20 @@ Plot convergence(const ReportData& data, bool by_time) {
                        colour);
     legend.push_back({label, colour, LegendEntry::Mark::line});
   }
-  if (data.reference_us) {
+  if (reference_on_scale) {
     const double ref_y = y(*data.reference_us);
     chart.marks().line({chart.left(), ref_y}, {chart.right(), ref_y}, "#555555", 1.5, true);
     legend.push_back(
         {"reference " + time_text(*data.reference_us) + " µs", "#555555", LegendEntry::Mark::dashed_line});
+  } else if (data.reference_us) {
+    const bool above = *data.reference_us > hi;
+    const std::string text = "reference kernel " + time_text(*data.reference_us) + " µs (" +
+                             ratio_text(*data.reference_us / lo) + "× the best), " +
+                             (above ? "above" : "below") + " this axis";
+    chart.marks().text({chart.right() - 4, above ? chart.top() + 12 : chart.bottom() - 6}, text, Anchor::end,
+                       "#555555");
+    legend.push_back({"reference " + time_text(*data.reference_us) + " µs (" + (above ? "above)" : "below)"),
+                      "#555555", LegendEntry::Mark::dashed_line});
   }
   chart.legend(legend);
   plot.svg = chart.svg();

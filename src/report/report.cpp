@@ -23,6 +23,8 @@ th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: left; vertical-al
 th { background: #f4f4f4; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 code { font-size: 12px; }
+div.gpu { min-width: 21em; padding-left: 1em; text-indent: -1em; }
+td.under { border-top: none; color: #555; }
 )";
 
 std::pair<std::string, std::string> heatmap_pair(const ReportData& data, const ReportOptions& options,

@@ -108,12 +108,16 @@ KernelFileResult evaluate_kernel_file(const KernelFileRequest& request) {
     return result;
   }
 
+  // Exact-size buffers (evotune sanitize) are allocated for the main problem alone: an extra problem's larger
+  // counts would leave room past the main problem's end.
+  const bool extra_problems = request.eval.guard_margins;
   WorkerPool pool(
       request.worker_command,
       gpu_worker_setups({request.device}, space.buffers(result.problem),
                         {reference_compiled.cubin, space.reference_launch(result.problem, result.device)},
                         space.tolerances(), request.eval, compiler.include_dirs(),
-                        extra_problem_setups(space, result.problem, result.device)));
+                        extra_problems ? extra_problem_setups(space, result.problem, result.device)
+                                       : std::vector<ExtraProblem>{}));
   result.reference_ms = pool.ready(0).reference_ms;
   // --kernel-name renames the first launch only; the others keep the names the space gives them.
   LaunchSpec launch = space.variant_launch(result.params, result.problem, result.device);
@@ -121,7 +125,8 @@ KernelFileResult evaluate_kernel_file(const KernelFileRequest& request) {
   JobMessage message;
   message.config = result.params;
   message.validation_seed = request.seed;
-  for (LaunchSpec extra : extra_variant_launches(space, result.params, result.problem, result.device)) {
+  for (LaunchSpec extra : extra_problems ? extra_variant_launches(space, result.params, result.problem, result.device)
+                                         : std::vector<LaunchSpec>{}) {
     if (!request.kernel_name.empty()) extra.kernel_name = request.kernel_name;
     message.extra_launches.push_back(std::move(extra));
   }

@@ -1,5 +1,7 @@
 // Each tool runs `evotune eval` of the variant in its own process group, with a wall-clock limit; its log
-// goes to a file (--log-file), the evaluation's JSON result to another.
+// goes to a file (--log-file), the evaluation's JSON result to another. The evaluation allocates every buffer
+// at exactly its size (--exact-buffers): the evaluator's guard margins sit inside the same allocation as the
+// buffer, so a write past the end landed in memory memcheck counted as valid and it reported a clean run.
 #include "session/sanitize_variant.hpp"
 
 
@@ -27,6 +29,7 @@ namespace {
 
 // Launch limits under a tool: racecheck and initcheck slow a kernel down by 10 to 1000 times.
 constexpr int kLaunchCeilingMs = 300000;
+constexpr std::size_t kPaddingBytes = std::size_t{1} << 20;  // memcheck's pad after each allocation
 
 std::string read_file(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
@@ -63,6 +66,7 @@ SanitizerFinding run_tool(const std::filesystem::path& sanitizer, const std::str
                                        std::chrono::duration_cast<std::chrono::milliseconds>(request.limit));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   SanitizerFinding finding = parse_sanitizer_log(tool, read_file(log));
+  name_the_buffer(finding, parse_allocation_lines(read_file(err)));
   finding.seconds = seconds;
   finding.eval_status = eval_status(read_file(out));
   if (run.timed_out) {
@@ -101,11 +105,15 @@ std::vector<std::string> sanitizer_command(const std::filesystem::path& sanitize
   std::vector<std::string> command{sanitizer.string(), "--tool", tool, "--target-processes", "all",
                                    "--print-limit", "20", "--log-file", log.string()};
   if (tool == "racecheck") command.insert(command.end(), {"--racecheck-report", "all"});
+  // A pad after every allocation: a write a little past one buffer's end would otherwise land in the next
+  // allocation, where memcheck sees a valid address.
+  if (tool == "memcheck") command.insert(command.end(), {"--padding", std::to_string(kPaddingBytes)});
   command.insert(command.end(),
                  {request.evotune, "eval", kernel_file.string(), "--space", request.space_file.string(),
                   "--params", key_value_text(request.params), "--device", std::to_string(request.device),
                   "--seed", std::to_string(request.seed), "--validation-rounds", "1", "--warmup", "0", "--reps",
-                  "1", "--timing", "single", "--timeout-ms", std::to_string(kLaunchCeilingMs), "--json"});
+                  "1", "--timing", "single", "--timeout-ms", std::to_string(kLaunchCeilingMs), "--json",
+                  "--exact-buffers"});
   if (!request.problem.empty()) command.insert(command.end(), {"--problem", request.problem});
   return command;
 }

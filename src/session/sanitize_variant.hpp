@@ -30,7 +30,9 @@ struct SanitizeRequest {
 std::filesystem::path find_compute_sanitizer();
 
 // The argument list that runs `evotune eval` of the variant under `tool`, its log written to `log`: one
-// validation round, one untimed and one timed launch, and launch limits long enough for the tool's slowdown.
+// validation round, one untimed and one timed launch, launch limits long enough for the tool's slowdown, and
+// every buffer at exactly its size (memcheck with a pad after each allocation), so a write past a buffer's
+// end is an error memcheck reports.
 std::vector<std::string> sanitizer_command(const std::filesystem::path& sanitizer, const std::string& tool,
                                            const std::filesystem::path& log, const SanitizeRequest& request,
                                            const std::filesystem::path& kernel_file);

@@ -3,6 +3,7 @@
 #include "session/sanitizer_report.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <regex>
 #include <sstream>
 #include <vector>
@@ -87,6 +88,22 @@ SanitizerFinding parse_sanitizer_log(const std::string& tool, const std::string&
   }
   finding.verdict = finding.errors + finding.warnings > 0 ? "findings" : "clean";
   return finding;
+}
+
+void name_the_buffer(SanitizerFinding& finding, const std::vector<BufferAllocation>& allocations) {
+  // "and is 4 bytes after the nearest allocation at 0x7f0000000000 of size 4,194,304 bytes" (CUDA 12, 13)
+  static const std::regex nearest(
+      R"(is ([\d,]+) bytes (after|before) the nearest allocation at 0x([0-9a-fA-F]+) of size ([\d,]+) bytes)");
+  std::smatch match;
+  if (!std::regex_search(finding.report, match, nearest)) return;
+  const std::uint64_t address = std::stoull(match[3], nullptr, 16);
+  const auto at = std::find_if(allocations.begin(), allocations.end(), [&](const BufferAllocation& a) {
+    return address >= a.address && address < a.address + std::max<std::size_t>(a.bytes, 1);
+  });
+  if (at == allocations.end()) return;
+  const std::string side = match[2] == "after" ? " after its end" : " before its start";
+  finding.summary += (finding.summary.empty() ? "" : " / ") + ("buffer '" + at->buffer + "' (" + at->copy +
+                     "): " + match[1].str() + " bytes" + side + ", of " + std::to_string(at->bytes) + " bytes");
 }
 
 }  // namespace evotune

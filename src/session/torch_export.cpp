@@ -100,12 +100,14 @@ std::string binding(const SearchSpace& space, const std::string& p) {
     out << "  (void)is_causal;\n";
   // The shape goes into the message as text: streaming q.sizes() into TORCH_CHECK crashed an extension built
   // by torch.utils.cpp_extension with PyTorch 2.11 (H200, 2026-11-25).
-  out << "  const int picked = " << p << "_pick(" << size_values(space, false) << ", nullptr);\n"
+  out << "  if (q.numel() == 0) return;  // an empty problem (S = 0): nothing to run, so nothing to pick\n"
+      << "  const int picked = " << p << "_pick(" << size_values(space, false) << ", nullptr);\n"
       << "  TORCH_CHECK(picked >= 0, " << p
       << "_error_string(picked), \" (q has shape \", evotune_op::join(q.sizes().vec()), \")\");\n}\n\n"
       << "at::Tensor attention_cuda(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, bool "
          "is_causal) {\n"
       << "  check(q, k, v, is_causal, true);\n"
+      << "  if (q.numel() == 0) return at::empty_like(q);\n"
       << "  const c10::cuda::CUDAGuard guard(q.device());\n"
       << "  at::Tensor o = at::empty_like(q);\n"
       << "  size_t bytes = 0;\n"
@@ -223,7 +225,8 @@ std::string load_py(const SearchSpace& space, const std::string& p, const std::s
   if (!has_causal(space))
     out << "        if is_causal:\n            raise RuntimeError(op + \": is_causal=True, but the space has "
            "no causal variants\")\n";
-  out << "        picked = pick(" << size_values(space, true) << ", None)\n"
+  out << "        if q.numel() == 0:\n            return  # an empty problem (S = 0): nothing to pick\n"
+      << "        picked = pick(" << size_values(space, true) << ", None)\n"
       << "        if picked < 0:\n"
       << "            raise RuntimeError(error_string(picked).decode() + f\" (q has shape "
          "{list(q.shape)})\")\n\n"
@@ -231,6 +234,7 @@ std::string load_py(const SearchSpace& space, const std::string& p, const std::s
       << "    def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, is_causal: bool = False) -> "
          "torch.Tensor:\n"
       << "        check(q, k, v, is_causal, True)\n"
+      << "        if q.numel() == 0:\n            return torch.empty_like(q)\n"
       << "        o = torch.empty_like(q)\n"
       << "        needed = ctypes.c_size_t(0)\n"
       << "        status = workspace_bytes(" << size_values(space, true) << ", ctypes.byref(needed))\n"

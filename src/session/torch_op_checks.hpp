@@ -25,8 +25,11 @@ inline std::string join(const std::vector<std::int64_t>& values) {
   return "[" + text + "]";
 }
 
-// Row-major contiguity; a dimension of size 1 may have any stride (PyTorch's own rule).
+// Row-major contiguity; a dimension of size 1 may have any stride, and a tensor with no elements is
+// contiguous (PyTorch's own rules: torch.empty(1, 8, 0, 64) has strides [512, 64, 64, 1]).
 inline bool contiguous(const TensorView& t) {
+  for (const auto size : t.sizes)
+    if (size == 0) return true;
   std::int64_t expected = 1;
   for (std::size_t d = t.sizes.size(); d-- > 0;) {
     if (t.sizes[d] != 1 && t.strides[d] != expected) return false;

@@ -210,6 +210,16 @@ TEST(CoreJson, SustainedWarmupRoundTripsAndOlderSettingsHaveNone) {
   EXPECT_EQ(settings_from_json(Fields(older, "settings", "setup")).warmup_ms, 0);
 }
 
+// evotune sanitize's exact buffers reach the worker; settings written before them had guard margins.
+TEST(CoreJson, ExactBuffersRoundTripAndOlderSettingsHaveGuardMargins) {
+  EvalSettings settings;
+  settings.guard_margins = false;
+  EXPECT_FALSE(round_trip(to_json(settings), settings_from_json).guard_margins);
+  json older = json(to_json(settings));
+  older.erase("guard_margins");
+  EXPECT_TRUE(settings_from_json(Fields(older, "settings", "setup")).guard_margins);
+}
+
 TEST(CoreJson, BufferSpecialFillsRoundTripAndAreLeftOutWhenNone) {
   BufferSpec buffer{"q", DType::f16, 4096, true, false, {FillSpec::Kind::random_uniform, -1, 1, 0},
                     {{FillSpec::Kind::random_uniform, -10, 10, 0}, {FillSpec::Kind::constant, 0, 0, 0.5}}};

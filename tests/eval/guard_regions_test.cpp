@@ -68,5 +68,22 @@ TEST(GuardRegions, OneFloatBeforeTheStartIsFoundJustBeforeIt) {
   EXPECT_NE(describe(*breach).find("1 before its start"), std::string::npos) << describe(*breach);
 }
 
+// The line a worker logs for each exact-size buffer reads back from a stderr with log prefixes around it.
+TEST(GuardRegions, AllocationLinesReadBackFromALog) {
+  const BufferAllocation out{"out", "variant", 0x7f3a00200000ULL, 4194304};
+  EXPECT_EQ(allocation_line(out), "exact buffer 'out' (variant) at 0x7f3a00200000, 4194304 bytes");
+  const std::string log = "[2026-11-26 19:00:00.000] [info] " + allocation_line(out) +
+                          "\nsomething else\n[info] " + allocation_line({"x", "input", 0xabc, 12}) + "\n";
+  const auto read = parse_allocation_lines(log);
+  ASSERT_EQ(read.size(), 2u);
+  EXPECT_EQ(read[0].buffer, "out");
+  EXPECT_EQ(read[0].copy, "variant");
+  EXPECT_EQ(read[0].address, 0x7f3a00200000ULL);
+  EXPECT_EQ(read[0].bytes, 4194304u);
+  EXPECT_EQ(read[1].buffer, "x");
+  EXPECT_EQ(read[1].address, 0xabcu);
+  EXPECT_TRUE(parse_allocation_lines("no such lines\n").empty());
+}
+
 }  // namespace
 }  // namespace evotune

@@ -178,5 +178,30 @@ TEST_F(FaultSpace, SanitizerNamesTheFaultAndKeepsItsFindings) {
   EXPECT_NE(shown.out.find("Invalid __global__ write"), std::string::npos) << shown.out;
 }
 
+// The evaluator says out_of_bounds for a write past `out` (FAULT 13) or before it (FAULT 14), and memcheck
+// must say so too: `sanitize` allocates every buffer at exactly its size, so the stray write leaves the
+// allocation (the evaluator's guard margins, inside it, hid it: "clean, 0 errors"), and the finding names
+// the buffer from the allocations the worker logged.
+TEST_F(FaultSpace, SanitizerSeesAWritePastItsOutputAndNamesTheBuffer) {
+  double seconds = 0;
+  const auto tuned = tune(&seconds);
+  ASSERT_EQ(tuned.exit_code, 0) << tuned.err;
+  std::map<int, long long> config_of;
+  for (const auto& r : stored())
+    if (r.at("params").at("VEC") == 1) config_of[r.at("params").at("FAULT").get<int>()] = r.at("config_id");
+  for (const auto& [fault, side] : {std::pair{13, "after its end"}, std::pair{14, "before its start"}}) {
+    const auto result = test::run_evotune("sanitize " + kSpace + " --db " + db_ + " --config " +
+                                          std::to_string(config_of.at(fault)) + " --tools memcheck --limit-s 240");
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    std::printf("FAULT=%d:\n%s", fault, result.out.c_str());
+    EXPECT_NE(result.out.find("memcheck   findings"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("Invalid __global__ write"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("buffer 'out' (variant)"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find(side), std::string::npos) << result.out;
+    const auto shown = test::run_evotune("show " + std::to_string(config_of.at(fault)) + " --db " + db_);
+    EXPECT_NE(shown.out.find("buffer 'out' (variant)"), std::string::npos) << shown.out;
+  }
+}
+
 }  // namespace
 }  // namespace evotune

@@ -3,7 +3,8 @@
 replayed into a database (no tuning), exported, built with torch.utils.cpp_extension and through
 build_so.sh (ctypes), and checked against F.scaled_dot_product_attention in fp32 at every tuned shape and two
 untuned ones, inside a CUDA graph and under torch.compile(fullgraph=True), and for its errors: fp32 input, a
-CPU tensor, a non-contiguous tensor, an untuned head dimension and is_causal.
+CPU tensor, a non-contiguous tensor, an untuned head dimension and is_causal; and that an empty sequence
+(S = 0) gives an empty output.
 
 Usage: tests/gpu/torch_op_test.py EVOTUNE   (from the repository root). Exit 77: no GPU or no PyTorch."""
 import os
@@ -91,6 +92,16 @@ def main():
 
     correct(op, "torch.ops.evotune")
 
+    def empty_sequence(attention, label):
+        q, k, v = inputs(1, 8, 0)
+        try:
+            out = attention(q, k, v)
+            check(tuple(out.shape) == (1, 8, 0, 64), f"{label}: S = 0 gives shape {tuple(out.shape)}")
+        except RuntimeError as error:
+            check(False, f"{label}: S = 0 refused: {error}")
+
+    empty_sequence(op, "torch.ops.evotune")
+
     q, k, v = inputs(2, 8, 1000)
     static = [x.clone() for x in (q, k, v)]
     side = torch.cuda.Stream()
@@ -130,6 +141,7 @@ def main():
     if prebuilt.returncode == 0:
         ctypes_op = load.load_prebuilt()
         correct(ctypes_op, "ctypes")
+        empty_sequence(ctypes_op, "ctypes")
         refusals(ctypes_op, "ctypes")
         compiled = torch.compile(lambda q, k, v: ctypes_op(q, k, v), fullgraph=True)
         q, k, v = inputs(2, 4, 300)

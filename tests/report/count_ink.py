@@ -2,7 +2,8 @@
 """Counts the pixels of a PNG screenshot that are not white, and those in strong colour (plot marks, not text).
 
 Usage: count_ink.py FILE.png [ROWS]  ->  prints "WIDTH HEIGHT INK COLOURED BANDS_WITH_INK/BANDS"
-A tiny reader for what Chromium writes: 8-bit RGB or RGBA, not interlaced. Only the first ROWS rows are read
+A tiny reader for what Chromium writes: 8-bit RGB or RGBA (or grey, for compare_screenshot.py's reduced
+images), not interlaced. Only the first ROWS rows are read
 when given. Bands are 500-row slices of those rows."""
 import struct
 import sys
@@ -31,9 +32,9 @@ def read_rows(path, limit):
             idat.append(body)
         pos += 12 + length
     width, height, depth, colour, _, _, interlace = header
-    if depth != 8 or colour not in (2, 6) or interlace:
-        sys.exit(f"{path}: only 8-bit RGB/RGBA, non-interlaced PNGs are read (depth {depth}, colour {colour})")
-    channels = 3 if colour == 2 else 4
+    if depth != 8 or colour not in (0, 2, 6) or interlace:
+        sys.exit(f"{path}: only 8-bit grey/RGB/RGBA, non-interlaced PNGs are read (depth {depth}, colour {colour})")
+    channels = {0: 1, 2: 3, 6: 4}[colour]
     stride = width * channels
     raw = zlib.decompress(b"".join(idat))
     previous = bytearray(stride)
@@ -76,4 +77,5 @@ def main():
     print(width, height, ink, coloured, f"{len(bands)}/{(len(rows) + 499) // 500}")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -52,11 +52,15 @@ TEST(RenderReport, TablesListRunsFailuresByReasonAndTheFastest) {
   EXPECT_TRUE(contains(report.html, "<code>shared memory &lt;too&gt; &quot;large&quot;</code>"));
   EXPECT_TRUE(contains(report.html, "<code>evotune tune tiny.json --strategy evolve</code>"));
   EXPECT_TRUE(contains(report.html, "<td>2026-01-02T03:04:05.678Z</td>"));
-  // The GPU's state at the run's start and end (NVML), a dash where none was recorded.
-  EXPECT_TRUE(contains(report.html, "<td>GPU 0 start: SM 1980/? MHz, memory ?/? MHz, clocks: idle; GPU 0 end: SM "
-                                    "1755/? MHz, memory ?/? MHz, clocks: sw_thermal</td>"));
-  EXPECT_TRUE(contains(report.html, "<td>13.0</td><td>CUDA events, 3 warm-up + 30 timed launches, L2 not flushed, "
-                                    "2 validation rounds</td><td>–</td>"));
+  // The GPU's state at the run's start and end (NVML), a line each with the clock and what held it down (all
+  // of NVML's figures in the line's tooltip), a dash where none was recorded.
+  EXPECT_TRUE(contains(report.html,
+                       "<td><div class=\"gpu\" title=\"SM 1980/? MHz, memory ?/? MHz, clocks: idle\">start: 1980 "
+                       "MHz</div><div class=\"gpu\" title=\"SM 1755/? MHz, memory ?/? MHz, clocks: sw_thermal\">end: "
+                       "1755 MHz, held down: sw_thermal</div></td>"));
+  EXPECT_TRUE(contains(report.html, "<td>13.0</td><td>–</td></tr>\n<tr><td colspan=\"13\" class=\"under\"><div>timing: "
+                                    "CUDA events, 3 warm-up + 30 timed launches, L2 not flushed, 2 validation "
+                                    "rounds</div><div>command: <code>evotune tune tiny.json --strategy evolve"));
   EXPECT_TRUE(contains(report.html, "Fastest: <b>9.00 µs</b> (config 4: <code>BLOCK=128 ITEMS=2</code>)"));
 }
 

@@ -107,6 +107,47 @@ TEST(SanitizerCommand, RunsEvotuneEvalOnceUnderTheToolWithLongLimits) {
   EXPECT_TRUE(has("--timing", "single"));  // one launch under the tool, not a graph of several
   EXPECT_TRUE(has("--timeout-ms", "300000"));
   EXPECT_EQ(command.back(), "N=4096");
+  // No guard margins inside the buffers' allocations: memcheck would count a write into one as valid.
+  EXPECT_NE(std::find(command.begin(), command.end(), "--exact-buffers"), command.end());
+  EXPECT_EQ(std::find(command.begin(), command.end(), "--padding"), command.end()) << "a memcheck option";
+  const auto memcheck = sanitizer_command("/cuda/bin/compute-sanitizer", "memcheck", "/tmp/s/memcheck.log",
+                                          request, "tests/data/spaces/faults.cu");
+  const auto padding = std::find(memcheck.begin(), memcheck.end(), "--padding");
+  ASSERT_NE(padding, memcheck.end());
+  EXPECT_LT(padding - memcheck.begin(), std::find(memcheck.begin(), memcheck.end(), "/opt/evotune") - memcheck.begin())
+      << "compute-sanitizer's own option, before the program";
+}
+
+// The write one float past `out` (the fault space's FAULT 13) is named by its buffer, from the allocations
+// the worker logged; an address that is none of them, or a finding without one, is left as it was.
+TEST(SanitizerReport, OutOfBoundsWriteIsNamedByItsBuffer) {
+  const char* log = R"(========= COMPUTE-SANITIZER
+========= Invalid __global__ write of size 4 bytes
+=========     at faults+0x1b0 in faults.cu:130
+=========     by thread (0,0,0) in block (0,0,0)
+=========     Address 0x7f0000400000 is out of bounds
+=========     and is 1 bytes after the nearest allocation at 0x7f0000000000 of size 4,194,304 bytes
+=========
+========= ERROR SUMMARY: 1 error
+)";
+  const std::vector<BufferAllocation> allocations{{"x", "input", 0x7e0000000000, 4194304},
+                                                  {"out", "reference", 0x7e8000000000, 4194304},
+                                                  {"out", "variant", 0x7f0000000000, 4194304}};
+  SanitizerFinding finding = parse_sanitizer_log("memcheck", log);
+  name_the_buffer(finding, allocations);
+  EXPECT_EQ(finding.summary,
+            "Invalid __global__ write of size 4 bytes / at faults+0x1b0 in faults.cu:130 / by thread (0,0,0) in "
+            "block (0,0,0) / Address 0x7f0000400000 is out of bounds / buffer 'out' (variant): 1 bytes after its "
+            "end, of 4194304 bytes");
+
+  SanitizerFinding elsewhere = parse_sanitizer_log("memcheck", log);
+  const std::string before = elsewhere.summary;
+  name_the_buffer(elsewhere, {{"x", "input", 0x1000, 64}});
+  EXPECT_EQ(elsewhere.summary, before);
+  SanitizerFinding wild = parse_sanitizer_log("memcheck", kMemcheckLog);
+  const std::string wild_before = wild.summary;
+  name_the_buffer(wild, {});
+  EXPECT_EQ(wild.summary, wild_before);
 }
 
 }  // namespace

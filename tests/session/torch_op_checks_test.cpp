@@ -59,6 +59,17 @@ TEST(TorchOpChecks, NonContiguousTensorsAreRefusedWithTheirStrides) {
       "shape [2, 4, 128, 64]");
 }
 
+// torch.empty(1, 8, 0, 64) has strides [512, 64, 64, 1]: PyTorch calls it contiguous, and so must the op (it
+// refused S = 0 with "must be contiguous").
+TEST(TorchOpChecks, AnEmptySequenceIsContiguous) {
+  TensorView empty = tensor("q", {1, 8, 0, 64});
+  empty.strides = {512, 64, 64, 1};
+  EXPECT_EQ(check({empty, empty, empty}), "");
+  TensorView no_batch = tensor("q", {0, 8, 128, 64});
+  no_batch.strides = {65536, 8192, 64, 1};
+  EXPECT_EQ(check({no_batch, no_batch, no_batch}), "");
+}
+
 TEST(TorchOpChecks, ShapesMustBeFourDimensionalAndEqual) {
   EXPECT_EQ(
       check({tensor("q", {8, 128, 64}), tensor("k"), tensor("v")}),
@@ -91,6 +102,13 @@ TEST(TorchExport, TheOpsFilesNameTheSpaceAndItsArch) {
                    "0, nullptr)"),
       std::string::npos);
   EXPECT_NE(binding.find("TORCH_LIBRARY_IMPL(evotune, Meta, m)"), std::string::npos);
+  // An empty problem (S = 0) returns an empty output before any variant is picked or launched, both ways.
+  const auto picks = binding.find("const int picked = flash_attn_fwd_wgmma_pick(");
+  EXPECT_LT(binding.find("if (q.numel() == 0) return;"), picks);
+  EXPECT_LT(binding.find("if (q.numel() == 0) return at::empty_like(q);"), binding.find("status = flash_attn_fwd_wgmma_dispatch("));
+  const std::string& load = files.at("load.py");
+  EXPECT_LT(load.find("if q.numel() == 0:\n            return  #"), load.find("picked = pick("));
+  EXPECT_LT(load.find("if q.numel() == 0:\n            return torch.empty_like(q)"), load.find("status = dispatch("));
   EXPECT_NE(files.at("load.py").find("TORCH_ARCH = \"9.0a\""), std::string::npos);
   EXPECT_NE(files.at("build_so.sh").find("-arch=sm_90a"), std::string::npos);
 }
