@@ -44,6 +44,8 @@ report::ReportData read_report_data(const StoredSpace& stored) {
   // The newest run's reference-kernel time (runs from before schema version 5, and replays, have none).
   for (auto run = data.runs.rbegin(); run != data.runs.rend() && !data.reference_us; ++run)
     if (run->reference_ms) data.reference_us = *run->reference_ms * 1000.0;
+  for (auto run = data.runs.rbegin(); run != data.runs.rend() && !data.baseline; ++run)
+    data.baseline = stored.store.latest_baseline(*stored.space_id, *stored.problem_id, run->device_name);
   return data;
 }
 

@@ -25,7 +25,10 @@ Plot convergence(const ReportData& data, bool by_time) {
       "measurements. " +
       (data.reference_us ? "The dashed line is the reference kernel's time (written at the axis's edge instead "
                            "when it lies more than twice beyond the curves, so that they keep the axis)."
-                         : "The database holds no reference-kernel time, so no reference line is drawn.");
+                         : "The database holds no reference-kernel time, so no reference line is drawn.") +
+      (data.baseline ? " The red dashed line is the library baseline (" + data.baseline->library +
+                           ", its best algorithm, re-timed in the rerank's rounds where there was one)."
+                     : "");
   const auto curves = best_so_far(data);
   if (curves.empty()) {
     plot.note = "No ok measurement yet.";
@@ -46,6 +49,12 @@ Plot convergence(const ReportData& data, bool by_time) {
   if (reference_on_scale) {
     lo = std::min(lo, *data.reference_us);
     hi = std::max(hi, *data.reference_us);
+  }
+  // The library baseline is what the search is measured against: always on the axis.
+  const double baseline_us = data.baseline ? comparable_us(*data.baseline, true) : 0;
+  if (data.baseline) {
+    lo = std::min(lo, baseline_us);
+    hi = std::max(hi, baseline_us);
   }
   Frame frame;
   frame.right = 210;
@@ -89,6 +98,13 @@ Plot convergence(const ReportData& data, bool by_time) {
                        "#555555");
     legend.push_back({"reference " + time_text(*data.reference_us) + " µs (" + (above ? "above)" : "below)"),
                       "#555555", LegendEntry::Mark::dashed_line});
+  }
+  if (data.baseline) {
+    const double base_y = y(baseline_us);
+    const std::string label = data.baseline->library + " " + time_text(baseline_us) + " µs";
+    chart.marks().line({chart.left(), base_y}, {chart.right(), base_y}, "#b03a2e", 1.5, true);
+    chart.marks().text({chart.left() + 4, base_y - 4}, label, Anchor::start, "#b03a2e");
+    legend.push_back({label, "#b03a2e", LegendEntry::Mark::dashed_line});
   }
   chart.legend(legend);
   plot.svg = chart.svg();

@@ -69,6 +69,11 @@ std::string summary(const ReportData& data) {
             escape_xml(key_value_text(ranked.front()->result.params, ' ')) + "</code>).";
   html += data.reference_us ? " Reference kernel: " + time_text(*data.reference_us) + " µs."
                             : " No reference-kernel time is stored in this database.";
+  if (data.baseline)
+    html += " Baseline " + escape_xml(data.baseline->library) + ": " +
+            time_text(comparable_us(*data.baseline, true)) + " µs (its heuristic's algorithm #" +
+            std::to_string(data.baseline->best_index) + "; the first: " + time_text(data.baseline->heuristic_us) +
+            " µs at the run's start).";
   return html + "</p>\n";
 }
 

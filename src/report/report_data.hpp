@@ -25,6 +25,8 @@ struct ReportData {
   std::vector<StoredMeasurement> measurements;  // of this problem, every device, in storing order
   std::vector<ProblemTime> problem_times;       // ok times of every problem of the space version
   std::optional<double> reference_us;           // the reference kernel's time, where the database holds one
+  // The space's library baseline (cuBLASLt for a GEMM space) as the newest run that timed one stored it.
+  std::optional<BaselineTiming> baseline;
 };
 
 struct ReportOptions {

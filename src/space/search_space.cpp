@@ -80,6 +80,8 @@ const std::string& SearchSpace::template_source() const { return impl_->file.tem
 const std::string& SearchSpace::reference_source() const { return impl_->file.reference_source; }
 std::optional<std::int64_t> SearchSpace::default_budget() const { return impl_->file.budget; }
 
+const std::vector<Config>& SearchSpace::seeds() const { return impl_->file.seeds; }
+
 std::optional<GemmBaselineSpec> SearchSpace::baseline(const Sizes& sizes) const {
   const SpaceFile& file = impl_->file;
   if (file.baseline.empty()) return std::nullopt;

@@ -124,6 +124,8 @@ class SearchSpace {
   // The vendor library's product for these sizes (Baseline "cublasLt"): nullopt without a Baseline, or where
   // the problem adds what the library's plain product leaves out (BIAS or ACT non-zero).
   std::optional<GemmBaselineSpec> baseline(const Sizes& sizes) const;
+  // Seeds: known-good configs (whether valid depends on the problem and device; strategies skip the others).
+  const std::vector<Config>& seeds() const;
 
   // Defaults overridden by "B=1,H=8,S=512,D=64" (empty: all defaults). Throws Error on an unknown key,
   // a malformed item, a non-positive value or a value outside the size's allowed list.

@@ -163,6 +163,23 @@ std::optional<std::int64_t> read_budget(const Field& section) {
   return count;
 }
 
+// A seed names every tuning parameter once, each with one of its values.
+Config read_seed(const Field& field, const std::vector<TuningParameter>& parameters) {
+  Config seed;
+  for (const auto& [name, value] : field.members()) {
+    const auto parameter = std::find_if(parameters.begin(), parameters.end(),
+                                        [&](const TuningParameter& p) { return p.name == name; });
+    if (parameter == parameters.end()) value.fail("'" + name + "' is not a tuning parameter");
+    const std::int64_t number = value.integer();
+    if (std::find(parameter->values.begin(), parameter->values.end(), number) == parameter->values.end())
+      value.fail(std::to_string(number) + " is not among " + name + "'s Values");
+    seed[name] = number;
+  }
+  for (const auto& parameter : parameters)
+    if (!seed.contains(parameter.name)) field.fail("the seed does not name " + parameter.name);
+  return seed;
+}
+
 // Baseline "cublasLt": the space is a row-major GEMM of Vector arguments A [M, K], B ([K, N], or [N, K] with
 // the compile-time size B_KMAJOR = 1) and output D [M, N], fp16 or bf16 inputs, sizes M, N and K.
 void read_baseline(const Field& field, SpaceFile& space) {
@@ -207,7 +224,7 @@ SpaceFile read_space_file(const std::filesystem::path& file) {
   const Json json = parse_json(space.json_text, space.label);
   const Field root(json, "", space.label);
   root.allow_only({"General", "Name", "ConfigurationSpace", "Problem", "Expressions", "KernelSpecification",
-                   "Reference", "Validation", "Work", "Budget", "Baseline"});
+                   "Reference", "Validation", "Work", "Budget", "Baseline", "Seeds"});
   if (const auto general = root.find("General")) {
     if (const auto version = general->find("FormatVersion"); version && version->integer() != 1)
       version->fail("unsupported format version " + version->json().dump() + " (this evotune reads 1)");
@@ -240,6 +257,8 @@ SpaceFile read_space_file(const std::filesystem::path& file) {
   }
   if (const auto budget = root.find("Budget")) space.budget = read_budget(*budget);
   if (const auto baseline = root.find("Baseline")) read_baseline(*baseline, space);
+  if (const auto seeds = root.find("Seeds"))
+    for (const auto& seed : seeds->elements()) space.seeds.push_back(read_seed(seed, space.parameters));
   return space;
 }
 

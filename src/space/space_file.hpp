@@ -40,6 +40,7 @@ struct SpaceFile {
   WorkFormula work;
   std::optional<std::int64_t> budget;
   std::string baseline;  // Baseline: "cublasLt", or empty
+  std::vector<Config> seeds;  // Seeds: known-good configs, every tuning parameter named
 };
 
 // Throws SpaceError "FILE: Field.Path: what is wrong" (or "FILE:LINE:COLUMN: ..." for malformed JSON).

@@ -42,7 +42,9 @@ AnnealStrategy::AnnealStrategy(const StrategyInput& input, AnnealSettings settin
   std::string start_line =
       fmt::format("anneal: {} chains, {} started from the database", chains_.size(), stored.size());
   if (!stored.empty()) start_line += fmt::format(" (best stored {:.2f} us)", *stored.front().fitness);
-  if (!transferred.empty()) start_line += fmt::format(", {} from nearby problems", transferred.size());
+  const std::size_t seeds = known_.seeds_among(transferred);
+  if (seeds > 0) start_line += fmt::format(", {} from the space's Seeds", seeds);
+  if (transferred.size() > seeds) start_line += fmt::format(", {} from nearby problems", transferred.size() - seeds);
   start_line += fmt::format(", {} random", chains_.size() - stored.size() - transferred.size());
   begin(plan_round(), std::move(start_line));
 }

@@ -40,7 +40,9 @@ EvolveStrategy::EvolveStrategy(const StrategyInput& input, EvolveSettings settin
       fmt::format("evolve: population {}, seeded {} from the database", population_size_, seeded.size());
   if (!population_.empty())
     start_line += fmt::format(" (best stored {:.2f} us)", *population_.front().fitness);
-  if (transferred > 0) start_line += fmt::format(", {} from nearby problems", transferred);
+  const std::size_t seeds = known_.seeds_among(first);
+  if (seeds > 0) start_line += fmt::format(", {} from the space's Seeds", seeds);
+  if (transferred > seeds) start_line += fmt::format(", {} from nearby problems", transferred - seeds);
   start_line += fmt::format(", {} random", first.size() - transferred);
   begin(std::move(first), std::move(start_line));
 }

@@ -30,12 +30,21 @@ KnownConfigs::KnownConfigs(const StrategyInput& input)
     }
     if (auto genome = grid_.encode(config)) take(*genome);
   }
-  for (const Config& config : input.transferred) {
-    const auto genome = grid_.encode(config);
-    if (genome && grid_.valid(*genome) &&
-        std::find(transferred_.begin(), transferred_.end(), *genome) == transferred_.end())
+  for (const auto* configs : {&input.seeds, &input.transferred}) {
+    for (const Config& config : *configs) {
+      const auto genome = grid_.encode(config);
+      if (!genome || !grid_.valid(*genome) ||
+          std::find(transferred_.begin(), transferred_.end(), *genome) != transferred_.end())
+        continue;
       transferred_.push_back(*genome);
+      if (configs == &input.seeds) seeds_.insert(*genome);
+    }
   }
+}
+
+std::size_t KnownConfigs::seeds_among(const std::vector<Genome>& genomes) const {
+  return static_cast<std::size_t>(
+      std::count_if(genomes.begin(), genomes.end(), [&](const Genome& genome) { return seeds_.contains(genome); }));
 }
 
 const Fitness* KnownConfigs::fitness(const Genome& genome) const {

@@ -52,8 +52,11 @@ class KnownConfigs {
   double failed_share_nearby(const Genome& genome) const;
   // Up to limit valid configs with an ok fitness, fastest first (ties in the order they became known).
   std::vector<Scored> fastest(std::size_t limit) const;
-  // Up to limit of input.transferred that are valid candidates here and not taken, in their order.
+  // Up to limit of input.seeds, then input.transferred, that are valid candidates here and not taken, in their
+  // order.
   std::vector<Genome> transferred(std::size_t limit) const;
+  // How many of `genomes` are the space's seeds (for a strategy's start line).
+  std::size_t seeds_among(const std::vector<Genome>& genomes) const;
 
  private:
   ParamGrid grid_;
@@ -61,7 +64,8 @@ class KnownConfigs {
   std::vector<Genome> order_;                        // configs with a fitness, in the order they became known
   std::set<std::pair<double, std::size_t>> ranked_;  // valid ok configs: (time, index in order_)
   std::set<Genome> taken_;
-  std::vector<Genome> transferred_;
+  std::vector<Genome> transferred_;  // the space's seeds first, then nearby problems' configs
+  std::set<Genome> seeds_;
   std::size_t untaken_ = 0;
   Fitness best_;
 };

@@ -42,6 +42,22 @@ TEST(RenderReport, ShowsTheReferenceTimeOnlyWhenStored) {
   EXPECT_TRUE(contains(without.html, "No reference-kernel time is stored in this database."));
 }
 
+TEST(RenderReport, DrawsTheLibraryBaselineWhereARunTimedOne) {
+  ReportData data = report_test::report_data();
+  EXPECT_FALSE(contains(render_report(data, {}).plots[0].svg, "cublasLt"));
+  data.baseline = BaselineTiming{"cublasLt 13.1.0", 41.5, 40.25, 2, 8, "graph x3", 42.75};
+  const Report with = render_report(data, {});
+  for (const std::size_t plot : {0u, 1u}) {
+    // The re-timed median, labelled and in the legend, on the axis (an axis check finds nothing off it).
+    EXPECT_TRUE(contains(with.plots[plot].svg, "cublasLt 13.1.0 42.75 µs")) << with.plots[plot].svg;
+    EXPECT_EQ(report_test::axis_problems(with.plots[plot].svg), std::vector<std::string>{});
+  }
+  EXPECT_TRUE(contains(with.html, "Baseline cublasLt 13.1.0: 42.75 µs (its heuristic's algorithm #2; the first: "
+                                  "41.50 µs at the run's start)."));
+  data.baseline->reranked_us = 0;  // no rerank: the best algorithm's time at the start
+  EXPECT_TRUE(contains(render_report(data, {}).plots[0].svg, "cublasLt 13.1.0 40.25 µs"));
+}
+
 TEST(RenderReport, TablesListRunsFailuresByReasonAndTheFastest) {
   const Report report = render_report(report_test::report_data(), {});
   // Failures grouped by (status, reason), most frequent first, the reason escaped.

@@ -87,6 +87,23 @@ TEST(SpaceFile, ASpaceMayDeclareItsKernelsNondeterministic) {
   EXPECT_FALSE(SearchSpace::load(file).tolerances().deterministic);
 }
 
+TEST(SpaceFile, SeedsAreWholeConfigsOfTheParametersValues) {
+  TempSpaces temp;
+  const auto seeded = [&](const std::string& seeds) {
+    return temp.write([&](auto& json) { json["Seeds"] = nlohmann::ordered_json::parse(seeds); });
+  };
+  const auto file = seeded(R"([{"BLOCK": 256, "ITEMS": 4, "VECTOR": 1}, {"BLOCK": 32, "ITEMS": 1, "VECTOR": 0}])");
+  EXPECT_EQ(SearchSpace::load(file).seeds(),
+            (std::vector<Config>{{{"BLOCK", 256}, {"ITEMS", 4}, {"VECTOR", 1}}, {{"BLOCK", 32}, {"ITEMS", 1}, {"VECTOR", 0}}}));
+  EXPECT_TRUE(SearchSpace::load(temp.write([](auto&) {})).seeds().empty());
+  const std::string unknown = load_error(seeded(R"([{"BLOCK": 256, "ITEMS": 4, "VECTOR": 1, "UNROLL": 2}])"));
+  EXPECT_NE(unknown.find("UNROLL: 'UNROLL' is not a tuning parameter"), std::string::npos) << unknown;
+  const std::string value = load_error(seeded(R"([{"BLOCK": 100, "ITEMS": 4, "VECTOR": 1}])"));
+  EXPECT_NE(value.find("100 is not among BLOCK's Values"), std::string::npos) << value;
+  const std::string missing = load_error(seeded(R"([{"BLOCK": 256, "VECTOR": 1}])"));
+  EXPECT_NE(missing.find("the seed does not name ITEMS"), std::string::npos) << missing;
+}
+
 TEST(SpaceFile, DefaultsOfOptionalSections) {
   TempSpaces temp;
   const auto file = temp.write([](auto& json) {

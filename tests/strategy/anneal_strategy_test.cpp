@@ -118,6 +118,21 @@ TEST(Anneal, HalfTheChainsStartAtTheConfigsOfNearbyProblems) {
     EXPECT_EQ(std::find(round.begin(), round.end(), input.transferred[i]), round.end()) << i;
 }
 
+// The space's Seeds take the first of those chains.
+TEST(Anneal, TheSpacesSeedsStartChainsFirst) {
+  const AttentionLandscape land;
+  StrategyInput input = land.input(6);
+  for (std::size_t i = 0; i < 6; ++i) input.transferred.push_back(land.candidates()[10 * i]);
+  input.seeds = {land.candidates()[7]};
+  AnnealStrategy strategy(input, {});
+  EXPECT_EQ(strategy.describe_start(), "anneal: 8 chains, 0 started from the database, 1 from the space's Seeds, "
+                                       "3 from nearby problems, 4 random");
+  std::vector<Config> round;
+  while (auto config = strategy.next()) round.push_back(*config);
+  EXPECT_NE(std::find(round.begin(), round.end(), land.candidates()[7]), round.end());
+  EXPECT_EQ(std::find(round.begin(), round.end(), input.transferred[3]), round.end());
+}
+
 TEST(Anneal, PatienceEndsASearchThatStopsImproving) {
   const AttentionLandscape land;
   StrategyInput input = land.input(4);

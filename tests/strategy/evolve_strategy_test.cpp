@@ -158,6 +158,24 @@ TEST(Evolve, TheFirstGenerationStartsWithTheConfigsOfNearbyProblems) {
   for (std::size_t i = 4; i < 8; ++i) EXPECT_NE(generation[i], fastest[6].config);
 }
 
+// The space's Seeds open the first generation before the configs of nearby problems, an invalid seed skipped.
+TEST(Evolve, TheSpacesSeedsComeFirst) {
+  const AttentionLandscape land;
+  const auto fastest = fastest_history(land, 7);
+  StrategyInput input = land.input(4);
+  input.seeds = {fastest[5].config, Config{{"BLOCK_M", 7}}, fastest[6].config};
+  input.transferred = {fastest[1].config, fastest[6].config, fastest[3].config, fastest[4].config};
+  EvolveStrategy strategy(input, {});
+  EXPECT_EQ(strategy.describe_start(), "evolve: population 16, seeded 0 from the database, 2 from the space's "
+                                       "Seeds, 2 from nearby problems, 4 random");
+  std::vector<Config> generation;
+  while (auto config = strategy.next()) generation.push_back(*config);
+  ASSERT_EQ(generation.size(), 8u);
+  const std::vector<Config> first(generation.begin(), generation.begin() + 4);
+  EXPECT_EQ(first, (std::vector<Config>{fastest[5].config, fastest[6].config, fastest[1].config,
+                                        fastest[3].config}));
+}
+
 TEST(Evolve, BreedsTheFirstOffspringFromTheStoredConfigs) {
   const AttentionLandscape land;
   StrategyInput input = land.input(9);
