@@ -150,6 +150,12 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include "../common/sm90/arch.cuh"
+#include "../common/sm90/cluster.cuh"
+#include "../common/sm90/mbarrier.cuh"
+#include "../common/sm90/tma.cuh"
+#include "../common/sm90/wgmma.cuh"
+
 #ifndef D
 static_assert(false, "D (head dimension) must be #defined");
 #endif
@@ -192,33 +198,22 @@ static_assert(false, "LONGEST_FIRST (0 or 1) must be #defined");
 #ifndef CLUSTER
 static_assert(false, "CLUSTER (1 or 2) must be #defined");
 #endif
-// wgmma and setmaxnreg exist on sm_90a only (the space sets ArchSuffix "a"). nvcc -arch=sm_90a (an exported
-// variant) also emits compute_90 PTX for later GPUs; in that pass each of those instructions is a trap, so
-// that the file builds but never computes wrongly.
-#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
-#define SM90A_ASM(...) __trap()
-#else
-#define SM90A_ASM(...) asm volatile(__VA_ARGS__)
-#endif
-
-// A CUtensorMap (the space's TensorMap arguments, encoded by the host with cuTensorMapEncodeTiled): 128
-// opaque bytes, passed by value as a __grid_constant__ parameter.
-struct alignas(64) TensorMap {
-  unsigned long long words[16];
-};
+// wgmma, setmaxnreg, TMA, mbarriers, descriptors and the tensor-map type come from kernels/common/sm90 (every
+// template's shared primitives); SM90A_ASM keeps an exported variant's compute_90 pass building (arch.cuh).
+using sm90::TensorMap;
 
 namespace {
 
 #if defined(BF16) && BF16
 typedef __nv_bfloat16 elem;  // the element type of Q, K, V, O
-#define WGMMA_TYPES "bf16.bf16"
+typedef sm90::Bf16 mma_type;
 __device__ __forceinline__ unsigned pack_pair(float low, float high) {
   const __nv_bfloat162 pair = __floats2bfloat162_rn(low, high);
   return *reinterpret_cast<const unsigned*>(&pair);
 }
 #else
 typedef half elem;
-#define WGMMA_TYPES "f16.f16"
+typedef sm90::F16 mma_type;
 __device__ __forceinline__ unsigned pack_pair(float low, float high) {
   const __half2 pair = __floats2half2_rn(low, high);
   return *reinterpret_cast<const unsigned*>(&pair);
@@ -276,9 +271,7 @@ static_assert(!WARP_SPECIALIZE || CONSUMER_WARPGROUPS == 1 ||
 constexpr float kLog2e = 1.4426950408889634f;
 #define NEG_INF (-__int_as_float(0x7f800000))  // -inf, without <cmath>
 
-__device__ __forceinline__ unsigned smem_address(const void* pointer) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(pointer));
-}
+using sm90::smem_address;
 
 // Byte offset of 16-byte chunk `chunk` (halves 8 chunk .. 8 chunk + 7) of row `row` in a swizzled tile of
 // ROWS rows.
@@ -289,9 +282,9 @@ __device__ __forceinline__ int swizzled_offset(int row, int chunk) {
 
 }  // namespace
 
-// Shared-memory copies (cp.async, TMA), descriptors and fences. Outside the anonymous namespace, as ring_sync
-// below: a variant that leaves some of them unused (the TMA paths or the cp.async ones) then gets no
-// "declared but never referenced".
+// The consumers' and the cp.async producer's shared-memory copies (TMA, descriptors and fences are
+// kernels/common/sm90's). Outside the anonymous namespace, as ring_sync below: a variant that leaves some of
+// them unused (the TMA paths) then gets no "declared but never referenced".
 namespace smem_ops {
 
 enum : int { CHUNKS = D / 8 };  // 16-byte chunks per row (an enumerator: unused, it draws no warning)
@@ -338,111 +331,12 @@ __device__ __forceinline__ void produce_tile(unsigned tile, const elem* global, 
   }
 }
 
-// TMA: the box of `map` at element coordinates (c0, c1, c2) into shared memory at `dst`, laid out with the
-// map's swizzle (128 bytes: the layout above, given a 1024-byte-aligned destination); its bytes count as
-// transactions of `barrier`'s current phase. Out-of-range rows are written as zeros.
-__device__ __forceinline__ void tma_load(unsigned dst, const TensorMap& map, int c0, int c1, int c2,
-                                         unsigned barrier) {
-  asm volatile(
-      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, "
-      "%4}], [%5];\n" ::"r"(dst),
-      "l"(reinterpret_cast<unsigned long long>(&map)), "r"(c0), "r"(c1), "r"(c2), "r"(barrier)
-      : "memory");
-}
-
-// As tma_load, multicast: the box lands at the same offset `dst` in the shared memory of every block of the
-// cluster in `blocks` (a bit per block rank), and counts its bytes on the mbarrier at the same offset in
-// each.
-__device__ __forceinline__ void tma_load_multicast(unsigned dst, const TensorMap& map, int c0, int c1, int c2,
-                                                   unsigned barrier, unsigned short blocks) {
-  asm volatile(
-      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster "
-      "[%0], [%1, {%2, %3, %4}], [%5], %6;\n" ::"r"(dst),
-      "l"(reinterpret_cast<unsigned long long>(&map)), "r"(c0), "r"(c1), "r"(c2), "r"(barrier), "h"(blocks)
-      : "memory");
-}
-
-// TMA store: the box of `map` at (c0, c1, c2) from shared memory at `src` (the map's swizzle), as one bulk
-// group of this thread; rows past the map's dims are not written.
-__device__ __forceinline__ void tma_store(const TensorMap& map, unsigned src, int c0, int c1, int c2) {
-  asm volatile(
-      "cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%1, %2, %3}], [%4];\n" ::"l"(
-          reinterpret_cast<unsigned long long>(&map)),
-      "r"(c0), "r"(c1), "r"(c2), "r"(src)
-      : "memory");
-}
-__device__ __forceinline__ void commit_stores() {
-  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
-}
-// This thread's bulk stores have read their shared memory (which may then be overwritten).
-__device__ __forceinline__ void wait_stores_read() {
-  asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
-}
-
-// A 128-byte-swizzle descriptor for the tile at shared address `address`; SBO = 1024 (8 rows of 128 bytes).
-__device__ __forceinline__ unsigned long long descriptor(unsigned address, unsigned leading_bytes) {
-  return static_cast<unsigned long long>((address & 0x3FFFF) >> 4) |
-         static_cast<unsigned long long>(leading_bytes >> 4) << 16 |
-         static_cast<unsigned long long>(1024 >> 4) << 32 | 1ull << 62;
-}
-
-__device__ __forceinline__ void wgmma_fence() { SM90A_ASM("wgmma.fence.sync.aligned;\n" ::: "memory"); }
-__device__ __forceinline__ void wgmma_commit() {
-  SM90A_ASM("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-}
-__device__ __forceinline__ void wgmma_wait_all() {
-  SM90A_ASM("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-}
-__device__ __forceinline__ void fence_async_shared() {
-  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-}
-
 }  // namespace smem_ops
 
 // Outside the anonymous namespace: a variant that leaves them unused then gets no "declared but never
 // referenced".
 namespace ring_sync {
 
-// All but the newest committed wgmma group have completed.
-__device__ __forceinline__ void wgmma_wait_all_but_one() {
-  SM90A_ASM("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
-}
-// mbarriers (8 bytes of shared memory each) of the warp-specialised ring.
-__device__ __forceinline__ void mbarrier_init(unsigned barrier, unsigned arrivals) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(barrier), "r"(arrivals) : "memory");
-}
-// Spins on mbarrier.try_wait.parity with semantics and scope SEM_SCOPE ("" is acquire.cta) until the phase
-// of `barrier` with parity `parity` has completed.
-#define MBARRIER_WAIT(SEM_SCOPE, barrier, parity)                                                          \
-  do {                                                                                                     \
-    unsigned done;                                                                                         \
-    do {                                                                                                   \
-      asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity" SEM_SCOPE                                  \
-                   ".shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"                               \
-                   : "=r"(done)                                                                            \
-                   : "r"(barrier), "r"(parity)                                                             \
-                   : "memory");                                                                            \
-    } while (!done);                                                                                       \
-  } while (0)
-// Returns once the phase of `barrier` with this parity has completed (acquire: what the arrivals released,
-// and the copies a cp.async arrival tracked, are visible).
-__device__ __forceinline__ void mbarrier_wait(unsigned barrier, unsigned parity) {
-  MBARRIER_WAIT("", barrier, parity);
-}
-__device__ __forceinline__ void mbarrier_arrive(unsigned barrier) {
-  asm volatile("{\n.reg .b64 state;\nmbarrier.arrive.shared::cta.b64 state, [%0];\n}\n" ::"r"(barrier)
-               : "memory");
-}
-// One arrival on `barrier` once every cp.async this thread has issued so far has landed (noinc: the arrival
-// is one of the count the barrier was initialised with).
-__device__ __forceinline__ void arrive_when_copies_land(unsigned barrier) {
-  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(barrier) : "memory");
-}
-// One arrival on `barrier` that also expects `bytes` more of asynchronous (TMA) transactions in this phase.
-__device__ __forceinline__ void mbarrier_arrive_expect_bytes(unsigned barrier, unsigned bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(barrier), "r"(bytes)
-               : "memory");
-}
 // PINGPONG's turns: consumer warpgroup w may issue its wgmmas once named barrier 2 + w has its 256 threads,
 // its own 128 waiting and the 128 of warpgroup w - 1 (mod the count) that passed the turn on.
 __device__ __forceinline__ void wait_for_turn(int warpgroup) {
@@ -451,30 +345,6 @@ __device__ __forceinline__ void wait_for_turn(int warpgroup) {
 __device__ __forceinline__ void pass_turn(int warpgroup) {
   asm volatile("bar.arrive %0, 256;\n" ::"r"(2 + (warpgroup + 1) % CONSUMER_WARPGROUPS) : "memory");
 }
-// The same barrier's wait with cluster scope: what threads of another block of the cluster released before
-// their (remote) arrivals is visible.
-__device__ __forceinline__ void mbarrier_wait_cluster(unsigned barrier, unsigned parity) {
-  MBARRIER_WAIT(".acquire.cluster", barrier, parity);
-}
-// One arrival on the mbarrier at the same offset as `barrier` in the shared memory of cluster block `block`.
-__device__ __forceinline__ void mbarrier_arrive_remote(unsigned barrier, unsigned block) {
-  asm volatile(
-      "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
-      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}\n" ::"r"(barrier),
-      "r"(block)
-      : "memory");
-}
-// Every thread of every block of the cluster (those still running) arrives, then waits for all.
-__device__ __forceinline__ void cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
-}
-// This block's rank in its cluster.
-__device__ __forceinline__ unsigned cluster_rank() {
-  unsigned rank;
-  asm("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
-  return rank;
-}
-
 // One consumer warpgroup's own barrier (its epilogue): named barrier 5 + w.
 __device__ __forceinline__ void sync_warpgroup(int warpgroup) {
   asm volatile("bar.sync %0, 128;\n" ::"r"(5 + warpgroup) : "memory");
@@ -483,92 +353,14 @@ __device__ __forceinline__ void sync_warpgroup(int warpgroup) {
 }  // namespace ring_sync
 
 namespace {
+using namespace sm90;
 using namespace smem_ops;
 using namespace ring_sync;
 
-// Pins registers in place: the compiler cannot move their reads and writes across this point (nor, therefore,
-// across the wgmma fence and wait next to it), which it would otherwise do, not knowing wgmma is
-// asynchronous.
+// d (64 x N, fp32) += A (64 x 16) * B (16 x N): ss with A and B from shared memory, both K-major; rs with A from
+// registers (the fragment in the header) and B MN-major (V, imm-trans-b = 1).
 template <int N>
-__device__ __forceinline__ void pin(float (&r)[N]) {
-#pragma unroll
-  for (int i = 0; i < N; ++i) asm volatile("" : "+f"(r[i])::"memory");
-}
-template <int N>
-__device__ __forceinline__ void pin(unsigned (&r)[N]) {
-#pragma unroll
-  for (int i = 0; i < N; ++i) asm volatile("" : "+r"(r[i])::"memory");
-}
-
-// Operand lists of 8, 16, ... accumulators for the inline PTX below.
-#define ACC_OPS_0 "%0, %1, %2, %3, %4, %5, %6, %7"
-#define ACC_OPS_1 ", %8, %9, %10, %11, %12, %13, %14, %15"
-#define ACC_OPS_2 ", %16, %17, %18, %19, %20, %21, %22, %23"
-#define ACC_OPS_3 ", %24, %25, %26, %27, %28, %29, %30, %31"
-#define ACC_OPS_4 ", %32, %33, %34, %35, %36, %37, %38, %39"
-#define ACC_OPS_5 ", %40, %41, %42, %43, %44, %45, %46, %47"
-#define ACC_OPS_6 ", %48, %49, %50, %51, %52, %53, %54, %55"
-#define ACC_OPS_7 ", %56, %57, %58, %59, %60, %61, %62, %63"
-#define ACC_OPS_8 ", %64, %65, %66, %67, %68, %69, %70, %71"
-#define ACC_OPS_9 ", %72, %73, %74, %75, %76, %77, %78, %79"
-#define ACC_OPS_10 ", %80, %81, %82, %83, %84, %85, %86, %87"
-#define ACC_OPS_32 ACC_OPS_0 ACC_OPS_1 ACC_OPS_2 ACC_OPS_3
-#define ACC_OPS_48 ACC_OPS_32 ACC_OPS_4 ACC_OPS_5
-#define ACC_OPS_64 ACC_OPS_48 ACC_OPS_6 ACC_OPS_7
-#define ACC_OPS_88 ACC_OPS_64 ACC_OPS_8 ACC_OPS_9 ACC_OPS_10
-#define ACC_8(i)                                                                              \
-  "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
-      "+f"(d[i + 6]), "+f"(d[i + 7])
-#define ACC_32 ACC_8(0), ACC_8(8), ACC_8(16), ACC_8(24)
-#define ACC_48 ACC_32, ACC_8(32), ACC_8(40)
-#define ACC_64 ACC_48, ACC_8(48), ACC_8(56)
-#define ACC_88 ACC_64, ACC_8(64), ACC_8(72), ACC_8(80)
-
-}  // namespace
-
-// Outside the anonymous namespace: the sizes a variant leaves unused are then no "declared but never
-// referenced".
-namespace warpgroup_mma {
-
-// d (64 x N, fp32) += A (64 x 16, fp16) * B (16 x N, fp16):
-//   ss: A and B from shared memory through descriptors, both K-major (imm-trans-a = imm-trans-b = 0);
-//   rs: A from registers (the fragment above), B through a descriptor, MN-major (imm-trans-b = 1).
-// I0.. are the operand numbers after the N / 2 accumulators.
-template <int N>
-struct Wgmma;
-#define DEFINE_WGMMA(N, OPS, ACC, I0, I1, I2, I3, I4, I5)                                            \
-  template <>                                                                                        \
-  struct Wgmma<N> {                                                                                  \
-    static __device__ __forceinline__ void ss(float (&d)[N / 2], unsigned long long a,               \
-                                              unsigned long long b) {                                \
-      SM90A_ASM("{\n.reg .pred p;\nsetp.ne.b32 p, %" #I2                                             \
-                ", 0;\n"                                                                             \
-                "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32." WGMMA_TYPES " {" OPS "}, %" #I0 ", %" #I1  \
-                ", p, 1, 1, 0, 0;\n}\n"                                                              \
-                : ACC                                                                                \
-                : "l"(a), "l"(b), "r"(1)                                                             \
-                : "memory");                                                                         \
-    }                                                                                                \
-    static __device__ __forceinline__ void rs(float (&d)[N / 2], const unsigned (&a)[4],             \
-                                              unsigned long long b) {                                \
-      SM90A_ASM("{\n.reg .pred p;\nsetp.ne.b32 p, %" #I5                                             \
-                ", 0;\n"                                                                             \
-                "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32." WGMMA_TYPES " {" OPS "}, {%" #I0 ", %" #I1 \
-                ", %" #I2 ", %" #I3 "}, %" #I4 ", p, 1, 1, 1;\n}\n"                                  \
-                : ACC                                                                                \
-                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(1)                         \
-                : "memory");                                                                         \
-    }                                                                                                \
-  };
-DEFINE_WGMMA(64, ACC_OPS_32, ACC_32, 32, 33, 34, 35, 36, 37)
-DEFINE_WGMMA(96, ACC_OPS_48, ACC_48, 48, 49, 50, 51, 52, 53)
-DEFINE_WGMMA(128, ACC_OPS_64, ACC_64, 64, 65, 66, 67, 68, 69)
-DEFINE_WGMMA(176, ACC_OPS_88, ACC_88, 88, 89, 90, 91, 92, 93)
-
-}  // namespace warpgroup_mma
-
-namespace {
-using warpgroup_mma::Wgmma;
+using Mma = sm90::Wgmma<N, mma_type>;
 
 __device__ __forceinline__ float exp2_approx(float x) {
   float y;
@@ -736,18 +528,18 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
           // is BLOCK_N / 2 rows); its full barrier counts the peer's half too.
           const int half = static_cast<int>(rank) * (BLOCK_N / 2);
           const int row = tile * BLOCK_N + half;
-          tma_load_multicast(k_ring + offset + half * 128, k_map, slab * 64, row, work.bh, full, 0x3);
-          tma_load_multicast(v_ring + offset + half * 128, v_map, slab * 64, row, work.bh, full, 0x3);
+          tma_load_3d_multicast(k_ring + offset + half * 128, k_map, slab * 64, row, work.bh, full, 0x3);
+          tma_load_3d_multicast(v_ring + offset + half * 128, v_map, slab * 64, row, work.bh, full, 0x3);
 #else
-          tma_load(k_ring + offset, k_map, slab * 64, tile * BLOCK_N, work.bh, full);
-          tma_load(v_ring + offset, v_map, slab * 64, tile * BLOCK_N, work.bh, full);
+          tma_load_3d(k_ring + offset, k_map, slab * 64, tile * BLOCK_N, work.bh, full);
+          tma_load_3d(v_ring + offset, v_map, slab * 64, tile * BLOCK_N, work.bh, full);
 #endif
         }
         if (tile == 0) {
           if (done_items > 0) mbarrier_wait(q_empty, (done_items - 1) & 1);
 #pragma unroll
           for (int slab = 0; slab < D / 64; ++slab)
-            tma_load(q_tile + slab * BLOCK_M * 128, q_map, slab * 64, work.m0, work.bh, full);
+            tma_load_3d(q_tile + slab * BLOCK_M * 128, q_map, slab * 64, work.m0, work.bh, full);
         }
       }
     }
@@ -766,7 +558,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
       const long long offset = head + static_cast<long long>(n0) * D;
       produce_tile<BLOCK_N>(k_ring + stage * KV_TILE_BYTES, K + offset, S - n0, loader);
       produce_tile<BLOCK_N>(v_ring + stage * KV_TILE_BYTES, V + offset, S - n0, loader);
-      arrive_when_copies_land(full_barriers + 8 * stage);
+      mbarrier_arrive_when_copies_land(full_barriers + 8 * stage);
     }
     commit_copies();
     wait_copies<0>();  // exit with no copy in flight
@@ -778,9 +570,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
 #endif
 #endif
 
-  const unsigned long long q_desc = descriptor(q_tile + warpgroup * 64 * 128, 16);
-  const unsigned long long k_desc = descriptor(k_ring, 16);
-  const unsigned long long v_desc = descriptor(v_ring, BLOCK_N * 128);
+  const unsigned long long q_desc = desc_kmajor_sw128(q_tile + warpgroup * 64 * 128);
+  const unsigned long long k_desc = desc_kmajor_sw128(k_ring);
+  const unsigned long long v_desc = desc_mnmajor_sw128(v_ring, BLOCK_N * 128);
 #if PINGPONG
   // Every warpgroup takes tiles + 1 turns per work tile (below), the last warpgroup handing warpgroup 0 the
   // first.
@@ -877,7 +669,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
       for (int ks = 0; ks < D / 16; ++ks) {
         const unsigned long long q_step = ((ks / 4) * (BLOCK_M * 128) + (ks % 4) * 32) >> 4;
         const unsigned long long k_step = ((ks / 4) * (BLOCK_N * 128) + (ks % 4) * 32) >> 4;
-        Wgmma<BLOCK_N>::ss(s_acc, q_desc + q_step, k_desc + offset + k_step);
+        Mma<BLOCK_N>::template ss<0, 0>(s_acc, q_desc + q_step, k_desc + offset + k_step, 1);
       }
     };
     // O += P V: the packed S accumulators of keys [16 kt, 16 kt + 16) are the A fragment of k-step kt
@@ -885,7 +677,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     auto issue_pv = [&](const unsigned(&p_frag)[BLOCK_N / 16][4], unsigned long long offset) {
 #pragma unroll
       for (int kt = 0; kt < BLOCK_N / 16; ++kt)
-        Wgmma<D>::rs(o_acc, p_frag[kt], v_desc + offset + ((kt * 16 * 128) >> 4));
+        Mma<D>::template rs<1>(o_acc, p_frag[kt], v_desc + offset + ((kt * 16 * 128) >> 4), 1);
     };
     // Masks the keys past S and (causal) after the query on the tiles that reach them, turns the S
     // accumulators into P and updates the running max and sums (online softmax, base 2); factor[r] is what
@@ -974,7 +766,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
       issue_qk(s_acc, stage_offset(0));
       wgmma_commit();
       end_turn();
-      wgmma_wait_all();
+      wgmma_wait<0>();
       pin(s_acc);
       float factor[2];
       softmax(s_acc, 0, factor, false);  // O is still 0
@@ -994,12 +786,12 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
       issue_pv(p_frag, stage_offset(tile - 1));
       wgmma_commit();
       end_turn();
-      wgmma_wait_all_but_one();  // S of this tile
+      wgmma_wait<1>();  // S of this tile
       pin(s_acc);
       float factor[2];
       softmax(s_acc, tile * BLOCK_N, factor, false);
       pin(s_acc);        // computed before P V is waited for
-      wgmma_wait_all();  // P V of the previous tile
+      wgmma_wait<0>();  // P V of the previous tile
       pin(o_acc);
 #pragma unroll
       for (int kt = 0; kt < BLOCK_N / 16; ++kt) pin(p_frag[kt]);  // read by the wgmmas until the wait
@@ -1019,7 +811,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
     issue_pv(p_frag, stage_offset(wg_tiles - 1));
     wgmma_commit();
     end_turn();
-    wgmma_wait_all();
+    wgmma_wait<0>();
     pin(o_acc);
 #pragma unroll
     for (int kt = 0; kt < BLOCK_N / 16; ++kt) pin(p_frag[kt]);
@@ -1044,7 +836,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
         wgmma_fence();
         issue_qk(s_acc, offset);
         wgmma_commit();
-        wgmma_wait_all();
+        wgmma_wait<0>();
         pin(s_acc);
         float factor[2];
         softmax(s_acc, n0, factor, true);
@@ -1054,7 +846,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
         wgmma_fence();
         issue_pv(p_frag, offset);
         wgmma_commit();
-        wgmma_wait_all();
+        wgmma_wait<0>();
         pin(o_acc);
 #pragma unroll
         for (int kt = 0; kt < BLOCK_N / 16; ++kt) pin(p_frag[kt]);  // read by the wgmmas until the wait
@@ -1102,9 +894,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
       if (wg_row0 < S) {
 #pragma unroll
         for (int slab = 0; slab < D / 64; ++slab)
-          tma_store(o_map, q_tile + slab * BLOCK_M * 128 + warpgroup * 64 * 128, slab * 64, wg_row0, work.bh);
-        commit_stores();
-        wait_stores_read();
+          tma_store_3d(o_map, q_tile + slab * BLOCK_M * 128 + warpgroup * 64 * 128, slab * 64, wg_row0, work.bh);
+        tma_commit_stores();
+        tma_wait_stores_read();
       }
 #if PERSISTENT
       mbarrier_arrive(q_empty);
