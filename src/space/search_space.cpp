@@ -5,6 +5,8 @@
 #include <limits>
 #include <mutex>
 
+#include <spdlog/spdlog.h>
+
 #include "core/error.hpp"
 #include "core/hash.hpp"
 #include "space/problem_text.hpp"
@@ -53,7 +55,13 @@ SearchSpace& SearchSpace::operator=(SearchSpace&&) noexcept = default;
 SearchSpace::~SearchSpace() = default;
 
 SearchSpace SearchSpace::load(const std::filesystem::path& file) {
-  return SearchSpace(std::make_unique<Impl>(read_space_file(file)));
+  SpaceFile read = read_space_file(file);
+  if (!read.t1_ignored.empty()) {
+    std::string fields;
+    for (const auto& field : read.t1_ignored) fields += (fields.empty() ? "" : ", ") + field;
+    spdlog::warn("{}: T1 fields accepted without effect on what is measured: {}", read.label, fields);
+  }
+  return SearchSpace(std::make_unique<Impl>(std::move(read)));
 }
 
 const std::string& SearchSpace::name() const { return impl_->file.name; }
@@ -159,12 +167,26 @@ std::vector<Config> SearchSpace::enumerate(const Sizes& sizes, const DeviceInfo&
 std::map<std::string, std::int64_t> SearchSpace::compile_time_constants(const Config& config,
                                                                         const Sizes& sizes) const {
   require_known(config);
-  auto constants = reference_constants(sizes);
+  auto constants = size_constants(sizes);
   for (const auto& [name, value] : config) constants[name] = value;
   return constants;
 }
 
 std::map<std::string, std::int64_t> SearchSpace::reference_constants(const Sizes& sizes) const {
+  if (impl_->file.reference_config) return compile_time_constants(*impl_->file.reference_config, sizes);
+  return size_constants(sizes);
+}
+
+const std::optional<Config>& SearchSpace::reference_config() const { return impl_->file.reference_config; }
+
+void SearchSpace::set_reference_config(const Config& config) {
+  if (!impl_->file.reference_config)
+    throw Error(impl_->file.label + ": the space has a reference kernel of its own, not a reference config");
+  require_known(config);
+  impl_->file.reference_config = config;
+}
+
+std::map<std::string, std::int64_t> SearchSpace::size_constants(const Sizes& sizes) const {
   std::map<std::string, std::int64_t> constants;
   for (const auto& size : impl_->file.sizes) {
     if (!size.compile_time) continue;
@@ -187,6 +209,7 @@ LaunchSpec SearchSpace::variant_launch(const Config& config, const Sizes& sizes,
 }
 
 LaunchSpec SearchSpace::reference_launch(const Sizes& sizes, const DeviceInfo& device) const {
+  if (impl_->file.reference_config) return variant_launch(*impl_->file.reference_config, sizes, device);
   std::lock_guard lock(impl_->mutex);
   impl_->model.set_device(device);
   impl_->model.set_sizes(sizes);

@@ -135,8 +135,14 @@ class SearchSpace {
 
   // Parameters plus compile-time sizes: what the generator turns into #define lines.
   std::map<std::string, std::int64_t> compile_time_constants(const Config& config, const Sizes& sizes) const;
-  // Compile-time sizes only: the reference kernel's #define lines.
+  // The reference kernel's #define lines: compile-time sizes, and the reference config's values when the
+  // reference is the template itself (Reference.Config).
   std::map<std::string, std::int64_t> reference_constants(const Sizes& sizes) const;
+  // Reference.Config, or nullopt when the space has a reference kernel of its own.
+  const std::optional<Config>& reference_config() const;
+  // Validates against the template at `config` instead (`--reference-config`). Throws Error when the space
+  // has a reference kernel of its own or the config is not one of the space's.
+  void set_reference_config(const Config& config);
 
   // The launches whose If holds, in order (the first carries the others in `then`), with the scratch buffers
   // they name. Throws SpaceError when no launch applies or a value is not a valid integer.
@@ -155,6 +161,7 @@ class SearchSpace {
   ~SearchSpace();
 
  private:
+  std::map<std::string, std::int64_t> size_constants(const Sizes& sizes) const;  // compile-time sizes
   struct Impl;
   explicit SearchSpace(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;

@@ -70,7 +70,9 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
     compiled.geometry = compile_geometry(launch.kernel, section, &file.kernel, Scope::variant);
     launches_.push_back(std::move(compiled));
   }
-  reference_geometry_ = compile_geometry(file.reference, "Reference", nullptr, Scope::reference);
+  // A Reference.Config reference is the template at that config: the variant's launch (SearchSpace).
+  if (!file.reference_config)
+    reference_geometry_ = compile_geometry(file.reference, "Reference", nullptr, Scope::reference);
   for (std::size_t i = 0; i < file.arguments.size(); ++i) {
     const auto& argument = file.arguments[i];
     const std::string path = "KernelSpecification.Arguments[" + std::to_string(i) + "].";
@@ -99,7 +101,7 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
     }
     variant_values_.back() = compile(argument.value_expr, path + "Value", Scope::variant, all);
     const auto& taken = file.reference.arguments;
-    if (std::find(taken.begin(), taken.end(), argument.name) != taken.end())
+    if (!file.reference_config && std::find(taken.begin(), taken.end(), argument.name) != taken.end())
       reference_values_.back() = compile(argument.value_expr, path + "Value", Scope::reference, all);
   }
   for (std::size_t i = 0; i < file.extra_problems.size(); ++i) {
