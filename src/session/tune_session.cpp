@@ -127,7 +127,7 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
   std::optional<Store> store = open_existing(options.db_file);
   const std::unique_ptr<TuneTarget> target = find_target(options, space, sizes);
   // Error when the space's conditions exclude every config.
-  std::vector<Config> candidates = space.enumerate(sizes, target->device());
+  std::vector<Config> candidates = space.search_candidates(sizes, target->device(), options.seed);
   if (!store) store.emplace(options.db_file);
 
   RunPlan plan = plan_run(options, space, sizes, *target, *store, std::move(candidates));

@@ -4,11 +4,14 @@
 #include <algorithm>
 #include <limits>
 #include <mutex>
+#include <random>
+#include <set>
 
 #include <spdlog/spdlog.h>
 
 #include "core/error.hpp"
 #include "core/hash.hpp"
+#include "space/config_walk.hpp"
 #include "space/problem_text.hpp"
 #include "space/space_file.hpp"
 #include "space/space_model.hpp"
@@ -162,6 +165,49 @@ std::vector<Config> SearchSpace::enumerate(const Sizes& sizes, const DeviceInfo&
                    "); condition '" + condition.name + "' rejected the most (" +
                    std::to_string(rejected[worst]) + " of " + std::to_string(total_configs()) + ")" +
                    (condition.reason.empty() ? "" : ": " + condition.reason));
+}
+
+std::uint64_t SearchSpace::count_valid(const Sizes& sizes, const DeviceInfo& device) const {
+  std::lock_guard lock(impl_->mutex);
+  impl_->model.set_device(device);
+  impl_->model.set_sizes(sizes);
+  const auto& file = impl_->file;
+  return ConfigWalk(file.parameters, file.conditions.size(), !file.expressions.empty(), impl_->model).count();
+}
+
+std::vector<Config> SearchSpace::sample_valid(std::size_t count, std::uint64_t seed, const Sizes& sizes,
+                                              const DeviceInfo& device) const {
+  std::lock_guard lock(impl_->mutex);
+  impl_->model.set_device(device);
+  impl_->model.set_sizes(sizes);
+  const auto& file = impl_->file;
+  ConfigWalk walk(file.parameters, file.conditions.size(), !file.expressions.empty(), impl_->model);
+  std::mt19937_64 rng(seed);
+  std::set<Config> seen;
+  std::vector<Config> drawn;
+  // Stop when draws keep repeating: a space with fewer valid configs than asked for.
+  for (std::size_t misses = 0; drawn.size() < count && misses < 64 + 4 * count;) {
+    auto config = walk.draw(rng);
+    if (!config) break;
+    if (seen.insert(*config).second) {
+      drawn.push_back(std::move(*config));
+    } else {
+      ++misses;
+    }
+  }
+  return drawn;
+}
+
+std::vector<Config> SearchSpace::search_candidates(const Sizes& sizes, const DeviceInfo& device,
+                                                   std::uint64_t seed, std::size_t sample) const {
+  if (total_configs() <= kEnumerableCandidates) return enumerate(sizes, device);
+  auto drawn = sample_valid(sample, seed, sizes, device);
+  if (drawn.empty())
+    throw SpaceError(impl_->file.label + ": no configuration satisfies the conditions for problem " +
+                     key_value_text(sizes) + " on device " + device.name + " (" +
+                     std::to_string(count_valid(sizes, device)) + " of " + std::to_string(total_configs()) +
+                     " candidates are valid, none found by random draws)");
+  return drawn;
 }
 
 std::map<std::string, std::int64_t> SearchSpace::compile_time_constants(const Config& config,

@@ -133,6 +133,19 @@ class SearchSpace {
   // Every config that passes all conditions, in lexicographic order of parameter values (file order).
   std::vector<Config> enumerate(const Sizes& sizes, const DeviceInfo& device) const;
 
+  // How many configs pass every condition, counted without holding them (conditions checked as soon as
+  // the parameters they read are set; parameters no condition reads multiply the count).
+  std::uint64_t count_valid(const Sizes& sizes, const DeviceInfo& device) const;
+  // Up to `count` distinct valid configs drawn at random (seeded), without enumerating the space: for spaces
+  // too large to enumerate. Fewer when the draws stop finding new ones.
+  std::vector<Config> sample_valid(std::size_t count, std::uint64_t seed, const Sizes& sizes,
+                                   const DeviceInfo& device) const;
+  // Spaces with more candidates than this (before conditions) are sampled, never enumerated whole.
+  static constexpr std::uint64_t kEnumerableCandidates = 1'000'000;
+  // The candidates a search starts from: every valid config of a space of at most kEnumerableCandidates
+  // candidates, otherwise `sample` valid configs drawn with `seed`. Throws SpaceError when none is valid.
+  std::vector<Config> search_candidates(const Sizes& sizes, const DeviceInfo& device, std::uint64_t seed,
+                                        std::size_t sample = 50'000) const;
   // Parameters plus compile-time sizes: what the generator turns into #define lines.
   std::map<std::string, std::int64_t> compile_time_constants(const Config& config, const Sizes& sizes) const;
   // The reference kernel's #define lines: compile-time sizes, and the reference config's values when the

@@ -43,7 +43,7 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
 
   for (std::size_t i = 0; i < file.expressions.size(); ++i) {
     const auto& declared = file.expressions[i];
-    Named named{compile(declared.text, "Expressions." + declared.name, Scope::variant, i)};
+    Named named{compile(declared.text, "Expressions." + declared.name, Scope::variant, i), 0, false, false, {}};
     for (const auto& name : named.compiled.expression.names()) {
       const auto parameter = index_of(file.parameters, name);
       const auto earlier = index_of(file.expressions, name);
@@ -52,9 +52,12 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
       named.needs_device |= device || (earlier && named_[*earlier].needs_device);
     }
     named.slot = table_.add(declared.name);
+    named.parameters = parameters_read(named.compiled.expression.names());
     named_.push_back(std::move(named));
   }
   const std::size_t all = named_.size();
+  for (const auto& condition : file.conditions)
+    condition_parameters_.push_back(parameters_read(Expression(condition.expression).names()));
   for (std::size_t i = 0; i < file.conditions.size(); ++i)
     conditions_.push_back(compile(file.conditions[i].expression,
                                   "ConfigurationSpace.Conditions[" + std::to_string(i) + "].Expression",
@@ -211,6 +214,21 @@ void SpaceModel::update(Scope scope) {
     if (scope == Scope::sizes && named.needs_device) continue;
     table_.set(named.slot, named.compiled.expression.evaluate());
   }
+}
+
+std::set<std::size_t> SpaceModel::parameters_read(const std::vector<std::string>& names) const {
+  std::set<std::size_t> read;
+  for (const auto& name : names) {
+    if (const auto parameter = index_of(file_->parameters, name)) read.insert(*parameter);
+    if (const auto named = index_of(file_->expressions, name); named && *named < named_.size())
+      read.insert(named_[*named].parameters.begin(), named_[*named].parameters.end());
+  }
+  return read;
+}
+
+bool SpaceModel::condition_holds(std::size_t index) const {
+  const double value = conditions_[index].expression.evaluate();
+  return value != 0 && !std::isnan(value);
 }
 
 std::optional<std::size_t> SpaceModel::first_failed_condition() const {
