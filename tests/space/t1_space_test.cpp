@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "core/error.hpp"
+#include "space/config_text.hpp"
 #include "space/search_space.hpp"
 #include "space/space_file.hpp"
 #include "space/space_fixture.hpp"
@@ -203,6 +204,24 @@ TEST(T1Space, BudgetListsAndNamesFromTheKernelSection) {
   const auto space = SearchSpace::load(path);
   EXPECT_EQ(space.name(), "transpose");
   EXPECT_EQ(space.default_budget(), 7);
+}
+
+TEST(T1Space, ReferenceConfigText) {
+  const Config base{{"TILE", 32}, {"BLOCK_ROWS", 8}, {"PAD", 1}};
+  EXPECT_EQ(override_config(base, "TILE=16, PAD=0"), (Config{{"TILE", 16}, {"BLOCK_ROWS", 8}, {"PAD", 0}}));
+  EXPECT_EQ(override_config(base, ""), base);
+  auto error = [&](const std::string& text) {
+    try {
+      override_config(base, text);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error("TILE"), "config item 'TILE' is not NAME=VALUE");
+  EXPECT_EQ(error("SIZE=4"), "config item 'SIZE=4': 'SIZE' is not a tuning parameter");
+  EXPECT_EQ(error("TILE=8,TILE=16"), "config item 'TILE=16': 'TILE' given twice");
+  EXPECT_EQ(error("TILE=8x"), "config item 'TILE=8x': '8x' is not an integer");
 }
 
 }  // namespace
