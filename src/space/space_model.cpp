@@ -56,12 +56,12 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
     named_.push_back(std::move(named));
   }
   const std::size_t all = named_.size();
-  for (const auto& condition : file.conditions)
-    condition_parameters_.push_back(parameters_read(Expression(condition.expression).names()));
   for (std::size_t i = 0; i < file.conditions.size(); ++i)
     conditions_.push_back(compile(file.conditions[i].expression,
                                   "ConfigurationSpace.Conditions[" + std::to_string(i) + "].Expression",
                                   Scope::variant, all));
+  for (const auto& condition : conditions_)
+    condition_parameters_.push_back(parameters_read(condition.expression.names()));
   for (std::size_t i = 0; i < file.launches.size(); ++i) {
     const LaunchDecl& launch = file.launches[i];
     const std::string section = file.launches_listed
