@@ -194,8 +194,8 @@ Json read_dims(const Field& field, const Context& context) {
 Json read_kernel(const Field& section, Context& context, Json& space) {
   section.allow_only({"Language", "CompilerOptions", "BenchmarkName", "KernelName", "KernelFile", "GlobalSizeType",
                       "LocalSize", "GlobalSize", "SharedMemory", "Arguments", "Stream", "BenchmarkPath", "GridDivX",
-                      "GridDivY", "GridDivZ", "ProblemSize", "Device", "Profiling", "SimulationInput"});
-  for (const char* key : {"Stream", "BenchmarkPath", "Device", "Profiling", "SimulationInput"})
+                      "GridDivY", "GridDivZ", "ProblemSize", "Device", "Profiling", "SimulationInput", "Misc"});
+  for (const char* key : {"Stream", "BenchmarkPath", "Device", "Profiling", "SimulationInput", "Misc"})
     if (const auto field = section.find(key)) ignore(*field, context);
   for (const char* key : {"GridDivX", "GridDivY", "GridDivZ", "ProblemSize"})
     if (const auto field = section.find(key)) ignore(*field, context, "the grid is GlobalSize");
@@ -263,8 +263,8 @@ T1Conversion convert_t1(const nlohmann::ordered_json& document, const std::strin
       if (key == "BenchmarkName") space["Name"] = member.text();
       else ignore(member, context);
     }
-  for (const char* key : {"Search", "Misc"})
-    if (const auto field = root.find(key)) ignore(*field, context, "the strategy is evotune's");
+  if (const auto field = root.find("Search")) ignore(*field, context, "the strategy is evotune's");
+  if (const auto field = root.find("Misc")) ignore(*field, context);
   if (const auto field = root.find("verification")) ignore(*field, context, "validated against the Default config");
   space["Description"] = "Converted from the T1 file " + label;
   if (const auto config = root.find("BenchmarkConfig")) read_benchmark_config(*config, space, context);
