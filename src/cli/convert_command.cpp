@@ -35,7 +35,9 @@ void run(const ConvertOptions& options) {
 void add_convert_command(CLI::App& app) {
   auto* command = app.add_subcommand("convert", "Write the evotune space a T1 tuning file is read as");
   auto options = std::make_shared<ConvertOptions>();
-  command->add_option("file", options->input, "T1 JSON file (BAT, Kernel Tuner)")->required()->check(CLI::ExistingFile);
+  command->add_option("file", options->input, "T1 JSON file (BAT, Kernel Tuner)")
+      ->required()
+      ->check(CLI::ExistingFile);
   command->add_option("-o,--output", options->output, "The evotune space file to write")->required();
   command->callback([options] { run(*options); });
 }

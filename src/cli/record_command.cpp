@@ -89,8 +89,9 @@ void run(const RecordOptions& options) {
   else
     save_sweep(sweep, options.output);
   std::printf("wrote %s%s: %zu results (%lld ok) of %s (%s), problem %s, device %s\n", options.output.c_str(),
-              options.t4 ? " (T4)" : "", sweep.results.size(), static_cast<long long>(ok), sweep.space_name.c_str(),
-              sweep.space_hash.c_str(), key_value_text(sweep.problem).c_str(), sweep.device.name.c_str());
+              options.t4 ? " (T4)" : "", sweep.results.size(), static_cast<long long>(ok),
+              sweep.space_name.c_str(), sweep.space_hash.c_str(), key_value_text(sweep.problem).c_str(),
+              sweep.device.name.c_str());
 }
 
 }  // namespace

@@ -5,15 +5,20 @@ namespace evotune {
 
 std::string_view t4_invalidity(Status status) {
   switch (status) {
-    case Status::ok: return "correct";
-    case Status::compile_error: return "compile";
+    case Status::ok:
+      return "correct";
+    case Status::compile_error:
+      return "compile";
     case Status::resource_error:
-    case Status::launch_error: return "runtime";
-    case Status::timeout: return "timeout";
+    case Status::launch_error:
+      return "runtime";
+    case Status::timeout:
+      return "timeout";
     case Status::wrong_result:
     case Status::nan:
     case Status::out_of_bounds:
-    case Status::nondeterministic: return "correctness";
+    case Status::nondeterministic:
+      return "correctness";
   }
   return "runtime";
 }
@@ -31,13 +36,14 @@ nlohmann::ordered_json t4_results(const RecordedSweep& sweep) {
     Json measurements = Json::array();
     if (result.timing) {
       const TimingStats& t = *result.timing;
-      for (const auto& [name, us] : {std::pair{"time", t.median_us}, std::pair{"time_min", t.min_us},
-                                     std::pair{"time_p20", t.p20_us}, std::pair{"time_p80", t.p80_us},
-                                     std::pair{"time_stddev", t.stddev_us}})
+      for (const auto& [name, us] :
+           {std::pair{"time", t.median_us}, std::pair{"time_min", t.min_us}, std::pair{"time_p20", t.p20_us},
+            std::pair{"time_p80", t.p80_us}, std::pair{"time_stddev", t.stddev_us}})
         measurements.push_back({{"name", name}, {"value", us / 1000.0}, {"unit", "ms"}});
       measurements.push_back({{"name", "samples"}, {"value", t.samples}, {"unit", ""}});
     } else {
-      measurements.push_back({{"name", "time"}, {"value", std::string(to_string(result.status))}, {"unit", "ms"}});
+      measurements.push_back(
+          {{"name", "time"}, {"value", std::string(to_string(result.status))}, {"unit", "ms"}});
       measurements.push_back({{"name", "error"}, {"value", result.message}, {"unit", ""}});
     }
     entry["measurements"] = measurements;

@@ -135,8 +135,9 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
   // Error when the space's conditions exclude every config.
   std::vector<Config> candidates = space.search_candidates(sizes, target->device(), options.seed);
   if (space.total_configs() > SearchSpace::kEnumerableCandidates)
-    spdlog::info("{} candidates, too many to enumerate: the search draws from {} valid configs sampled with seed {}",
-                 space.total_configs(), candidates.size(), options.seed);
+    spdlog::info(
+        "{} candidates, too many to enumerate: the search draws from {} valid configs sampled with seed {}",
+        space.total_configs(), candidates.size(), options.seed);
   if (!store) store.emplace(options.db_file);
 
   RunPlan plan = plan_run(options, space, sizes, *target, *store, std::move(candidates));

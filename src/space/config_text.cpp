@@ -27,7 +27,8 @@ Config override_config(const Config& base, const std::string& text) {
     if (equals == std::string::npos) throw Error("config item '" + item + "' is not NAME=VALUE");
     const std::string name = trimmed(item.substr(0, equals));
     const std::string value = trimmed(item.substr(equals + 1));
-    if (!base.count(name)) throw Error("config item '" + item + "': '" + name + "' is not a tuning parameter");
+    if (!base.count(name))
+      throw Error("config item '" + item + "': '" + name + "' is not a tuning parameter");
     if (!given.insert(name).second) throw Error("config item '" + item + "': '" + name + "' given twice");
     std::size_t used = 0;
     try {
@@ -35,7 +36,8 @@ Config override_config(const Config& base, const std::string& text) {
     } catch (const std::exception&) {
       used = 0;
     }
-    if (used == 0 || used != value.size()) throw Error("config item '" + item + "': '" + value + "' is not an integer");
+    if (used == 0 || used != value.size())
+      throw Error("config item '" + item + "': '" + value + "' is not an integer");
   }
   return config;
 }

@@ -28,15 +28,16 @@ class ConfigWalk {
   bool holds(std::size_t level);
   void set(std::size_t level, std::size_t value);
   std::uint64_t count_from(std::size_t level);
-  bool draw_from(std::size_t level, std::mt19937_64& rng, std::uint64_t& steps, std::vector<std::size_t>& chosen);
+  bool draw_from(std::size_t level, std::mt19937_64& rng, std::uint64_t& steps,
+                 std::vector<std::size_t>& chosen);
 
   const std::vector<TuningParameter>& parameters_;
   SpaceModel& model_;
   bool has_named_;
-  std::vector<std::size_t> order_;                  // parameters read by some condition first, then the others
-  std::size_t constrained_ = 0;                     // levels below this one are read by some condition
-  std::vector<std::vector<std::size_t>> checks_;    // per level: the conditions complete once it is set
-  std::uint64_t free_product_ = 1;                  // combinations of the parameters no condition reads
+  std::vector<std::size_t> order_;                // parameters read by some condition first, then the others
+  std::size_t constrained_ = 0;                   // levels below this one are read by some condition
+  std::vector<std::vector<std::size_t>> checks_;  // per level: the conditions complete once it is set
+  std::uint64_t free_product_ = 1;                // combinations of the parameters no condition reads
   std::uint64_t max_steps_ = 0;
 };
 

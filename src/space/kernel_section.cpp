@@ -219,7 +219,8 @@ void read_reference_config(const Field& section, SpaceFile& space) {
     config[name] = number;
   }
   for (const auto& parameter : space.parameters)
-    if (!config.count(parameter.name)) listed.fail("no value for the tuning parameter '" + parameter.name + "'");
+    if (!config.count(parameter.name))
+      listed.fail("no value for the tuning parameter '" + parameter.name + "'");
   space.reference_config = config;
   space.reference = space.kernel;
   space.reference_source = space.template_source;

@@ -63,7 +63,8 @@ bool compare(const std::string& op, const PyValue& a, const PyValue& b) {
   if (op == "in" || op == "not in") {
     if (!b.is_list()) throw PythonError("'in' needs a list on its right, got " + b.describe());
     bool found = false;
-    for (const auto& element : b.list()) found = found || (!element.is_list() && !a.is_list() && element.real() == a.real());
+    for (const auto& element : b.list())
+      found = found || (!element.is_list() && !a.is_list() && element.real() == a.real());
     return op == "in" ? found : !found;
   }
   if (a.is_list() || b.is_list()) throw PythonError("comparing lists is not supported");
@@ -85,7 +86,8 @@ PyValue call(const std::string& function, const std::vector<PyValue>& args) {
   if (function == "range") {
     if (args.empty() || args.size() > 3) throw PythonError("range() takes 1 to 3 arguments");
     std::int64_t start = 0, stop = 0, step = 1;
-    if (args.size() == 1) stop = integer_argument(args[0], "range");
+    if (args.size() == 1)
+      stop = integer_argument(args[0], "range");
     else {
       start = integer_argument(args[0], "range");
       stop = integer_argument(args[1], "range");
@@ -94,7 +96,8 @@ PyValue call(const std::string& function, const std::vector<PyValue>& args) {
     if (step == 0) throw PythonError("range() step is zero");
     std::vector<PyValue> values;
     for (std::int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
-      if (values.size() >= static_cast<std::size_t>(kMaxRange)) throw PythonError("range() longer than ten million");
+      if (values.size() >= static_cast<std::size_t>(kMaxRange))
+        throw PythonError("range() longer than ten million");
       values.push_back(number(i));
     }
     return PyValue{values};
@@ -148,9 +151,12 @@ std::string PyValue::describe() const {
 PyValue evaluate_python(const PyNode& node, const PyNames& names) {
   using Kind = PyNode::Kind;
   switch (node.kind) {
-    case Kind::integer: return number(node.number_int);
-    case Kind::real: return number(node.number_real);
-    case Kind::boolean: return PyValue{node.number_int != 0};
+    case Kind::integer:
+      return number(node.number_int);
+    case Kind::real:
+      return number(node.number_real);
+    case Kind::boolean:
+      return PyValue{node.number_int != 0};
     case Kind::name: {
       const auto found = names.find(node.text);
       if (found == names.end()) throw PythonError("unknown name '" + node.text + "'");
@@ -169,7 +175,8 @@ PyValue evaluate_python(const PyNode& node, const PyNames& names) {
       return is_int(operand) ? number(-as_int(operand)) : number(-operand.real());
     }
     case Kind::binary:
-      return arithmetic(node.text, evaluate_python(node.children[0], names), evaluate_python(node.children[1], names));
+      return arithmetic(node.text, evaluate_python(node.children[0], names),
+                        evaluate_python(node.children[1], names));
     case Kind::compare: {
       PyValue left = evaluate_python(node.children[0], names);
       for (std::size_t i = 0; i < node.ops.size(); ++i) {

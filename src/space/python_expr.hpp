@@ -24,18 +24,18 @@ class PythonError : public Error {
 
 struct PyNode {
   enum class Kind {
-    integer,      // number_int
-    real,         // number_real
-    boolean,      // number_int (0/1)
-    name,         // text
-    list,         // children: the elements
-    unary,        // text: "-", "+", "not"; children[0]
-    binary,       // text: + - * / // % **; children[0], children[1]
-    compare,      // ops: the operators of a chain; children: the operands
-    logical,      // text: "and", "or"; children
-    conditional,  // children: value, test, otherwise  (value if test else otherwise)
-    call,         // text: the function; children: the arguments
-    comprehension // text: the loop variable; children: element, iterable[, filter]
+    integer,       // number_int
+    real,          // number_real
+    boolean,       // number_int (0/1)
+    name,          // text
+    list,          // children: the elements
+    unary,         // text: "-", "+", "not"; children[0]
+    binary,        // text: + - * / // % **; children[0], children[1]
+    compare,       // ops: the operators of a chain; children: the operands
+    logical,       // text: "and", "or"; children
+    conditional,   // children: value, test, otherwise  (value if test else otherwise)
+    call,          // text: the function; children: the arguments
+    comprehension  // text: the loop variable; children: element, iterable[, filter]
   };
   Kind kind = Kind::integer;
   std::int64_t number_int = 0;

@@ -15,8 +15,10 @@ struct Translator {
   std::string operator()(const PyNode& node) const {
     using Kind = PyNode::Kind;
     switch (node.kind) {
-      case Kind::integer: return std::to_string(node.number_int);
-      case Kind::boolean: return node.number_int ? "1" : "0";
+      case Kind::integer:
+        return std::to_string(node.number_int);
+      case Kind::boolean:
+        return node.number_int ? "1" : "0";
       case Kind::real: {
         std::ostringstream out;
         out.precision(17);
@@ -56,11 +58,14 @@ struct Translator {
         if (node.text != "min" && node.text != "max") {
           if (node.text == "range" || node.text == "list" || node.text == "len")
             throw PythonError(node.text + "() gives or reads a list: not allowed where a number is expected");
-          throw PythonError("call of '" + node.text + "' is not supported (allowed: range, list, len, min, max)");
+          throw PythonError("call of '" + node.text +
+                            "' is not supported (allowed: range, list, len, min, max)");
         }
-        if (node.children.size() < 2) throw PythonError(node.text + "() of a list: not allowed where a number is expected");
+        if (node.children.size() < 2)
+          throw PythonError(node.text + "() of a list: not allowed where a number is expected");
         std::string text = node.text + "(";
-        for (std::size_t i = 0; i < node.children.size(); ++i) text += (i ? ", " : "") + (*this)(node.children[i]);
+        for (std::size_t i = 0; i < node.children.size(); ++i)
+          text += (i ? ", " : "") + (*this)(node.children[i]);
         return text + ")";
       }
       case Kind::list:

@@ -15,9 +15,9 @@ struct Token {
   std::size_t at = 0;
 };
 
-const std::set<std::string> kUnsupportedKeywords = {"lambda", "import", "from", "def", "class", "yield", "await",
-                                                    "async", "is", "global", "exec", "eval", "del", "with",
-                                                    "assert", "return", "None"};
+const std::set<std::string> kUnsupportedKeywords = {"lambda", "import", "from",   "def",    "class", "yield",
+                                                    "await",  "async",  "is",     "global", "exec",  "eval",
+                                                    "del",    "with",   "assert", "return", "None"};
 
 std::vector<Token> tokenize(const std::string& text) {
   std::vector<Token> tokens;
@@ -30,12 +30,12 @@ std::vector<Token> tokenize(const std::string& text) {
     }
     Token token;
     token.at = i;
-    if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && i + 1 < text.size() && std::isdigit(
-                                                                                   static_cast<unsigned char>(text[i + 1])))) {
+    if (std::isdigit(static_cast<unsigned char>(c)) ||
+        (c == '.' && i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1])))) {
       std::size_t j = i;
-      while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '.' ||
-                                 text[j] == '_' ||
-                                 ((text[j] == '+' || text[j] == '-') && (text[j - 1] == 'e' || text[j - 1] == 'E'))))
+      while (j < text.size() &&
+             (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '.' || text[j] == '_' ||
+              ((text[j] == '+' || text[j] == '-') && (text[j - 1] == 'e' || text[j - 1] == 'E'))))
         ++j;
       token.kind = Token::Kind::number;
       token.text = text.substr(i, j - i);
@@ -46,7 +46,8 @@ std::vector<Token> tokenize(const std::string& text) {
       token.kind = Token::Kind::name;
       token.text = text.substr(i, j - i);
       if (kUnsupportedKeywords.count(token.text))
-        throw PythonError("'" + token.text + "' is not supported (T1 expressions are arithmetic, comparisons, "
+        throw PythonError("'" + token.text +
+                          "' is not supported (T1 expressions are arithmetic, comparisons, "
                           "and/or/not, lists, range and comprehensions)");
       i = j;
     } else if (c == '.') {
@@ -62,7 +63,8 @@ std::vector<Token> tokenize(const std::string& text) {
         if (text.compare(i, 2, op) == 0) token.text = op;
       if (token.text.empty()) {
         if (std::string("+-*/%<>()[],").find(c) == std::string::npos)
-          throw PythonError("unsupported character '" + std::string(1, c) + "' at column " + std::to_string(i + 1));
+          throw PythonError("unsupported character '" + std::string(1, c) + "' at column " +
+                            std::to_string(i + 1));
         token.text = std::string(1, c);
       }
       i += token.text.size();
@@ -86,13 +88,15 @@ class Parser {
  private:
   const Token& peek() const { return tokens_[pos_]; }
   bool accept(const std::string& text) {
-    if (peek().kind == Token::Kind::end || peek().text != text || peek().kind == Token::Kind::number) return false;
+    if (peek().kind == Token::Kind::end || peek().text != text || peek().kind == Token::Kind::number)
+      return false;
     ++pos_;
     return true;
   }
   void expect(const std::string& text) {
     if (!accept(text))
-      fail("expected '" + text + "'" + (peek().kind == Token::Kind::end ? " at the end" : " before '" + peek().text + "'"));
+      fail("expected '" + text + "'" +
+           (peek().kind == Token::Kind::end ? " at the end" : " before '" + peek().text + "'"));
   }
   [[noreturn]] void fail(const std::string& what) const {
     throw PythonError(what + " (column " + std::to_string(peek().at + 1) + ")");
@@ -149,9 +153,12 @@ class Parser {
   PyNode arith() {
     PyNode node = term();
     for (;;) {
-      if (accept("+")) node = make(PyNode::Kind::binary, "+", {std::move(node), term()});
-      else if (accept("-")) node = make(PyNode::Kind::binary, "-", {std::move(node), term()});
-      else return node;
+      if (accept("+"))
+        node = make(PyNode::Kind::binary, "+", {std::move(node), term()});
+      else if (accept("-"))
+        node = make(PyNode::Kind::binary, "-", {std::move(node), term()});
+      else
+        return node;
     }
   }
   PyNode term() {
@@ -206,7 +213,10 @@ class Parser {
         return node;
       }
       static const std::set<std::string> keywords = {"and", "or", "not", "in", "if", "else", "for"};
-      if (keywords.count(token.text)) { --pos_; fail("unexpected '" + token.text + "'"); }
+      if (keywords.count(token.text)) {
+        --pos_;
+        fail("unexpected '" + token.text + "'");
+      }
       if (!accept("(")) return make(PyNode::Kind::name, token.text, {});
       PyNode call = make(PyNode::Kind::call, token.text, {});
       if (!accept(")")) {
@@ -236,7 +246,8 @@ class Parser {
       ++pos_;
       if (accept(",")) fail("a comprehension over several variables is not supported");
       expect("in");
-      PyNode comprehension = make(PyNode::Kind::comprehension, variable.text, {std::move(first), logical_or()});
+      PyNode comprehension =
+          make(PyNode::Kind::comprehension, variable.text, {std::move(first), logical_or()});
       if (accept("if")) comprehension.children.push_back(logical_or());
       if (peek().text == "for") fail("nested comprehensions are not supported");
       expect("]");

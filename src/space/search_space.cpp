@@ -1,13 +1,13 @@
 // SearchSpace: the loaded file plus its compiled model; the methods set values on the model and read results.
 #include "space/search_space.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <limits>
 #include <mutex>
 #include <random>
 #include <set>
-
-#include <spdlog/spdlog.h>
 
 #include "core/error.hpp"
 #include "core/hash.hpp"

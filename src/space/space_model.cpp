@@ -43,7 +43,8 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
 
   for (std::size_t i = 0; i < file.expressions.size(); ++i) {
     const auto& declared = file.expressions[i];
-    Named named{compile(declared.text, "Expressions." + declared.name, Scope::variant, i), 0, false, false, {}};
+    Named named{
+        compile(declared.text, "Expressions." + declared.name, Scope::variant, i), 0, false, false, {}};
     for (const auto& name : named.compiled.expression.names()) {
       const auto parameter = index_of(file.parameters, name);
       const auto earlier = index_of(file.expressions, name);

@@ -40,7 +40,9 @@ class SpaceModel {
   bool condition_undefined(std::size_t index) const;  // evaluates to NaN
   bool condition_holds(std::size_t index) const;      // non-zero and not NaN, after update(Scope::variant)
   // The tuning parameters (indices in file order) a condition reads, through named expressions too.
-  const std::set<std::size_t>& condition_parameters(std::size_t index) const { return condition_parameters_[index]; }
+  const std::set<std::size_t>& condition_parameters(std::size_t index) const {
+    return condition_parameters_[index];
+  }
 
   // variant: the template's launch (after update(Scope::variant)); reference: the reference's launch (after
   // update(Scope::reference)). Throws SpaceError naming the field when a value is not a valid integer.

@@ -66,7 +66,8 @@ Json read_parameter(const Field& field, Context& context, Json& defaults) {
   const std::string name = field.at("Name").identifier();
   const std::string type = field.find("Type") ? field.at("Type").text() : "int";
   if (type != "int" && type != "uint" && type != "bool")
-    field.at("Type").fail("Type '" + type + "' is not supported (evotune tunes int, uint and bool parameters)");
+    field.at("Type").fail("Type '" + type +
+                          "' is not supported (evotune tunes int, uint and bool parameters)");
   const auto values_field = field.at("Values");
   Json values = Json::array();
   if (values_field.json().is_string()) {
@@ -123,7 +124,8 @@ std::string native_type(const Field& field) {
   const std::string type = field.text();
   for (const char* known : {"half", "bfloat16", "float", "double", "int32", "int64"})
     if (type == known) return type;
-  field.fail("argument Type '" + type + "' is not supported (known: half, bfloat16, float, double, int32, int64)");
+  field.fail("argument Type '" + type +
+             "' is not supported (known: half, bfloat16, float, double, int32, int64)");
 }
 
 Json read_argument(const Field& field, Context& context) {
@@ -133,13 +135,15 @@ Json read_argument(const Field& field, Context& context) {
   Json argument = {{"Name", name}, {"Type", native_type(field.at("Type"))}};
   const std::string memory = field.at("MemoryType").text();
   const std::string fill = field.find("FillType") ? field.at("FillType").text() : "";
-  if (const auto type_size = field.find("TypeSize")) ignore(*type_size, context, "the element size follows Type");
+  if (const auto type_size = field.find("TypeSize"))
+    ignore(*type_size, context, "the element size follows Type");
   if (const auto mem_type = field.find("MemType"))
     ignore(*mem_type, context, "the kernel takes it as a pointer argument, a global buffer");
   if (memory == "Scalar") {
     for (const char* key : {"Size", "DataSource", "Output"})
       if (field.find(key)) field.at(key).fail("not allowed for a Scalar argument");
-    if (!fill.empty() && fill != "Constant") field.at("FillType").fail("a Scalar argument takes a Constant FillValue");
+    if (!fill.empty() && fill != "Constant")
+      field.at("FillType").fail("a Scalar argument takes a Constant FillValue");
     if (const auto access = field.find("AccessType"); access && access->text() != "ReadOnly")
       access->fail("a Scalar argument is ReadOnly");
     const auto value = field.at("FillValue");
@@ -152,14 +156,16 @@ Json read_argument(const Field& field, Context& context) {
     field.at("MemoryType").fail("MemoryType '" + memory + "' is not supported (known: Vector, Scalar)");
   std::string access = field.find("AccessType") ? field.at("AccessType").text() : "ReadOnly";
   if (access != "ReadOnly" && access != "WriteOnly" && access != "ReadWrite")
-    field.at("AccessType").fail("unknown AccessType '" + access + "' (known: ReadOnly, WriteOnly, ReadWrite)");
+    field.at("AccessType")
+        .fail("unknown AccessType '" + access + "' (known: ReadOnly, WriteOnly, ReadWrite)");
   if (const auto output = field.find("Output"); output && output->json() != 0 && access == "ReadOnly")
     output->fail("an Output argument cannot be ReadOnly (the kernel writes it)");
   argument["MemoryType"] = "Vector";
   argument["Size"] = native_expression(field.at("Size"), context);
   argument["AccessType"] = access;
   if (access == "WriteOnly") {
-    if (field.find("FillType")) ignore(field.at("FillType"), context, "WriteOnly buffers are NaN-poisoned before each launch");
+    if (field.find("FillType"))
+      ignore(field.at("FillType"), context, "WriteOnly buffers are NaN-poisoned before each launch");
     return argument;
   }
   if (fill == "Constant") {
@@ -176,7 +182,8 @@ Json read_argument(const Field& field, Context& context) {
     argument["FillType"] = "Random";
     argument["FillRange"] = Json::array({0.0, size.is_number() ? size.get<double>() : 1.0});
   } else {
-    field.at("FillType").fail("FillType '" + fill + "' is not supported (known: Constant, Random, Generator)");
+    field.at("FillType")
+        .fail("FillType '" + fill + "' is not supported (known: Constant, Random, Generator)");
   }
   if (const auto source = field.find("DataSource"); source && fill != "Generator")
     source->fail("DataSource needs FillType Generator");
@@ -192,9 +199,10 @@ Json read_dims(const Field& field, const Context& context) {
 }
 
 Json read_kernel(const Field& section, Context& context, Json& space) {
-  section.allow_only({"Language", "CompilerOptions", "BenchmarkName", "KernelName", "KernelFile", "GlobalSizeType",
-                      "LocalSize", "GlobalSize", "SharedMemory", "Arguments", "Stream", "BenchmarkPath", "GridDivX",
-                      "GridDivY", "GridDivZ", "ProblemSize", "Device", "Profiling", "SimulationInput", "Misc"});
+  section.allow_only({"Language",       "CompilerOptions", "BenchmarkName", "KernelName",      "KernelFile",
+                      "GlobalSizeType", "LocalSize",       "GlobalSize",    "SharedMemory",    "Arguments",
+                      "Stream",         "BenchmarkPath",   "GridDivX",      "GridDivY",        "GridDivZ",
+                      "ProblemSize",    "Device",          "Profiling",     "SimulationInput", "Misc"});
   for (const char* key : {"Stream", "BenchmarkPath", "Device", "Profiling", "SimulationInput", "Misc"})
     if (const auto field = section.find(key)) ignore(*field, context);
   for (const char* key : {"GridDivX", "GridDivY", "GridDivZ", "ProblemSize"})
@@ -203,8 +211,10 @@ Json read_kernel(const Field& section, Context& context, Json& space) {
     language->fail("Language '" + language->text() + "' is not supported (evotune tunes CUDA)");
   const std::string size_type = section.find("GlobalSizeType") ? section.at("GlobalSizeType").text() : "CUDA";
   if (size_type != "CUDA" && size_type != "OpenCL")
-    section.at("GlobalSizeType").fail("GlobalSizeType '" + size_type + "' is not supported (known: CUDA, OpenCL)");
-  Json kernel = {{"Language", "CUDA"}, {"KernelFile", section.at("KernelFile").text()},
+    section.at("GlobalSizeType")
+        .fail("GlobalSizeType '" + size_type + "' is not supported (known: CUDA, OpenCL)");
+  Json kernel = {{"Language", "CUDA"},
+                 {"KernelFile", section.at("KernelFile").text()},
                  {"KernelName", section.at("KernelName").identifier()}};
   if (const auto options = section.find("CompilerOptions")) kernel["CompilerOptions"] = options->texts();
   const Json block = read_dims(section.at("LocalSize"), context);
@@ -216,11 +226,13 @@ Json read_kernel(const Field& section, Context& context, Json& space) {
   kernel["GlobalSize"] = grid;
   kernel["LocalSize"] = block;
   if (const auto shared = section.find("SharedMemory")) {
-    if (!shared->json().is_number() && !shared->json().is_string()) shared->fail("expected a number of bytes");
+    if (!shared->json().is_number() && !shared->json().is_string())
+      shared->fail("expected a number of bytes");
     kernel["SharedMemory"] = native_expression(*shared, context);
   }
   Json arguments = Json::array();
-  for (const auto& element : section.at("Arguments").elements()) arguments.push_back(read_argument(element, context));
+  for (const auto& element : section.at("Arguments").elements())
+    arguments.push_back(read_argument(element, context));
   kernel["Arguments"] = arguments;
   if (!space.contains("Name")) {
     if (const auto name = section.find("BenchmarkName")) space["Name"] = name->text();
@@ -254,18 +266,21 @@ T1Conversion convert_t1(const nlohmann::ordered_json& document, const std::strin
   Context context;
   context.ignored = &conversion.ignored;
   const Field root(document, "", label);
-  root.allow_only({"General", "ConfigurationSpace", "Budget", "KernelSpecification", "BenchmarkConfig", "Search",
-                   "Misc", "verification"});
+  root.allow_only({"General", "ConfigurationSpace", "Budget", "KernelSpecification", "BenchmarkConfig",
+                   "Search", "Misc", "verification"});
   Json& space = conversion.space;
   space["General"] = {{"FormatVersion", 1}};
   if (const auto general = root.find("General"))
     for (const auto& [key, member] : general->members()) {
-      if (key == "BenchmarkName") space["Name"] = member.text();
-      else ignore(member, context);
+      if (key == "BenchmarkName")
+        space["Name"] = member.text();
+      else
+        ignore(member, context);
     }
   if (const auto field = root.find("Search")) ignore(*field, context, "the strategy is evotune's");
   if (const auto field = root.find("Misc")) ignore(*field, context);
-  if (const auto field = root.find("verification")) ignore(*field, context, "validated against the Default config");
+  if (const auto field = root.find("verification"))
+    ignore(*field, context, "validated against the Default config");
   space["Description"] = "Converted from the T1 file " + label;
   if (const auto config = root.find("BenchmarkConfig")) read_benchmark_config(*config, space, context);
   Json defaults = Json::object();

@@ -10,8 +10,8 @@
 namespace evotune {
 
 // T1 or evotune's own format: a T1 document has a KernelSpecification and none of the top-level fields only
-// evotune's format has: Name (T1 names the benchmark in General.BenchmarkName), Reference (T1 has no reference
-// kernel), Problem, Expressions, Validation, Work.
+// evotune's format has: Name (T1 names the benchmark in General.BenchmarkName), Reference (T1 has no
+// reference kernel), Problem, Expressions, Validation, Work.
 bool is_t1_document(const nlohmann::ordered_json& document);
 
 struct T1Conversion {

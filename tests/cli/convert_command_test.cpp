@@ -25,16 +25,19 @@ TEST(ConvertCommand, WritesAnEquivalentSpaceAnywhere) {
   const auto document = nlohmann::ordered_json::parse(in);
   EXPECT_FALSE(is_t1_document(document));
   EXPECT_EQ(document["Name"], "stencil2d");
-  EXPECT_EQ(document["Reference"]["Config"], (nlohmann::ordered_json{{"BLOCK_X", 32}, {"BLOCK_Y", 4}, {"TILE_Y", 1}}));
+  EXPECT_EQ(document["Reference"]["Config"],
+            (nlohmann::ordered_json{{"BLOCK_X", 32}, {"BLOCK_Y", 4}, {"TILE_Y", 1}}));
   const auto t1 = SearchSpace::load("tests/data/t1/stencil.json");
   const auto native = SearchSpace::load(output);
   const Sizes sizes = t1.resolve_problem("");
   EXPECT_EQ(native.enumerate(sizes, DeviceInfo{}), t1.enumerate(sizes, DeviceInfo{}));
   EXPECT_EQ(native.template_source(), t1.template_source());
   const Config config{{"BLOCK_X", 64}, {"BLOCK_Y", 2}, {"TILE_Y", 3}};
-  EXPECT_EQ(native.variant_launch(config, sizes, DeviceInfo{}).grid, t1.variant_launch(config, sizes, DeviceInfo{}).grid);
+  EXPECT_EQ(native.variant_launch(config, sizes, DeviceInfo{}).grid,
+            t1.variant_launch(config, sizes, DeviceInfo{}).grid);
 
-  const auto again = test::run_evotune("convert " + output.string() + " -o " + dir.file("again.json").string());
+  const auto again =
+      test::run_evotune("convert " + output.string() + " -o " + dir.file("again.json").string());
   EXPECT_NE(again.exit_code, 0);
   EXPECT_NE(again.err.find("already an evotune space file"), std::string::npos) << again.err;
 }

@@ -32,12 +32,13 @@ class T1Tune : public ::testing::Test {
   std::string db_;
 };
 
-// Every valid config of the transpose (18) and the stencil (ReadWrite output, OpenCL global sizes) is correct:
-// each must pass against the Default config's output.
+// Every valid config of the transpose (18) and the stencil (ReadWrite output, OpenCL global sizes) is
+// correct: each must pass against the Default config's output.
 TEST_F(T1Tune, EveryConfigMatchesTheDefaultConfig) {
   for (const char* space : {"tests/data/t1/transpose.json", "tests/data/t1/stencil.json"}) {
-    const auto run = test::run_evotune(std::string("tune ") + space + " --strategy exhaustive --budget 100 --db " +
-                                       db_ + " --reps 5 --rerank 0");
+    const auto run =
+        test::run_evotune(std::string("tune ") + space + " --strategy exhaustive --budget 100 --db " + db_ +
+                          " --reps 5 --rerank 0");
     ASSERT_EQ(run.exit_code, 0) << run.err;
     const auto results = best(space);
     EXPECT_GE(results.size(), 18u) << space;
@@ -56,8 +57,9 @@ TEST_F(T1Tune, AReferenceConfigThatDisagreesFailsTheOthers) {
   std::ofstream(dir_ / "stencil.h") << text;
   std::filesystem::copy_file("tests/data/t1/stencil.json", dir_ / "stencil.json");
   const std::string space = (dir_ / "stencil.json").string();
-  const auto run = test::run_evotune("tune " + space + " --strategy exhaustive --db " + db_ +
-                                     " --budget 100 --reps 5 --rerank 0 --reference-config BLOCK_X=64,TILE_Y=1");
+  const auto run =
+      test::run_evotune("tune " + space + " --strategy exhaustive --db " + db_ +
+                        " --budget 100 --reps 5 --rerank 0 --reference-config BLOCK_X=64,TILE_Y=1");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   int wrong = 0, ok = 0;
   for (const auto& r : best(space)) {

@@ -33,8 +33,8 @@ TEST(LargeSpace, CountsAndSamplesWithoutEnumerating) {
 
 // The walk's count agrees with enumeration on small spaces, named expressions and device limits included.
 TEST(LargeSpace, CountMatchesEnumeration) {
-  for (const char* file : {"tests/data/spaces/saxpy.json", "tests/data/t1/transpose.json",
-                           "tests/data/t1/stencil.json"}) {
+  for (const char* file :
+       {"tests/data/spaces/saxpy.json", "tests/data/t1/transpose.json", "tests/data/t1/stencil.json"}) {
     const auto space = SearchSpace::load(file);
     const Sizes sizes = space.resolve_problem("");
     DeviceInfo device;

@@ -1,17 +1,21 @@
-// Tests of the Python subset of T1 files: every construct the suite's files use, Python's semantics where they
-// differ from C, the translation into evotune's expression language, and the errors for what is left out.
+// Tests of the Python subset of T1 files: every construct the suite's files use, Python's semantics where
+// they differ from C, the translation into evotune's expression language, and the errors for what is left
+// out.
+#include "space/python_expr.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 
 #include "space/expression.hpp"
-#include "space/python_expr.hpp"
 
 namespace evotune {
 namespace {
 
-PyValue eval(const std::string& text, const PyNames& names = {}) { return evaluate_python(parse_python(text), names); }
+PyValue eval(const std::string& text, const PyNames& names = {}) {
+  return evaluate_python(parse_python(text), names);
+}
 
 std::vector<double> numbers(const PyValue& value) {
   std::vector<double> out;
@@ -88,7 +92,8 @@ TEST(PythonExpr, UnsupportedConstructsAreNamed) {
   EXPECT_NE(error_of("BLOCK * 2").find("unknown name 'BLOCK'"), std::string::npos);
   EXPECT_NE(error_of("(1, 2)").find("tuples are not supported"), std::string::npos);
   EXPECT_NE(error_of("x[0]", {{"x", PyValue{std::int64_t{1}}}}).find("unexpected '['"), std::string::npos);
-  EXPECT_NE(error_of("[i for i in range(2) for j in range(2)]").find("nested comprehensions"), std::string::npos);
+  EXPECT_NE(error_of("[i for i in range(2) for j in range(2)]").find("nested comprehensions"),
+            std::string::npos);
   EXPECT_NE(error_of("1 +").find("expression ends too early"), std::string::npos);
   EXPECT_NE(error_of("(1 + 2").find("expected ')'"), std::string::npos);
   EXPECT_NE(error_of("a; b").find("unsupported character ';'"), std::string::npos);
@@ -99,8 +104,8 @@ TEST(PythonExpr, UnsupportedConstructsAreNamed) {
 
 // The native translation gives Python's value for every combination of a few small values.
 TEST(PythonExpr, NativeTranslationKeepsTheValue) {
-  // {text, numeric}: numeric ones must give the same number, the others the same truth (and/or give an operand
-  // in Python, 1 or 0 in evotune's language).
+  // {text, numeric}: numeric ones must give the same number, the others the same truth (and/or give an
+  // operand in Python, 1 or 0 in evotune's language).
   const std::vector<std::pair<std::string, bool>> texts = {
       {"(KWG % ((MDIMC * NDIMC) // MDIMA)) == 0", false},
       {"A * B <= 256 and not A < B", false},
@@ -156,8 +161,7 @@ TEST(PythonExpr, NativeTranslationErrors) {
   EXPECT_NE(error("len([1])").find("len() gives or reads a list"), std::string::npos);
   EXPECT_NE(error("A in range(3)").find("needs a non-empty list literal"), std::string::npos);
   EXPECT_EQ(python_to_native(parse_python("A // 2"), names, {{"A", "16"}}), "div(16, 2)");
-  EXPECT_EQ(python_to_native(parse_python("A ** 2 > 3 and not A"), names),
-            "(((A ^ 2) > 3) && not(A))");
+  EXPECT_EQ(python_to_native(parse_python("A ** 2 > 3 and not A"), names), "(((A ^ 2) > 3) && not(A))");
 }
 
 }  // namespace
