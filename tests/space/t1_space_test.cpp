@@ -16,6 +16,7 @@ namespace evotune {
 namespace {
 
 using Json = nlohmann::ordered_json;
+using testing::load_error;
 using testing::TempSpaces;
 
 const std::filesystem::path kT1 = "tests/data/t1";
@@ -35,15 +36,6 @@ std::filesystem::path edited(const TempSpaces& temp, const std::string& name,
   const auto path = temp.dir() / name;
   std::ofstream(path) << json.dump(2);
   return path;
-}
-
-std::string load_error(const std::filesystem::path& file) {
-  try {
-    SearchSpace::load(file);
-  } catch (const SpaceError& error) {
-    return error.what();
-  }
-  return "no error";
 }
 
 TEST(T1Space, DetectsT1ByTheMissingName) {
