@@ -2,13 +2,17 @@
 # The autotuning community's benchmark suite on this GPU, evotune and Kernel Tuner side by side: each T1 file
 # (GEMM, nbody, convolution, pnpoly, TRIAD of BAT) tuned by evotune's evolve and by Kernel Tuner's genetic
 # algorithm at budgets 100 and 500 (SEEDS seeds each), and by Kernel Tuner's default strategy (brute force,
-# which takes no budget) where the space has at most BRUTE_MAX valid configs. Then OUT/table.md: configs per
+# which takes no budget) where the space has at most BRUTE_MAX valid configs (default 0: never; the suite's
+# spaces have 1,568 to 10,312, tens of minutes each at Kernel Tuner's serial compiles). Then OUT/table.md: configs per
 # minute, best time after 100 and 500 evaluations, time to the best, failures by status
 # (scripts/bench_t1_table.py). Needs a GPU; Kernel Tuner from KT_PATH (default .carry/kt, see
 # scripts/kt_t1_bench.py), numpy and cupy.
 #
 #   scripts/bench_t1.sh BAT_CHECKOUT [OUT_DIR]   environment: BENCHMARKS, BUDGETS ("100 500"), SEEDS ("1"),
-#                                                BRUTE_MAX (2000), KT (1: run Kernel Tuner), EVOTUNE
+#                                                BRUTE_MAX (0), KT (1: run Kernel Tuner), EVOTUNE
+#
+# One benchmark takes about 10 minutes with Kernel Tuner's serial compiles: run them one a call, e.g.
+#   BENCHMARKS=GEMM/GEMM-CAFF scripts/bench_t1.sh .carry/BAT results/bench_t1  (the table covers all in OUT)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bat=${1:?usage: scripts/bench_t1.sh BAT_CHECKOUT [OUT_DIR]}
@@ -16,7 +20,7 @@ out=${2:-results/bench_t1}
 benchmarks=${BENCHMARKS:-GEMM/GEMM-CAFF nbody/nbody-CAFF convolution/convolution-CAFF pnpoly/pnpoly-CAFF TRIAD/TRIAD-CAFF}
 budgets=${BUDGETS:-100 500}
 seeds=${SEEDS:-1}
-brute_max=${BRUTE_MAX:-2000}
+brute_max=${BRUTE_MAX:-0}
 evotune=${EVOTUNE:-build/evotune}
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$out/gpu.txt" 2>/dev/null || true
