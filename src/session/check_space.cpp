@@ -64,7 +64,8 @@ CheckReport check_space(const std::filesystem::path& space_file, const std::stri
       throw Error(space.name() + ": " + std::to_string(report.total_configs) +
                   " candidates are too many to compile every valid config: give --sample N");
     report.valid_configs = static_cast<std::int64_t>(space.count_valid(sizes, device));
-    configs = space.search_candidates(sizes, device, 0, sample);
+    configs = space.sample_valid(sample, 0, sizes, device, true);
+    if (configs.empty()) space.search_candidates(sizes, device, 0, 1);  // throws: names why none is valid
   }
   report.sampled_configs = static_cast<std::int64_t>(configs.size());
 

@@ -65,13 +65,15 @@ bool ConfigWalk::draw_from(std::size_t level, std::mt19937_64& rng, std::uint64_
                            std::vector<std::size_t>& chosen) {
   if (level == order_.size()) return true;
   const std::size_t values = parameters_[order_[level]].values.size();
+  const bool pinned = pin_ && pin_->first == order_[level];
   if (level >= constrained_) {  // no condition reads it: any value
-    chosen[level] = std::uniform_int_distribution<std::size_t>(0, values - 1)(rng);
+    chosen[level] = pinned ? pin_->second : std::uniform_int_distribution<std::size_t>(0, values - 1)(rng);
     return draw_from(level + 1, rng, steps, chosen);
   }
   std::vector<std::size_t> tries(values);
   std::iota(tries.begin(), tries.end(), 0);
   std::shuffle(tries.begin(), tries.end(), rng);
+  if (pinned) tries = {pin_->second};
   for (const auto v : tries) {
     if (++steps > max_steps_) return false;
     set(level, v);
@@ -81,8 +83,10 @@ bool ConfigWalk::draw_from(std::size_t level, std::mt19937_64& rng, std::uint64_
   return false;
 }
 
-std::optional<Config> ConfigWalk::draw(std::mt19937_64& rng, std::uint64_t max_steps) {
+std::optional<Config> ConfigWalk::draw(std::mt19937_64& rng, std::uint64_t max_steps,
+                                       std::optional<std::pair<std::size_t, std::size_t>> pin) {
   max_steps_ = max_steps;
+  pin_ = pin;
   std::uint64_t steps = 0;
   std::vector<std::size_t> chosen(order_.size(), 0);
   if (constrained_ == 0 && !holds(0)) return std::nullopt;

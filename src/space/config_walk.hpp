@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "core/config.hpp"
@@ -21,8 +22,10 @@ class ConfigWalk {
   // The number of configs that pass every condition.
   std::uint64_t count();
   // A valid config: each level's values tried in random order, backtracking from dead ends (every valid
-  // config can come, though not with equal odds). nullopt when none was found within `max_steps` settings.
-  std::optional<Config> draw(std::mt19937_64& rng, std::uint64_t max_steps = 1'000'000);
+  // config can come, though not with equal odds). `pin` {parameter, value index} (file order) fixes one
+  // parameter's value. nullopt when none was found within `max_steps` settings.
+  std::optional<Config> draw(std::mt19937_64& rng, std::uint64_t max_steps = 1'000'000,
+                             std::optional<std::pair<std::size_t, std::size_t>> pin = std::nullopt);
 
  private:
   bool holds(std::size_t level);
@@ -39,6 +42,7 @@ class ConfigWalk {
   std::vector<std::vector<std::size_t>> checks_;  // per level: the conditions complete once it is set
   std::uint64_t free_product_ = 1;                // combinations of the parameters no condition reads
   std::uint64_t max_steps_ = 0;
+  std::optional<std::pair<std::size_t, std::size_t>> pin_;
 };
 
 }  // namespace evotune

@@ -176,7 +176,7 @@ std::uint64_t SearchSpace::count_valid(const Sizes& sizes, const DeviceInfo& dev
 }
 
 std::vector<Config> SearchSpace::sample_valid(std::size_t count, std::uint64_t seed, const Sizes& sizes,
-                                              const DeviceInfo& device) const {
+                                              const DeviceInfo& device, bool extremes) const {
   std::lock_guard lock(impl_->mutex);
   impl_->model.set_device(device);
   impl_->model.set_sizes(sizes);
@@ -185,6 +185,10 @@ std::vector<Config> SearchSpace::sample_valid(std::size_t count, std::uint64_t s
   std::mt19937_64 rng(seed);
   std::set<Config> seen;
   std::vector<Config> drawn;
+  for (std::size_t p = 0; extremes && p < file.parameters.size(); ++p)
+    for (const std::size_t value : {std::size_t{0}, file.parameters[p].values.size() - 1})
+      if (auto config = walk.draw(rng, 100'000, std::pair{p, value}); config && seen.insert(*config).second)
+        drawn.push_back(std::move(*config));
   // Stop when draws keep repeating: a space with fewer valid configs than asked for.
   for (std::size_t misses = 0; drawn.size() < count && misses < 64 + 4 * count;) {
     auto config = walk.draw(rng);

@@ -137,9 +137,11 @@ class SearchSpace {
   // the parameters they read are set; parameters no condition reads multiply the count).
   std::uint64_t count_valid(const Sizes& sizes, const DeviceInfo& device) const;
   // Up to `count` distinct valid configs drawn at random (seeded), without enumerating the space: for spaces
-  // too large to enumerate. Fewer when the draws stop finding new ones.
+  // too large to enumerate. Fewer when the draws stop finding new ones. With `extremes`, first, for every
+  // parameter, a valid config holding its first and one holding its last value (where one is found; kept
+  // even beyond `count`), as check's sample of an enumerated space has.
   std::vector<Config> sample_valid(std::size_t count, std::uint64_t seed, const Sizes& sizes,
-                                   const DeviceInfo& device) const;
+                                   const DeviceInfo& device, bool extremes = false) const;
   // Spaces with more candidates than this (before conditions) are sampled, never enumerated whole.
   static constexpr std::uint64_t kEnumerableCandidates = 1'000'000;
   // The candidates a search starts from: every valid config of a space of at most kEnumerableCandidates

@@ -29,6 +29,18 @@ TEST(LargeSpace, CountsAndSamplesWithoutEnumerating) {
   std::set<ParamValue> p9;
   for (const auto& config : space.sample_valid(500, 1, sizes, DeviceInfo{})) p9.insert(config.at("P9"));
   EXPECT_EQ(p9.size(), 4u);  // every value of the deepest parameter comes
+
+  // With extremes: every parameter's first and last value that some valid config holds (P5=5 never is:
+  // no power of two is a multiple of 5) among the drawn configs, all of them valid.
+  const auto checked = space.sample_valid(4, 2, sizes, DeviceInfo{}, true);
+  EXPECT_GE(checked.size(), 4u);
+  for (const auto& parameter : space.parameters()) {
+    std::set<ParamValue> possible, seen;
+    for (const auto& config : sample) possible.insert(config.at(parameter.name));
+    for (const auto& config : checked) seen.insert(config.at(parameter.name));
+    EXPECT_TRUE(seen.count(*possible.begin()) && seen.count(*possible.rbegin())) << parameter.name;
+  }
+  for (const auto& config : checked) ASSERT_TRUE(space.check(config, sizes, DeviceInfo{}).valid);
 }
 
 // The walk's count agrees with enumeration on small spaces, named expressions and device limits included.
