@@ -4,6 +4,7 @@
 #include "space/t1_space.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <set>
 
 #include "core/error.hpp"
@@ -291,7 +292,7 @@ T1Conversion convert_t1(const nlohmann::ordered_json& document, const std::strin
     space["Problem"] = problem;
   }
   space["KernelSpecification"] = read_kernel(root.at("KernelSpecification"), context, space);
-  if (!space.contains("Name")) root.at("General").at("BenchmarkName");  // fails: no name anywhere
+  if (!space.contains("Name")) space["Name"] = std::filesystem::path(label).stem().string();
   space["Reference"] = {{"Config", defaults}};
   // The reference is the same kernel at another config: float sums reordered, not a different algorithm.
   space["Validation"] = {{"AbsoluteTolerance", 1.0}, {"RelativeL2Tolerance", 1e-3}};

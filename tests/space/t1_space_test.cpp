@@ -219,6 +219,12 @@ TEST(T1Space, BudgetListsAndNamesFromTheKernelSection) {
   const auto space = SearchSpace::load(path);
   EXPECT_EQ(space.name(), "transpose");
   EXPECT_EQ(space.default_budget(), 7);
+  const auto unnamed = edited(temp, "transpose.json", [](Json& j) {
+    j["General"].erase("BenchmarkName");
+    j["KernelSpecification"].erase("BenchmarkName");
+  });
+  std::filesystem::rename(unnamed, temp.dir() / "my_transpose.json");
+  EXPECT_EQ(SearchSpace::load(temp.dir() / "my_transpose.json").name(), "my_transpose");
 }
 
 TEST(T1Space, ReferenceConfigText) {
