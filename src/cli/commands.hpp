@@ -14,6 +14,7 @@ void add_best_command(CLI::App& app);
 void add_eval_command(CLI::App& app);
 void add_export_command(CLI::App& app);
 void add_check_command(CLI::App& app);
+void add_convert_command(CLI::App& app);
 void add_runs_command(CLI::App& app);
 void add_remeasure_command(CLI::App& app);
 void add_show_command(CLI::App& app);

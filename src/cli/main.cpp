@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
   evotune::cli::add_eval_command(app);
   evotune::cli::add_export_command(app);
   evotune::cli::add_check_command(app);
+  evotune::cli::add_convert_command(app);
   evotune::cli::add_runs_command(app);
   evotune::cli::add_remeasure_command(app);
   evotune::cli::add_show_command(app);

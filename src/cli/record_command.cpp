@@ -5,9 +5,11 @@
 #include <cstdio>
 
 #include "cli/commands.hpp"
+#include "cli/output_file.hpp"
 #include "cli/stored_space.hpp"
 #include "core/error.hpp"
 #include "replay/recorded_sweep.hpp"
+#include "replay/t4_results.hpp"
 
 namespace evotune::cli {
 namespace {
@@ -18,6 +20,7 @@ struct RecordOptions {
   std::string db = kDefaultDb;
   std::string device;
   std::string output;
+  bool t4 = false;
 };
 
 std::string describe(const DeviceMeasurements& row) {
@@ -81,10 +84,14 @@ void run(const RecordOptions& options) {
     sweep.results.push_back({result.params, result.status, result.message, result.timing});
     if (result.status == Status::ok) ++ok;
   }
-  save_sweep(sweep, options.output);
-  std::printf("wrote %s: %zu results (%lld ok) of %s (%s), problem %s, device %s\n", options.output.c_str(),
-              sweep.results.size(), static_cast<long long>(ok), sweep.space_name.c_str(),
-              sweep.space_hash.c_str(), key_value_text(sweep.problem).c_str(), sweep.device.name.c_str());
+  if (options.t4)
+    write_output_file(options.output, t4_results(sweep).dump(2) + "\n");
+  else
+    save_sweep(sweep, options.output);
+  std::printf("wrote %s%s: %zu results (%lld ok) of %s (%s), problem %s, device %s\n", options.output.c_str(),
+              options.t4 ? " (T4)" : "", sweep.results.size(), static_cast<long long>(ok),
+              sweep.space_name.c_str(), sweep.space_hash.c_str(), key_value_text(sweep.problem).c_str(),
+              sweep.device.name.c_str());
 }
 
 }  // namespace
@@ -101,6 +108,8 @@ void add_record_command(CLI::App& app) {
   command->add_option("--device", options->device,
                       "Device name as stored (default: the one with the most measurements)");
   command->add_option("-o,--output", options->output, "Sweep file to write")->required();
+  command->add_flag("--t4", options->t4,
+                    "Write the community's T4 results format (Kernel Tuner's) instead of a sweep file");
   command->callback([options] { run(*options); });
 }
 

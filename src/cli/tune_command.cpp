@@ -172,6 +172,10 @@ void add_tune_command(CLI::App& app) {
   command->add_option("--problem", options->problem,
                       "Problem sizes, e.g. B=1,H=8,S=512,D=64 (default: the space's); ranges and lists tune "
                       "several problems, one after another: S=512..8192:x2, B=1,8");
+  command->add_option(
+      "--reference-config", options->reference_config,
+      "For a space with no reference kernel (a T1 file): validate against the template at this "
+      "config, NAME=V,... (parameters not named keep their Default)");
   command
       ->add_option("--problems", *problems_file,
                    "File of problems to tune one after another (one a line, or a JSON list); each search "

@@ -54,9 +54,19 @@ CheckReport check_space(const std::filesystem::path& space_file, const std::stri
   report.arch = device.arch() + space.arch_suffix();
   report.problem = key_value_text(sizes);
   report.total_configs = space.total_configs();
-  std::vector<Config> configs = space.enumerate(sizes, device);
-  report.valid_configs = static_cast<std::int64_t>(configs.size());
-  if (sample > 0) configs = sample_configs(configs, sample);
+  std::vector<Config> configs;
+  if (report.total_configs <= SearchSpace::kEnumerableCandidates) {
+    configs = space.enumerate(sizes, device);
+    report.valid_configs = static_cast<std::int64_t>(configs.size());
+    if (sample > 0) configs = sample_configs(configs, sample);
+  } else {  // too many to hold: counted, and the sample drawn (every config when --sample is 0 is refused)
+    if (sample == 0)
+      throw Error(space.name() + ": " + std::to_string(report.total_configs) +
+                  " candidates are too many to compile every valid config: give --sample N");
+    report.valid_configs = static_cast<std::int64_t>(space.count_valid(sizes, device));
+    configs = space.sample_valid(sample, 0, sizes, device, true);
+    if (configs.empty()) space.search_candidates(sizes, device, 0, 1);  // throws: names why none is valid
+  }
   report.sampled_configs = static_cast<std::int64_t>(configs.size());
 
   const auto start = std::chrono::steady_clock::now();

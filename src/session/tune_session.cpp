@@ -19,6 +19,7 @@
 #include "session/run_workers.hpp"
 #include "session/search_loop.hpp"
 #include "session/tune_target.hpp"
+#include "space/config_text.hpp"
 #include "space/search_space.hpp"
 
 namespace evotune {
@@ -122,12 +123,21 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
     throw Error(std::string("internal: --objective ") + to_string(options.objective) + " without measuring energy");
   if (options.eval.measure_energy) check_energy_readable(options.objective, options.replay_file.has_value());
   if (options.worker_command.empty()) throw Error("internal: no worker command");
-  const SearchSpace space = SearchSpace::load(options.space_file);
+  SearchSpace space = SearchSpace::load(options.space_file);
+  if (!options.reference_config.empty()) {
+    if (!space.reference_config())
+      throw Error("--reference-config: " + space.name() + " has a reference kernel of its own");
+    space.set_reference_config(override_config(*space.reference_config(), options.reference_config));
+  }
   const Sizes sizes = space.resolve_problem(options.problem);
   std::optional<Store> store = open_existing(options.db_file);
   const std::unique_ptr<TuneTarget> target = find_target(options, space, sizes);
   // Error when the space's conditions exclude every config.
-  std::vector<Config> candidates = space.enumerate(sizes, target->device());
+  std::vector<Config> candidates = space.search_candidates(sizes, target->device(), options.seed);
+  if (space.total_configs() > SearchSpace::kEnumerableCandidates)
+    spdlog::info(
+        "{} candidates, too many to enumerate: the search draws from {} valid configs sampled with seed {}",
+        space.total_configs(), candidates.size(), options.seed);
   if (!store) store.emplace(options.db_file);
 
   RunPlan plan = plan_run(options, space, sizes, *target, *store, std::move(candidates));

@@ -20,6 +20,9 @@ namespace evotune {
 struct TuneOptions {
   std::filesystem::path space_file;
   std::string problem;  // "B=1,S=512" overrides; empty: the space's defaults
+  // "NAME=V,...": the reference is the template at this config (its other values: Reference.Config's); only
+  // for spaces whose reference is a config (T1 files); empty: the space's.
+  std::string reference_config;
   std::string strategy = "exhaustive";
   std::optional<std::int64_t> budget;  // variants to evaluate in this run; default: the space's Budget
   std::uint64_t seed = 0;

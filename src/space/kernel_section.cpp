@@ -200,7 +200,36 @@ void read_kernel_section(const Field& section, const std::filesystem::path& fold
   read_launches(section, space);
 }
 
+namespace {
+
+// Reference.Config: every tuning parameter with one of its values; the reference is the template at it.
+void read_reference_config(const Field& section, SpaceFile& space) {
+  section.allow_only({"Config"});
+  const auto listed = section.at("Config");
+  if (space.launches_listed)
+    listed.fail("a space with KernelSpecification.Launches needs a reference kernel of its own");
+  Config config;
+  for (const auto& [name, value] : listed.members()) {
+    const auto parameter = std::find_if(space.parameters.begin(), space.parameters.end(),
+                                        [&](const TuningParameter& p) { return p.name == name; });
+    if (parameter == space.parameters.end()) value.fail("'" + name + "' is not a tuning parameter");
+    const auto number = value.integer();
+    if (std::find(parameter->values.begin(), parameter->values.end(), number) == parameter->values.end())
+      value.fail(std::to_string(number) + " is not one of its Values");
+    config[name] = number;
+  }
+  for (const auto& parameter : space.parameters)
+    if (!config.count(parameter.name))
+      listed.fail("no value for the tuning parameter '" + parameter.name + "'");
+  space.reference_config = config;
+  space.reference = space.kernel;
+  space.reference_source = space.template_source;
+}
+
+}  // namespace
+
 void read_reference_section(const Field& section, const std::filesystem::path& folder, SpaceFile& space) {
+  if (section.find("Config")) return read_reference_config(section, space);
   section.allow_only({"KernelFile", "KernelName", "GlobalSize", "LocalSize", "SharedMemory", "Arguments"});
   read_launch(section, folder, space.reference, space.reference_source);
   for (const auto& element : section.at("Arguments").elements()) {

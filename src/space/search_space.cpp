@@ -1,13 +1,18 @@
 // SearchSpace: the loaded file plus its compiled model; the methods set values on the model and read results.
 #include "space/search_space.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <limits>
 #include <mutex>
+#include <random>
+#include <set>
 
 #include "core/error.hpp"
 #include "core/hash.hpp"
 #include "gen/local_includes.hpp"
+#include "space/config_walk.hpp"
 #include "space/problem_text.hpp"
 #include "space/space_file.hpp"
 #include "space/space_model.hpp"
@@ -58,7 +63,13 @@ SearchSpace& SearchSpace::operator=(SearchSpace&&) noexcept = default;
 SearchSpace::~SearchSpace() = default;
 
 SearchSpace SearchSpace::load(const std::filesystem::path& file) {
-  return SearchSpace(std::make_unique<Impl>(read_space_file(file)));
+  SpaceFile read = read_space_file(file);
+  if (!read.t1_ignored.empty()) {
+    std::string fields;
+    for (const auto& field : read.t1_ignored) fields += (fields.empty() ? "" : ", ") + field;
+    spdlog::warn("{}: T1 fields accepted without effect on what is measured: {}", read.label, fields);
+  }
+  return SearchSpace(std::make_unique<Impl>(std::move(read)));
 }
 
 const std::string& SearchSpace::name() const { return impl_->file.name; }
@@ -184,15 +195,76 @@ std::vector<Config> SearchSpace::enumerate(const Sizes& sizes, const DeviceInfo&
                    (condition.reason.empty() ? "" : ": " + condition.reason));
 }
 
+std::uint64_t SearchSpace::count_valid(const Sizes& sizes, const DeviceInfo& device) const {
+  std::lock_guard lock(impl_->mutex);
+  impl_->model.set_device(device);
+  impl_->model.set_sizes(sizes);
+  const auto& file = impl_->file;
+  return ConfigWalk(file.parameters, file.conditions.size(), !file.expressions.empty(), impl_->model).count();
+}
+
+std::vector<Config> SearchSpace::sample_valid(std::size_t count, std::uint64_t seed, const Sizes& sizes,
+                                              const DeviceInfo& device, bool extremes) const {
+  std::lock_guard lock(impl_->mutex);
+  impl_->model.set_device(device);
+  impl_->model.set_sizes(sizes);
+  const auto& file = impl_->file;
+  ConfigWalk walk(file.parameters, file.conditions.size(), !file.expressions.empty(), impl_->model);
+  std::mt19937_64 rng(seed);
+  std::set<Config> seen;
+  std::vector<Config> drawn;
+  for (std::size_t p = 0; extremes && p < file.parameters.size(); ++p)
+    for (const std::size_t value : {std::size_t{0}, file.parameters[p].values.size() - 1})
+      if (auto config = walk.draw(rng, 100'000, std::pair{p, value}); config && seen.insert(*config).second)
+        drawn.push_back(std::move(*config));
+  // Stop when draws keep repeating: a space with fewer valid configs than asked for.
+  for (std::size_t misses = 0; drawn.size() < count && misses < 64 + 4 * count;) {
+    auto config = walk.draw(rng);
+    if (!config) break;
+    if (seen.insert(*config).second) {
+      drawn.push_back(std::move(*config));
+    } else {
+      ++misses;
+    }
+  }
+  return drawn;
+}
+
+std::vector<Config> SearchSpace::search_candidates(const Sizes& sizes, const DeviceInfo& device,
+                                                   std::uint64_t seed, std::size_t sample) const {
+  if (total_configs() <= kEnumerableCandidates) return enumerate(sizes, device);
+  auto drawn = sample_valid(sample, seed, sizes, device);
+  if (drawn.empty())
+    throw SpaceError(impl_->file.label + ": no configuration satisfies the conditions for problem " +
+                     key_value_text(sizes) + " on device " + device.name + " (" +
+                     std::to_string(count_valid(sizes, device)) + " of " + std::to_string(total_configs()) +
+                     " candidates are valid, none found by random draws)");
+  return drawn;
+}
+
 std::map<std::string, std::int64_t> SearchSpace::compile_time_constants(const Config& config,
                                                                         const Sizes& sizes) const {
   require_known(config);
-  auto constants = reference_constants(sizes);
+  auto constants = size_constants(sizes);
   for (const auto& [name, value] : config) constants[name] = value;
   return constants;
 }
 
 std::map<std::string, std::int64_t> SearchSpace::reference_constants(const Sizes& sizes) const {
+  if (impl_->file.reference_config) return compile_time_constants(*impl_->file.reference_config, sizes);
+  return size_constants(sizes);
+}
+
+const std::optional<Config>& SearchSpace::reference_config() const { return impl_->file.reference_config; }
+
+void SearchSpace::set_reference_config(const Config& config) {
+  if (!impl_->file.reference_config)
+    throw Error(impl_->file.label + ": the space has a reference kernel of its own, not a reference config");
+  require_known(config);
+  impl_->file.reference_config = config;
+}
+
+std::map<std::string, std::int64_t> SearchSpace::size_constants(const Sizes& sizes) const {
   std::map<std::string, std::int64_t> constants;
   for (const auto& size : impl_->file.sizes) {
     if (!size.compile_time) continue;
@@ -215,6 +287,7 @@ LaunchSpec SearchSpace::variant_launch(const Config& config, const Sizes& sizes,
 }
 
 LaunchSpec SearchSpace::reference_launch(const Sizes& sizes, const DeviceInfo& device) const {
+  if (impl_->file.reference_config) return variant_launch(*impl_->file.reference_config, sizes, device);
   std::lock_guard lock(impl_->mutex);
   impl_->model.set_device(device);
   impl_->model.set_sizes(sizes);

@@ -139,10 +139,31 @@ class SearchSpace {
   // Every config that passes all conditions, in lexicographic order of parameter values (file order).
   std::vector<Config> enumerate(const Sizes& sizes, const DeviceInfo& device) const;
 
+  // How many configs pass every condition, counted without holding them (conditions checked as soon as
+  // the parameters they read are set; parameters no condition reads multiply the count).
+  std::uint64_t count_valid(const Sizes& sizes, const DeviceInfo& device) const;
+  // Up to `count` distinct valid configs drawn at random (seeded), without enumerating the space: for spaces
+  // too large to enumerate. Fewer when the draws stop finding new ones. With `extremes`, first, for every
+  // parameter, a valid config holding its first and one holding its last value (where one is found; kept
+  // even beyond `count`), as check's sample of an enumerated space has.
+  std::vector<Config> sample_valid(std::size_t count, std::uint64_t seed, const Sizes& sizes,
+                                   const DeviceInfo& device, bool extremes = false) const;
+  // Spaces with more candidates than this (before conditions) are sampled, never enumerated whole.
+  static constexpr std::uint64_t kEnumerableCandidates = 1'000'000;
+  // The candidates a search starts from: every valid config of a space of at most kEnumerableCandidates
+  // candidates, otherwise `sample` valid configs drawn with `seed`. Throws SpaceError when none is valid.
+  std::vector<Config> search_candidates(const Sizes& sizes, const DeviceInfo& device, std::uint64_t seed,
+                                        std::size_t sample = 50'000) const;
   // Parameters plus compile-time sizes: what the generator turns into #define lines.
   std::map<std::string, std::int64_t> compile_time_constants(const Config& config, const Sizes& sizes) const;
-  // Compile-time sizes only: the reference kernel's #define lines.
+  // The reference kernel's #define lines: compile-time sizes, and the reference config's values when the
+  // reference is the template itself (Reference.Config).
   std::map<std::string, std::int64_t> reference_constants(const Sizes& sizes) const;
+  // Reference.Config, or nullopt when the space has a reference kernel of its own.
+  const std::optional<Config>& reference_config() const;
+  // Validates against the template at `config` instead (`--reference-config`). Throws Error when the space
+  // has a reference kernel of its own or the config is not one of the space's.
+  void set_reference_config(const Config& config);
 
   // The launches whose If holds, in order (the first carries the others in `then`), with the scratch buffers
   // they name. Throws SpaceError when no launch applies or a value is not a valid integer.
@@ -161,6 +182,7 @@ class SearchSpace {
   ~SearchSpace();
 
  private:
+  std::map<std::string, std::int64_t> size_constants(const Sizes& sizes) const;  // compile-time sizes
   struct Impl;
   explicit SearchSpace(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;

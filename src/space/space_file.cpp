@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "space/device_variables.hpp"
 #include "space/expression.hpp"
+#include "space/t1_space.hpp"
 
 namespace evotune {
 namespace {
@@ -221,7 +222,13 @@ SpaceFile read_space_file(const std::filesystem::path& file) {
   const auto text = read_text_file(file);
   if (!text) throw SpaceError(space.label + ": cannot read the file");
   space.json_text = *text;
-  const Json json = parse_json(space.json_text, space.label);
+  Json json = parse_json(space.json_text, space.label);
+  if (is_t1_document(json)) {  // read as the space `evotune convert` writes for it
+    T1Conversion conversion = convert_t1(json, space.label);
+    json = std::move(conversion.space);
+    space.json_text = json.dump(2) + "\n";
+    space.t1_ignored = std::move(conversion.ignored);
+  }
   const Field root(json, "", space.label);
   root.allow_only({"General", "Name", "ConfigurationSpace", "Problem", "Expressions", "KernelSpecification",
                    "Reference", "Validation", "Work", "Budget", "Baseline", "Seeds"});

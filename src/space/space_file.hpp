@@ -29,6 +29,8 @@ struct SpaceFile {
   std::vector<LaunchDecl> launches;  // KernelSpecification.Launches, or the one launch `kernel` describes
   bool launches_listed = false;      // the file has KernelSpecification.Launches
   KernelDecl reference;
+  // Reference.Config: the reference is the template itself at this config (no reference kernel of its own).
+  std::optional<Config> reference_config;
   std::vector<ArgumentDecl> arguments;  // KernelSpecification.Arguments, in the kernel's order
   std::vector<std::string> compiler_options;
   std::string arch_suffix;
@@ -41,6 +43,8 @@ struct SpaceFile {
   std::optional<std::int64_t> budget;
   std::string baseline;  // Baseline: "cublasLt", or empty
   std::vector<Config> seeds;  // Seeds: known-good configs, every tuning parameter named
+  // A T1 file: the fields read without effect on what is measured (names, paths, output settings).
+  std::vector<std::string> t1_ignored;
 };
 
 // Throws SpaceError "FILE: Field.Path: what is wrong" (or "FILE:LINE:COLUMN: ..." for malformed JSON).

@@ -43,7 +43,8 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
 
   for (std::size_t i = 0; i < file.expressions.size(); ++i) {
     const auto& declared = file.expressions[i];
-    Named named{compile(declared.text, "Expressions." + declared.name, Scope::variant, i)};
+    Named named{
+        compile(declared.text, "Expressions." + declared.name, Scope::variant, i), 0, false, false, {}};
     for (const auto& name : named.compiled.expression.names()) {
       const auto parameter = index_of(file.parameters, name);
       const auto earlier = index_of(file.expressions, name);
@@ -52,6 +53,7 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
       named.needs_device |= device || (earlier && named_[*earlier].needs_device);
     }
     named.slot = table_.add(declared.name);
+    named.parameters = parameters_read(named.compiled.expression.names());
     named_.push_back(std::move(named));
   }
   const std::size_t all = named_.size();
@@ -59,6 +61,8 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
     conditions_.push_back(compile(file.conditions[i].expression,
                                   "ConfigurationSpace.Conditions[" + std::to_string(i) + "].Expression",
                                   Scope::variant, all));
+  for (const auto& condition : conditions_)
+    condition_parameters_.push_back(parameters_read(condition.expression.names()));
   for (std::size_t i = 0; i < file.launches.size(); ++i) {
     const LaunchDecl& launch = file.launches[i];
     const std::string section = file.launches_listed
@@ -70,7 +74,9 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
     compiled.geometry = compile_geometry(launch.kernel, section, &file.kernel, Scope::variant);
     launches_.push_back(std::move(compiled));
   }
-  reference_geometry_ = compile_geometry(file.reference, "Reference", nullptr, Scope::reference);
+  // A Reference.Config reference is the template at that config: the variant's launch (SearchSpace).
+  if (!file.reference_config)
+    reference_geometry_ = compile_geometry(file.reference, "Reference", nullptr, Scope::reference);
   for (std::size_t i = 0; i < file.arguments.size(); ++i) {
     const auto& argument = file.arguments[i];
     const std::string path = "KernelSpecification.Arguments[" + std::to_string(i) + "].";
@@ -99,7 +105,7 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
     }
     variant_values_.back() = compile(argument.value_expr, path + "Value", Scope::variant, all);
     const auto& taken = file.reference.arguments;
-    if (std::find(taken.begin(), taken.end(), argument.name) != taken.end())
+    if (!file.reference_config && std::find(taken.begin(), taken.end(), argument.name) != taken.end())
       reference_values_.back() = compile(argument.value_expr, path + "Value", Scope::reference, all);
   }
   for (std::size_t i = 0; i < file.extra_problems.size(); ++i) {
@@ -209,6 +215,21 @@ void SpaceModel::update(Scope scope) {
     if (scope == Scope::sizes && named.needs_device) continue;
     table_.set(named.slot, named.compiled.expression.evaluate());
   }
+}
+
+std::set<std::size_t> SpaceModel::parameters_read(const std::vector<std::string>& names) const {
+  std::set<std::size_t> read;
+  for (const auto& name : names) {
+    if (const auto parameter = index_of(file_->parameters, name)) read.insert(*parameter);
+    if (const auto named = index_of(file_->expressions, name); named && *named < named_.size())
+      read.insert(named_[*named].parameters.begin(), named_[*named].parameters.end());
+  }
+  return read;
+}
+
+bool SpaceModel::condition_holds(std::size_t index) const {
+  const double value = conditions_[index].expression.evaluate();
+  return value != 0 && !std::isnan(value);
 }
 
 std::optional<std::size_t> SpaceModel::first_failed_condition() const {

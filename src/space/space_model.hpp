@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,11 @@ class SpaceModel {
   // The first condition that rejects the current values (zero or NaN), after update(Scope::variant).
   std::optional<std::size_t> first_failed_condition() const;
   bool condition_undefined(std::size_t index) const;  // evaluates to NaN
+  bool condition_holds(std::size_t index) const;      // non-zero and not NaN, after update(Scope::variant)
+  // The tuning parameters (indices in file order) a condition reads, through named expressions too.
+  const std::set<std::size_t>& condition_parameters(std::size_t index) const {
+    return condition_parameters_[index];
+  }
 
   // variant: the template's launch (after update(Scope::variant)); reference: the reference's launch (after
   // update(Scope::reference)). Throws SpaceError naming the field when a value is not a valid integer.
@@ -58,7 +64,10 @@ class SpaceModel {
     std::size_t slot = 0;
     bool needs_parameters = false;
     bool needs_device = false;
+    std::set<std::size_t> parameters;  // the tuning parameters it reads, directly or through earlier ones
   };
+  std::set<std::size_t> parameters_read(const std::vector<std::string>& names) const;
+  std::vector<std::set<std::size_t>> condition_parameters_;
 
   Compiled compile(const std::string& text, std::string path, Scope scope, std::size_t visible_named);
   std::string unavailable(const std::string& name, Scope scope, std::size_t visible_named) const;

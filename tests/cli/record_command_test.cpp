@@ -1,6 +1,8 @@
 // `evotune record`: a store populated here becomes the expected sweep file; device choice and its errors.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "replay/recorded_sweep.hpp"
 #include "space/search_space.hpp"
 #include "store/store_fixture.hpp"
@@ -51,6 +53,36 @@ class RecordCommand : public ::testing::Test {
   const Config slow{{"BLOCK", 32}, {"ITEMS", 1}, {"VECTOR", 0}};
   const Config broken{{"BLOCK", 1024}, {"ITEMS", 1}, {"VECTOR", 0}};
 };
+
+// --t4: the same results in the T4 format Kernel Tuner writes, for the community's analysis tools.
+TEST_F(RecordCommand, WritesT4Results) {
+  const auto result = test::run_evotune(args(" --t4"));
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("(T4): 3 results (2 ok)"), std::string::npos) << result.out;
+  const auto t4 = nlohmann::json::parse(read_bytes(dir.file("sweep.json")));
+  EXPECT_EQ(t4["schema_version"], "1.0.0");
+  EXPECT_EQ(t4["metadata"]["timeunit"], "milliseconds");
+  EXPECT_EQ(t4["metadata"]["benchmark"], "saxpy");
+  ASSERT_EQ(t4["results"].size(), 3u);
+  int correct = 0;
+  for (const auto& entry : t4["results"]) {
+    EXPECT_EQ(entry["objectives"], nlohmann::json::array({"time"}));
+    EXPECT_TRUE(entry["times"]["runtimes"].is_array());
+    const auto& time = entry["measurements"][0];
+    EXPECT_EQ(time["name"], "time");
+    if (entry["configuration"] == nlohmann::json(broken)) {
+      EXPECT_EQ(entry["invalidity"], "runtime");
+      EXPECT_EQ(time["value"], "launch_error");
+      continue;
+    }
+    ++correct;
+    EXPECT_EQ(entry["invalidity"], "correct");
+    EXPECT_EQ(entry["correctness"], 1);
+    EXPECT_GT(time["value"].template get<double>(), 0.0);
+    EXPECT_EQ(time["unit"], "ms");
+  }
+  EXPECT_EQ(correct, 2);
+}
 
 TEST_F(RecordCommand, WritesTheMostMeasuredDevicesResultsAsTheExpectedFile) {
   const auto result = test::run_evotune(args(""));

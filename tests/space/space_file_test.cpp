@@ -9,16 +9,8 @@ namespace evotune {
 namespace {
 
 using testing::kSpaces;
+using testing::load_error;
 using testing::TempSpaces;
-
-std::string load_error(const std::filesystem::path& file) {
-  try {
-    SearchSpace::load(file);
-  } catch (const SpaceError& error) {
-    return error.what();
-  }
-  return "no error";
-}
 
 TEST(SpaceFile, ReadsEveryField) {
   const auto space = SearchSpace::load(kSpaces / "saxpy.json");

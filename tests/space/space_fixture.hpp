@@ -1,4 +1,5 @@
-// Test helper: writes edited copies of tests/data/spaces/saxpy.json into a private temporary folder.
+// Test helpers: edited copies of tests/data/spaces/saxpy.json in a private temporary folder, and the error a
+// space file fails to load with.
 #pragma once
 
 #include <unistd.h>
@@ -9,9 +10,22 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "core/error.hpp"
+#include "space/search_space.hpp"
+
 namespace evotune::testing {
 
 inline const std::filesystem::path kSpaces = "tests/data/spaces";
+
+// The one line loading `file` fails with, or "no error".
+inline std::string load_error(const std::filesystem::path& file) {
+  try {
+    SearchSpace::load(file);
+  } catch (const SpaceError& error) {
+    return error.what();
+  }
+  return "no error";
+}
 
 class TempSpaces {
  public:

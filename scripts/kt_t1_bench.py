@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Tunes one T1 file with Kernel Tuner (its own tune_kernel, not its T1 reader) and writes what it measured.
+
+The T1 file is read here the way evotune reads it (docs/search-space-format.md, "T1 files"): Values evaluated,
+Conditions as Kernel Tuner restrictions (they are Python already), the grid from GlobalSize (blocks for
+GlobalSizeType CUDA, ceil(global / local) for OpenCL) handed to Kernel Tuner as an undivided problem size,
+the block from LocalSize, arguments filled as evotune fills them, BenchmarkConfig names visible to every
+expression, SharedMemory as dynamic shared memory. Kernel Tuner validates nothing here (no answer): a wrong
+result stops its whole run (see /work/shared/kernel_tuner_on_device.md).
+
+    kt_t1_bench.py T1.json --strategy genetic_algorithm --budget 100 --seed 1 -o OUT.json
+
+Needs numpy and cupy, and Kernel Tuner on sys.path (KT_PATH, default .carry/kt: the kernel_tuner package and
+python-constraint2 first, packaging and xmltodict from extra/ last).
+"""
+import argparse
+import json
+import math
+import os
+import re
+import sys
+import time
+
+kt_path = os.environ.get("KT_PATH", os.path.join(os.path.dirname(__file__), "..", ".carry", "kt"))
+sys.path.insert(0, os.path.abspath(kt_path))
+sys.path.append(os.path.abspath(os.path.join(kt_path, "extra")))
+
+import numpy as np  # noqa: E402
+
+DTYPES = {"float": np.float32, "double": np.float64, "int32": np.int32, "int64": np.int64, "half": np.float16}
+
+
+def pyeval(text, names):
+    # The user's own tuning file, evaluated the way Kernel Tuner itself evaluates it.
+    return eval(str(text), {"__builtins__": {"range": range, "list": list, "len": len, "min": min, "max": max}},
+                dict(names))
+
+
+def read_t1(path, seed):
+    with open(path) as f:
+        t1 = json.load(f)
+    spec = t1["KernelSpecification"]
+    config = dict(t1.get("BenchmarkConfig", {}))
+    params = {}
+    for p in t1["ConfigurationSpace"]["TuningParameters"]:
+        values = p["Values"]
+        params[p["Name"]] = list(pyeval(values, config)) if isinstance(values, str) else list(values)
+    restrictions = [c["Expression"] for c in t1["ConfigurationSpace"].get("Conditions", [])]
+    # BenchmarkConfig names are constants to Kernel Tuner's restrictions: substitute them.
+    for name, value in config.items():
+        restrictions = [re.sub(r"\b%s\b" % re.escape(name), str(value), r) for r in restrictions]
+    axes = ("X", "Y", "Z")
+    local = [str(spec["LocalSize"].get(a, "1")) for a in axes]
+    glob = [str(spec["GlobalSize"].get(a, "1")) for a in axes]
+    opencl = spec.get("GlobalSizeType", "CUDA") == "OpenCL"
+
+    def grid(p):
+        names = dict(config, **p)
+        g = [int(pyeval(e, names)) for e in glob]
+        if opencl:
+            g = [math.ceil(x / int(pyeval(l, names))) for x, l in zip(g, local)]
+        return tuple(g)
+
+    block_names = []
+    for i, l in enumerate(local):
+        if l not in params and l != "1":
+            raise SystemExit("%s: LocalSize.%s '%s' is not a parameter name (not supported here)" % (path, axes[i], l))
+        block_names.append(l if l in params else "__one_%d" % i)
+    rng = np.random.default_rng(seed)
+    args = []
+    for a in spec["Arguments"]:
+        dtype = DTYPES[a["Type"]]
+        if a["MemoryType"] == "Scalar":
+            args.append(dtype(a["FillValue"]))
+            continue
+        size = int(pyeval(a["Size"], config))
+        fill = a.get("FillType", "Random")
+        if a.get("AccessType") == "WriteOnly" or fill == "Constant":
+            args.append(np.full(size, a.get("FillValue", 0), dtype=dtype))
+        elif fill == "Generator":
+            args.append(rng.uniform(0, size, size).astype(dtype))
+        else:
+            args.append(rng.uniform(0, a.get("FillValue", 1.0), size).astype(dtype))
+    kernel_file = os.path.join(os.path.dirname(path), spec["KernelFile"])
+    smem = spec.get("SharedMemory", 0)
+    return dict(kernel_name=spec["KernelName"], kernel_source=kernel_file, problem_size=grid, arguments=args,
+                tune_params=params, restrictions=restrictions, block_size_names=block_names,
+                grid_div_x=[], grid_div_y=[], grid_div_z=[],
+                compiler_options=spec.get("CompilerOptions", []),
+                smem_args={"size": int(smem)} if smem else None, lang="CUDA")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("t1")
+    parser.add_argument("--strategy", default="genetic_algorithm")
+    parser.add_argument("--budget", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("-o", "--output", required=True)
+    options = parser.parse_args()
+    import kernel_tuner
+    np.random.seed(options.seed)
+    kwargs = read_t1(options.t1, options.seed)
+    strategy_options = {} if options.strategy == "brute_force" else {"max_fevals": options.budget}
+    start = time.time()
+    error = None
+    results = []
+    try:
+        results, env = kernel_tuner.tune_kernel(strategy=options.strategy, strategy_options=strategy_options,
+                                                quiet=True, verbose=False, **kwargs)
+    except Exception as e:  # Kernel Tuner stops the whole run at an unexpected error: say which
+        error = "%s: %s" % (type(e).__name__, e)
+    wall = time.time() - start
+    evaluations = []
+    for r in results:
+        t = r.get("time")
+        ok = isinstance(t, (int, float)) and math.isfinite(t)
+        evaluations.append({"config": {k: int(r[k]) for k in kwargs["tune_params"]},
+                            "status": "ok" if ok else type(t).__name__,
+                            "time_ms": float(t) if ok else None,
+                            "timestamp": r.get("timestamp"),
+                            "compile_ms": r.get("compile_time"), "benchmark_ms": r.get("benchmark_time")})
+    with open(options.output, "w") as f:
+        json.dump({"tuner": "kernel_tuner " + kernel_tuner.__version__ if hasattr(kernel_tuner, "__version__")
+                   else "kernel_tuner", "file": options.t1, "strategy": options.strategy,
+                   "budget": options.budget, "seed": options.seed, "wall_s": wall, "error": error,
+                   "evaluations": evaluations}, f, indent=1)
+    print("%s %s budget %d: %d evaluations in %.1f s%s" % (os.path.basename(options.t1), options.strategy,
+          options.budget, len(evaluations), wall, "; stopped: " + error if error else ""))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,45 @@
+// `evotune convert T1.json -o space.json`: writes the evotune space a T1 file is read as, for editing.
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "cli/output_file.hpp"
+#include "core/error.hpp"
+#include "space/search_space.hpp"
+#include "space/space_file.hpp"
+#include "space/t1_space.hpp"
+
+namespace evotune::cli {
+namespace {
+
+struct ConvertOptions {
+  std::string input;
+  std::string output;
+};
+
+void run(const ConvertOptions& options) {
+  const SearchSpace space = SearchSpace::load(options.input);  // the whole check, the conversion included
+  const auto text = read_text_file(options.input);
+  if (!text || !is_t1_document(nlohmann::ordered_json::parse(*text, nullptr, false)))
+    throw Error(options.input + ": already an evotune space file (it has a top-level Name), not a T1 file");
+  auto document = nlohmann::ordered_json::parse(space.json_text());
+  // Relative file paths resolve against the space file's folder: the output's, from now on.
+  const auto folder = std::filesystem::absolute(options.output).parent_path();
+  document["KernelSpecification"]["KernelFile"] =
+      std::filesystem::absolute(space.kernel().file).lexically_relative(folder).generic_string();
+  write_output_file(options.output, document.dump(2) + "\n");
+}
+
+}  // namespace
+
+void add_convert_command(CLI::App& app) {
+  auto* command = app.add_subcommand("convert", "Write the evotune space a T1 tuning file is read as");
+  auto options = std::make_shared<ConvertOptions>();
+  command->add_option("file", options->input, "T1 JSON file (BAT, Kernel Tuner)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command->add_option("-o,--output", options->output, "The evotune space file to write")->required();
+  command->callback([options] { run(*options); });
+}
+
+}  // namespace evotune::cli

@@ -1,0 +1,46 @@
+// `evotune convert`: the written space is an evotune file, in another folder, that reads as the T1 file does.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "space/search_space.hpp"
+#include "space/t1_space.hpp"
+#include "store/store_fixture.hpp"
+#include "support/run_command.hpp"
+
+namespace evotune {
+namespace {
+
+TEST(ConvertCommand, WritesAnEquivalentSpaceAnywhere) {
+  store_test::TempDir dir;
+  const auto output = dir.file("nested/stencil_space.json");
+  std::filesystem::create_directories(output.parent_path());
+  const auto result = test::run_evotune("convert tests/data/t1/stencil.json -o " + output.string());
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.err.find("T1 fields accepted without effect on what is measured: General.FormatVersion"),
+            std::string::npos)
+      << result.err;
+  std::ifstream in(output);
+  const auto document = nlohmann::ordered_json::parse(in);
+  EXPECT_FALSE(is_t1_document(document));
+  EXPECT_EQ(document["Name"], "stencil2d");
+  EXPECT_EQ(document["Reference"]["Config"],
+            (nlohmann::ordered_json{{"BLOCK_X", 32}, {"BLOCK_Y", 4}, {"TILE_Y", 1}}));
+  const auto t1 = SearchSpace::load("tests/data/t1/stencil.json");
+  const auto native = SearchSpace::load(output);
+  const Sizes sizes = t1.resolve_problem("");
+  EXPECT_EQ(native.enumerate(sizes, DeviceInfo{}), t1.enumerate(sizes, DeviceInfo{}));
+  EXPECT_EQ(native.template_source(), t1.template_source());
+  const Config config{{"BLOCK_X", 64}, {"BLOCK_Y", 2}, {"TILE_Y", 3}};
+  EXPECT_EQ(native.variant_launch(config, sizes, DeviceInfo{}).grid,
+            t1.variant_launch(config, sizes, DeviceInfo{}).grid);
+
+  const auto again =
+      test::run_evotune("convert " + output.string() + " -o " + dir.file("again.json").string());
+  EXPECT_NE(again.exit_code, 0);
+  EXPECT_NE(again.err.find("already an evotune space file"), std::string::npos) << again.err;
+}
+
+}  // namespace
+}  // namespace evotune

@@ -1,0 +1,62 @@
+// A space of 19,440,000 candidates (ten parameters, five conditions, the last reading the last parameter):
+// counted and sampled without holding the candidates, within the time a search's start can afford.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <set>
+
+#include "space/search_space.hpp"
+
+namespace evotune {
+namespace {
+
+TEST(LargeSpace, CountsAndSamplesWithoutEnumerating) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto space = SearchSpace::load("tests/data/t1/large.json");
+  const Sizes sizes = space.resolve_problem("");
+  EXPECT_EQ(space.total_configs(), 19'440'000u);
+  EXPECT_EQ(space.count_valid(sizes, DeviceInfo{}), 4'684'680u);  // Python's count of the same conditions
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 10.0) << "loading and counting took " << seconds << " s";
+
+  const auto sample = space.sample_valid(2000, 7, sizes, DeviceInfo{});
+  EXPECT_EQ(sample.size(), 2000u);
+  EXPECT_EQ(std::set<Config>(sample.begin(), sample.end()).size(), sample.size());
+  for (const auto& config : sample) ASSERT_TRUE(space.check(config, sizes, DeviceInfo{}).valid);
+  EXPECT_EQ(space.sample_valid(2000, 7, sizes, DeviceInfo{}), sample);  // seeded
+  const auto candidates = space.search_candidates(sizes, DeviceInfo{}, 3, 500);
+  EXPECT_EQ(candidates.size(), 500u);
+  std::set<ParamValue> p9;
+  for (const auto& config : space.sample_valid(500, 1, sizes, DeviceInfo{})) p9.insert(config.at("P9"));
+  EXPECT_EQ(p9.size(), 4u);  // every value of the deepest parameter comes
+
+  // With extremes: every parameter's first and last value that some valid config holds (P5=5 never is:
+  // no power of two is a multiple of 5) among the drawn configs, all of them valid.
+  const auto checked = space.sample_valid(4, 2, sizes, DeviceInfo{}, true);
+  EXPECT_GE(checked.size(), 4u);
+  for (const auto& parameter : space.parameters()) {
+    std::set<ParamValue> possible, seen;
+    for (const auto& config : sample) possible.insert(config.at(parameter.name));
+    for (const auto& config : checked) seen.insert(config.at(parameter.name));
+    EXPECT_TRUE(seen.count(*possible.begin()) && seen.count(*possible.rbegin())) << parameter.name;
+  }
+  for (const auto& config : checked) ASSERT_TRUE(space.check(config, sizes, DeviceInfo{}).valid);
+}
+
+// The walk's count agrees with enumeration on small spaces, named expressions and device limits included.
+TEST(LargeSpace, CountMatchesEnumeration) {
+  for (const char* file :
+       {"tests/data/spaces/saxpy.json", "tests/data/t1/transpose.json", "tests/data/t1/stencil.json"}) {
+    const auto space = SearchSpace::load(file);
+    const Sizes sizes = space.resolve_problem("");
+    DeviceInfo device;
+    device.max_threads_per_block = 512;
+    const auto all = space.enumerate(sizes, device);
+    EXPECT_EQ(space.count_valid(sizes, device), all.size()) << file;
+    const auto drawn = space.sample_valid(all.size() + 10, 5, sizes, device);
+    EXPECT_EQ(std::set<Config>(drawn.begin(), drawn.end()), std::set<Config>(all.begin(), all.end())) << file;
+  }
+}
+
+}  // namespace
+}  // namespace evotune
