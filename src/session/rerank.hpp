@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "session/run_plan.hpp"
-#include "session/tune_session.hpp"
+#include "session/tune_options.hpp"
 #include "session/variant_compiler.hpp"
 #include "space/search_space.hpp"
 #include "store/store.hpp"

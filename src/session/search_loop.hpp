@@ -13,7 +13,7 @@
 #include "session/progress.hpp"
 #include "session/run_plan.hpp"
 #include "session/stop_reason.hpp"
-#include "session/tune_session.hpp"
+#include "session/tune_options.hpp"
 #include "session/variant_compiler.hpp"
 #include "space/search_space.hpp"
 #include "store/store.hpp"

@@ -7,7 +7,7 @@
 #include "core/config.hpp"
 #include "core/device_info.hpp"
 #include "session/launch_timeout.hpp"
-#include "session/tune_session.hpp"
+#include "session/tune_options.hpp"
 #include "space/search_space.hpp"
 #include "worker/worker_pool.hpp"
 
