@@ -6,7 +6,7 @@
 #include "cli/commands.hpp"
 #include "cli/timing_option.hpp"
 #include "core/core_json.hpp"
-#include "session/kernel_file_eval.hpp"
+#include "tools/kernel_file_eval.hpp"
 
 namespace evotune::cli {
 namespace {

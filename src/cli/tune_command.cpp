@@ -16,12 +16,12 @@
 #include "core/objective.hpp"
 #include "replay/recorded_sweep.hpp"
 #include "session/problem_sequence.hpp"
+#include "session/tune_session.hpp"
+#include "session/worker_setup.hpp"
 #include "space/problem_list.hpp"
 #include "space/search_space.hpp"
-#include "session/sanitize_variant.hpp"
-#include "session/worker_setup.hpp"
-#include "session/tune_session.hpp"
 #include "strategy/strategy_table.hpp"
+#include "tools/sanitize_variant.hpp"
 
 namespace evotune::cli {
 namespace {

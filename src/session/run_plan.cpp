@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
-#include "session/shape_transfer.hpp"
+#include "space/shape_transfer.hpp"
 #include "strategy/known_configs.hpp"
 #include "strategy/strategy_table.hpp"
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -16,10 +17,10 @@
 #include "core/config.hpp"
 #include "core/device_info.hpp"
 #include "core/outcome.hpp"
+#include "core/problem_time.hpp"
 #include "core/sanitizer_finding.hpp"
 #include "core/status.hpp"
 #include "store/sql.hpp"
-#include <memory>
 
 namespace evotune {
 
@@ -136,14 +137,6 @@ struct StoredMeasurement {
   bool compiled = false;        // a compile row is recorded: registers and spills are known
   int spill_bytes = 0;          // spill stores + spill loads
   double seconds_into_run = 0;  // created_at minus the run's started_at
-};
-
-// The fastest ok median of one config on one problem (over devices).
-struct ProblemTime {
-  Sizes problem;
-  std::int64_t config_id = 0;
-  Config params;
-  double median_us = 0;
 };
 
 // One measurement of a config with everything stored about it.
