@@ -67,8 +67,11 @@ Remeasurement summarize_rounds(std::vector<double> round_medians_us) {
 
 RerankOutcome rerank_top(const RerankContext& c, int top_k, int rounds, const std::atomic<bool>* interrupt) {
   RerankOutcome outcome;
-  const std::vector<RankedResult> top =
-      c.store.best(c.keys.space_id, c.keys.problem_id, c.keys.device_id, top_k, false);
+  const BestQuery fastest{.space_id = c.keys.space_id,
+                          .problem_id = c.keys.problem_id,
+                          .device_id = c.keys.device_id,
+                          .top_k = top_k};
+  const std::vector<RankedResult> top = c.store.best(fastest);
   if (top.size() < 2 || rounds < 1) return outcome;
   spdlog::info("rerank: re-timing the {} fastest configs in {} interleaved rounds", top.size(), rounds);
   std::vector<Candidate> chosen = candidates(c, top);

@@ -79,7 +79,10 @@ TuneSummary finish_run(Store& store, const RunPlan& plan, const SearchLoop::Resu
       summary.stop_reason == StopReason::budget ? StopReason::finished : summary.stop_reason;
   store.release_claims(summary.run_id);
   store.finish_run(summary.run_id, std::string(to_string(stored)), summary.evaluated, summary.failed);
-  summary.top = store.best(plan.keys.space_id, plan.keys.problem_id, plan.keys.device_id, 5, false);
+  summary.top = store.best({.space_id = plan.keys.space_id,
+                            .problem_id = plan.keys.problem_id,
+                            .device_id = plan.keys.device_id,
+                            .top_k = 5});
   return summary;
 }
 

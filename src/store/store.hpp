@@ -130,6 +130,15 @@ struct RunSummary {
   std::int64_t pid = 0;
 };
 
+// Which results Store::best returns: a space version's measurements of one problem.
+struct BestQuery {
+  std::int64_t space_id = 0;
+  std::int64_t problem_id = 0;
+  std::optional<std::int64_t> device_id = std::nullopt;  // none: every device's measurements
+  int top_k = 0;                                         // <= 0: all
+  bool include_failed = false;                           // the failures too, after the ok results
+};
+
 // One measurement as stored, in storing order: the ranked fields plus which run and when.
 struct StoredMeasurement {
   RankedResult result;  // result.registers is 0 when no compile row was recorded
@@ -259,10 +268,8 @@ class Store {
                    const std::vector<RerankRecord>& ranked);
 
   // Ok results by the search's median time ascending, the configs a rerank re-timed permuted among their
-  // places by their re-measured medians; then (if include_failed) failures by status. top_k <= 0: all. No
-  // device: every device's measurements.
-  std::vector<RankedResult> best(std::int64_t space_id, std::int64_t problem_id,
-                                 std::optional<std::int64_t> device_id, int top_k, bool include_failed) const;
+  // places by their re-measured medians; then (if include_failed) failures by status.
+  std::vector<RankedResult> best(const BestQuery& query) const;
   std::vector<RunSummary> runs(int limit) const;  // newest first; limit <= 0: all
   // For reports of a space version: its runs on a problem (oldest first), their measurements of it on every
   // device (in storing order), and the ok times of every problem measured (by problem, then config id; on
