@@ -9,6 +9,7 @@
 #include <map>
 #include <string>
 
+#include "session/variant_compiler.hpp"
 #include "session/variant_job.hpp"
 #include "session/worker_setup.hpp"
 
@@ -25,7 +26,7 @@ struct Candidate {
 
 // The top configs with their binaries (through the store's compile cache); a config that does not compile
 // any more is left out.
-std::vector<Candidate> candidates(const RerankContext& c, const std::vector<RankedResult>& top) {
+std::vector<Candidate> candidates(const RunContext& c, const std::vector<RankedResult>& top) {
   std::vector<Candidate> chosen;
   for (const RankedResult& result : top) chosen.push_back({result.config_id, result.params, {}, {}, {}});
   if (!c.compiler) return chosen;
@@ -65,7 +66,7 @@ Remeasurement summarize_rounds(std::vector<double> round_medians_us) {
   return r;
 }
 
-RerankOutcome rerank_top(const RerankContext& c, int top_k, int rounds, const std::atomic<bool>* interrupt) {
+RerankOutcome rerank_top(const RunContext& c, int top_k, int rounds, const std::atomic<bool>* interrupt) {
   RerankOutcome outcome;
   const BestQuery fastest{.space_id = c.keys.space_id,
                           .problem_id = c.keys.problem_id,
@@ -79,7 +80,6 @@ RerankOutcome rerank_top(const RerankContext& c, int top_k, int rounds, const st
   TimeoutPolicy policy;
   policy.ceiling_ms = c.options.eval.timeout_ms;
   const LaunchLimit limit = launch_limit(policy, c.reference_ms, top.front().timing->median_us / 1000);
-  const RunJobs run{c.space, c.sizes, c.device, c.options, extra_validation_rounds(c.space, c.sizes)};
   std::deque<std::size_t> queue;
   for (int round = 0; round < rounds; ++round)
     for (const std::size_t i : round_order(chosen.size(), round)) queue.push_back(i);
@@ -93,7 +93,7 @@ RerankOutcome rerank_top(const RerankContext& c, int top_k, int rounds, const st
     while (c.pool.idle() > 0 && !queue.empty()) {
       const Candidate& candidate = chosen[queue.front()];
       PoolJob job =
-          variant_job(run, next_ticket, candidate.params, c.compiler ? &candidate.cubin : nullptr, limit);
+          variant_job(c, next_ticket, candidate.params, c.compiler ? &candidate.cubin : nullptr, limit);
       job.message.timing_only = true;
       running.emplace(next_ticket++, queue.front());
       queue.pop_front();
