@@ -34,13 +34,9 @@ std::size_t SearchLoop::in_flight() const {
 }
 
 void SearchLoop::propose(std::int64_t budget, std::size_t window) {
-  strategy_waiting_ = false;
   while (result_.proposed < budget && in_flight() < window + c_.pool.size()) {
     auto config = strategy_.next();
-    if (!config) {
-      strategy_waiting_ = true;
-      return;
-    }
+    if (!config) return;  // nothing until more outcomes arrive
     ++result_.proposed;
     claim(std::move(*config));
   }

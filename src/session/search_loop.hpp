@@ -74,7 +74,6 @@ class SearchLoop {
   std::map<std::int64_t, Config> elsewhere_;  // by config id: proposed, but claimed by another live run
   std::chrono::steady_clock::time_point last_check_{};
   std::int64_t next_ticket_ = 1;
-  bool strategy_waiting_ = false;  // next() said nothing until more outcomes arrive
   Result result_;
   Progress* progress_ = nullptr;
 };
