@@ -49,15 +49,8 @@ int main(int argc, char** argv) {
   CHECK(cudaDeviceSynchronize());
   CHECK(cudaMemcpy(o.data(), dout, n * sizeof(half), cudaMemcpyDeviceToHost));
 
-  std::vector<double> qd(n), kd(n), vd(n), out(n);
-  for (size_t i = 0; i < n; ++i) {
-    qd[i] = __half2float(q[i]);
-    kd[i] = __half2float(k[i]);
-    vd[i] = __half2float(v[i]);
-    out[i] = __half2float(o[i]);
-  }
-  const evotune::test::AttentionError error = evotune::test::attention_error(
-      out, evotune::test::attention_float64(qd, kd, vd, B * H, S, Dim, causal));
+  const evotune::test::AttentionError error = evotune::test::attention_check(
+      q, k, v, o, B * H, S, Dim, causal, [](half x) { return double(__half2float(x)); });
   const double max_abs = error.max_abs, rel_l2 = error.rel_l2;
   const long long non_finite = error.non_finite;
   std::printf("exported kernel vs float64 CPU: max_abs %.3g, rel_l2 %.3g, non-finite %lld of %zu\n", max_abs, rel_l2,

@@ -63,4 +63,20 @@ inline AttentionError attention_error(const std::vector<double>& out, const std:
   return error;
 }
 
+// The error of the output `o` against the reference of `q`, `k`, `v`: buffers of one 16-bit type that
+// `to_double` converts (the harnesses' `half`, which plain C++ does not know).
+template <class T, class ToDouble>
+AttentionError attention_check(const std::vector<T>& q, const std::vector<T>& k, const std::vector<T>& v,
+                               const std::vector<T>& o, std::int64_t heads, std::int64_t s, std::int64_t d,
+                               bool causal, ToDouble to_double) {
+  const auto doubles = [&](const std::vector<T>& values) {
+    std::vector<double> out(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) out[i] = to_double(values[i]);
+    return out;
+  };
+  const std::vector<double> expected =
+      attention_float64(doubles(q), doubles(k), doubles(v), heads, s, d, causal);
+  return attention_error(doubles(o), expected);
+}
+
 }  // namespace evotune::test
