@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "bench/dispatch_bench.hpp"
 #include "cli/commands.hpp"
-#include "session/dispatch_bench.hpp"
 
 namespace evotune::cli {
 namespace {

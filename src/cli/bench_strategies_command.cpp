@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "bench/strategy_bench.hpp"
 #include "cli/commands.hpp"
 #include "replay/recorded_sweep.hpp"
-#include "session/strategy_bench.hpp"
 
 namespace evotune::cli {
 namespace {

@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "bench/transfer_bench.hpp"
 #include "cli/commands.hpp"
 #include "replay/recorded_sweep.hpp"
-#include "session/transfer_bench.hpp"
 
 namespace evotune::cli {
 namespace {

@@ -5,9 +5,9 @@
 
 #include "cli/commands.hpp"
 #include "core/error.hpp"
-#include "session/check_space.hpp"
 #include "session/child_processes.hpp"
 #include "store/store.hpp"
+#include "tools/check_space.hpp"
 
 namespace evotune::cli {
 namespace {

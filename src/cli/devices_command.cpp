@@ -2,7 +2,7 @@
 #include <cstdio>
 
 #include "cli/commands.hpp"
-#include "session/machine_devices.hpp"
+#include "tools/machine_devices.hpp"
 
 namespace evotune::cli {
 

@@ -6,7 +6,7 @@
 #include "cli/commands.hpp"
 #include "cli/timing_option.hpp"
 #include "core/core_json.hpp"
-#include "session/kernel_file_eval.hpp"
+#include "tools/kernel_file_eval.hpp"
 
 namespace evotune::cli {
 namespace {
@@ -102,23 +102,7 @@ void add_eval_command(CLI::App& app) {
   command->add_option("--validation-rounds", r.eval.validation_rounds, "Validation rounds on fresh inputs")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));
-  command->add_option("--warmup", r.eval.warmup, "Executions before timing (graph, auto: the fastest sets G)")
-      ->capture_default_str();
-  add_sustained_warmup_option(*command, &r.eval);
-  command
-      ->add_option_function<std::string>(
-          "--flush-l2",
-          [options](const std::string& value) { options->request.eval.flush_l2 = value == "on"; },
-          "Overwrite a buffer of twice the L2 before each timed launch or graph replay (on, the default) or "
-          "not (off)")
-      ->check(CLI::IsMember({"on", "off"}));
-  add_timing_option(*command, &r.eval);
-  command->add_option("--reps", r.eval.repetitions, "Timed launches or graph replays (median reported)")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  command->add_option("--timeout-ms", r.eval.timeout_ms, "Ceiling of the per-launch limit")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+  add_timing_options(*command, &r.eval);
   command->add_flag("--json", options->json, "Print the result as one JSON object");
   command->add_flag_callback(
       "--exact-buffers", [options] { options->request.eval.guard_margins = false; },

@@ -12,10 +12,10 @@
 #include "cli/stored_space.hpp"
 #include "core/error.hpp"
 #include "core/known_devices.hpp"
-#include "session/export_dispatch.hpp"
-#include "session/export_variant.hpp"
-#include "session/stored_dispatch.hpp"
-#include "session/torch_export.hpp"
+#include "export/export_dispatch.hpp"
+#include "export/export_variant.hpp"
+#include "export/stored_dispatch.hpp"
+#include "export/torch_export.hpp"
 
 namespace evotune::cli {
 namespace {

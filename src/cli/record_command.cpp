@@ -79,8 +79,11 @@ void run(const RecordOptions& options) {
   sweep.device = with_offline_limits(chosen.device.info);
   sweep.nvrtc_version = chosen.device.nvrtc_version;
   std::int64_t ok = 0;
-  for (const auto& result :
-       stored.store.best(*stored.space_id, *stored.problem_id, chosen.device.id, 0, true)) {
+  const BestQuery everything{.space_id = *stored.space_id,
+                             .problem_id = *stored.problem_id,
+                             .device_id = chosen.device.id,
+                             .include_failed = true};
+  for (const auto& result : stored.store.best(everything)) {
     sweep.results.push_back({result.params, result.status, result.message, result.timing});
     if (result.status == Status::ok) ++ok;
   }

@@ -10,6 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/result_table.hpp"
+#include "cli/timing_option.hpp"
 #include "core/error.hpp"
 #include "session/tune_session.hpp"
 
@@ -40,6 +41,7 @@ void add_remeasure_command(CLI::App& app) {
   command->add_option("--db", options->db_file, "Results database: a file or postgresql://...")
       ->capture_default_str();
   command->add_option("--devices", options->devices, "GPUs to time on: 0, 0,1 or all")->capture_default_str();
+  add_timing_options(*command, &options->eval);
   command->add_option("--replay", *replay, "A recorded sweep answers instead of a GPU (tests)")
       ->check(CLI::ExistingFile);
   command->callback([options, replay] {

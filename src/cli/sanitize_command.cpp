@@ -7,7 +7,7 @@
 #include "cli/sanitizer_table.hpp"
 #include "cli/stored_space.hpp"
 #include "core/error.hpp"
-#include "session/sanitize_variant.hpp"
+#include "tools/sanitize_variant.hpp"
 
 namespace evotune::cli {
 namespace {

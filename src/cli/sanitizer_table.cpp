@@ -2,7 +2,7 @@
 #include "cli/sanitizer_table.hpp"
 
 #include "core/error.hpp"
-#include "session/sanitizer_report.hpp"
+#include "tools/sanitizer_report.hpp"
 
 namespace evotune::cli {
 

@@ -7,7 +7,8 @@ namespace evotune::cli {
 
 std::vector<RankedResult> StoredSpace::best(int top, bool include_failed) const {
   if (!space_id || !problem_id) return {};
-  return store.best(*space_id, *problem_id, std::nullopt, top, include_failed);
+  return store.best(
+      {.space_id = *space_id, .problem_id = *problem_id, .top_k = top, .include_failed = include_failed});
 }
 
 std::int64_t stored_space_id(const SearchSpace& space, const Store& store, const std::string& space_file,

@@ -1,4 +1,4 @@
-// --timing: single launches, CUDA graphs, or graphs for short variants only.
+// How variants are timed, as options: warm-up, L2 flush, single launches or CUDA graphs, repetitions, limit.
 #include "cli/timing_option.hpp"
 
 #include <cstdio>
@@ -18,16 +18,9 @@ std::string timing_help() {
   return text;
 }
 
-void add_timing_option(CLI::App& command, EvalSettings* eval) {
-  command
-      .add_option_function<std::string>(
-          "--timing", [eval](const std::string& value) { eval->timing = *timing_mode_from_string(value); },
-          timing_help())
-      ->check(CLI::IsMember({"single", "graph", "auto"}))
-      ->default_str("auto");
-}
-
-void add_sustained_warmup_option(CLI::App& command, EvalSettings* eval) {
+void add_timing_options(CLI::App& command, EvalSettings* eval) {
+  command.add_option("--warmup", eval->warmup, "Executions before timing (graph, auto: the fastest sets G)")
+      ->capture_default_str();
   command
       .add_option("--warmup-ms", eval->warmup_ms,
                   "Then keep executing (graph replays) for at least this long before timing, so that the timed "
@@ -35,6 +28,28 @@ void add_sustained_warmup_option(CLI::App& command, EvalSettings* eval) {
                   "limits), not at an idle GPU's boost (0: no such warm-up)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 60000.0));
+  command
+      .add_option_function<std::string>(
+          "--flush-l2", [eval](const std::string& value) { eval->flush_l2 = value == "on"; },
+          "Overwrite a buffer of twice the L2 before each timed launch or graph replay (on, the default: "
+          "times from DRAM) or not (off: inputs may stay in L2 between launches, as in a loop of calls); "
+          "tune and remeasure store it with each measurement")
+      ->check(CLI::IsMember({"on", "off"}));
+  command
+      .add_option_function<std::string>(
+          "--timing", [eval](const std::string& value) { eval->timing = *timing_mode_from_string(value); },
+          timing_help())
+      ->check(CLI::IsMember({"single", "graph", "auto"}))
+      ->default_str("auto");
+  command
+      .add_option("--reps", eval->repetitions, "Timed launches (graph replays) per variant (median reported)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  command
+      .add_option("--timeout-ms", eval->timeout_ms,
+                  "Ceiling of the per-launch limit (derived from the reference's and the best time)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
 }
 
 }  // namespace evotune::cli

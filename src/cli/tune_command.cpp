@@ -16,12 +16,12 @@
 #include "core/objective.hpp"
 #include "replay/recorded_sweep.hpp"
 #include "session/problem_sequence.hpp"
+#include "session/tune_session.hpp"
+#include "session/worker_setup.hpp"
 #include "space/problem_list.hpp"
 #include "space/search_space.hpp"
-#include "session/sanitize_variant.hpp"
-#include "session/worker_setup.hpp"
-#include "session/tune_session.hpp"
 #include "strategy/strategy_table.hpp"
+#include "tools/sanitize_variant.hpp"
 
 namespace evotune::cli {
 namespace {
@@ -194,26 +194,13 @@ void add_tune_command(CLI::App& app) {
   command->add_option("--devices", options->devices, "GPUs to evaluate on: 0, 0,1 or all (one worker each)")
       ->capture_default_str();
   command
-      ->add_option("--warmup", options->eval.warmup,
-                   "Executions before timing (graph, auto: the fastest sets G)")
-      ->capture_default_str();
-  add_sustained_warmup_option(*command, &options->eval);
-  command
       ->add_option(
           "--validation-rounds", options->eval.validation_rounds,
           "Validation rounds, each on fresh random inputs (the first also launched twice for a bitwise "
           "comparison when the space is deterministic)")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));
-  command
-      ->add_option_function<std::string>(
-          "--flush-l2", [options](const std::string& value) { options->eval.flush_l2 = value == "on"; },
-          "Overwrite a buffer of twice the L2 before each timed launch or graph replay (on, the default: "
-          "times "
-          "from DRAM) or "
-          "not (off: inputs may stay in L2 between launches, as in a loop of calls); stored with the run")
-      ->check(CLI::IsMember({"on", "off"}));
-  add_timing_option(*command, &options->eval);
+  add_timing_options(*command, &options->eval);
   command
       ->add_option_function<std::string>(
           "--objective",
@@ -229,16 +216,6 @@ void add_tune_command(CLI::App& app) {
                    "Energy: the loop of executions read around lasts at least this long")
       ->capture_default_str()
       ->check(CLI::Range(10.0, 10000.0));
-  command
-      ->add_option("--reps", options->eval.repetitions,
-                   "Timed launches (graph replays) per variant (median reported)")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  command
-      ->add_option("--timeout-ms", options->eval.timeout_ms,
-                   "Ceiling of the per-launch limit (derived from the reference's and the best time)")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
   command
       ->add_option("--compile-threads", options->compile_threads, "Parallel NVRTC compiles (0: one per core)")
       ->capture_default_str();

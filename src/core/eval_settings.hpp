@@ -24,7 +24,7 @@ struct EvalSettings {
   double energy_window_ms = 200;
   // After the warm-up executions: more (graph replays) for at least this long before the timed ones, so that
   // these meet the clocks that a sustained load of the variant settles at (power and thermal limits) rather
-  // than an idle GPU's boost; 0: none. (Last: the fields above are set by position in places.)
+  // than an idle GPU's boost; 0: none.
   double warmup_ms = 0;
   // Every buffer between canary-filled guard margins in its allocation (out_of_bounds), and the space's extra
   // problems run too (true); or every buffer allocated at exactly its size and the main problem only (false:

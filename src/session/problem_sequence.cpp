@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <set>
 
-#include "session/shape_transfer.hpp"
+#include "space/shape_transfer.hpp"
 #include "store/store.hpp"
 
 namespace evotune {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "session/baseline_jobs.hpp"
+#include "session/variant_compiler.hpp"
 #include "session/variant_job.hpp"
 #include "session/worker_setup.hpp"
 
@@ -26,7 +27,7 @@ struct Candidate {
 
 // The top configs with their binaries (through the store's compile cache); a config that does not compile
 // any more is left out.
-std::vector<Candidate> candidates(const RerankContext& c, const std::vector<RankedResult>& top) {
+std::vector<Candidate> candidates(const RunContext& c, const std::vector<RankedResult>& top) {
   std::vector<Candidate> chosen;
   for (const RankedResult& result : top) chosen.push_back({result.config_id, result.params, {}, {}, {}});
   if (!c.compiler) return chosen;
@@ -66,10 +67,13 @@ Remeasurement summarize_rounds(std::vector<double> round_medians_us) {
   return r;
 }
 
-RerankOutcome rerank_top(const RerankContext& c, int top_k, int rounds, const std::atomic<bool>* interrupt) {
+RerankOutcome rerank_top(const RunContext& c, int top_k, int rounds, const std::atomic<bool>* interrupt) {
   RerankOutcome outcome;
-  const std::vector<RankedResult> top =
-      c.store.best(c.keys.space_id, c.keys.problem_id, c.keys.device_id, top_k, false);
+  const BestQuery fastest{.space_id = c.keys.space_id,
+                          .problem_id = c.keys.problem_id,
+                          .device_id = c.keys.device_id,
+                          .top_k = top_k};
+  const std::vector<RankedResult> top = c.store.best(fastest);
   if (top.size() < 2 || rounds < 1) return outcome;
   spdlog::info("rerank: re-timing the {} fastest configs in {} interleaved rounds", top.size(), rounds);
   std::vector<Candidate> chosen = candidates(c, top);
@@ -77,7 +81,6 @@ RerankOutcome rerank_top(const RerankContext& c, int top_k, int rounds, const st
   TimeoutPolicy policy;
   policy.ceiling_ms = c.options.eval.timeout_ms;
   const LaunchLimit limit = launch_limit(policy, c.reference_ms, top.front().timing->median_us / 1000);
-  const RunJobs run{c.space, c.sizes, c.device, c.options, extra_validation_rounds(c.space, c.sizes)};
   // The baseline takes part as one more entry, index chosen.size().
   const bool with_baseline = c.baseline && c.baseline->has_value();
   const std::size_t baseline_index = chosen.size();
@@ -101,7 +104,7 @@ RerankOutcome rerank_top(const RerankContext& c, int top_k, int rounds, const st
       }
       const Candidate& candidate = chosen[queue.front()];
       PoolJob job =
-          variant_job(run, next_ticket, candidate.params, c.compiler ? &candidate.cubin : nullptr, limit);
+          variant_job(c, next_ticket, candidate.params, c.compiler ? &candidate.cubin : nullptr, limit);
       job.message.timing_only = true;
       running.emplace(next_ticket++, queue.front());
       queue.pop_front();

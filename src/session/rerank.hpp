@@ -9,29 +9,10 @@
 #include <vector>
 
 #include "core/baseline.hpp"
-#include "session/run_plan.hpp"
-#include "session/tune_session.hpp"
-#include "session/variant_compiler.hpp"
-#include "space/search_space.hpp"
+#include "session/run_context.hpp"
 #include "store/store.hpp"
-#include "worker/worker_pool.hpp"
 
 namespace evotune {
-
-struct RerankContext {
-  const SearchSpace& space;
-  const Sizes& sizes;
-  const DeviceInfo& device;
-  Store& store;
-  WorkerPool& pool;
-  VariantCompiler* compiler;  // null where the target needs no binaries (a replay)
-  const TuneOptions& options;
-  RunKeys keys;
-  double reference_ms;
-  // The space's library baseline, when the run timed one: re-timed in every round beside the configs (its
-  // best algorithm), its median over the rounds set as reranked_us.
-  std::optional<BaselineTiming>* baseline;
-};
 
 struct RerankOutcome {
   std::vector<RerankRecord> ranked;  // stored, fastest first; empty when fewer than two configs were timed
@@ -48,7 +29,7 @@ Remeasurement summarize_rounds(std::vector<double> round_medians_us);
 // Re-times the `top_k` fastest ok configs (at least two, or nothing happens) `rounds` times each, on the
 // pool's workers without validating them again, and stores the order. Polls `interrupt` between answers.
 // Throws Error when the pool fails.
-RerankOutcome rerank_top(const RerankContext& context, int top_k, int rounds,
+RerankOutcome rerank_top(const RunContext& context, int top_k, int rounds,
                          const std::atomic<bool>* interrupt);
 
 }  // namespace evotune

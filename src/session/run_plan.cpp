@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
-#include "session/shape_transfer.hpp"
+#include "space/shape_transfer.hpp"
 #include "strategy/known_configs.hpp"
 #include "strategy/strategy_table.hpp"
 
@@ -26,7 +26,11 @@ std::map<std::string, std::vector<ParamValue>> parameter_values(const SearchSpac
 // objective needs, e.g. an energy, rank as failures), then the failures.
 std::vector<PastResult> history(const Store& store, const RunKeys& keys, Objective objective) {
   std::vector<PastResult> past;
-  for (const auto& result : store.best(keys.space_id, keys.problem_id, keys.device_id, 0, true))
+  const BestQuery everything{.space_id = keys.space_id,
+                             .problem_id = keys.problem_id,
+                             .device_id = keys.device_id,
+                             .include_failed = true};
+  for (const auto& result : store.best(everything))
     past.push_back({result.params, result.status,
                     result.status == Status::ok ? objective_value(objective, result.timing, result.energy)
                                                 : std::nullopt});

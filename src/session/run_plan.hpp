@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "session/tune_session.hpp"
+#include "session/tune_options.hpp"
 #include "session/tune_target.hpp"
 #include "space/search_space.hpp"
 #include "store/store.hpp"

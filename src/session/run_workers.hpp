@@ -10,7 +10,7 @@
 #include "compile/compile_service.hpp"
 #include "core/baseline.hpp"
 #include "compile/compiler.hpp"
-#include "session/tune_session.hpp"
+#include "session/tune_options.hpp"
 #include "session/tune_target.hpp"
 #include "session/variant_compiler.hpp"
 #include "space/search_space.hpp"

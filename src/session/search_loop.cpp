@@ -18,11 +18,14 @@ using std::chrono::milliseconds;
 
 }  // namespace
 
-SearchLoop::SearchLoop(Context context)
-    : c_(context),
+SearchLoop::SearchLoop(const RunContext& run, Strategy& strategy, std::function<std::string()> gpu_note,
+                       ClaimPolicy claims)
+    : c_(run),
+      strategy_(strategy),
+      gpu_note_(std::move(gpu_note)),
+      claims_(claims),
       flops_(c_.space.flops(c_.sizes)),
-      bytes_(c_.space.bytes(c_.sizes)),
-      extra_rounds_(extra_validation_rounds(c_.space, c_.sizes)) {
+      bytes_(c_.space.bytes(c_.sizes)) {
   policy_.ceiling_ms = c_.options.eval.timeout_ms;
 }
 
@@ -31,13 +34,9 @@ std::size_t SearchLoop::in_flight() const {
 }
 
 void SearchLoop::propose(std::int64_t budget, std::size_t window) {
-  strategy_waiting_ = false;
   while (result_.proposed < budget && in_flight() < window + c_.pool.size()) {
-    auto config = c_.strategy.next();
-    if (!config) {
-      strategy_waiting_ = true;
-      return;
-    }
+    auto config = strategy_.next();
+    if (!config) return;  // nothing until more outcomes arrive
     ++result_.proposed;
     claim(std::move(*config));
   }
@@ -52,7 +51,7 @@ void SearchLoop::submit(Config config) {
 
 void SearchLoop::claim(Config config) {
   const ClaimKey key{c_.store.upsert_config(c_.keys.space_id, config), c_.keys.problem_id, c_.keys.device_id};
-  switch (c_.store.claim(key, c_.keys.run_id, c_.claims)) {
+  switch (c_.store.claim(key, c_.keys.run_id, claims_)) {
     case ClaimResult::claimed:
       submit(std::move(config));
       return;
@@ -77,7 +76,7 @@ void SearchLoop::learn_stored(const ClaimKey& key, const Config& config, bool ou
   outcome.status = stored->status;
   outcome.message = stored->message;
   outcome.timing = stored->timing;
-  c_.strategy.observe(config, outcome);
+  strategy_.observe(config, outcome);
   const bool ok = outcome.status == Status::ok && outcome.timing;
   const bool improved = ok && (!best_us_ || outcome.timing->median_us < *best_us_);
   if (improved) best_us_ = outcome.timing->median_us;
@@ -116,9 +115,8 @@ void SearchLoop::dispatch() {
     ready_.pop_front();
     const LaunchLimit limit =
         launch_limit(policy_, c_.reference_ms, best_us_ ? std::optional(*best_us_ / 1000) : std::nullopt);
-    const RunJobs run{c_.space, c_.sizes, c_.device, c_.options, extra_rounds_};
     PoolJob job =
-        variant_job(run, next_ticket_++, variant.config, c_.compiler ? &variant.cubin : nullptr, limit);
+        variant_job(c_, next_ticket_++, variant.config, c_.compiler ? &variant.cubin : nullptr, limit);
     variant.cubin.clear();
     running_.emplace(job.message.ticket, std::move(variant));
     c_.pool.submit(std::move(job));
@@ -136,7 +134,7 @@ void SearchLoop::finish(const Variant& variant, Outcome outcome) {
     record.gbps = bytes_ / seconds / 1e9;
   }
   c_.store.record_measurement(record);
-  c_.strategy.observe(variant.config, outcome);
+  strategy_.observe(variant.config, outcome);
   const bool ok = outcome.status == Status::ok;
   const bool improved = ok && (!best_us_ || outcome.timing->median_us < *best_us_);
   if (improved) best_us_ = outcome.timing->median_us;
@@ -150,7 +148,7 @@ void SearchLoop::finish(const Variant& variant, Outcome outcome) {
 SearchLoop::Result SearchLoop::run(std::int64_t budget, std::int64_t expected, std::size_t window,
                                    const std::atomic<bool>* interrupt) {
   Progress progress(expected, isatty(STDERR_FILENO) != 0);
-  if (c_.gpu_note) progress.set_note_source(c_.gpu_note);
+  if (gpu_note_) progress.set_note_source(gpu_note_);
   progress_ = &progress;
   const auto start = std::chrono::steady_clock::now();
   auto last = start;

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -11,9 +12,10 @@
 #include "core/device_info.hpp"
 #include "session/launch_timeout.hpp"
 #include "session/progress.hpp"
+#include "session/run_context.hpp"
 #include "session/run_plan.hpp"
 #include "session/stop_reason.hpp"
-#include "session/tune_session.hpp"
+#include "session/tune_options.hpp"
 #include "session/variant_compiler.hpp"
 #include "space/search_space.hpp"
 #include "store/store.hpp"
@@ -24,20 +26,6 @@ namespace evotune {
 
 class SearchLoop {
  public:
-  struct Context {
-    const SearchSpace& space;
-    const Sizes& sizes;
-    const DeviceInfo& device;
-    Store& store;
-    Strategy& strategy;
-    WorkerPool& pool;
-    VariantCompiler* compiler;  // null where the target needs no binaries (a replay)
-    const TuneOptions& options;
-    RunKeys keys;
-    double reference_ms;
-    std::function<std::string()> gpu_note{};  // a warning for the progress line (a throttling GPU), or ""
-    ClaimPolicy claims{};  // when another run's claim on a config has expired
-  };
   struct Result {
     std::int64_t proposed = 0, evaluated = 0, failed = 0;
     StopReason stop_reason = StopReason::finished;  // finished, interrupted or failed
@@ -46,7 +34,10 @@ class SearchLoop {
     double worker_idle_ms = 0;  // summed over the workers: time a worker had no job (the GPU waited)
   };
 
-  explicit SearchLoop(Context context);
+  // `gpu_note`: a warning for the progress line (a throttling GPU), or ""; `claims`: when another run's claim
+  // on a config has expired.
+  SearchLoop(const RunContext& run, Strategy& strategy, std::function<std::string()> gpu_note,
+             ClaimPolicy claims);
   // Proposes at most `budget` configs (progress counts toward `expected`), keeping up to `window` compiles
   // in flight. Stops early when `interrupt` is set.
   Result run(std::int64_t budget, std::int64_t expected, std::size_t window,
@@ -71,7 +62,10 @@ class SearchLoop {
   void finish(const Variant& variant, Outcome outcome);
   std::size_t in_flight() const;
 
-  Context c_;
+  RunContext c_;
+  Strategy& strategy_;
+  std::function<std::string()> gpu_note_;
+  ClaimPolicy claims_;
   TimeoutPolicy policy_;
   double flops_ = 0, bytes_ = 0;  // the space's work formulas for this problem: per launch
   std::optional<double> best_us_;
@@ -80,8 +74,6 @@ class SearchLoop {
   std::map<std::int64_t, Config> elsewhere_;  // by config id: proposed, but claimed by another live run
   std::chrono::steady_clock::time_point last_check_{};
   std::int64_t next_ticket_ = 1;
-  int extra_rounds_ = 0;  // the space's special-input rounds and extra problems, for the job deadline
-  bool strategy_waiting_ = false;  // next() said nothing until more outcomes arrive
   Result result_;
   Progress* progress_ = nullptr;
 };

@@ -15,10 +15,12 @@
 #include "eval/energy_support.hpp"
 #include "session/heartbeat.hpp"
 #include "session/rerank.hpp"
+#include "session/run_context.hpp"
 #include "session/run_plan.hpp"
 #include "session/run_workers.hpp"
 #include "session/search_loop.hpp"
 #include "session/tune_target.hpp"
+#include "session/worker_setup.hpp"
 #include "space/config_text.hpp"
 #include "space/search_space.hpp"
 
@@ -80,13 +82,16 @@ TuneSummary finish_run(Store& store, const RunPlan& plan, const SearchLoop::Resu
       summary.stop_reason == StopReason::budget ? StopReason::finished : summary.stop_reason;
   store.release_claims(summary.run_id);
   store.finish_run(summary.run_id, std::string(to_string(stored)), summary.evaluated, summary.failed);
-  summary.top = store.best(plan.keys.space_id, plan.keys.problem_id, plan.keys.device_id, 5, false);
+  summary.top = store.best({.space_id = plan.keys.space_id,
+                            .problem_id = plan.keys.problem_id,
+                            .device_id = plan.keys.device_id,
+                            .top_k = 5});
   return summary;
 }
 
 // tune --rerank after a finished search; an interrupt during it makes the run interrupted, a failing pool
 // only ends the rerank (the search's results are stored).
-void rerank_after_search(const RerankContext& context, const TuneOptions& options,
+void rerank_after_search(const RunContext& context, const TuneOptions& options,
                          const std::atomic<bool>* interrupt, SearchLoop::Result& result) {
   if (options.rerank_top <= 0 || result.stop_reason != StopReason::finished) return;
   try {
@@ -154,17 +159,25 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
   if (workers.baseline()) store->save_baseline(plan.keys.run_id, *workers.baseline());
   save_gpu_states(*store, plan.keys.run_id, false, *target);
   const ClaimPolicy claims = claim_policy_from_environment();
+  const RunContext run{space,
+                       sizes,
+                       target->device(),
+                       *store,
+                       workers.pool(),
+                       workers.compiler(),
+                       options,
+                       plan.keys,
+                       workers.reference_ms(),
+                       extra_validation_rounds(space, sizes),
+                       &workers.baseline()};
   SearchLoop::Result result;
   if (!options.remeasure_only) {
     const Heartbeat heartbeat(options.db_file.string(), plan.keys.run_id, claims.lease_s);
-    SearchLoop loop({space, sizes, target->device(), *store, *plan.strategy, workers.pool(),
-                     workers.compiler(), options, plan.keys, workers.reference_ms(),
-                     [&target] { return target->throttle_note(); }, claims});
+    SearchLoop loop(
+        run, *plan.strategy, [&target] { return target->throttle_note(); }, claims);
     result = loop.run(plan.budget, std::min(plan.budget, plan.remaining()), workers.compile_window(), interrupt);
   }
-  rerank_after_search({space, sizes, target->device(), *store, workers.pool(), workers.compiler(), options,
-                       plan.keys, workers.reference_ms(), &workers.baseline()},
-                      options, interrupt, result);
+  rerank_after_search(run, options, interrupt, result);
   if (workers.baseline()) store->save_baseline(plan.keys.run_id, *workers.baseline());  // with its rerank
   if (const auto stats = workers.compile_stats()) store->save_compile_stats(plan.keys.run_id, *stats);
   store->save_worker_idle(plan.keys.run_id, static_cast<int>(workers.pool().size()), result.worker_idle_ms);

@@ -9,7 +9,7 @@
 
 #include "core/device_info.hpp"
 #include "core/gpu_state.hpp"
-#include "session/tune_session.hpp"
+#include "session/tune_options.hpp"
 #include "session/variant_compiler.hpp"
 #include "space/search_space.hpp"
 #include "worker/messages.hpp"

@@ -10,8 +10,8 @@ std::uint64_t validation_seed(std::uint64_t run_seed, const Config& config) {
   return fnv1a64(canonical_json(config), 0x9e3779b97f4a7c15ULL ^ run_seed);
 }
 
-PoolJob variant_job(const RunJobs& run, std::int64_t ticket, const Config& config, const std::string* cubin,
-                    const LaunchLimit& limit) {
+PoolJob variant_job(const RunContext& run, std::int64_t ticket, const Config& config,
+                    const std::string* cubin, const LaunchLimit& limit) {
   PoolJob job;
   job.message.ticket = ticket;
   job.message.config = config;

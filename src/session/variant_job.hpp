@@ -7,27 +7,18 @@
 #include "core/config.hpp"
 #include "core/device_info.hpp"
 #include "session/launch_timeout.hpp"
-#include "session/tune_session.hpp"
+#include "session/run_context.hpp"
 #include "space/search_space.hpp"
 #include "worker/worker_pool.hpp"
 
 namespace evotune {
-
-// What every job of a run shares.
-struct RunJobs {
-  const SearchSpace& space;
-  const Sizes& sizes;
-  const DeviceInfo& device;
-  const TuneOptions& options;  // the run's seed and evaluation settings
-  int extra_rounds = 0;        // extra_validation_rounds(space, sizes), for the watchdog
-};
 
 // The seed of a config's validation inputs in a run: the same config gets the same inputs on every resume.
 std::uint64_t validation_seed(std::uint64_t run_seed, const Config& config);
 
 // `config`'s job: its seed, `limit` per launch, the watchdog, and where `cubin` is given (null for a replay,
 // which needs no binaries) the compiled kernel with its launches for the problem and each extra problem.
-PoolJob variant_job(const RunJobs& run, std::int64_t ticket, const Config& config, const std::string* cubin,
-                    const LaunchLimit& limit);
+PoolJob variant_job(const RunContext& run, std::int64_t ticket, const Config& config,
+                    const std::string* cubin, const LaunchLimit& limit);
 
 }  // namespace evotune

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/config.hpp"
-#include "space/search_space.hpp"
+#include "space/space_decl.hpp"
 
 namespace evotune {
 

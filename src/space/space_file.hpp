@@ -11,7 +11,7 @@
 
 #include "core/launch_spec.hpp"
 #include "space/field.hpp"
-#include "space/search_space.hpp"
+#include "space/space_decl.hpp"
 
 namespace evotune {
 

@@ -71,4 +71,15 @@ std::string postgres_placeholders(std::string_view sql) {
   return out;
 }
 
+std::string sql_head(std::string_view sql) {
+  std::string head;
+  for (const char c : sql) {
+    const bool space = c == ' ' || c == '\n' || c == '\t';
+    if (space && (head.empty() || head.back() == ' ')) continue;
+    head += space ? ' ' : c;
+    if (head.size() >= 48) return head + "...";
+  }
+  return head;
+}
+
 }  // namespace evotune::dialect

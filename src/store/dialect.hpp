@@ -30,4 +30,8 @@ std::string ddl(sql::Backend backend, std::string_view sqlite_sql);
 // ?N parameters as PostgreSQL's $N (outside quoted text).
 std::string postgres_placeholders(std::string_view sql);
 
+// The statement's first words (about 48 characters, white space folded), for messages: enough to tell which
+// query failed.
+std::string sql_head(std::string_view sql);
+
 }  // namespace evotune::dialect

@@ -18,6 +18,8 @@ namespace {
 
 constexpr Oid kByteaOid = 17;
 
+using dialect::sql_head;
+
 std::string first_line(const char* message) {
   std::string text = message ? message : "";
   if (const auto end = text.find('\n'); end != std::string::npos) text.resize(end);
@@ -25,17 +27,6 @@ std::string first_line(const char* message) {
   if (text.rfind("ERROR:  ", 0) == 0) text.erase(0, 8);
   if (text.rfind("FATAL:  ", 0) == 0) text.erase(0, 8);
   return text.empty() ? "unknown error" : text;
-}
-
-std::string sql_head(std::string_view sql) {
-  std::string head;
-  for (const char c : sql) {
-    const bool space = c == ' ' || c == '\n' || c == '\t';
-    if (space && (head.empty() || head.back() == ' ')) continue;
-    head += space ? ' ' : c;
-    if (head.size() >= 48) return head + "...";
-  }
-  return head;
 }
 
 struct ResultDeleter {

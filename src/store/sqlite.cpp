@@ -7,21 +7,11 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "store/dialect.hpp"
 
 namespace evotune::sqlite {
-namespace {
-// The statement's first words, for messages: enough to tell which query failed.
-std::string sql_head(std::string_view sql) {
-  std::string head;
-  for (const char c : sql) {
-    const bool space = c == ' ' || c == '\n' || c == '\t';
-    if (space && (head.empty() || head.back() == ' ')) continue;
-    head += space ? ' ' : c;
-    if (head.size() >= 48) return head + "...";
-  }
-  return head;
-}
-}  // namespace
+
+using dialect::sql_head;
 
 Connection::Connection(const std::filesystem::path& file, int flags) : file_(file.string()) {
   const int rc = sqlite3_open_v2(file_.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);

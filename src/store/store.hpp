@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -17,10 +18,10 @@
 #include "core/config.hpp"
 #include "core/device_info.hpp"
 #include "core/outcome.hpp"
+#include "core/problem_time.hpp"
 #include "core/sanitizer_finding.hpp"
 #include "core/status.hpp"
 #include "store/sql.hpp"
-#include <memory>
 
 namespace evotune {
 
@@ -130,6 +131,15 @@ struct RunSummary {
   std::int64_t pid = 0;
 };
 
+// Which results Store::best returns: a space version's measurements of one problem.
+struct BestQuery {
+  std::int64_t space_id = 0;
+  std::int64_t problem_id = 0;
+  std::optional<std::int64_t> device_id = std::nullopt;  // none: every device's measurements
+  int top_k = 0;                                         // <= 0: all
+  bool include_failed = false;                           // the failures too, after the ok results
+};
+
 // One measurement as stored, in storing order: the ranked fields plus which run and when.
 struct StoredMeasurement {
   RankedResult result;  // result.registers is 0 when no compile row was recorded
@@ -137,14 +147,6 @@ struct StoredMeasurement {
   bool compiled = false;        // a compile row is recorded: registers and spills are known
   int spill_bytes = 0;          // spill stores + spill loads
   double seconds_into_run = 0;  // created_at minus the run's started_at
-};
-
-// The fastest ok median of one config on one problem (over devices).
-struct ProblemTime {
-  Sizes problem;
-  std::int64_t config_id = 0;
-  Config params;
-  double median_us = 0;
 };
 
 // One measurement of a config with everything stored about it.
@@ -272,10 +274,8 @@ class Store {
                    const std::vector<RerankRecord>& ranked);
 
   // Ok results by the search's median time ascending, the configs a rerank re-timed permuted among their
-  // places by their re-measured medians; then (if include_failed) failures by status. top_k <= 0: all. No
-  // device: every device's measurements.
-  std::vector<RankedResult> best(std::int64_t space_id, std::int64_t problem_id,
-                                 std::optional<std::int64_t> device_id, int top_k, bool include_failed) const;
+  // places by their re-measured medians; then (if include_failed) failures by status.
+  std::vector<RankedResult> best(const BestQuery& query) const;
   std::vector<RunSummary> runs(int limit) const;  // newest first; limit <= 0: all
   // For reports of a space version: its runs on a problem (oldest first), their measurements of it on every
   // device (in storing order), and the ok times of every problem measured (by problem, then config id; on

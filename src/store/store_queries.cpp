@@ -150,9 +150,7 @@ std::set<std::string> Store::measured_configs(std::int64_t space_id, std::int64_
   return params;
 }
 
-std::vector<RankedResult> Store::best(std::int64_t space_id, std::int64_t problem_id,
-                                      std::optional<std::int64_t> device_id, int top_k,
-                                      bool include_failed) const {
+std::vector<RankedResult> Store::best(const BestQuery& query) const {
   // Each measurement with the newest rerank of its config, problem and device. The search's medians rank
   // them all (taken the same way); the configs a rerank re-timed keep the places their search medians gave
   // them, in the order of their re-measured medians. A rerank times its configs back to back, on a GPU
@@ -167,8 +165,8 @@ std::vector<RankedResult> Store::best(std::int64_t space_id, std::int64_t proble
       WHERE c.space_id = ?1 AND m.problem_id = ?2 AND (CAST(?3 AS BIGINT) IS NULL OR m.device_id = ?3)
         AND (?4 OR m.status = 'ok')
       ORDER BY m.status <> 'ok', CASE WHEN m.status = 'ok' THEN m.time_median_us END, m.status, m.id)");
-  select.bind_int(1, space_id).bind_int(2, problem_id).bind_int(3, device_id);
-  select.bind_int(4, include_failed ? 1 : 0);
+  select.bind_int(1, query.space_id).bind_int(2, query.problem_id).bind_int(3, query.device_id);
+  select.bind_int(4, query.include_failed ? 1 : 0);
   std::vector<RankedResult> results;
   while (select.step()) {
     RankedResult& result = results.emplace_back(read_ranked(select, db_->name()));
@@ -190,8 +188,8 @@ std::vector<RankedResult> Store::best(std::int64_t space_id, std::int64_t proble
     return a.remeasured->median_us < b.remeasured->median_us;
   });
   for (std::size_t k = 0; k < slots.size(); ++k) results[slots[k]] = std::move(remeasured[k]);
-  if (top_k > 0 && results.size() > static_cast<std::size_t>(top_k))
-    results.resize(static_cast<std::size_t>(top_k));
+  if (query.top_k > 0 && results.size() > static_cast<std::size_t>(query.top_k))
+    results.resize(static_cast<std::size_t>(query.top_k));
   return results;
 }
 

@@ -11,7 +11,8 @@
 namespace evotune {
 namespace {
 
-// Exit codes the pool reads.
+// The exit codes run_worker documents: the pool learns of a worker's end from its pipes and logs the code
+// ("exited with code 3") with it.
 constexpr int kExitDone = 0;
 constexpr int kExitSetupFailed = 2;
 constexpr int kExitUnhealthy = 3;

@@ -57,7 +57,7 @@ TEST_F(CliErrors, NonPositiveSize) {
 }
 
 TEST_F(CliErrors, FlushL2IsOnOrOff) {
-  for (const char* command : {"tune ", "eval tests/data/spaces/saxpy.cu --space "}) {
+  for (const char* command : {"tune ", "remeasure ", "eval tests/data/spaces/saxpy.cu --space "}) {
     const auto result = test::run_evotune(command + test::kSaxpy + " --flush-l2 maybe");
     EXPECT_NE(result.exit_code, 0) << command;
     EXPECT_NE(result.err.find("--flush-l2: maybe not in {on,off}"), std::string::npos) << result.err;

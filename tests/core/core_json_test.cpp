@@ -144,8 +144,10 @@ TEST(CoreJson, ToleranceAndSettingsRoundTrip) {
   EXPECT_EQ(t.max_abs, 1e-3);
   EXPECT_EQ(t.rel_l2, 0.1 + 0.2);
   EXPECT_FALSE(t.deterministic);
-  const EvalSettings s =
-      round_trip(to_json(EvalSettings{-1, 101, false, 1234.5, false, 3}), settings_from_json);
+  const EvalSettings s = round_trip(to_json(EvalSettings{.warmup = -1, .repetitions = 101, .flush_l2 = false,
+                                                         .timeout_ms = 1234.5, .reset_in_process = false,
+                                                         .validation_rounds = 3}),
+                                    settings_from_json);
   EXPECT_EQ(s.validation_rounds, 3);
   EXPECT_EQ(s.warmup, -1);  // the evaluator clamps; the serialiser carries what it is given
   EXPECT_EQ(s.repetitions, 101);

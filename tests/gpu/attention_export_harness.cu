@@ -8,6 +8,8 @@
 #include <random>
 #include <vector>
 
+#include "../support/attention_reference.hpp"
+
 #define CHECK(call)                                                                     \
   do {                                                                                  \
     cudaError_t e = (call);                                                             \
@@ -47,42 +49,10 @@ int main(int argc, char** argv) {
   CHECK(cudaDeviceSynchronize());
   CHECK(cudaMemcpy(o.data(), dout, n * sizeof(half), cudaMemcpyDeviceToHost));
 
-  double max_abs = 0, diff2 = 0, ref2 = 0;
-  long long non_finite = 0;
-  std::vector<double> scores(S);
-  for (int bh = 0; bh < B * H; ++bh) {
-    const size_t base = size_t(bh) * S * Dim;
-    for (int i = 0; i < S; ++i) {
-      double row_max = -INFINITY;
-      for (int j = 0; j < S; ++j) {
-        if (causal && j > i) {
-          scores[j] = -INFINITY;
-          continue;
-        }
-        double dot = 0;
-        for (int d = 0; d < Dim; ++d)
-          dot += double(__half2float(q[base + size_t(i) * Dim + d])) * double(__half2float(k[base + size_t(j) * Dim + d]));
-        scores[j] = dot * scale;
-        row_max = std::max(row_max, scores[j]);
-      }
-      double sum = 0;
-      for (int j = 0; j < S; ++j) sum += scores[j] = std::exp(scores[j] - row_max);
-      for (int d = 0; d < Dim; ++d) {
-        double acc = 0;
-        for (int j = 0; j < S; ++j) acc += scores[j] * double(__half2float(v[base + size_t(j) * Dim + d]));
-        const double ref = acc / sum;
-        const double out = __half2float(o[base + size_t(i) * Dim + d]);
-        if (!std::isfinite(out)) {
-          ++non_finite;
-          continue;
-        }
-        max_abs = std::max(max_abs, std::fabs(out - ref));
-        diff2 += (out - ref) * (out - ref);
-        ref2 += ref * ref;
-      }
-    }
-  }
-  const double rel_l2 = std::sqrt(diff2 / ref2);
+  const evotune::test::AttentionError error = evotune::test::attention_check(
+      q, k, v, o, B * H, S, Dim, causal, [](half x) { return double(__half2float(x)); });
+  const double max_abs = error.max_abs, rel_l2 = error.rel_l2;
+  const long long non_finite = error.non_finite;
   std::printf("exported kernel vs float64 CPU: max_abs %.3g, rel_l2 %.3g, non-finite %lld of %zu\n", max_abs, rel_l2,
               non_finite, n);
   return (non_finite == 0 && max_abs <= 2e-2 && rel_l2 <= 1e-2) ? 0 : 1;

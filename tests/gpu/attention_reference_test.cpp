@@ -11,38 +11,10 @@
 #include "eval/launch_args.hpp"
 #include "gen/kernel_source.hpp"
 #include "space/search_space.hpp"
+#include "support/attention_reference.hpp"
 
 namespace evotune {
 namespace {
-
-// softmax(Q K^T * scale) V in float64, from the fp16 inputs as the GPU sees them.
-std::vector<double> attention_float64(const std::vector<double>& q, const std::vector<double>& k,
-                                      const std::vector<double>& v, const Sizes& sizes) {
-  const std::int64_t bh = sizes.at("B") * sizes.at("H"), s = sizes.at("S"), d = sizes.at("D");
-  const bool causal = sizes.at("CAUSAL") != 0;
-  const double scale = 1.0 / std::sqrt(static_cast<double>(d));
-  std::vector<double> out(q.size()), p(s);
-  for (std::int64_t h = 0; h < bh; ++h) {
-    const std::int64_t base = h * s * d;
-    for (std::int64_t i = 0; i < s; ++i) {
-      double row_max = -INFINITY;
-      for (std::int64_t j = 0; j < s; ++j) {
-        double dot = 0;
-        for (std::int64_t c = 0; c < d; ++c) dot += q[base + i * d + c] * k[base + j * d + c];
-        p[j] = (causal && j > i) ? -INFINITY : dot * scale;
-        row_max = std::max(row_max, p[j]);
-      }
-      double sum = 0;
-      for (std::int64_t j = 0; j < s; ++j) sum += p[j] = std::exp(p[j] - row_max);
-      for (std::int64_t c = 0; c < d; ++c) {
-        double acc = 0;
-        for (std::int64_t j = 0; j < s; ++j) acc += p[j] * v[base + j * d + c];
-        out[base + i * d + c] = acc / sum;
-      }
-    }
-  }
-  return out;
-}
 
 struct Case {
   const char* problem;
@@ -99,21 +71,18 @@ TEST_P(AttentionReference, MatchesFloat64OnTheCpu) {
   memory.at("O").download(out_bits.data(), out_bits.size() * 2);
   const std::vector<double> out =
       to_doubles(out_bits.data(), dtype, static_cast<std::int64_t>(out_bits.size()));
-  const std::vector<double> expected = attention_float64(host["Q"], host["K"], host["V"], sizes);
-  double max_abs = 0, diff2 = 0, ref2 = 0;
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    ASSERT_TRUE(std::isfinite(out[i])) << "element " << i << " not written or not finite";
-    max_abs = std::max(max_abs, std::fabs(out[i] - expected[i]));
-    diff2 += (out[i] - expected[i]) * (out[i] - expected[i]);
-    ref2 += expected[i] * expected[i];
-  }
+  const std::vector<double> expected =
+      test::attention_float64(host["Q"], host["K"], host["V"], sizes.at("B") * sizes.at("H"), sizes.at("S"),
+                              sizes.at("D"), sizes.at("CAUSAL") != 0);
+  const test::AttentionError error = test::attention_error(out, expected);
+  EXPECT_EQ(error.non_finite, 0) << "elements not written or not finite";
   std::printf("reference vs float64 (%s, %s): max_abs %.3g, rel_l2 %.3g\n", GetParam().problem,
-              std::string(to_string(dtype)).c_str(), max_abs, std::sqrt(diff2 / ref2));
+              std::string(to_string(dtype)).c_str(), error.max_abs, error.rel_l2);
   // fp32 arithmetic on the inputs, output rounded to the element type: half an ulp of values below 1 is
   // <= 2.5e-4 in fp16 and <= 2e-3 in bf16.
   const double limit = dtype == DType::f16 ? 1e-3 : 4e-3;
-  EXPECT_LE(max_abs, limit);
-  EXPECT_LE(std::sqrt(diff2 / ref2), limit);
+  EXPECT_LE(error.max_abs, limit);
+  EXPECT_LE(error.rel_l2, limit);
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, AttentionReference,

@@ -85,7 +85,7 @@ TEST_F(Evaluator, CorrectVariantIsOkAndTimed) {
 }
 
 TEST_F(Evaluator, GraphTimingReplaysSeveralExecutionsAndARetimingSkipsValidation) {
-  EvalSettings settings{3, 10, true, 10000};
+  EvalSettings settings{.warmup = 3, .repetitions = 10, .flush_l2 = true, .timeout_ms = 10000};
   settings.timing = TimingMode::graph;
   auto evaluator = make_evaluator(settings);
   const Outcome graph = evaluator->evaluate(variant(kCorrect), 1234);
@@ -114,7 +114,7 @@ TEST_F(Evaluator, GraphTimingReplaysSeveralExecutionsAndARetimingSkipsValidation
 // phase (bench_ms) then lasts at least as long, and the samples are the usual ones.
 TEST_F(Evaluator, SustainedWarmupRunsTheVariantThatLongBeforeTiming) {
   for (const TimingMode mode : {TimingMode::single, TimingMode::graph}) {
-    EvalSettings settings{3, 10, true, 10000};
+    EvalSettings settings{.warmup = 3, .repetitions = 10, .flush_l2 = true, .timeout_ms = 10000};
     settings.timing = mode;
     const Outcome quick = make_evaluator(settings)->evaluate(variant(kCorrect), 1);
     settings.warmup_ms = 400;

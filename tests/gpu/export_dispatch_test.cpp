@@ -2,7 +2,7 @@
 // tests/gpu/attention_dispatch_harness.cu and run against a float64 CPU reference, directly and from a CUDA
 // graph: at a tuned shape, at two untuned ones (nearest tuned problem, geometry computed at run time), and
 // refused with its message at an untuned head dimension.
-#include "session/export_dispatch.hpp"
+#include "export/export_dispatch.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -11,11 +11,11 @@
 #include <filesystem>
 #include <fstream>
 
+#include "bench/dispatch_bench.hpp"
 #include "core/known_devices.hpp"
 #include "cuda/driver.hpp"
 #include "eval/device_query.hpp"
 #include "replay/recorded_sweep.hpp"
-#include "session/dispatch_bench.hpp"
 
 namespace evotune {
 namespace {

@@ -11,7 +11,7 @@
 
 #include "core/known_devices.hpp"
 #include "cuda/driver.hpp"
-#include "session/export_variant.hpp"
+#include "export/export_variant.hpp"
 
 namespace evotune {
 namespace {

@@ -7,29 +7,12 @@
 set -euo pipefail
 evotune=$1 backend=$2
 root=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d)
-chmod 755 "$work"  # the server runs as evotune-pg when the test runs as root
-pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
-cleanup() {
-  [ "$backend" = postgres ] && "$root/scripts/pg_local.sh" stop "$work/pg" >/dev/null 2>&1
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source "$root/tests/support/test_db.sh"
 [ -n "${CLAIMS_KILL_KEEP:-}" ] && trap - EXIT
 space=search_spaces/flash_attn_fwd.json
 tune=(tune "$space" --replay tests/data/sweeps/flash_attn_fwd_h100_B1_H8_S512_D64.json --strategy exhaustive
       --rerank 0)
 
-if [ "$backend" = postgres ]; then
-  if ! db=$("$root/scripts/pg_local.sh" start "$work/pg" 2>"$work/pg.log"); then
-    echo "SKIPPED: no PostgreSQL server: $(tail -n 1 "$work/pg.log")"
-    exit 77
-  fi
-  sql() { "${EVOTUNE_PG_BIN:-$pg_bin}/psql" "$db" -Atq -F '|' -c "$1"; }
-else
-  db=$work/shared.db
-  sql() { "$root/scripts/sqlite_query.sh" "$db" "$1"; }
-fi
 results() {  # one line per measurement: canonical params, status, median time (as each backend prints it)
   "$@" "SELECT c.params, m.status, m.time_median_us FROM measurements m JOIN configs c ON c.id = m.config_id
         ORDER BY c.params" | awk -F'|' '{ printf "%s|%s|%.6g\n", $1, $2, $3 }'

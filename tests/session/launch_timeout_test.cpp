@@ -66,11 +66,7 @@ TEST(LaunchLimit, FormatsFractionalTimes) {
 
 // EvalSettings with `warmup`, `repetitions` and `rounds`, the rest default.
 EvalSettings settings(int warmup, int repetitions, int rounds = 2) {
-  EvalSettings s;
-  s.warmup = warmup;
-  s.repetitions = repetitions;
-  s.validation_rounds = rounds;
-  return s;
+  return EvalSettings{.warmup = warmup, .repetitions = repetitions, .validation_rounds = rounds};
 }
 
 TEST(JobDeadline, GrowsWithRepetitionsWarmupAndValidationRounds) {

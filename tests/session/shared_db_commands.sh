@@ -7,24 +7,7 @@
 set -euo pipefail
 evotune=$1 backend=$2
 root=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d)
-chmod 755 "$work"  # the server runs as evotune-pg when the test runs as root
-pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
-cleanup() {
-  [ "$backend" = postgres ] && "$root/scripts/pg_local.sh" stop "$work/pg" >/dev/null 2>&1
-  rm -rf "$work"
-}
-trap cleanup EXIT
-if [ "$backend" = postgres ]; then
-  if ! db=$("$root/scripts/pg_local.sh" start "$work/pg" 2>"$work/pg.log"); then
-    echo "SKIPPED: no PostgreSQL server: $(tail -n 1 "$work/pg.log")"
-    exit 77
-  fi
-  sql() { "${EVOTUNE_PG_BIN:-$pg_bin}/psql" "$db" -Atq -F '|' -c "$1"; }
-else
-  db=$work/shared.db
-  sql() { "$root/scripts/sqlite_query.sh" "$db" "$1"; }
-fi
+source "$root/tests/support/test_db.sh"
 status=0
 fail() { echo "FAIL: $*"; status=1; }
 

@@ -208,7 +208,7 @@ TEST(StoreMigration, Version8GainsTheRerankTableAndKeepsItsRanking) {
   EXPECT_EQ(query_text(file, "PRAGMA user_version"), std::to_string(latest_schema_version()));
   EXPECT_EQ(columns(file, "reranks").count("round_medians_us"), 1u);
   // Without a rerank, best ranks as before: by the measurement's median.
-  const auto before = store.best(1, 1, 1, 0, false);
+  const auto before = store.best({.space_id = 1, .problem_id = 1, .device_id = 1});
   ASSERT_EQ(before.size(), 2u);
   EXPECT_EQ(before[0].config_id, 2);
   EXPECT_FALSE(before[0].remeasured);
@@ -218,7 +218,7 @@ TEST(StoreMigration, Version8GainsTheRerankTableAndKeepsItsRanking) {
   RerankRecord slower{2, {}};
   slower.remeasured = {2, 12.5, 12.4, 12.6, {12.4, 12.5, 12.6}, std::nullopt};
   store.save_rerank(2, 1, 1, {faster, slower});
-  EXPECT_EQ(store.best(1, 1, 1, 0, false).at(0).config_id, 4);
+  EXPECT_EQ(store.best({.space_id = 1, .problem_id = 1, .device_id = 1}).at(0).config_id, 4);
   EXPECT_EQ(query_text(file, "PRAGMA foreign_key_check"), "<no row>");
 }
 

@@ -24,7 +24,8 @@ TEST_F(StoreTest, BestListsOkByMedianThenFailures) {
   measure(wrong, failed_outcome(Status::compile_error, "syntax"));
   measure(middle, ok_outcome(20.0));
 
-  const auto ok_only = store.best(space_id, problem_id, device_id, 10, false);
+  const auto ok_only =
+      store.best({.space_id = space_id, .problem_id = problem_id, .device_id = device_id, .top_k = 10});
   ASSERT_EQ(ok_only.size(), 3u);
   EXPECT_EQ(ok_only[0].config_id, fast);
   EXPECT_EQ(ok_only[1].config_id, middle);
@@ -36,7 +37,8 @@ TEST_F(StoreTest, BestListsOkByMedianThenFailures) {
   EXPECT_DOUBLE_EQ(ok_only[0].gbps, 900.0);
   EXPECT_EQ(ok_only[0].device_name, "NVIDIA H100 80GB HBM3");
 
-  const auto all = store.best(space_id, problem_id, device_id, 0, true);
+  const auto all = store.best(
+      {.space_id = space_id, .problem_id = problem_id, .device_id = device_id, .include_failed = true});
   ASSERT_EQ(all.size(), 5u);
   EXPECT_EQ(all[2].config_id, slow);
   EXPECT_EQ(all[3].status, Status::compile_error);
@@ -44,7 +46,11 @@ TEST_F(StoreTest, BestListsOkByMedianThenFailures) {
   EXPECT_EQ(all[4].message, "too much shared memory");
   EXPECT_FALSE(all[4].timing.has_value());
 
-  const auto top2 = store.best(space_id, problem_id, device_id, 2, true);
+  const auto top2 = store.best({.space_id = space_id,
+                                .problem_id = problem_id,
+                                .device_id = device_id,
+                                .top_k = 2,
+                                .include_failed = true});
   ASSERT_EQ(top2.size(), 2u);
   EXPECT_EQ(top2[1].config_id, middle);
 }
@@ -57,15 +63,18 @@ TEST_F(StoreTest, BestFiltersByDeviceAndReadsRegisters) {
   measure(config(64), ok_outcome(8.0), device_id, compile_id);
   measure(config(64), ok_outcome(6.0), h200);
 
-  const auto h100_only = store.best(space_id, problem_id, device_id, 5, false);
+  const auto h100_only =
+      store.best({.space_id = space_id, .problem_id = problem_id, .device_id = device_id, .top_k = 5});
   ASSERT_EQ(h100_only.size(), 1u);
   EXPECT_EQ(h100_only[0].registers, 96);
-  const auto both = store.best(space_id, problem_id, std::nullopt, 5, false);
+  const auto both = store.best({.space_id = space_id, .problem_id = problem_id, .top_k = 5});
   ASSERT_EQ(both.size(), 2u);
   EXPECT_EQ(both[0].device_name, "NVIDIA H200");
   EXPECT_EQ(both[0].registers, 0);
   EXPECT_EQ(store.count_measurements(space_id, problem_id, h200), 1);
-  EXPECT_TRUE(store.best(space_id, problem_id + 1, std::nullopt, 5, true).empty());
+  EXPECT_TRUE(
+      store.best({.space_id = space_id, .problem_id = problem_id + 1, .top_k = 5, .include_failed = true})
+          .empty());
 }
 
 TEST_F(StoreTest, MeasuredConfigsAreCanonicalTextPerSpaceProblemDevice) {

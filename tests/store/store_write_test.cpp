@@ -106,7 +106,8 @@ TEST_F(StoreTest, MeasurementsAreNeverDuplicatedOrOverwritten) {
   measure(config_id, ok_outcome(10.0));
   measure(config_id, ok_outcome(5.0));
   measure(config_id, failed_outcome(Status::launch_error, "illegal address"));
-  const auto results = store.best(space_id, problem_id, device_id, 0, true);
+  const auto results = store.best(
+      {.space_id = space_id, .problem_id = problem_id, .device_id = device_id, .include_failed = true});
   ASSERT_EQ(results.size(), 1u);
   EXPECT_EQ(results[0].status, Status::ok);
   EXPECT_DOUBLE_EQ(results[0].timing->median_us, 10.0);
@@ -248,7 +249,7 @@ TEST_F(StoreTest, EachMeasurementKeepsHowItWasTimed) {
   measure(config(16), graph);
   measure(config(32), fallback);
   measure(config(64), unknown);
-  const auto best = store.best(space_id, problem_id, device_id, 0, false);
+  const auto best = store.best({.space_id = space_id, .problem_id = problem_id, .device_id = device_id});
   ASSERT_EQ(best.size(), 3u);
   EXPECT_EQ(best[0].timing->method, graph.timing->method);
   EXPECT_EQ(best[1].timing->method, fallback.timing->method);
@@ -269,7 +270,8 @@ TEST_F(StoreTest, EachMeasurementKeepsItsEnergy) {
   measure(config(16), measured);
   measure(config(32), unmeasured);
   measure(config(64), failed);
-  const auto best = store.best(space_id, problem_id, device_id, 0, true);
+  const auto best = store.best(
+      {.space_id = space_id, .problem_id = problem_id, .device_id = device_id, .include_failed = true});
   ASSERT_EQ(best.size(), 3u);
   ASSERT_TRUE(best[0].energy.has_value());
   EXPECT_EQ(best[0].energy->uj_per_execution, 812.5);
@@ -313,13 +315,14 @@ TEST_F(StoreTest, BestPermutesTheReMeasuredConfigsAmongTheirPlacesByTheNewestRer
   // The search's medians place a (10.0), b (10.5), d (10.8), c (11.0); the re-measured b, a and c take the
   // 1st, 2nd and 4th places in the order of their newest reranks (b 9.0, a 9.2, c 9.6). d stays 3rd though
   // c's re-measured median is below its search median: a rerank's medians order its own configs only.
-  const auto best = store.best(space_id, problem_id, device_id, 0, false);
+  const auto best = store.best({.space_id = space_id, .problem_id = problem_id, .device_id = device_id});
   ASSERT_EQ(best.size(), 4u);
   EXPECT_EQ(best[0].config_id, b);
   EXPECT_EQ(best[1].config_id, a);
   EXPECT_EQ(best[2].config_id, d);
   EXPECT_EQ(best[3].config_id, c);
-  const auto top_two = store.best(space_id, problem_id, device_id, 2, false);
+  const auto top_two =
+      store.best({.space_id = space_id, .problem_id = problem_id, .device_id = device_id, .top_k = 2});
   ASSERT_EQ(top_two.size(), 2u);
   EXPECT_EQ(top_two[0].config_id, b);
   EXPECT_EQ(top_two[1].config_id, a);

@@ -1,0 +1,191 @@
+// The dispatching export on the saxpy test space, whose condition TILE <= N depends on a run-time size: the
+// generated file compiles with nvcc, its variants coexist, and its <space>_pick gives DispatchTable::pick's
+// answer (exact, nearest that runs, refusals) at tuned and untuned sizes, with no GPU.
+#include "export/export_dispatch.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "core/known_devices.hpp"
+#include "space/space_fixture.hpp"
+
+namespace evotune {
+namespace {
+
+using testing::kSpaces;
+
+const DeviceInfo kDevice = offline_device("sm_90");
+
+Config saxpy(ParamValue block, ParamValue items, ParamValue vector) {
+  return {{"BLOCK", block}, {"ITEMS", items}, {"VECTOR", vector}};
+}
+
+// Winners: N=1024 a tile of 1024, N=4096 a tile of 1024 (float4), N=65536 a tile of 32; ALIGN=1 at N=4096
+// a tile of 256.
+DispatchTable saxpy_table() {
+  return DispatchTable({"ALIGN"},
+                       {{{{"N", 1024}, {"ALIGN", 4}},
+                         {{saxpy(1024, 1, 0), 5.0}, {saxpy(32, 1, 0), 9.0}, {saxpy(256, 4, 1), 6.0}}},
+                        {{{"N", 4096}, {"ALIGN", 4}},
+                         {{saxpy(256, 4, 1), 6.0}, {saxpy(1024, 1, 0), 7.0}, {saxpy(32, 1, 0), 20.0}}},
+                        {{{"N", 65536}, {"ALIGN", 4}}, {{saxpy(32, 1, 0), 30.0}, {saxpy(1024, 1, 0), 35.0}}},
+                        {{{"N", 4096}, {"ALIGN", 1}}, {{saxpy(128, 2, 0), 8.0}}}});
+}
+
+std::string nvcc() {
+  const char* home = std::getenv("CUDA_HOME");
+  for (const std::string& root : {std::string(home ? home : ""), std::string("/usr/local/cuda")})
+    if (!root.empty() && std::filesystem::exists(root + "/bin/nvcc")) return root + "/bin/nvcc";
+  return "";
+}
+
+std::string read(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST(ExportDispatch, EachDistinctWinnerOnceInItsOwnNamespace) {
+  const auto space = SearchSpace::load(kSpaces / "saxpy.json");
+  const DispatchTable table = saxpy_table();
+  const auto variants = dispatch_variants(space, table);
+  ASSERT_EQ(variants.size(), 4u);
+  EXPECT_EQ(variants[0], (DispatchVariant{saxpy(1024, 1, 0), {{"ALIGN", 4}}}));
+  EXPECT_EQ(variants[3], (DispatchVariant{saxpy(128, 2, 0), {{"ALIGN", 1}}}));
+  const std::string text = render_dispatch_export(space, table, kDevice, "// test\n");
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_NE(text.find("namespace saxpy_variant" + std::to_string(i) + " {"), std::string::npos);
+    EXPECT_NE(text.find("saxpy_v" + std::to_string(i) + "(const float*"), std::string::npos);
+  }
+  EXPECT_NE(text.find("#undef BLOCK"), std::string::npos);
+  EXPECT_NE(text.find("extern \"C\" int saxpy_dispatch(const float* x, float* y, long long size_N, long long "
+                      "size_ALIGN, void* workspace, size_t workspace_size, cudaStream_t stream)"),
+            std::string::npos);
+  EXPECT_NE(text.find("evotune_expr::cdiv(N, TILE)"), std::string::npos)
+      << "the grid is computed at run time";
+}
+
+TEST(ExportDispatch, NothingTunedIsAnError) {
+  const auto space = SearchSpace::load(kSpaces / "saxpy.json");
+  EXPECT_THROW(render_dispatch_export(space, DispatchTable({"ALIGN"}, {}), kDevice, ""), Error);
+}
+
+// The compiled pick against DispatchTable::pick at sizes around and between the tuned ones.
+TEST(ExportDispatch, ThePickOfTheCompiledFileIsTheTablesPick) {
+  if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
+  const auto space = SearchSpace::load(kSpaces / "saxpy.json");
+  const DispatchTable table = saxpy_table();
+  const auto variants = dispatch_variants(space, table);
+  const std::vector<std::int64_t> lengths{1,    16,   31,   32,   33,   600,   1000,  1023,   1024,
+                                          1025, 2000, 3000, 4096, 5000, 30000, 65536, 1000000};
+  std::ostringstream host;
+  host << "\n#include <cstdio>\nint main() {\n"
+       << "  const long long lengths[] = {";
+  for (const auto n : lengths) host << n << ", ";
+  host << "};\n  for (long long align : {1LL, 4LL, 2LL})\n    for (long long n : lengths) {\n"
+       << "      int rule = -1;\n      const int variant = saxpy_pick(n, align, &rule);\n"
+       << "      std::printf(\"%lld %lld %d %d\\n\", n, align, variant, variant >= 0 ? rule : -1);\n    }\n"
+       << "  std::printf(\"%d %d\\n%s\\n%s\\n\", saxpy_pick(0, 4, nullptr), saxpy_variant_count(),\n"
+       << "              saxpy_error_string(-1), saxpy_variant(2));\n}\n";
+  testing::TempSpaces folder;
+  const auto source =
+      folder.write_text("dispatch.cu", render_dispatch_export(space, table, kDevice, "// t\n") + host.str());
+  const auto binary = folder.dir() / "dispatch";
+  const auto log = folder.dir() / "nvcc.log";
+  const std::string build = nvcc() + " -arch=sm_90 -std=c++17 " + source.string() + " -o " + binary.string() +
+                            " >" + log.string() + " 2>&1";
+  ASSERT_EQ(std::system(build.c_str()), 0) << read(log);
+  const auto output = folder.dir() / "picks.txt";
+  ASSERT_EQ(std::system((binary.string() + " > " + output.string()).c_str()), 0);
+  std::ifstream in(output);
+  int nearest = 0, exact = 0, refused = 0;
+  for (const std::int64_t align : {1, 4, 2}) {
+    for (const auto n : lengths) {
+      long long got_n = 0, got_align = 0;
+      int variant = 0, rule = 0;
+      ASSERT_TRUE(in >> got_n >> got_align >> variant >> rule);
+      ASSERT_EQ(got_n, n);
+      const Sizes problem{{"N", n}, {"ALIGN", align}};
+      const auto expected = table.pick(
+          problem, [&](const Config& config) { return space.check(config, problem, kDevice).valid; });
+      const std::string where = key_value_text(problem);
+      if (!expected) {
+        EXPECT_EQ(variant, align == 2 ? -1 : -3) << where;
+        ++refused;
+        continue;
+      }
+      ASSERT_GE(variant, 0) << where;
+      EXPECT_EQ(variants.at(variant).config, expected->config) << where;
+      EXPECT_EQ(rule, static_cast<int>(expected->rule)) << where;
+      exact += expected->rule == DispatchRule::exact;
+      nearest += expected->rule == DispatchRule::nearest;
+    }
+  }
+  EXPECT_EQ(exact, 4);
+  EXPECT_GT(nearest, 10);
+  EXPECT_GT(refused, lengths.size());  // every ALIGN=2, and lengths shorter than every tile
+  int zero = 0, count = 0;
+  in >> zero >> count;
+  EXPECT_EQ(zero, -2);
+  EXPECT_EQ(count, 4);
+  std::string line;
+  std::getline(in, line);
+  std::getline(in, line);
+  EXPECT_EQ(line,
+            "saxpy: no variant was tuned for these compile-time sizes (ALIGN); tuned: ALIGN=4; ALIGN=1");
+  std::getline(in, line);
+  EXPECT_EQ(line, "{\"BLOCK\":32,\"ITEMS\":1,\"VECTOR\":0} compiled for ALIGN=4");
+}
+
+// row_sum: SPLITS > 1 runs two launches over scratch from the workspace, and SPLITS <= COLS depends on a
+// run-time size. The file compiles, and its workspace and pick follow the sizes (no GPU needed for either).
+TEST(ExportDispatch, ScratchSizesAndLaunchesFollowTheSizesOfTheCall) {
+  if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
+  const auto space = SearchSpace::load(kSpaces / "row_sum.json");
+  const DispatchTable table({}, {{{{"ROWS", 100}, {"COLS", 1000}}, {{{{"BLOCK", 128}, {"SPLITS", 4}}, 2.0}}},
+                                 {{{"ROWS", 100}, {"COLS", 3}}, {{{{"BLOCK", 64}, {"SPLITS", 1}}, 1.0}}}});
+  const std::string host = R"(
+#include <cstdio>
+int main() {
+  const long long sizes[][2] = {{100, 1000}, {1000, 100000}, {100, 3}, {100, 2}, {7, 1}};
+  for (const auto& s : sizes) {
+    size_t bytes = 12345;
+    const int status = row_sum_workspace_bytes(s[0], s[1], &bytes);
+    std::printf("%d %d %zu\n", row_sum_pick(s[0], s[1], nullptr), status, bytes);
+  }
+}
+)";
+  testing::TempSpaces folder;
+  const auto source =
+      folder.write_text("row_sum.cu", render_dispatch_export(space, table, kDevice, "// t\n") + host);
+  const auto binary = folder.dir() / "row_sum";
+  const auto log = folder.dir() / "nvcc.log";
+  ASSERT_EQ(std::system((nvcc() + " -arch=sm_90 -std=c++17 " + source.string() + " -o " + binary.string() +
+                         " >" + log.string() + " 2>&1")
+                            .c_str()),
+            0)
+      << read(log);
+  const auto output = folder.dir() / "out.txt";
+  ASSERT_EQ(std::system((binary.string() + " > " + output.string()).c_str()), 0);
+  // 4 x 100 floats = 1600 bytes, in 256-byte steps 1792; SPLITS = 4 cannot split 2 columns: the SPLITS = 1
+  // winner, which needs no scratch; nothing splits 1 column 4 ways but SPLITS = 1 still runs.
+  EXPECT_EQ(read(output), "0 0 1792\n0 0 16128\n1 0 0\n1 0 0\n1 0 0\n");
+}
+
+// N=600 is nearest to N=1024, whose winner's tile (1024) does not fit; the next that runs is N=65536's.
+TEST(ExportDispatch, ANearerWinnerThatCannotRunIsPassedOver) {
+  const auto space = SearchSpace::load(kSpaces / "saxpy.json");
+  const Sizes problem{{"N", 600}, {"ALIGN", 4}};
+  const auto choice = saxpy_table().pick(
+      problem, [&](const Config& config) { return space.check(config, problem, kDevice).valid; });
+  ASSERT_TRUE(choice);
+  EXPECT_EQ(choice->rule, DispatchRule::nearest);
+  EXPECT_EQ(choice->config, saxpy(32, 1, 0));
+}
+
+}  // namespace
+}  // namespace evotune

@@ -1,0 +1,148 @@
+// The exported .cu: a single-kernel space's launcher as it always was; a multi-launch space's launcher that
+// runs every launch with scratch carved from the caller's workspace, and its workspace size. Each compiles
+// with nvcc.
+#include "export/export_variant.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "core/known_devices.hpp"
+#include "space/space_fixture.hpp"
+
+namespace evotune {
+namespace {
+
+using testing::kSpaces;
+
+const DeviceInfo kDevice = offline_device("sm_90");
+
+std::string exported(const std::string& space_file, const std::string& problem, const Config& config) {
+  const auto space = SearchSpace::load(space_file);
+  return render_export(space, space.resolve_problem(problem), config, kDevice, "// test export\n");
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// nvcc from $CUDA_HOME or /usr/local/cuda; empty when neither has one.
+std::string nvcc() {
+  const char* home = std::getenv("CUDA_HOME");
+  for (const std::string& root : {std::string(home ? home : ""), std::string("/usr/local/cuda")})
+    if (!root.empty() && std::filesystem::exists(root + "/bin/nvcc")) return root + "/bin/nvcc";
+  return "";
+}
+
+// Compiles `text` with `nvcc -c` for sm_90; the compiler's output on failure.
+std::string nvcc_error(const std::string& text, const std::string& name, const std::string& arch = "sm_90") {
+  testing::TempSpaces folder;
+  const auto source = folder.write_text(name + ".cu", text);
+  const auto log = folder.dir() / "nvcc.log";
+  const std::string command = nvcc() + " -arch=" + arch + " -std=c++17 -c " + source.string() + " -o " +
+                              (folder.dir() / (name + ".o")).string() + " >" + log.string() + " 2>&1";
+  if (std::system(command.c_str()) == 0) return "";
+  std::ifstream in(log);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST(ExportVariant, SingleKernelSpacesKeepTheirLauncher) {
+  const std::string text =
+      exported((kSpaces / "saxpy.json").string(), "", {{"BLOCK", 128}, {"ITEMS", 4}, {"VECTOR", 1}});
+  EXPECT_TRUE(contains(text,
+                       "extern \"C\" cudaError_t saxpy_launch(const float* x, float* y, int n, float a, "
+                       "cudaStream_t stream) {\n  if (n != 4096) return cudaErrorInvalidValue;\n"));
+  EXPECT_TRUE(contains(
+      text,
+      "  saxpy<<<grid, block, shared_bytes, stream>>>(x, y, n, a);\n  return cudaGetLastError();\n}\n"));
+  EXPECT_FALSE(contains(text, "workspace"));
+}
+
+TEST(ExportVariant, SplitsRunBothKernelsOnTheWorkspace) {
+  const std::string text = exported((kSpaces / "row_sum.json").string(), "", {{"BLOCK", 128}, {"SPLITS", 4}});
+  // 4 x 100 floats, rounded up to 256 bytes.
+  EXPECT_TRUE(contains(text,
+                       "extern \"C\" size_t row_sum_workspace_bytes(int rows, int cols) {\n"
+                       "  if (rows != 100 || cols != 1000) return SIZE_MAX;\n  return 1792;\n}\n"));
+  EXPECT_TRUE(
+      contains(text,
+               "extern \"C\" cudaError_t row_sum_launch(const float* x, float* out, int rows, int cols, "
+               "void* workspace, cudaStream_t stream) {\n"));
+  EXPECT_TRUE(contains(
+      text, "  float* const partial = reinterpret_cast<float*>(static_cast<char*>(workspace) + 0);\n"));
+  const auto part = text.find("row_sum_part<<<grid, block, shared_bytes, stream>>>(x, partial, rows, cols);");
+  const auto combine =
+      text.find("row_sum_combine<<<grid, block, shared_bytes, stream>>>(partial, out, rows);");
+  ASSERT_NE(part, std::string::npos);
+  ASSERT_NE(combine, std::string::npos);
+  EXPECT_LT(part, combine);
+  EXPECT_TRUE(contains(text, "    const dim3 grid(4, 100, 1);\n"));
+  EXPECT_TRUE(contains(text, "    const dim3 grid(2, 1, 1);\n    const dim3 block(64, 1, 1);\n"));
+}
+
+TEST(ExportVariant, OneSplitNeedsNoWorkspaceButKeepsTheSignature) {
+  const std::string text = exported((kSpaces / "row_sum.json").string(), "", {{"BLOCK", 64}, {"SPLITS", 1}});
+  EXPECT_TRUE(contains(text, "  return 0;\n}\n"));
+  EXPECT_TRUE(
+      contains(text, "row_sum_launch(const float* x, float* out, int rows, int cols, void* workspace, "));
+  EXPECT_TRUE(contains(text, "row_sum<<<grid, block, shared_bytes, stream>>>(x, out, rows, cols);"));
+  EXPECT_FALSE(contains(text, "row_sum_combine<<<"));
+}
+
+TEST(ExportVariant, ExportsCompileWithNvcc) {
+  if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
+  EXPECT_EQ(nvcc_error(exported((kSpaces / "row_sum.json").string(), "", {{"BLOCK", 256}, {"SPLITS", 2}}),
+                       "row_sum"),
+            "");
+  const Config mma{{"BLOCK_M", 128}, {"BLOCK_N", 64},  {"WARPS", 4},  {"STAGES", 2},
+                   {"SWIZZLE", 1},   {"Q_IN_REGS", 0}, {"SPLITS", 4}, {"PERSISTENT", 0}};
+  const std::string fp16 = exported("search_spaces/flash_attn_fwd_mma.json", "B=1,H=8,S=512,D=64", mma);
+  EXPECT_TRUE(contains(fp16, "flash_attn_fwd_mma_workspace_bytes(int B, int H, int S)"));
+  EXPECT_TRUE(contains(fp16, "flash_attn_combine<<<"));
+  EXPECT_EQ(nvcc_error(fp16, "mma_fp16"), "");
+  Config bf16_config = mma;
+  bf16_config["SPLITS"] = 2;
+  const std::string bf16 =
+      exported("search_spaces/flash_attn_fwd_mma_bf16.json", "B=1,H=2,S=300,D=128,CAUSAL=1", bf16_config);
+  EXPECT_EQ(nvcc_error(bf16, "mma_bf16"), "");
+}
+
+// The wgmma space's TMA variants: the launcher takes Q, K, V, O as buffers, encodes one tensor map per
+// buffer with the driver's encoder found through the runtime, and passes them by value; it builds for sm_90a.
+// Persistent: min(SMs, work tiles) blocks, here the 64 work tiles (8 of 128 rows x 8 heads; an H100 has 132
+// SMs).
+TEST(ExportVariant, TensorMapsAreEncodedByTheLauncher) {
+  const Config config{{"CONSUMER_WARPGROUPS", 2}, {"BLOCK_N", 128},       {"STAGES", 2},
+                      {"INTRA_WG_OVERLAP", 1},    {"WARP_SPECIALIZE", 1}, {"PINGPONG", 1},
+                      {"TMA_LOADS", 1},           {"TMA_STORE", 1},       {"PERSISTENT", 1},
+                      {"REG_SPLIT", 1},           {"LONGEST_FIRST", 0},   {"CLUSTER", 1}};
+  const std::string text = exported("search_spaces/flash_attn_fwd_wgmma.json", "B=2,H=4,S=1000,D=64", config);
+  EXPECT_TRUE(contains(text, "cudaGetDriverEntryPointByVersion(\"cuTensorMapEncodeTiled\""));
+  EXPECT_TRUE(contains(text, "const cuuint64_t dims[] = {64u, 1000u, 8u};"))
+      << text.substr(text.size() - 3000);
+  EXPECT_TRUE(contains(text, "const cuuint32_t box[] = {64u, 128u, 1u};"));
+  EXPECT_TRUE(contains(text, "CU_TENSOR_MAP_SWIZZLE_128B"));
+  EXPECT_TRUE(contains(text, "evotune_tensor_map_arg{&K_map_encoded}"));
+  EXPECT_TRUE(contains(text, "const cuuint32_t box[] = {64u, 64u, 1u};"));  // O: 64 rows per warpgroup
+  EXPECT_TRUE(contains(text, "evotune_tensor_map_arg{&O_map_encoded}"));
+  EXPECT_TRUE(contains(text, "const dim3 grid(64, 1, 1);"));
+  EXPECT_TRUE(
+      contains(text, "flash_attn_fwd_wgmma_launch(const half* Q, const half* K, const half* V, half* O"));
+  if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
+  EXPECT_EQ(nvcc_error(text, "wgmma_tma", "sm_90a"), "");
+}
+
+// A clustered launch is exported through cudaLaunchKernelEx with the cluster attribute.
+TEST(ExportVariant, ClustersLaunchThroughLaunchKernelEx) {
+  const std::string text = exported((kSpaces / "cluster_copy.json").string(), "N=1000",
+                                    {{"CLUSTER", 2}, {"BLOCK", 256}, {"SMEM_KB", 0}});
+  EXPECT_TRUE(contains(text, "cluster[0].val.clusterDim.x = 2;"));
+  EXPECT_TRUE(contains(text, "cudaLaunchKernelEx(&config, cluster_copy, x, y, n)"));
+  if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
+  EXPECT_EQ(nvcc_error(text, "cluster_copy"), "");
+}
+
+}  // namespace
+}  // namespace evotune
