@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "export/export_parts.hpp"
 #include "gen/kernel_source.hpp"
+#include "gen/local_includes.hpp"
 #include "space/device_variables.hpp"
 #include "space/expression.hpp"
 #include "space/expression_cpp.hpp"
@@ -247,7 +248,11 @@ std::string buffer_and_size_arguments(const SearchSpace& space) {
 std::string variant_kernel_code(const SearchSpace& space, const DispatchVariant& variant, std::size_t index,
                                 const std::string& prefix) {
   const std::string& source = space.template_source();
-  std::string body = source.substr(header_prefix_length(source));
+  const std::size_t headers = header_prefix_length(source);
+  // A header the template includes past its prefix (one that reads the parameters) goes into each variant.
+  std::string body = LocalIncludes(space.kernel().file.parent_path())
+                         .expand(source.substr(headers), space.kernel().file.filename().string(),
+                                 static_cast<int>(std::count(source.begin(), source.begin() + headers, '\n')) + 1);
   const std::string suffix = "_v" + std::to_string(index);
   for (const auto& name : kernel_names(space))
     body = std::regex_replace(body, std::regex("\\b" + name + "\\b"), name + suffix);

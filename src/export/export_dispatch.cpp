@@ -9,6 +9,7 @@
 #include "export/dispatch_variant_code.hpp"
 #include "export/export_parts.hpp"
 #include "gen/kernel_source.hpp"
+#include "gen/local_includes.hpp"
 #include "space/expression_cpp.hpp"
 
 namespace evotune {
@@ -121,7 +122,11 @@ std::string render_dispatch_export(const SearchSpace& space, const DispatchTable
 
   std::ostringstream out;
   const std::string& source = space.template_source();
-  out << header << "\n" << option_defines(space) << source.substr(0, header_prefix_length(source)) << "\n";
+  // The template's own headers (kernels/common/sm90) inlined once, ahead of every variant, as NVRTC saw them.
+  out << header << "\n" << option_defines(space)
+      << LocalIncludes(space.kernel().file.parent_path())
+             .expand(source.substr(0, header_prefix_length(source)), space.kernel().file.filename().string())
+      << "\n";
   out << "#include <cuda_runtime.h>\n#include <cstddef>\n#include <mutex>\n#include <vector>\n\n";
   out << expression_cpp_prelude() << "\n";
   if (has_tensor_map(space)) out << tensor_map_host();

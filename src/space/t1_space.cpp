@@ -179,7 +179,7 @@ Json read_argument(const Field& field, Context& context) {
   } else if (fill == "Generator") {
     // evotune fills on the device, uniformly: a generated sequence becomes values in a like range.
     ignore(field.at("FillType"), context, "Generator data become uniform values in [0, Size]");
-    const auto& size = field.at("Size").json();
+    const Json size = field.at("Size").json();
     argument["FillType"] = "Random";
     argument["FillRange"] = Json::array({0.0, size.is_number() ? size.get<double>() : 1.0});
   } else {

@@ -69,6 +69,36 @@ TEST(ExportDispatch, EachDistinctWinnerOnceInItsOwnNamespace) {
       << "the grid is computed at run time";
 }
 
+// A template that includes its own headers (the GEMM template, kernels/common/sm90): the exported file holds
+// them once, ahead of the variants, and compiles where no kernels/ folder is beside it.
+TEST(ExportDispatch, TheTemplatesOwnHeadersAreInlinedOnce) {
+  const auto space = SearchSpace::load("search_spaces/gemm_wgmma.json");
+  const auto gemm = [](ParamValue block_n, ParamValue split) {
+    return Config{{"BLOCK_M", 128}, {"BLOCK_N", block_n}, {"STAGES", 4}, {"CONSUMER_WARPGROUPS", 2},
+                  {"PERSISTENT", 1}, {"RASTER", 0}, {"SWIZZLE", 8}, {"SPLIT_K", split}, {"CLUSTER_M", 1},
+                  {"CLUSTER_N", 1}, {"EPILOGUE", split == 1 ? 1 : 0}};
+  };
+  const Sizes flags{{"B_KMAJOR", 1}, {"BIAS", 0}, {"ACT", 0}};
+  Sizes large = flags, small = flags;
+  large.insert({{"M", 4096}, {"N", 4096}, {"K", 4096}});
+  small.insert({{"M", 16}, {"N", 4096}, {"K", 4096}});
+  const DispatchTable table({"B_KMAJOR", "BIAS", "ACT"}, {{large, {{gemm(256, 1), 200.0}}}, {small, {{gemm(128, 4), 9.0}}}});
+  const std::string text = render_dispatch_export(space, table, offline_device("sm_90"), "// t\n");
+  EXPECT_EQ(text.find("\n#include \"../common/sm90/"), std::string::npos) << "a relative include left in";
+  const auto once = [&](const std::string& part) {
+    const auto first = text.find(part);
+    return first != std::string::npos && text.find(part, first + 1) == std::string::npos;
+  };
+  EXPECT_TRUE(once("struct TmaPipeline {")) << "kernels/common/sm90/pipeline.cuh, once";
+  EXPECT_TRUE(once("struct alignas(64) TensorMap {")) << "kernels/common/sm90/arch.cuh, once";
+  if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
+  const testing::TempSpaces folder;
+  const auto file = folder.write_text("gemm_dispatch.cu", text);
+  const std::string build = nvcc() + " -gencode=arch=compute_90a,code=sm_90a -std=c++17 -c -o " +
+                            (folder.dir() / "gemm_dispatch.o").string() + " " + file.string() + " 2>&1";
+  EXPECT_EQ(std::system(build.c_str()), 0) << build;
+}
+
 TEST(ExportDispatch, NothingTunedIsAnError) {
   const auto space = SearchSpace::load(kSpaces / "saxpy.json");
   EXPECT_THROW(render_dispatch_export(space, DispatchTable({"ALIGN"}, {}), kDevice, ""), Error);
