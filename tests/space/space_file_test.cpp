@@ -179,7 +179,7 @@ const BadFile kBadFiles[] = {
     {"extra_problem_unknown_size.json", ": Validation.ExtraProblems[0].M: not a problem size"},
     {"unknown_top_field.json",
      ": Expresions: unknown field (known: General, Name, ConfigurationSpace, Problem, "
-     "Expressions, KernelSpecification, Reference, Validation, Work, Budget)"},
+     "Expressions, KernelSpecification, Reference, Validation, Work, Budget, Baseline, Seeds)"},
     {"no_output.json",
      ": KernelSpecification.Arguments: no output argument (AccessType WriteOnly or ReadWrite): "
      "nothing to validate"},
