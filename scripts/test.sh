@@ -26,9 +26,9 @@ skipped=$(grep -cE '^[[:space:]]*[0-9]+ - .* \(Skipped\)$' "$log" || true)
 passed=$((total - failed - skipped))
 rm -f "$log"
 # Formatting: scripts/format_check.sh lists the tracked C++ files that differ from .clang-format.
-# EVOTUNE_FORMAT_CHECK=fatal fails the suite on one; warn (the default until the tree has been formatted once)
+# EVOTUNE_FORMAT_CHECK=fatal (the default) fails the suite on one; warn
 # reports them without failing; off skips the check.
-format_mode=${EVOTUNE_FORMAT_CHECK:-warn}
+format_mode=${EVOTUNE_FORMAT_CHECK:-fatal}
 format_line="format: not checked (EVOTUNE_FORMAT_CHECK=off)"
 if [ "$format_mode" != off ]; then
   format_log=$(mktemp)

@@ -1,8 +1,9 @@
 // FlashAttention-2-style forward pass, O = softmax(Q K^T * scale) V, on mma.sync tensor cores.
 //
-// Q, K, V, O: fp16 [B, H, S, D] (bf16 when the space compiles with -DBF16=1), contiguous, D fastest; offsets are 64-bit. Grid (cdiv(S, BLOCK_M) * SPLITS, H, B);
-// block = 32 * WARPS threads; dynamic shared memory = SMEM_BYTES below (the space's SMEM_BYTES expression
-// must equal it; a launch with less traps instead of overrunning).
+// Q, K, V, O: fp16 [B, H, S, D] (bf16 when the space compiles with -DBF16=1), contiguous, D fastest; offsets
+// are 64-bit. Grid (cdiv(S, BLOCK_M) * SPLITS, H, B); block = 32 * WARPS threads; dynamic shared memory =
+// SMEM_BYTES below (the space's SMEM_BYTES expression must equal it; a launch with less traps instead of
+// overrunning).
 //
 // Each warp owns ROWS_PER_WARP = BLOCK_M / WARPS query rows, as M_TILES tiles of 16 rows. Per K/V tile of
 // BLOCK_N keys it computes S = Q K^T with mma.sync.m16n8k16 (fp16 in, fp32 accumulate; Q and K fragments
@@ -13,12 +14,12 @@
 // the epilogue, which divides by the row sums (0 for a row with every key masked, never NaN), stages the
 // fp16 tile in shared memory and writes it with 16-byte stores.
 //
-// SPLITS > 1 (flash-decoding): the keys of a head are cut into SPLITS ranges of whole K/V tiles, and grid X is
-// cdiv(S, BLOCK_M) * SPLITS (block x: query block x / SPLITS, split x % SPLITS). Each block writes its rows'
-// O normalised by its own row sums, fp32, to O_part [SPLITS][B][H][S][D], and the base-2 log-sum-exp of its
-// scaled scores to L_part [SPLITS][B][H][S] (-inf, with O_part 0, for a row none of its keys reaches: causal
-// splits past the diagonal, splits past the last tile); flash_attn_combine below then weighs the splits into
-// O. SPLITS = 1 is the single-kernel path: it writes O itself and takes no O_part or L_part.
+// SPLITS > 1 (flash-decoding): the keys of a head are cut into SPLITS ranges of whole K/V tiles, and grid X
+// is cdiv(S, BLOCK_M) * SPLITS (block x: query block x / SPLITS, split x % SPLITS). Each block writes its
+// rows' O normalised by its own row sums, fp32, to O_part [SPLITS][B][H][S][D], and the base-2 log-sum-exp of
+// its scaled scores to L_part [SPLITS][B][H][S] (-inf, with O_part 0, for a row none of its keys reaches:
+// causal splits past the diagonal, splits past the last tile); flash_attn_combine below then weighs the
+// splits into O. SPLITS = 1 is the single-kernel path: it writes O itself and takes no O_part or L_part.
 //
 // Keys >= S and (CAUSAL) keys after the query get -inf, on the tiles that need it only (the tail tile, and
 // the tiles the diagonal crosses); K/V tiles after a block's last row are not loaded at all (causal), and a
@@ -97,11 +98,11 @@ __device__ __forceinline__ unsigned pack_pair(float low, float high) {
 constexpr int THREADS = 32 * WARPS;
 constexpr int ROWS_PER_WARP = BLOCK_M / WARPS;
 constexpr int M_TILES = ROWS_PER_WARP / 16;  // 16-row mma tiles per warp
-constexpr int N_TILES = BLOCK_N / 8;          // 8-key score tiles per K/V tile
-constexpr int D_TILES = D / 8;                // 8-column output tiles
-constexpr int K_STEPS = D / 16;               // 16-wide steps of Q K^T
-constexpr int ROW = D + (SWIZZLE ? 0 : 8);    // shared-memory row stride, halves
-constexpr int CHUNKS = D / 8;                 // 16-byte chunks per row
+constexpr int N_TILES = BLOCK_N / 8;         // 8-key score tiles per K/V tile
+constexpr int D_TILES = D / 8;               // 8-column output tiles
+constexpr int K_STEPS = D / 16;              // 16-wide steps of Q K^T
+constexpr int ROW = D + (SWIZZLE ? 0 : 8);   // shared-memory row stride, halves
+constexpr int CHUNKS = D / 8;                // 16-byte chunks per row
 constexpr int SMEM_BYTES = 2 * ROW * (BLOCK_M + 2 * STAGES * BLOCK_N);
 
 static_assert(D == 64 || D == 128, "D must be 64 or 128");
@@ -145,7 +146,8 @@ __device__ __forceinline__ void load_tile(elem* tile, const elem* global, int va
     const int row = chunk / CHUNKS;
     const int col = (chunk % CHUNKS) * 8;
     const bool valid = row < valid_rows;
-    copy_16(tile + tile_offset(row, col), global + (valid ? static_cast<long long>(row) * D + col : 0), valid);
+    copy_16(tile + tile_offset(row, col), global + (valid ? static_cast<long long>(row) * D + col : 0),
+            valid);
   }
 }
 
@@ -162,11 +164,11 @@ __device__ __forceinline__ void ldmatrix_x4_trans(unsigned (&r)[4], const elem* 
 
 // acc += a (16x16, row) * b (16x8, col), fp16 or bf16 in, fp32 accumulate.
 __device__ __forceinline__ void mma_16816(float (&acc)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k16.row.col.f32." MMA_TYPES ".f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-      "{%0, %1, %2, %3};\n"
-      : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32." MMA_TYPES
+               ".f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+               "{%0, %1, %2, %3};\n"
+               : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
 __device__ __forceinline__ float exp2_approx(float x) {
@@ -182,7 +184,8 @@ __device__ __forceinline__ float quad_sum(float value) {
 }
 
 // The A fragment of Q rows [row0, row0 + 16), columns [k0, k0 + 16) of the Q tile.
-__device__ __forceinline__ void load_q_fragment(unsigned (&a)[4], const elem* q_tile, int row0, int k0, int lane) {
+__device__ __forceinline__ void load_q_fragment(unsigned (&a)[4], const elem* q_tile, int row0, int k0,
+                                                int lane) {
   const int row = row0 + (lane & 7) + ((lane >> 3) & 1) * 8;
   const int col = k0 + (lane >> 4) * 8;
   ldmatrix_x4(a, q_tile + tile_offset(row, col));
@@ -230,7 +233,7 @@ __device__ __forceinline__ void attention_tile(const elem* __restrict__ Q, const
   const int last_tile = SPLITS > 1 ? min((key_end + BLOCK_N - 1) / BLOCK_N, first_tile + per_split)
                                    : (key_end + BLOCK_N - 1) / BLOCK_N;
   const int tiles = SPLITS > 1 ? max(last_tile - first_tile, 0) : last_tile;  // counted from first_tile
-  const int warp_row0 = m0 + warp * ROWS_PER_WARP;  // first query row of this warp
+  const int warp_row0 = m0 + warp * ROWS_PER_WARP;                            // first query row of this warp
 
   // An empty split loads nothing (no copy may be left uncommitted), and writes O_part 0 and L_part -inf.
   if (SPLITS == 1 || tiles > 0) load_tile<BLOCK_M>(q_tile, q_head + static_cast<long long>(m0) * D, S - m0);
@@ -495,10 +498,11 @@ constexpr int COMBINE_COLUMNS = 4;  // per thread: one float4 of each split's pa
 // no key of the row has w_s = 0 (its O_part is 0), and a row no split saw is 0. One thread per 4 columns of
 // a row: grid cdiv(B * H * S * D, 4 * COMBINE_THREADS), block COMBINE_THREADS.
 extern "C" __global__ void __launch_bounds__(COMBINE_THREADS)
-    flash_attn_combine(const float* __restrict__ O_part, const float* __restrict__ L_part, elem* __restrict__ O,
-                       int B, int H, int S) {
+    flash_attn_combine(const float* __restrict__ O_part, const float* __restrict__ L_part,
+                       elem* __restrict__ O, int B, int H, int S) {
   const long long rows = static_cast<long long>(B) * H * S;
-  const long long first = (static_cast<long long>(blockIdx.x) * COMBINE_THREADS + threadIdx.x) * COMBINE_COLUMNS;
+  const long long first =
+      (static_cast<long long>(blockIdx.x) * COMBINE_THREADS + threadIdx.x) * COMBINE_COLUMNS;
   const long long row = first / D;
   const int col = static_cast<int>(first % D);
   if (row >= rows) return;

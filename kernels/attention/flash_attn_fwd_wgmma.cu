@@ -247,7 +247,8 @@ static_assert(BLOCK_N % 16 == 0 && BLOCK_N >= 16 && BLOCK_N <= 256,
 static_assert(STAGES >= 1 && STAGES <= 4, "STAGES must be 1..4");
 static_assert(INTRA_WG_OVERLAP == 0 || INTRA_WG_OVERLAP == 1, "INTRA_WG_OVERLAP is 0 or 1");
 static_assert(WARP_SPECIALIZE == 0 || WARP_SPECIALIZE == 1, "WARP_SPECIALIZE is 0 or 1");
-static_assert(TMA_LOADS == 0 || WARP_SPECIALIZE, "TMA_LOADS: the producer warpgroup issues the tensor copies");
+static_assert(TMA_LOADS == 0 || WARP_SPECIALIZE,
+              "TMA_LOADS: the producer warpgroup issues the tensor copies");
 static_assert(TMA_STORE == 0 || TMA_LOADS, "TMA_STORE: the space pairs the O map with the Q, K, V maps");
 static_assert(PERSISTENT == 0 || TMA_LOADS,
               "PERSISTENT: the producer reloads Q per work tile with TMA, ordered on the q_empty mbarrier");
@@ -257,8 +258,9 @@ static_assert(CLUSTER == 1 || (CLUSTER == 2 && TMA_LOADS && !PERSISTENT),
               "CLUSTER 2: two blocks share K/V through TMA multicast, one work tile each");
 static_assert(REG_SPLIT == 0 || (WARP_SPECIALIZE && CONSUMER_WARPGROUPS > 1),
               "REG_SPLIT moves registers between the producer and the consumers only where setmaxnreg runs");
-static_assert(PINGPONG == 0 || (INTRA_WG_OVERLAP && WARP_SPECIALIZE && CONSUMER_WARPGROUPS >= 2),
-              "PINGPONG orders the wgmmas of 2 or 3 consumer warpgroups fed by a producer, on the overlapped path");
+static_assert(
+    PINGPONG == 0 || (INTRA_WG_OVERLAP && WARP_SPECIALIZE && CONSUMER_WARPGROUPS >= 2),
+    "PINGPONG orders the wgmmas of 2 or 3 consumer warpgroups fed by a producer, on the overlapped path");
 // Overlapped, a warpgroup waits for tile j while it still reads tile j - 1's V: with a producer, tile j needs
 // the stage of tile j - STAGES released, so STAGES >= 2; loading themselves, the consumers refill the stage
 // of tile j - 2 while tile j + 1 is in flight, so STAGES = 3.
@@ -357,8 +359,8 @@ using namespace sm90;
 using namespace smem_ops;
 using namespace ring_sync;
 
-// d (64 x N, fp32) += A (64 x 16) * B (16 x N): ss with A and B from shared memory, both K-major; rs with A from
-// registers (the fragment in the header) and B MN-major (V, imm-trans-b = 1).
+// d (64 x N, fp32) += A (64 x 16) * B (16 x N): ss with A and B from shared memory, both K-major; rs with A
+// from registers (the fragment in the header) and B MN-major (V, imm-trans-b = 1).
 template <int N>
 using Mma = sm90::Wgmma<N, mma_type>;
 
@@ -634,11 +636,11 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
       if (tile + PREFETCH < tiles) load_kv(tile + PREFETCH);
       commit_copies();
 #else
-      if (tile + PREFETCH < tiles) load_kv(tile + PREFETCH);
-      commit_copies();
-      wait_copies<PREFETCH>();
-      fence_async_shared();
-      __syncthreads();
+    if (tile + PREFETCH < tiles) load_kv(tile + PREFETCH);
+    commit_copies();
+    wait_copies<PREFETCH>();
+    fence_async_shared();
+    __syncthreads();
 #endif
     };
     auto release = [&](int tile) {
@@ -655,7 +657,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
       (void)tile;
       __syncthreads();  // the stage computed here is refilled by a later iteration
 #else
-      (void)tile;
+    (void)tile;
 #endif
     };
 
@@ -790,7 +792,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
       pin(s_acc);
       float factor[2];
       softmax(s_acc, tile * BLOCK_N, factor, false);
-      pin(s_acc);        // computed before P V is waited for
+      pin(s_acc);       // computed before P V is waited for
       wgmma_wait<0>();  // P V of the previous tile
       pin(o_acc);
 #pragma unroll
@@ -894,7 +896,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1)
       if (wg_row0 < S) {
 #pragma unroll
         for (int slab = 0; slab < D / 64; ++slab)
-          tma_store_3d(o_map, q_tile + slab * BLOCK_M * 128 + warpgroup * 64 * 128, slab * 64, wg_row0, work.bh);
+          tma_store_3d(o_map, q_tile + slab * BLOCK_M * 128 + warpgroup * 64 * 128, slab * 64, wg_row0,
+                       work.bh);
         tma_commit_stores();
         tma_wait_stores_read();
       }

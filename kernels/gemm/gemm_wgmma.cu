@@ -22,23 +22,24 @@
 //   SPLIT_K               1, or slices of the k steps: each writes fp32 partial sums to the scratch `partial`
 //                         [SPLIT_K][M][N] and gemm_splitk_reduce adds them, with the bias and activation
 //   CLUSTER_M, CLUSTER_N  thread-block clusters of 2 x 1 (two row tiles sharing B) or 1 x 2 (two column tiles
-//                         sharing A), or 1 x 1: each block loads half of the shared operand with TMA multicast
-//                         into both (below)
-//   EPILOGUE              0: every consumer thread stores its values of D from registers; 1: through a staging
+//                         sharing A), or 1 x 1: each block loads half of the shared operand with TMA
+//                         multicast into both (below)
+//   EPILOGUE              0: every consumer thread stores its values of D from registers; 1: through a
+//   staging
 //                         tile of 64 rows x 128 bytes (double-buffered, one pair per consumer warpgroup) that
-//                         one thread stores with TMA (a D tensor map replaces the pointer; rows and columns past
-//                         M and N are clipped), so the stores drain while the next tile's k loop runs
+//                         one thread stores with TMA (a D tensor map replaces the pointer; rows and columns
+//                         past M and N are clipped), so the stores drain while the next tile's k loop runs
 // Clusters: the two blocks of a cluster compute adjacent tiles (a cluster tile of the raster order) in step.
 // Block rank r loads its own tile of the operand they do not share and rows [r, r + 1) / 2 of the shared one
 // (the map's box is half the tile; B row-major: every other 64-column slab) with .multicast::cluster into the
 // same offset of both blocks, counted on the full barrier there; each block's full barrier expects the whole
-// stage. A stage is refilled once the consumers of both blocks released it: every consumer warp arrives on the
-// empty barrier of both blocks, which count both blocks' warps, and the producer waits with cluster scope.
-// Every thread of both blocks passes a cluster barrier after the barriers' initialisation and another before it
-// exits, so that no copy or arrival reaches a block that has exited. A block whose tile lies past M or N still
-// loads its share (zeros past the edge) and stores nothing.
-// Problem sizes: B_KMAJOR (0: B is [K, N]; 1: B is [N, K]), BIAS (0/1), ACT (0 none, 1 ReLU, 2 GELU (erf)).
-// M, N and K are run-time sizes; TMA needs K and (B row-major) N multiples of 8 (16-byte row strides).
+// stage. A stage is refilled once the consumers of both blocks released it: every consumer warp arrives on
+// the empty barrier of both blocks, which count both blocks' warps, and the producer waits with cluster
+// scope. Every thread of both blocks passes a cluster barrier after the barriers' initialisation and another
+// before it exits, so that no copy or arrival reaches a block that has exited. A block whose tile lies past M
+// or N still loads its share (zeros past the edge) and stores nothing. Problem sizes: B_KMAJOR (0: B is [K,
+// N]; 1: B is [N, K]), BIAS (0/1), ACT (0 none, 1 ReLU, 2 GELU (erf)). M, N and K are run-time sizes; TMA
+// needs K and (B row-major) N multiples of 8 (16-byte row strides).
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -136,7 +137,7 @@ static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters of 1 x 1, 2 x 1 or 1 x 2 b
 static_assert(CLUSTER_M == 1 || B_KMAJOR || (BLOCK_N / 64) % 2 == 0,
               "CLUSTER_M 2 with B row-major: the blocks load every other 64-column slab of B");
 
-constexpr int STAGING_BYTES = 64 * 128;                   // one 64-row box of D, 128 bytes a row (swizzled)
+constexpr int STAGING_BYTES = 64 * 128;  // one 64-row box of D, 128 bytes a row (swizzled)
 constexpr int STAGING_COLS = 128 / static_cast<int>(sizeof(out_t));  // columns of D in one staging box
 static_assert(BLOCK_N % STAGING_COLS == 0 || EPILOGUE == 0, "the TMA epilogue stores whole 128-byte boxes");
 
@@ -202,8 +203,8 @@ __device__ __forceinline__ void k_range(int split, int k_tiles, int& begin, int&
 // The tile of work tile `id` that this block (rank `rank` of its cluster) computes: the raster order walks
 // cluster tiles of CLUSTER_M x CLUSTER_N tiles.
 __device__ __forceinline__ sm90::TileCoord block_tile(int id, int tiles_m, int tiles_n, int rank) {
-  sm90::TileCoord tile = sm90::raster_tile(id, sm90::cdiv(tiles_m, CLUSTER_M), sm90::cdiv(tiles_n, CLUSTER_N),
-                                           RASTER, SWIZZLE);
+  sm90::TileCoord tile =
+      sm90::raster_tile(id, sm90::cdiv(tiles_m, CLUSTER_M), sm90::cdiv(tiles_n, CLUSTER_N), RASTER, SWIZZLE);
   tile.m = tile.m * CLUSTER_M + (CLUSTER_M == 2 ? rank : 0);
   tile.n = tile.n * CLUSTER_N + (CLUSTER_N == 2 ? rank : 0);
   return tile;
@@ -221,7 +222,8 @@ __device__ __forceinline__ void produce(SharedStorage& s, const sm90::TmaPipelin
     k_range(tile.split, k_tiles, begin, end);
     for (int kt = begin; kt < end; ++kt) {
       if constexpr (CLUSTER > 1) {
-        sm90::mbarrier_wait_cluster(pipe.empty_barrier(state.stage), state.phase ^ 1);  // both blocks released it
+        sm90::mbarrier_wait_cluster(pipe.empty_barrier(state.stage),
+                                    state.phase ^ 1);  // both blocks released it
       } else {
         pipe.producer_acquire(state);
       }
@@ -231,13 +233,15 @@ __device__ __forceinline__ void produce(SharedStorage& s, const sm90::TmaPipelin
       pipe.producer_expect(state, A_STAGE_BYTES + B_STAGE_BYTES);  // the whole stage lands in every block
       if constexpr (CLUSTER_N == 2) {  // A shared: this block's half of its rows, into both blocks
         const int half = rank * (BLOCK_M / 2);
-        sm90::tma_load_2d_multicast(a_tile + half * 128, a_map, kt * BLOCK_K, tile.m * BLOCK_M + half, full, 0x3);
+        sm90::tma_load_2d_multicast(a_tile + half * 128, a_map, kt * BLOCK_K, tile.m * BLOCK_M + half, full,
+                                    0x3);
       } else {
         sm90::tma_load_2d(a_tile, a_map, kt * BLOCK_K, tile.m * BLOCK_M, full);
       }
       if constexpr (B_KMAJOR && CLUSTER_M == 2) {  // B shared: this block's half of its rows (N), into both
         const int half = rank * (BLOCK_N / 2);
-        sm90::tma_load_2d_multicast(b_tile + half * 128, b_map, kt * BLOCK_K, tile.n * BLOCK_N + half, full, 0x3);
+        sm90::tma_load_2d_multicast(b_tile + half * 128, b_map, kt * BLOCK_K, tile.n * BLOCK_N + half, full,
+                                    0x3);
       } else if constexpr (B_KMAJOR) {
         sm90::tma_load_2d(b_tile, b_map, kt * BLOCK_K, tile.n * BLOCK_N, full);
       } else {
@@ -269,8 +273,8 @@ __device__ __forceinline__ void release(const sm90::TmaPipeline<STAGES>& pipe,
 }
 
 __device__ __forceinline__ void multiply(SharedStorage& s, const sm90::TmaPipeline<STAGES>& pipe,
-                                         sm90::PipelineState<STAGES>& state, int warpgroup, int begin, int end,
-                                         int rank, float (&acc)[M_ATOMS][BLOCK_N / 2]) {
+                                         sm90::PipelineState<STAGES>& state, int warpgroup, int begin,
+                                         int end, int rank, float (&acc)[M_ATOMS][BLOCK_N / 2]) {
 #pragma unroll
   for (int mi = 0; mi < M_ATOMS; ++mi)
 #pragma unroll
@@ -357,7 +361,7 @@ __device__ __forceinline__ void store_tile_tma(const float (&acc)[M_ATOMS][BLOCK
 #pragma unroll
         for (int half_rows = 0; half_rows < 2; ++half_rows) {
           const int row = 16 * (lane / 32) + g + 8 * half_rows;  // in the 64-row box
-          const int col = chunk * STAGING_COLS + 8 * j + 2 * q;   // in the tile
+          const int col = chunk * STAGING_COLS + 8 * j + 2 * q;  // in the tile
           const float* values = &acc[mi][4 * (chunk * STAGING_COLS / 8 + j) + 2 * half_rows];
           const float v0 = finish(values[0], bias, min(col0 + col, N - 1));
           const float v1 = finish(values[1], bias, min(col0 + col + 1, N - 1));
@@ -371,7 +375,8 @@ __device__ __forceinline__ void store_tile_tma(const float (&acc)[M_ATOMS][BLOCK
 #else
             const __half2 pair = __floats2half2_rn(v0, v1);
 #endif
-            asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(address), "r"(*reinterpret_cast<const unsigned*>(&pair))
+            asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(address),
+                         "r"(*reinterpret_cast<const unsigned*>(&pair))
                          : "memory");
           }
         }
@@ -438,8 +443,8 @@ extern "C" __global__ void __launch_bounds__(gemm::THREADS, 1)
       multiply(s, pipe, state, consumer, begin, end, rank, acc);
       const int row0 = tile.m * BLOCK_M + consumer * WG_ROWS;
 #if SPLIT_K == 1 && EPILOGUE == 1
-      store_tile_tma(acc, sm90::smem_address(s.staging) + consumer * 2 * STAGING_BYTES, d_map, bias, consumer, row0,
-                     tile.n * BLOCK_N, N);
+      store_tile_tma(acc, sm90::smem_address(s.staging) + consumer * 2 * STAGING_BYTES, d_map, bias, consumer,
+                     row0, tile.n * BLOCK_N, N);
 #elif SPLIT_K == 1
       store_tile<out_t, true>(acc, d, bias, row0, tile.n * BLOCK_N, M, N);
 #else
@@ -451,7 +456,8 @@ extern "C" __global__ void __launch_bounds__(gemm::THREADS, 1)
     if (threadIdx.x % 128 == 0) sm90::tma_wait_stores();  // the staging boxes stay valid until stored
 #endif
   }
-  if constexpr (CLUSTER > 1) sm90::cluster_sync();  // the other block no longer copies or arrives into this one
+  if constexpr (CLUSTER > 1)
+    sm90::cluster_sync();  // the other block no longer copies or arrives into this one
 }
 
 #if SPLIT_K > 1

@@ -60,7 +60,8 @@ void run(const BestOptions& options) {
   const StoredSpace stored = open_stored_space(options.space_file, options.problem, options.db);
   auto results = stored.best(options.objective == Objective::time ? options.top : 0, options.failed);
   results = ranked_by(std::move(results), options.objective);
-  if (results.size() > static_cast<std::size_t>(options.top)) results.resize(static_cast<std::size_t>(options.top));
+  if (results.size() > static_cast<std::size_t>(options.top))
+    results.resize(static_cast<std::size_t>(options.top));
   if (options.json) {
     nlohmann::json json = results_json(results);
     // The library baseline timed on the result's GPU kind for this problem: baseline_us (its best algorithm,
@@ -68,7 +69,8 @@ void run(const BestOptions& options) {
     // over it.
     for (std::size_t i = 0; i < results.size(); ++i) {
       if (!stored.space_id || !stored.problem_id || results[i].status != Status::ok) continue;
-      const auto baseline = stored.store.latest_baseline(*stored.space_id, *stored.problem_id, results[i].device_name);
+      const auto baseline =
+          stored.store.latest_baseline(*stored.space_id, *stored.problem_id, results[i].device_name);
       if (!baseline) continue;
       const RankedResult& r = results[i];
       const double ours = r.remeasured ? r.remeasured->median_us : r.timing->median_us;
@@ -99,9 +101,10 @@ void add_best_command(CLI::App& app) {
   command->add_option("space", options->space_file, "Search-space JSON file")
       ->required()
       ->check(CLI::ExistingFile);
-  command->add_option("--problem", options->problem,
-                      "Problem sizes (default: the space's); ranges and lists (S=512..8192:x2, B=1,8) print a "
-                      "table of problem by config");
+  command->add_option(
+      "--problem", options->problem,
+      "Problem sizes (default: the space's); ranges and lists (S=512..8192:x2, B=1,8) print a "
+      "table of problem by config");
   command->add_option("--problems", options->problems_file, "File of problems: a table of problem by config")
       ->check(CLI::ExistingFile);
   command->add_option("--top", options->top, "How many")->capture_default_str()->check(CLI::PositiveNumber);

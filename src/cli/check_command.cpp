@@ -29,16 +29,15 @@ void run(const CheckOptions& options) {
   if (!options.db.empty()) store.emplace(options.db);
   for (const auto& space : options.spaces) {
     for (const auto& arch : options.archs) {
-      const CheckReport report =
-          check_space(space, options.problem, arch, threads, options.sample, compile_worker_command(self_path()),
-                      store ? &*store : nullptr);
+      const CheckReport report = check_space(space, options.problem, arch, threads, options.sample,
+                                             compile_worker_command(self_path()), store ? &*store : nullptr);
       std::printf(
           "%s [%s, %s]: %lld of %llu configs valid, %lld of them checked, %lld compiled, %zu failed (max %d "
           "registers, max %d spill bytes, %.1f s)\n",
           report.space_name.c_str(), report.arch.c_str(), report.problem.c_str(),
           static_cast<long long>(report.valid_configs), static_cast<unsigned long long>(report.total_configs),
-          static_cast<long long>(report.sampled_configs), static_cast<long long>(report.compiled), report.failures.size(), report.max_registers,
-          report.max_spill_bytes, report.compile_seconds);
+          static_cast<long long>(report.sampled_configs), static_cast<long long>(report.compiled),
+          report.failures.size(), report.max_registers, report.max_spill_bytes, report.compile_seconds);
       for (const auto& failure : report.failures)
         std::printf("  %s %s: %s\n", std::string(to_string(failure.status)).c_str(),
                     failure.config.empty() ? "reference" : canonical_json(failure.config).c_str(),

@@ -96,7 +96,8 @@ void add_eval_command(CLI::App& app) {
   command->add_option("--params", r.params,
                       "Tuning-parameter values for the space's launch geometry, e.g. BLOCK_M=64,WARPS=4 "
                       "(others: their first value); also #defined for the kernel");
-  command->add_option("--kernel-name", r.kernel_name, "Kernel symbol of the first launch (default: the space's)");
+  command->add_option("--kernel-name", r.kernel_name,
+                      "Kernel symbol of the first launch (default: the space's)");
   command->add_option("--device", r.device, "GPU ordinal")->capture_default_str();
   command->add_option("--seed", r.seed, "Seed of the validation inputs")->capture_default_str();
   command->add_option("--validation-rounds", r.eval.validation_rounds, "Validation rounds on fresh inputs")
@@ -107,7 +108,8 @@ void add_eval_command(CLI::App& app) {
   command->add_flag_callback(
       "--exact-buffers", [options] { options->request.eval.guard_margins = false; },
       "Allocate every buffer at exactly its size, without the guard margins that detect out_of_bounds, and "
-      "skip the space's extra problems: for compute-sanitizer's memcheck (evotune sanitize), which then sees a "
+      "skip the space's extra problems: for compute-sanitizer's memcheck (evotune sanitize), which then sees "
+      "a "
       "write past a buffer's end and names the buffer from the allocations logged");
   command->callback([options] { run(*options); });
 }

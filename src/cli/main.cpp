@@ -1,10 +1,10 @@
 // evotune's entry point: logging set-up, subcommands, and one clear line for every set-up error.
-#include <cstdlib>
 #include <spdlog/cfg/env.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 
@@ -23,9 +23,9 @@ void set_command_line(int argc, char** argv) {
 }  // namespace evotune::cli
 
 int main(int argc, char** argv) {
-  // No CUDA JIT cache, before the first CUDA call (the driver reads it once, at cuInit): a compile found there
-  // leaves ptxas's resource report (registers, spills) out of NVRTC's log, seen in `eval`, which queries the
-  // GPU before it compiles. The database is evotune's compile cache. Child processes inherit it.
+  // No CUDA JIT cache, before the first CUDA call (the driver reads it once, at cuInit): a compile found
+  // there leaves ptxas's resource report (registers, spills) out of NVRTC's log, seen in `eval`, which
+  // queries the GPU before it compiles. The database is evotune's compile cache. Child processes inherit it.
   setenv("CUDA_CACHE_DISABLE", "1", 1);
   spdlog::set_default_logger(spdlog::stderr_color_mt("evotune"));
   spdlog::set_pattern("[%H:%M:%S] %^%l%$ %v");

@@ -65,13 +65,13 @@ void print_result_table(const std::vector<RankedResult>& results, std::FILE* out
       std::snprintf(spread, sizeof spread, "%.2f..%.2f", low, high);
       std::fprintf(out, "%5s %8lld %12s %21s %8.1f %5d%s  %-16s %-14s %s\n", rank_text.c_str(),
                    static_cast<long long>(r.config_id), time, spread, r.tflops * r.timing->median_us / median,
-                   r.registers, energy_text(r).c_str(), method_text(r).c_str(), std::string(to_string(r.status)).c_str(),
-                   key_value_text(r.params, ' ').c_str());
+                   r.registers, energy_text(r).c_str(), method_text(r).c_str(),
+                   std::string(to_string(r.status)).c_str(), key_value_text(r.params, ' ').c_str());
       fell_back = fell_back || (r.timing->method && !r.timing->method->fallback.empty());
     } else {
       std::fprintf(out, "%5s %8lld %12s %21s %8s %5d%s  %-16s %-14s %s  (%s)\n", rank_text.c_str(),
-                   static_cast<long long>(r.config_id), "- ", "-", "-", r.registers, energy_text(r).c_str(), "-",
-                   std::string(to_string(r.status)).c_str(), key_value_text(r.params, ' ').c_str(),
+                   static_cast<long long>(r.config_id), "- ", "-", "-", r.registers, energy_text(r).c_str(),
+                   "-", std::string(to_string(r.status)).c_str(), key_value_text(r.params, ' ').c_str(),
                    r.message.c_str());
     }
   }
@@ -81,9 +81,10 @@ void print_result_table(const std::vector<RankedResult>& results, std::FILE* out
                  "spread its fastest..slowest round; others: the median and p20..p80 of their measurement\n");
   if (near) std::fprintf(out, "~: within noise of the winner (their spreads overlap)\n");
   if (energy)
-    std::fprintf(out,
-                 "uJ/exec, W: energy per execution and average power, from NVML's energy counter around a loop "
-                 "of executions (tune --energy)\n");
+    std::fprintf(
+        out,
+        "uJ/exec, W: energy per execution and average power, from NVML's energy counter around a loop "
+        "of executions (tune --energy)\n");
   if (fell_back)
     std::fprintf(out, "single*: a CUDA graph could not be captured; timed single launches instead\n");
 }

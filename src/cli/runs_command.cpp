@@ -1,6 +1,5 @@
 // `evotune runs`: the stored runs, newest first. Needs no GPU.
 #include <cstdio>
-
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
@@ -62,10 +61,10 @@ void add_runs_command(CLI::App& app) {
                   run.device_name.c_str());
       if (!run.host.empty())
         std::printf("       host: %s, pid %lld, last heartbeat %s\n", run.host.c_str(),
-                    static_cast<long long>(run.pid), run.heartbeat_at.empty() ? "none" : run.heartbeat_at.c_str());
+                    static_cast<long long>(run.pid),
+                    run.heartbeat_at.empty() ? "none" : run.heartbeat_at.c_str());
       if (run.compile) print_compile_stats(*run.compile);
-      if (run.reference_ms)
-        std::printf("       reference kernel: %.3f ms per launch\n", *run.reference_ms);
+      if (run.reference_ms) std::printf("       reference kernel: %.3f ms per launch\n", *run.reference_ms);
       if (!run.timing.empty()) {
         try {
           std::printf("       timing: %s\n", describe_timing(nlohmann::json::parse(run.timing)).c_str());

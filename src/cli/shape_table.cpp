@@ -19,7 +19,8 @@ ShapeTable shape_table(const std::vector<ProblemTime>& times, const std::vector<
     if (!slot || time.median_us < slot->median_us) slot = &time;
   }
   for (const ProblemTime* time : best) {
-    if (!time || std::find(table.configs.begin(), table.configs.end(), time->config_id) != table.configs.end())
+    if (!time ||
+        std::find(table.configs.begin(), table.configs.end(), time->config_id) != table.configs.end())
       continue;
     table.configs.push_back(time->config_id);
     table.params.push_back(time->params);
@@ -67,7 +68,8 @@ void print_shape_table(const ShapeTable& table, std::FILE* out) {
 nlohmann::json shape_table_json(const ShapeTable& table) {
   nlohmann::json configs = nlohmann::json::array();
   for (std::size_t c = 0; c < table.configs.size(); ++c)
-    configs.push_back({{"config_id", table.configs[c]}, {"params", nlohmann::json::parse(canonical_json(table.params[c]))}});
+    configs.push_back({{"config_id", table.configs[c]},
+                       {"params", nlohmann::json::parse(canonical_json(table.params[c]))}});
   nlohmann::json problems = nlohmann::json::array();
   for (std::size_t p = 0; p < table.problems.size(); ++p) {
     nlohmann::json times = nlohmann::json::array();

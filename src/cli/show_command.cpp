@@ -64,7 +64,8 @@ void add_show_command(CLI::App& app) {
       std::printf("  compute-sanitizer (%s) problem %s on %s:\n", stored.created_at.c_str(),
                   key_value_text(stored.problem).c_str(), stored.device.c_str());
       print_sanitizer_finding(stored.finding, "    ", stdout);
-      if (*log && !stored.finding.report.empty()) std::printf("      report:\n%s", stored.finding.report.c_str());
+      if (*log && !stored.finding.report.empty())
+        std::printf("      report:\n%s", stored.finding.report.c_str());
     }
   });
 }

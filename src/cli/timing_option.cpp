@@ -22,10 +22,11 @@ void add_timing_options(CLI::App& command, EvalSettings* eval) {
   command.add_option("--warmup", eval->warmup, "Executions before timing (graph, auto: the fastest sets G)")
       ->capture_default_str();
   command
-      .add_option("--warmup-ms", eval->warmup_ms,
-                  "Then keep executing (graph replays) for at least this long before timing, so that the timed "
-                  "executions run at the clocks a sustained load of the variant settles at (power and thermal "
-                  "limits), not at an idle GPU's boost (0: no such warm-up)")
+      .add_option(
+          "--warmup-ms", eval->warmup_ms,
+          "Then keep executing (graph replays) for at least this long before timing, so that the timed "
+          "executions run at the clocks a sustained load of the variant settles at (power and thermal "
+          "limits), not at an idle GPU's boost (0: no such warm-up)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 60000.0));
   command

@@ -72,7 +72,8 @@ void sanitize_top(const TuneOptions& options, const TuneSummary& summary, int co
 
 // For each problem, the sweep among `replays` recorded for it (a single file is taken as it is: run_tune says
 // when it does not match). Each sweep file is read once.
-std::vector<std::filesystem::path> replays_for(const std::vector<std::string>& replays, const SearchSpace& space,
+std::vector<std::filesystem::path> replays_for(const std::vector<std::string>& replays,
+                                               const SearchSpace& space,
                                                const std::vector<std::string>& problems) {
   if (replays.empty()) return {};
   if (replays.size() == 1) return std::vector<std::filesystem::path>(problems.size(), replays.front());
@@ -99,11 +100,12 @@ void print_baseline_ratio(const TuneSummary& summary) {
   const bool reranked = best.remeasured && baseline.reranked_us > 0;
   const double ours = best.remeasured ? best.remeasured->median_us : best.timing->median_us;
   const double theirs = comparable_us(baseline, best.remeasured.has_value());
-  std::printf("best: %.2fx %s's time (%.1f us against %.1f us, its heuristic's algorithm #%d of %d%s; %.1f us its "
-              "first at the start)\n",
-              ours / theirs, baseline.library.c_str(), ours, theirs, baseline.best_index, baseline.algorithms,
-              reranked ? ", both re-timed in the rerank's rounds" : ", timed at the run's start",
-              baseline.heuristic_us);
+  std::printf(
+      "best: %.2fx %s's time (%.1f us against %.1f us, its heuristic's algorithm #%d of %d%s; %.1f us its "
+      "first at the start)\n",
+      ours / theirs, baseline.library.c_str(), ours, theirs, baseline.best_index, baseline.algorithms,
+      reranked ? ", both re-timed in the rerank's rounds" : ", timed at the run's start",
+      baseline.heuristic_us);
 }
 
 // One problem's search, its summary line and table, and the sanitizer runs asked for.
@@ -205,8 +207,10 @@ void add_tune_command(CLI::App& app) {
       ->add_option_function<std::string>(
           "--objective",
           [options](const std::string& value) { options->objective = *objective_from_string(value); },
-          "What the search minimises: time (the median), energy (uJ per execution, from NVML's energy counter "
-          "around a loop of executions) or edp (energy x time); energy and edp measure every working variant's "
+          "What the search minimises: time (the median), energy (uJ per execution, from NVML's energy "
+          "counter "
+          "around a loop of executions) or edp (energy x time); energy and edp measure every working "
+          "variant's "
           "energy (see --energy-window-ms)")
       ->check(CLI::IsMember({"time", "energy", "edp"}));
   command->add_flag("--energy", options->eval.measure_energy,
@@ -220,9 +224,10 @@ void add_tune_command(CLI::App& app) {
       ->add_option("--compile-threads", options->compile_threads, "Parallel NVRTC compiles (0: one per core)")
       ->capture_default_str();
   command
-      ->add_option("--replay", *replays,
-                   "Answer from a recorded sweep instead of a GPU (see evotune record); repeat it for several "
-                   "problems: each takes the sweep of its problem")
+      ->add_option(
+          "--replay", *replays,
+          "Answer from a recorded sweep instead of a GPU (see evotune record); repeat it for several "
+          "problems: each takes the sweep of its problem")
       ->check(CLI::ExistingFile);
   command->add_option("--replay-delay-ms", options->replay_delay_ms, "Replay: wait this long per answer")
       ->capture_default_str();
@@ -247,8 +252,7 @@ void add_tune_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   command->callback([options, budget, replays, sanitize_count, problems_file] {
-    if (*sanitize_count > 0 && !replays->empty())
-      throw Error("--sanitize-top needs a GPU run, not --replay");
+    if (*sanitize_count > 0 && !replays->empty()) throw Error("--sanitize-top needs a GPU run, not --replay");
     if (needs_energy(options->objective)) options->eval.measure_energy = true;
     if (options->eval.measure_energy) check_energy_readable(options->objective, !replays->empty());
     run(*options, *budget, *sanitize_count, *problems_file, *replays);

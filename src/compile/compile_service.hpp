@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "compile/compiler.hpp"
-#include "core/scratch_dir.hpp"
 #include "core/compile_stats.hpp"
+#include "core/scratch_dir.hpp"
 
 namespace evotune {
 

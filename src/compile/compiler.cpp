@@ -1,7 +1,6 @@
 // NVRTC compilation to cubin, and the search for the CUDA headers.
 #include "compile/compiler.hpp"
 
-
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 

@@ -18,9 +18,10 @@ std::vector<std::string> cuda_include_dirs(const std::vector<std::string>& candi
 
 struct CompileRequest {
   std::string source;
-  std::string file_name;             // shown in diagnostics, e.g. "attention_fwd.cu"
-  std::string kernel_name;  // the extern "C" kernel whose resource usage is reported; "": the module's largest
-  std::string arch;                  // "sm_90" or "sm_90a": always a real arch, the result is a cubin
+  std::string file_name;  // shown in diagnostics, e.g. "attention_fwd.cu"
+  std::string
+      kernel_name;   // the extern "C" kernel whose resource usage is reported; "": the module's largest
+  std::string arch;  // "sm_90" or "sm_90a": always a real arch, the result is a cubin
   std::vector<std::string> options;  // extra NVRTC options, e.g. "-std=c++17"
 };
 

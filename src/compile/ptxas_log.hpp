@@ -11,8 +11,8 @@ namespace evotune {
 
 // Registers, static shared memory, stack frame and spills of kernel_name as `-Xptxas=-v` reports them
 // ("Used 9 registers, used 1 barriers, 1024 bytes smem", "0 bytes stack frame, 0 bytes spill stores, ...").
-// When kernel_name is empty or the log has no entry for it, the largest value of each field over all entries. Only those
-// five fields of the result are set.
+// When kernel_name is empty or the log has no entry for it, the largest value of each field over all entries.
+// Only those five fields of the result are set.
 CompileInfo parse_ptxas_log(const std::string& log, const std::string& kernel_name);
 // The same fields for every function the log reports on, by name (a variant of several kernels has one
 // entry per kernel; lines before the first function name are under "").

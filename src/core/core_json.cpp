@@ -133,7 +133,8 @@ EnergyStats energy_from_json(const Fields& f) {
   e.avg_power_w = f.number("avg_power_w");
   e.window_ms = f.number("window_ms");
   e.executions = f.integer("executions");
-  if (e.uj_per_execution < 0 || e.avg_power_w < 0) f.fail(f.name("uj_per_execution"), "an energy cannot be negative");
+  if (e.uj_per_execution < 0 || e.avg_power_w < 0)
+    f.fail(f.name("uj_per_execution"), "an energy cannot be negative");
   return e;
 }
 
@@ -225,9 +226,15 @@ Outcome outcome_from_json(const Fields& f) {
 }
 
 ordered_json to_json(const GemmBaselineSpec& spec) {
-  return {{"library", spec.library}, {"m", spec.m},         {"n", spec.n},
-          {"k", spec.k},             {"b_kmajor", spec.b_kmajor}, {"a", spec.a},
-          {"b", spec.b},             {"d", spec.d},         {"input", std::string(to_string(spec.input))},
+  return {{"library", spec.library},
+          {"m", spec.m},
+          {"n", spec.n},
+          {"k", spec.k},
+          {"b_kmajor", spec.b_kmajor},
+          {"a", spec.a},
+          {"b", spec.b},
+          {"d", spec.d},
+          {"input", std::string(to_string(spec.input))},
           {"output", std::string(to_string(spec.output))}};
 }
 
@@ -251,16 +258,20 @@ GemmBaselineSpec gemm_baseline_from_json(const Fields& f) {
 }
 
 ordered_json to_json(const BaselineTiming& timing) {
-  return {{"library", timing.library},       {"heuristic_us", timing.heuristic_us},
-          {"best_us", timing.best_us},       {"best_index", timing.best_index},
-          {"algorithms", timing.algorithms}, {"timing_mode", timing.timing_mode},
+  return {{"library", timing.library},        {"heuristic_us", timing.heuristic_us},
+          {"best_us", timing.best_us},        {"best_index", timing.best_index},
+          {"algorithms", timing.algorithms},  {"timing_mode", timing.timing_mode},
           {"reranked_us", timing.reranked_us}};
 }
 
 BaselineTiming baseline_timing_from_json(const Fields& f) {
   f.only({"library", "heuristic_us", "best_us", "best_index", "algorithms", "timing_mode", "reranked_us"});
-  return {f.text("library"),           f.number("heuristic_us"),      f.number("best_us"),
-          f.small_integer("best_index"), f.small_integer("algorithms"), f.text("timing_mode"),
+  return {f.text("library"),
+          f.number("heuristic_us"),
+          f.number("best_us"),
+          f.small_integer("best_index"),
+          f.small_integer("algorithms"),
+          f.text("timing_mode"),
           f.number("reranked_us")};
 }
 

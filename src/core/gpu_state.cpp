@@ -9,8 +9,8 @@
 namespace evotune {
 namespace {
 
-constexpr std::array<const char*, 9> kReasonNames{"idle",       "app_clocks", "sw_power_cap",
-                                                  "hw_slowdown", "sync_boost", "sw_thermal",
+constexpr std::array<const char*, 9> kReasonNames{"idle",        "app_clocks",  "sw_power_cap",
+                                                  "hw_slowdown", "sync_boost",  "sw_thermal",
                                                   "hw_thermal",  "power_brake", "display_clocks"};
 
 std::string join(const std::vector<std::string>& names) {
@@ -62,7 +62,9 @@ std::vector<std::string> clock_reason_names(std::uint64_t reasons) {
   return names;
 }
 
-std::string throttle_text(std::uint64_t reasons) { return join(clock_reason_names(reasons & kThrottleReasons)); }
+std::string throttle_text(std::uint64_t reasons) {
+  return join(clock_reason_names(reasons & kThrottleReasons));
+}
 
 std::string describe(const GpuState& s) {
   auto pair = [](const std::optional<unsigned>& now, const std::optional<unsigned>& max) {

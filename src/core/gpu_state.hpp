@@ -11,8 +11,8 @@
 namespace evotune {
 
 struct GpuState {
-  std::string uuid;        // "GPU-8f3c...": which physical GPU
-  std::string pci_bus_id;  // "00000000:18:00.0"
+  std::string uuid;                                                // "GPU-8f3c...": which physical GPU
+  std::string pci_bus_id;                                          // "00000000:18:00.0"
   std::optional<unsigned> sm_clock_mhz, memory_clock_mhz;          // now
   std::optional<unsigned> max_sm_clock_mhz, max_memory_clock_mhz;  // the hardware's maximum
   std::optional<unsigned> app_sm_clock_mhz, app_memory_clock_mhz;  // application (or locked) clocks

@@ -206,8 +206,8 @@ TimingMode timing_mode_from_json(const Fields& f, const std::string& key) {
 
 // Settings written before the timing modes have no "timing": they timed single launches.
 EvalSettings settings_from_json(const Fields& f) {
-  f.only({"warmup", "warmup_ms", "repetitions", "flush_l2", "timeout_ms", "reset_in_process", "validation_rounds",
-          "timing", "measure_energy", "energy_window_ms", "guard_margins"});
+  f.only({"warmup", "warmup_ms", "repetitions", "flush_l2", "timeout_ms", "reset_in_process",
+          "validation_rounds", "timing", "measure_energy", "energy_window_ms", "guard_margins"});
   constexpr auto low = std::numeric_limits<int>::min(), high = std::numeric_limits<int>::max();
   EvalSettings settings;
   settings.warmup = static_cast<int>(f.integer("warmup", low, high));

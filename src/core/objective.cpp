@@ -5,9 +5,12 @@ namespace evotune {
 
 const char* to_string(Objective objective) {
   switch (objective) {
-    case Objective::time: return "time";
-    case Objective::energy: return "energy";
-    case Objective::edp: return "edp";
+    case Objective::time:
+      return "time";
+    case Objective::energy:
+      return "energy";
+    case Objective::edp:
+      return "edp";
   }
   return "?";
 }
@@ -20,9 +23,12 @@ std::optional<Objective> objective_from_string(const std::string& name) {
 
 const char* objective_unit(Objective objective) {
   switch (objective) {
-    case Objective::time: return "us";
-    case Objective::energy: return "uJ";
-    case Objective::edp: return "uJ*us";
+    case Objective::time:
+      return "us";
+    case Objective::energy:
+      return "uJ";
+    case Objective::edp:
+      return "uJ*us";
   }
   return "?";
 }
@@ -31,7 +37,8 @@ std::optional<double> objective_value(Objective objective, const std::optional<T
                                       const std::optional<EnergyStats>& energy) {
   if (!timing) return std::nullopt;
   switch (objective) {
-    case Objective::time: return timing->median_us;
+    case Objective::time:
+      return timing->median_us;
     case Objective::energy:
       if (!energy) return std::nullopt;
       return energy->uj_per_execution;

@@ -57,8 +57,7 @@ ScratchDir::~ScratchDir() {
   if (path_.empty()) return;
   std::error_code error;
   std::filesystem::remove_all(path_, error);
-  if (error)
-    spdlog::warn("cannot remove the scratch folder {}: {}", path_.string(), error.message());
+  if (error) spdlog::warn("cannot remove the scratch folder {}: {}", path_.string(), error.message());
 }
 
 std::filesystem::path ScratchDir::subfolder(const std::string& name) const {

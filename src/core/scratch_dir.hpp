@@ -1,5 +1,5 @@
-// A folder of this process for scratch files: the compilers' (NVRTC's timing reports and precompiled headers),
-// the sanitizer's logs.
+// A folder of this process for scratch files: the compilers' (NVRTC's timing reports and precompiled
+// headers), the sanitizer's logs.
 #pragma once
 
 #include <filesystem>

@@ -15,12 +15,24 @@
 namespace evotune::cuda {
 namespace {
 
-#define EVOTUNE_CUBLASLT_FUNCTIONS(X)                                                                      \
-  X(cublasLtCreate) X(cublasLtDestroy) X(cublasLtGetVersion) X(cublasLtMatmulDescCreate)                   \
-  X(cublasLtMatmulDescDestroy) X(cublasLtMatmulDescSetAttribute) X(cublasLtMatrixLayoutCreate)             \
-  X(cublasLtMatrixLayoutDestroy) X(cublasLtMatmulPreferenceCreate) X(cublasLtMatmulPreferenceDestroy)      \
-  X(cublasLtMatmulPreferenceSetAttribute) X(cublasLtMatmulAlgoGetHeuristic) X(cublasLtMatmul)              \
+// One X a line, left alone: clang-format 14 reflows such lists differently on each pass.
+// clang-format off
+#define EVOTUNE_CUBLASLT_FUNCTIONS(X) \
+  X(cublasLtCreate) \
+  X(cublasLtDestroy) \
+  X(cublasLtGetVersion) \
+  X(cublasLtMatmulDescCreate) \
+  X(cublasLtMatmulDescDestroy) \
+  X(cublasLtMatmulDescSetAttribute) \
+  X(cublasLtMatrixLayoutCreate) \
+  X(cublasLtMatrixLayoutDestroy) \
+  X(cublasLtMatmulPreferenceCreate) \
+  X(cublasLtMatmulPreferenceDestroy) \
+  X(cublasLtMatmulPreferenceSetAttribute) \
+  X(cublasLtMatmulAlgoGetHeuristic) \
+  X(cublasLtMatmul) \
   X(cublasLtGetStatusString)
+// clang-format on
 
 struct Api {
 #define EVOTUNE_DECLARE(name) decltype(&::name) name = nullptr;
@@ -39,8 +51,8 @@ const Api& api() {
       failure = std::string("cuBLASLt not available (libcublasLt.so.13 not found): ") + dlerror();
       return;
     }
-#define EVOTUNE_LOAD(name)                                                           \
-  loaded.name = reinterpret_cast<decltype(loaded.name)>(dlsym(library, #name));     \
+#define EVOTUNE_LOAD(name)                                                      \
+  loaded.name = reinterpret_cast<decltype(loaded.name)>(dlsym(library, #name)); \
   if (!loaded.name && failure.empty()) failure = "cuBLASLt lacks the function " #name;
     EVOTUNE_CUBLASLT_FUNCTIONS(EVOTUNE_LOAD)
 #undef EVOTUNE_LOAD
@@ -92,7 +104,8 @@ CublasLtGemm::CublasLtGemm(const GemmBaselineSpec& spec, CUdeviceptr a, CUdevice
   s.b = b;
   s.d = d;
   check(lt.cublasLtCreate(&s.handle), "cublasLtCreate");
-  check(lt.cublasLtMatmulDescCreate(&s.operation, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
+  check(lt.cublasLtMatmulDescCreate(&s.operation, CUBLAS_COMPUTE_32F, CUDA_R_32F),
+        "cublasLtMatmulDescCreate");
   const cublasOperation_t transpose_first = spec.b_kmajor ? CUBLAS_OP_T : CUBLAS_OP_N;
   check(lt.cublasLtMatmulDescSetAttribute(s.operation, CUBLASLT_MATMUL_DESC_TRANSA, &transpose_first,
                                           sizeof(transpose_first)),
@@ -109,16 +122,17 @@ CublasLtGemm::CublasLtGemm(const GemmBaselineSpec& spec, CUdeviceptr a, CUdevice
   }
   check(lt.cublasLtMatrixLayoutCreate(&s.a_layout, input, k, m, static_cast<std::int64_t>(k)),
         "cublasLtMatrixLayoutCreate(A)");
-  check(lt.cublasLtMatrixLayoutCreate(&s.d_layout, data_type(spec.output), n, m, static_cast<std::int64_t>(n)),
-        "cublasLtMatrixLayoutCreate(D)");
+  check(
+      lt.cublasLtMatrixLayoutCreate(&s.d_layout, data_type(spec.output), n, m, static_cast<std::int64_t>(n)),
+      "cublasLtMatrixLayoutCreate(D)");
   check(lt.cublasLtMatmulPreferenceCreate(&s.preference), "cublasLtMatmulPreferenceCreate");
   check(lt.cublasLtMatmulPreferenceSetAttribute(s.preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
                                                 &s.workspace_bytes, sizeof(s.workspace_bytes)),
         "cublasLtMatmulPreferenceSetAttribute(MAX_WORKSPACE_BYTES)");
   s.heuristics.resize(static_cast<std::size_t>(std::max(candidates, 1)));
   int returned = 0;
-  check(lt.cublasLtMatmulAlgoGetHeuristic(s.handle, s.operation, s.b_layout, s.a_layout, s.d_layout, s.d_layout,
-                                          s.preference, static_cast<int>(s.heuristics.size()),
+  check(lt.cublasLtMatmulAlgoGetHeuristic(s.handle, s.operation, s.b_layout, s.a_layout, s.d_layout,
+                                          s.d_layout, s.preference, static_cast<int>(s.heuristics.size()),
                                           s.heuristics.data(), &returned),
         "cublasLtMatmulAlgoGetHeuristic");
   if (returned < 1) throw Error("cublasLtMatmulAlgoGetHeuristic: no algorithm for this problem");

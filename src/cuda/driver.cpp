@@ -44,8 +44,8 @@ Loaded load_driver() {
   EVOTUNE_GRAPH_DRIVER_FUNCTIONS(EVOTUNE_RESOLVE_DRIVER_FUNCTION)
 #undef EVOTUNE_RESOLVE_DRIVER_FUNCTION
   if (!missing.empty()) {
-    loaded.failure = "CUDA driver too old for CUDA " + std::to_string(CUDA_VERSION / 1000) + " (missing " +
-                     missing + ")";
+    loaded.failure =
+        "CUDA driver too old for CUDA " + std::to_string(CUDA_VERSION / 1000) + " (missing " + missing + ")";
     return loaded;
   }
   const CUresult init = api.cuInit(0);

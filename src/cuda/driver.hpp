@@ -1,4 +1,5 @@
-// The CUDA driver API, loaded at run time (dlopen libcuda.so.1), so the binary starts on machines with no GPU.
+// The CUDA driver API, loaded at run time (dlopen libcuda.so.1), so the binary starts on machines with no
+// GPU.
 #pragma once
 
 #include <cuda.h>
@@ -10,23 +11,56 @@
 namespace evotune::cuda {
 
 // CUDA graphs, for timing short variants without launch overhead (cuda/graph.hpp).
-#define EVOTUNE_GRAPH_DRIVER_FUNCTIONS(X)                                                       \
-  X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuGraphInstantiateWithFlags) X(cuGraphLaunch) \
-  X(cuGraphExecDestroy) X(cuGraphDestroy)
+#define EVOTUNE_GRAPH_DRIVER_FUNCTIONS(X) \
+  X(cuStreamBeginCapture)                 \
+  X(cuStreamEndCapture)                   \
+  X(cuGraphInstantiateWithFlags) X(cuGraphLaunch) X(cuGraphExecDestroy) X(cuGraphDestroy)
 
 // Every driver function evotune calls. cuda.h maps some names to versioned symbols (cuMemAlloc ->
 // cuMemAlloc_v2); the member takes the versioned name too, so `api.cuMemAlloc(...)` reads as usual.
-#define EVOTUNE_DRIVER_FUNCTIONS(X)                                                                  \
-  X(cuInit) X(cuDriverGetVersion) X(cuGetErrorName) X(cuGetErrorString) X(cuDeviceGet)               \
-  X(cuDeviceGetCount) X(cuDeviceGetName) X(cuDeviceGetAttribute) X(cuDeviceTotalMem)                 \
-  X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuDevicePrimaryCtxReset)                \
-  X(cuCtxSetCurrent) X(cuCtxSynchronize) X(cuModuleLoadData) X(cuModuleUnload)                       \
-  X(cuModuleGetFunction) X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuMemAlloc) X(cuMemFree)     \
-  X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoDAsync) X(cuMemsetD32Async) X(cuStreamCreate)         \
-  X(cuStreamDestroy)                                                                                 \
-  X(cuStreamSynchronize) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventQuery)         \
-  X(cuEventSynchronize) X(cuEventElapsedTime) X(cuLaunchKernel) X(cuDeviceGetPCIBusId)             \
-      X(cuTensorMapEncodeTiled) X(cuLaunchKernelEx) X(cuOccupancyMaxActiveClusters)
+// One X a line, left alone: clang-format 14 reflows such lists differently on each pass.
+// clang-format off
+#define EVOTUNE_DRIVER_FUNCTIONS(X) \
+  X(cuInit) \
+  X(cuDriverGetVersion) \
+  X(cuGetErrorName) \
+  X(cuGetErrorString) \
+  X(cuDeviceGet) \
+  X(cuDeviceGetCount) \
+  X(cuDeviceGetName) \
+  X(cuDeviceGetAttribute) \
+  X(cuDeviceTotalMem) \
+  X(cuDevicePrimaryCtxRetain) \
+  X(cuDevicePrimaryCtxRelease) \
+  X(cuDevicePrimaryCtxReset) \
+  X(cuCtxSetCurrent) \
+  X(cuCtxSynchronize) \
+  X(cuModuleLoadData) \
+  X(cuModuleUnload) \
+  X(cuModuleGetFunction) \
+  X(cuFuncGetAttribute) \
+  X(cuFuncSetAttribute) \
+  X(cuMemAlloc) \
+  X(cuMemFree) \
+  X(cuMemcpyHtoD) \
+  X(cuMemcpyDtoH) \
+  X(cuMemcpyDtoDAsync) \
+  X(cuMemsetD32Async) \
+  X(cuStreamCreate) \
+  X(cuStreamDestroy) \
+  X(cuStreamSynchronize) \
+  X(cuEventCreate) \
+  X(cuEventDestroy) \
+  X(cuEventRecord) \
+  X(cuEventQuery) \
+  X(cuEventSynchronize) \
+  X(cuEventElapsedTime) \
+  X(cuLaunchKernel) \
+  X(cuDeviceGetPCIBusId) \
+  X(cuTensorMapEncodeTiled) \
+  X(cuLaunchKernelEx) \
+  X(cuOccupancyMaxActiveClusters)
+// clang-format on
 
 struct DriverApi {
 #define EVOTUNE_DECLARE_DRIVER_FUNCTION(name) decltype(&::name) name = nullptr;

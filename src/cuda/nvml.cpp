@@ -112,11 +112,14 @@ std::optional<GpuState> Nvml::read(const std::string& pci_bus_id) const {
   read_unsigned(api_->power_limit, state.power_limit_mw);
   read_unsigned(api_->temperature, state.temperature_c, kTemperatureGpu);
   int ecc = 0, ecc_pending = 0;
-  if (api_->ecc_mode != nullptr && api_->ecc_mode(device, &ecc, &ecc_pending) == kSuccess) state.ecc = ecc != 0;
+  if (api_->ecc_mode != nullptr && api_->ecc_mode(device, &ecc, &ecc_pending) == kSuccess)
+    state.ecc = ecc != 0;
   unsigned mig = 0, mig_pending = 0;
-  if (api_->mig_mode != nullptr && api_->mig_mode(device, &mig, &mig_pending) == kSuccess) state.mig = mig != 0;
+  if (api_->mig_mode != nullptr && api_->mig_mode(device, &mig, &mig_pending) == kSuccess)
+    state.mig = mig != 0;
   unsigned long long word = 0;
-  if (api_->clock_reasons != nullptr && api_->clock_reasons(device, &word) == kSuccess) state.clock_reasons = word;
+  if (api_->clock_reasons != nullptr && api_->clock_reasons(device, &word) == kSuccess)
+    state.clock_reasons = word;
   if (api_->energy != nullptr && api_->energy(device, &word) == kSuccess) state.energy_mj = word;
   return state;
 }

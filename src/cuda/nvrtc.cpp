@@ -8,11 +8,13 @@
 namespace evotune::cuda {
 
 void check(nvrtcResult result, const char* call) {
-  if (result != NVRTC_SUCCESS) throw NvrtcError(result, std::string(call) + ": " + nvrtcGetErrorString(result));
+  if (result != NVRTC_SUCCESS)
+    throw NvrtcError(result, std::string(call) + ": " + nvrtcGetErrorString(result));
 }
 
 NvrtcProgram::NvrtcProgram(const std::string& source, const std::string& file_name) {
-  check(nvrtcCreateProgram(&program_, source.c_str(), file_name.c_str(), 0, nullptr, nullptr), "nvrtcCreateProgram");
+  check(nvrtcCreateProgram(&program_, source.c_str(), file_name.c_str(), 0, nullptr, nullptr),
+        "nvrtcCreateProgram");
 }
 
 NvrtcProgram::~NvrtcProgram() {

@@ -12,7 +12,8 @@ PrimaryContext::PrimaryContext(int ordinal) {
 }
 
 PrimaryContext::~PrimaryContext() {
-  if (context_ != nullptr) log_release_failure(driver().cuDevicePrimaryCtxRelease(device_), "cuDevicePrimaryCtxRelease");
+  if (context_ != nullptr)
+    log_release_failure(driver().cuDevicePrimaryCtxRelease(device_), "cuDevicePrimaryCtxRelease");
 }
 
 void PrimaryContext::make_current() const { check(driver().cuCtxSetCurrent(context_), "cuCtxSetCurrent"); }
@@ -40,10 +41,12 @@ CUfunction Module::function(const std::string& kernel_name) const {
 FunctionAttributes function_attributes(CUfunction function) {
   const DriverApi& api = driver();
   FunctionAttributes attributes;
-  check(api.cuFuncGetAttribute(&attributes.num_regs, CU_FUNC_ATTRIBUTE_NUM_REGS, function), "cuFuncGetAttribute");
+  check(api.cuFuncGetAttribute(&attributes.num_regs, CU_FUNC_ATTRIBUTE_NUM_REGS, function),
+        "cuFuncGetAttribute");
   check(api.cuFuncGetAttribute(&attributes.static_smem_bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function),
         "cuFuncGetAttribute");
-  check(api.cuFuncGetAttribute(&attributes.max_threads_per_block, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function),
+  check(api.cuFuncGetAttribute(&attributes.max_threads_per_block, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                               function),
         "cuFuncGetAttribute");
   check(api.cuFuncGetAttribute(&attributes.local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, function),
         "cuFuncGetAttribute");
@@ -72,7 +75,9 @@ Stream Stream::create() {
   return stream;
 }
 
-void Stream::synchronize() const { check(driver().cuStreamSynchronize(stream_.get()), "cuStreamSynchronize"); }
+void Stream::synchronize() const {
+  check(driver().cuStreamSynchronize(stream_.get()), "cuStreamSynchronize");
+}
 
 Event Event::create() {
   CUevent handle = nullptr;
@@ -82,7 +87,9 @@ Event Event::create() {
   return event;
 }
 
-void Event::record(CUstream stream) const { check(driver().cuEventRecord(event_.get(), stream), "cuEventRecord"); }
+void Event::record(CUstream stream) const {
+  check(driver().cuEventRecord(event_.get(), stream), "cuEventRecord");
+}
 
 bool Event::done() const {
   const CUresult result = driver().cuEventQuery(event_.get());

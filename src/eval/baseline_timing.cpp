@@ -21,7 +21,8 @@ TimingStats GpuEvaluator::time_baseline(const GemmBaselineSpec& spec, std::uint6
     if (!found) throw Error("baseline " + spec.library + ": the space has no buffer '" + name + "'");
     return static_cast<CUdeviceptr>(*found);
   };
-  const cuda::CublasLtGemm gemm(spec, address(spec.a), address(spec.b), address(spec.d), kHeuristicCandidates);
+  const cuda::CublasLtGemm gemm(spec, address(spec.a), address(spec.b), address(spec.d),
+                                kHeuristicCandidates);
   if (algorithm >= gemm.algorithms())
     throw Error("baseline " + spec.library + ": its heuristic returned " + std::to_string(gemm.algorithms()) +
                 " algorithms, none of rank " + std::to_string(algorithm));

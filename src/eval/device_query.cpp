@@ -1,10 +1,10 @@
 // Device queries through the driver, for the layers above eval.
 #include "eval/device_query.hpp"
 
+#include "core/error.hpp"
 #include "cuda/driver.hpp"
 #include "cuda/nvml.hpp"
 #include "cuda/resources.hpp"
-#include "core/error.hpp"
 
 namespace evotune {
 

@@ -2,9 +2,8 @@
 // and why there are none.
 #pragma once
 
-#include <string>
-
 #include <optional>
+#include <string>
 
 #include "core/device_info.hpp"
 #include "core/gpu_state.hpp"

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "core/launch_spec.hpp"
-#include "cuda/resources.hpp"
 #include "core/outcome.hpp"
+#include "cuda/resources.hpp"
 #include "eval/builtin_kernels.hpp"
 #include "eval/compare.hpp"
 #include "eval/guard_regions.hpp"

@@ -103,7 +103,8 @@ Outcome GpuEvaluator::evaluate(const CompiledKernel& variant, std::uint64_t vali
     load_variant(variant);
     variant_steps(variant.launch);  // the resource checks, before the reference runs
     if (!settings_.guard_margins)   // for `evotune sanitize`, which names a faulting address's buffer
-      for (const BufferAllocation& allocation : state_->allocations()) spdlog::info(allocation_line(allocation));
+      for (const BufferAllocation& allocation : state_->allocations())
+        spdlog::info(allocation_line(allocation));
     if (extra_launches.size() != extra_problems_.size())
       throw Error("internal: " + std::to_string(extra_launches.size()) + " extra launches for " +
                   std::to_string(extra_problems_.size()) + " extra problems");
@@ -114,7 +115,8 @@ Outcome GpuEvaluator::evaluate(const CompiledKernel& variant, std::uint64_t vali
       if (outcome.status == Status::ok) validate_extra_problems(extra_launches, validation_seed, outcome);
       // Timed on the random inputs a timing-only evaluation gets, never on the last validation round's
       // special ones (a constant-zero K, say), which a kernel does not see in use.
-      if (outcome.status == Status::ok && special_rounds() > 0) state_->prepare(validation_seed, Role::variant);
+      if (outcome.status == Status::ok && special_rounds() > 0)
+        state_->prepare(validation_seed, Role::variant);
     }
     outcome.validate_ms = ms_since(start);
     if (outcome.status == Status::ok) {

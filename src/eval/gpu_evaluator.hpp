@@ -63,7 +63,8 @@ class GpuEvaluator {
   // choice) on this evaluator's buffers (inputs filled from `seed`) the way a variant is timed
   // (eval/baseline_timing.cpp); `library` gets its name and version. Throws Error where the library is
   // missing, refuses the problem or has no algorithm of that rank.
-  TimingStats time_baseline(const GemmBaselineSpec& spec, std::uint64_t seed, int algorithm, std::string& library);
+  TimingStats time_baseline(const GemmBaselineSpec& spec, std::uint64_t seed, int algorithm,
+                            std::string& library);
 
   // False once a hung kernel could not be killed (or the state not rebuilt): evaluate() then only returns
   // failures, and the caller should stop with unhealthy_reason().
@@ -116,7 +117,7 @@ class GpuEvaluator {
   double time_warmup(const std::function<void()>& run_once);  // the fastest warm-up run in us; waits for it
   // settings_.warmup_ms of back-to-back runs (run_us each, estimated), then waits for them.
   void sustain(const std::function<void()>& run_once, double run_us);
-  void flush_l2(int repetition) const;                 // overwrites the L2 scratch when settings_ ask for it
+  void flush_l2(int repetition) const;  // overwrites the L2 scratch when settings_ ask for it
   TimingStats time_single(const std::function<void()>& run_once, const TimingMethod& method);
   TimingStats time_graph(const cuda::GraphExec& graph, const TimingMethod& method);
   double time_reference();

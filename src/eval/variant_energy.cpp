@@ -24,8 +24,9 @@ using std::chrono::duration;
 
 constexpr std::int64_t kMaxRuns = 1'000'000;
 constexpr auto kWatchInterval = std::chrono::microseconds(250);
-constexpr auto kEdgeMargin = std::chrono::milliseconds(1);  // steps this close to the loop's ends are left out
-constexpr int kAttempts = 3;  // each with twice the window, while the counter moves too seldom for it
+constexpr auto kEdgeMargin =
+    std::chrono::milliseconds(1);  // steps this close to the loop's ends are left out
+constexpr int kAttempts = 3;       // each with twice the window, while the counter moves too seldom for it
 
 struct CounterStep {
   Clock::time_point seen;

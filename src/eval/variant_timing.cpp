@@ -76,7 +76,8 @@ GpuEvaluator::Measured GpuEvaluator::time_runs(const std::function<void()>& run_
   method.graph = true;
   method.graph_executions = executions;
   sustain([&] { graph.launch(state_->stream.get()); }, estimate_us * executions);
-  return with_energy(time_graph(graph, method), [&] { graph.launch(state_->stream.get()); }, executions);
+  return with_energy(
+      time_graph(graph, method), [&] { graph.launch(state_->stream.get()); }, executions);
 }
 
 GpuEvaluator::Measured GpuEvaluator::with_energy(TimingStats timing, const std::function<void()>& run_once,

@@ -250,9 +250,10 @@ std::string variant_kernel_code(const SearchSpace& space, const DispatchVariant&
   const std::string& source = space.template_source();
   const std::size_t headers = header_prefix_length(source);
   // A header the template includes past its prefix (one that reads the parameters) goes into each variant.
-  std::string body = LocalIncludes(space.kernel().file.parent_path())
-                         .expand(source.substr(headers), space.kernel().file.filename().string(),
-                                 static_cast<int>(std::count(source.begin(), source.begin() + headers, '\n')) + 1);
+  std::string body =
+      LocalIncludes(space.kernel().file.parent_path())
+          .expand(source.substr(headers), space.kernel().file.filename().string(),
+                  static_cast<int>(std::count(source.begin(), source.begin() + headers, '\n')) + 1);
   const std::string suffix = "_v" + std::to_string(index);
   for (const auto& name : kernel_names(space))
     body = std::regex_replace(body, std::regex("\\b" + name + "\\b"), name + suffix);

@@ -123,7 +123,8 @@ std::string render_dispatch_export(const SearchSpace& space, const DispatchTable
   std::ostringstream out;
   const std::string& source = space.template_source();
   // The template's own headers (kernels/common/sm90) inlined once, ahead of every variant, as NVRTC saw them.
-  out << header << "\n" << option_defines(space)
+  out << header << "\n"
+      << option_defines(space)
       << LocalIncludes(space.kernel().file.parent_path())
              .expand(source.substr(0, header_prefix_length(source)), space.kernel().file.filename().string())
       << "\n";

@@ -147,9 +147,9 @@ std::vector<std::int64_t> scratch_offsets(const LaunchSpec& launch, std::int64_t
 std::string render_export(const SearchSpace& space, const Sizes& sizes, const Config& config,
                           const DeviceInfo& device, const std::string& header) {
   const LaunchSpec launch = space.variant_launch(config, sizes, device);
-  const KernelSource source = render_source(space.template_source(), space.kernel().file.filename().string(),
-                                            space.compile_time_constants(config, sizes), false,
-                                            space.kernel().file.parent_path());
+  const KernelSource source =
+      render_source(space.template_source(), space.kernel().file.filename().string(),
+                    space.compile_time_constants(config, sizes), false, space.kernel().file.parent_path());
   std::ostringstream out;
   out << header << "\n" << option_defines(space) << source.text << "\n";
   out << "// ---- Host launcher (geometry of the tuned problem) ----\n#include <cuda_runtime.h>\n\n";

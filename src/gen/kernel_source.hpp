@@ -21,8 +21,8 @@ struct KernelSource {
 // parameters. With `line_directive`, a #line directive follows the #define lines so that compiler messages
 // point into the template file. A template without leading #include lines gets the #define lines first.
 // With `include_folder` (the template's folder), the template's own headers (quoted #includes of files beside
-// it, such as kernels/common/sm90/) are inlined where they are included (gen/local_includes.hpp): those of the
-// header prefix stay ahead of the parameters, so that they never see them.
+// it, such as kernels/common/sm90/) are inlined where they are included (gen/local_includes.hpp): those of
+// the header prefix stay ahead of the parameters, so that they never see them.
 KernelSource render_source(const std::string& template_text, const std::string& file_name,
                            const std::map<std::string, std::int64_t>& constants, bool line_directive = true,
                            const std::filesystem::path& include_folder = {});

@@ -29,8 +29,8 @@ bool is_pragma_once(const std::string& line) {
   return compact.rfind("#pragmaonce", 0) == 0;
 }
 
-std::string expand(std::set<std::filesystem::path>& seen, const std::string& text, const std::filesystem::path& folder,
-                 const std::string& name, int first_line, int depth) {
+std::string expand(std::set<std::filesystem::path>& seen, const std::string& text,
+                   const std::filesystem::path& folder, const std::string& name, int first_line, int depth) {
   if (depth > 32) throw std::runtime_error("local #include nested more than 32 deep (a cycle?) in " + name);
   std::string out;
   std::istringstream lines(text);
@@ -42,8 +42,10 @@ std::string expand(std::set<std::filesystem::path>& seen, const std::string& tex
     const std::filesystem::path file = (folder / path).lexically_normal();
     std::error_code error;
     if (path.empty() || !std::filesystem::is_regular_file(file, error)) {
-      if (depth == 0 || !is_pragma_once(line)) out += line + '\n';
-      else out += "\n";  // keeps the line count
+      if (depth == 0 || !is_pragma_once(line))
+        out += line + '\n';
+      else
+        out += "\n";  // keeps the line count
       continue;
     }
     if (!seen.insert(std::filesystem::weakly_canonical(file)).second) {

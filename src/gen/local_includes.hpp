@@ -17,8 +17,8 @@ class LocalIncludes {
   // `text` (lines `first_line`.. of the template file `file_name` in the folder) with every `#include "path"`
   // line whose path names a file relative to the including file's folder replaced by that file's text,
   // recursively; each file is inlined once (later includes of it become a comment, as `#pragma once` would
-  // make them), its `#pragma once` lines dropped, and #line directives keep compiler messages pointing into the
-  // right file and line. Includes that name no such file (system headers, NVRTC's own) stay as they are.
+  // make them), its `#pragma once` lines dropped, and #line directives keep compiler messages pointing into
+  // the right file and line. Includes that name no such file (system headers, NVRTC's own) stay as they are.
   // Throws on includes nested more than 32 deep (a cycle).
   std::string expand(const std::string& text, const std::string& file_name, int first_line = 1);
 

@@ -97,8 +97,9 @@ void Chart::x_bands(const Band& band, std::string_view title) {
   const double group_y = bottom() + kTick + 11 + (vertical ? text_width(longest_label(band)) : 0) + 14;
   const auto groups = band.groups();
   const auto rows = group_rows(band, groups);
-  const bool two_lines = std::any_of(groups.begin(), groups.end(),
-                                     [](const Band::Group& g) { return g.name.find('\n') != std::string::npos; });
+  const bool two_lines = std::any_of(groups.begin(), groups.end(), [](const Band::Group& g) {
+    return g.name.find('\n') != std::string::npos;
+  });
   const double row_height = two_lines ? 30 : 16;
   const int row_count = rows.empty() ? 1 : 1 + *std::max_element(rows.begin(), rows.end());
   // Staggered rows take room below the plot area, which keeps its place.

@@ -67,8 +67,11 @@ std::string gpu_state_brief(const GpuState& s) {
   std::vector<std::string> parts;
   if (s.sm_clock_mhz) parts.push_back(std::to_string(*s.sm_clock_mhz) + " MHz");
   if (s.temperature_c) parts.push_back(std::to_string(*s.temperature_c) + " C");
-  const auto watts = [](const std::optional<unsigned>& mw) { return mw ? std::to_string((*mw + 500) / 1000) : "?"; };
-  if (s.power_mw || s.power_limit_mw) parts.push_back(watts(s.power_mw) + "/" + watts(s.power_limit_mw) + " W");
+  const auto watts = [](const std::optional<unsigned>& mw) {
+    return mw ? std::to_string((*mw + 500) / 1000) : "?";
+  };
+  if (s.power_mw || s.power_limit_mw)
+    parts.push_back(watts(s.power_mw) + "/" + watts(s.power_limit_mw) + " W");
   if (s.clock_reasons && (*s.clock_reasons & kThrottleReasons))
     parts.push_back("held down: " + throttle_text(*s.clock_reasons));
   std::string text;
@@ -82,8 +85,9 @@ std::string gpu_state_brief(const GpuState& s) {
 // page styles each line with a hanging indent, so a line that wraps still reads as one.
 std::string gpu_states_cell(const RunSummary& run) {
   std::string html;
-  for (const auto& [moment, states_json] : {std::pair<const char*, const std::string&>{"start", run.gpu_state_start},
-                                            std::pair<const char*, const std::string&>{"end", run.gpu_state_end}}) {
+  for (const auto& [moment, states_json] :
+       {std::pair<const char*, const std::string&>{"start", run.gpu_state_start},
+        std::pair<const char*, const std::string&>{"end", run.gpu_state_end}}) {
     if (states_json.empty()) continue;
     try {
       const nlohmann::json states = nlohmann::json::parse(states_json);
@@ -159,9 +163,11 @@ std::string failures_table(const ReportData& data) {
 std::string runs_table(const ReportData& data) {
   if (data.runs.empty()) return "<p>No runs of this space version and problem.</p>\n";
   // How the run timed its variants and its command line, the longest texts, go in a row of their own under
-  // the run: as columns they pushed the table past the page's width and squeezed the others into walls of text.
-  const std::vector<std::string> headers{"run",    "strategy", "seed",  "budget", "status", "evaluated", "failed",
-                                         "started", "finished", "device", "driver", "NVRTC", "GPU state (NVML)"};
+  // the run: as columns they pushed the table past the page's width and squeezed the others into walls of
+  // text.
+  const std::vector<std::string> headers{
+      "run",     "strategy", "seed",   "budget", "status", "evaluated",       "failed",
+      "started", "finished", "device", "driver", "NVRTC",  "GPU state (NVML)"};
   HtmlTable table(headers);
   for (const auto& run : data.runs) {
     table.row().number(std::to_string(run.id)).text(run.strategy).number(std::to_string(run.seed));

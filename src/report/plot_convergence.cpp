@@ -23,9 +23,10 @@ Plot convergence(const ReportData& data, bool by_time) {
                : "the measurements it stored (failures count too)") +
       ". Configs an earlier run measured are not measured again, so each run's curve holds only its own "
       "measurements. " +
-      (data.reference_us ? "The dashed line is the reference kernel's time (written at the axis's edge instead "
-                           "when it lies more than twice beyond the curves, so that they keep the axis)."
-                         : "The database holds no reference-kernel time, so no reference line is drawn.") +
+      (data.reference_us
+           ? "The dashed line is the reference kernel's time (written at the axis's edge instead "
+             "when it lies more than twice beyond the curves, so that they keep the axis)."
+           : "The database holds no reference-kernel time, so no reference line is drawn.") +
       (data.baseline ? " The red dashed line is the library baseline (" + data.baseline->library +
                            ", its best algorithm, re-timed in the rerank's rounds where there was one)."
                      : "");
@@ -44,8 +45,8 @@ Plot convergence(const ReportData& data, bool by_time) {
   }
   // A reference far from the curves (a naive kernel at 1750 µs against a best of 36 µs) would squash them
   // into a sliver of the log axis: it is then written at the axis's edge instead of drawn to scale.
-  const bool reference_on_scale =
-      data.reference_us && *data.reference_us <= hi * kReferenceReach && *data.reference_us >= lo / kReferenceReach;
+  const bool reference_on_scale = data.reference_us && *data.reference_us <= hi * kReferenceReach &&
+                                  *data.reference_us >= lo / kReferenceReach;
   if (reference_on_scale) {
     lo = std::min(lo, *data.reference_us);
     hi = std::max(hi, *data.reference_us);

@@ -72,8 +72,8 @@ std::string summary(const ReportData& data) {
   if (data.baseline)
     html += " Baseline " + escape_xml(data.baseline->library) + ": " +
             time_text(comparable_us(*data.baseline, true)) + " µs (its heuristic's algorithm #" +
-            std::to_string(data.baseline->best_index) + "; the first: " + time_text(data.baseline->heuristic_us) +
-            " µs at the run's start).";
+            std::to_string(data.baseline->best_index) +
+            "; the first: " + time_text(data.baseline->heuristic_us) + " µs at the run's start).";
   return html + "</p>\n";
 }
 

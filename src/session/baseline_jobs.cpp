@@ -43,7 +43,8 @@ std::optional<BaselineTiming> time_baseline(WorkerPool& pool, const EvalSettings
   BaselineTiming baseline;
   for (const auto& [algorithm, outcome] : done) {
     if (outcome.status != Status::ok || !outcome.timing) {
-      // The heuristic may return fewer algorithms than asked for: past them, and for a refused problem, no time.
+      // The heuristic may return fewer algorithms than asked for: past them, and for a refused problem, no
+      // time.
       if (algorithm == 0) {
         spdlog::warn("baseline not timed: {}", outcome.message);
         return std::nullopt;

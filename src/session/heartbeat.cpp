@@ -4,11 +4,10 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <csignal>
-
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <optional>
 

@@ -36,7 +36,8 @@ LaunchLimit launch_limit(const TimeoutPolicy& policy, double reference_ms, std::
 
 double job_deadline_ms(const LaunchLimit& limit, const EvalSettings& settings, int extra_rounds) {
   constexpr double kHostWorkMs = 20000;  // module load, input fills, output download and comparison
-  const int validation_launches = 2 * (std::max(settings.validation_rounds, 1) + std::max(extra_rounds, 0)) + 1;
+  const int validation_launches =
+      2 * (std::max(settings.validation_rounds, 1) + std::max(extra_rounds, 0)) + 1;
   return limit.per_launch_ms *
              (validation_launches + std::max(settings.warmup, 0) + std::max(settings.repetitions, 0)) +
          2 * std::max(settings.warmup_ms, 0.0) + kHostWorkMs;

@@ -26,7 +26,8 @@ std::vector<std::string> tuning_sequence(const SearchSpace& space, const std::fi
     }
   }
   std::vector<std::string> sequence;
-  for (const std::size_t index : transfer_order(resolved, tuned)) sequence.push_back(key_value_text(resolved[index]));
+  for (const std::size_t index : transfer_order(resolved, tuned))
+    sequence.push_back(key_value_text(resolved[index]));
   return sequence;
 }
 

@@ -87,7 +87,8 @@ RerankOutcome rerank_top(const RunContext& c, int top_k, int rounds, const std::
   std::vector<double> baseline_rounds_us;
   std::deque<std::size_t> queue;
   for (int round = 0; round < rounds; ++round)
-    for (const std::size_t i : round_order(chosen.size() + (with_baseline ? 1 : 0), round)) queue.push_back(i);
+    for (const std::size_t i : round_order(chosen.size() + (with_baseline ? 1 : 0), round))
+      queue.push_back(i);
   std::map<std::int64_t, std::size_t> running;  // ticket -> candidate
   std::int64_t next_ticket = 1;
   while (!queue.empty() || !running.empty()) {

@@ -60,8 +60,8 @@ RunPlan plan_run(const TuneOptions& options, const SearchSpace& space, const Siz
   input.objective = options.objective;
   input.history = history(store, plan.keys, options.objective);
   input.seeds = space.seeds();
-  input.transferred = transfer_configs(store.ok_times_by_problem(plan.keys.space_id, plan.keys.device_id), sizes,
-                                       kTransferProblems, kTransferConfigsEach);
+  input.transferred = transfer_configs(store.ok_times_by_problem(plan.keys.space_id, plan.keys.device_id),
+                                       sizes, kTransferProblems, kTransferConfigsEach);
 
   plan.candidates = static_cast<std::int64_t>(input.candidates.size());
   for (const auto& config : input.candidates)

@@ -1,12 +1,12 @@
 // Starting a run's compilers and workers.
 #include "session/run_workers.hpp"
 
-#include "session/baseline_jobs.hpp"
-
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <thread>
+
+#include "session/baseline_jobs.hpp"
 
 namespace evotune {
 namespace {
@@ -34,9 +34,10 @@ RunWorkers::RunWorkers(const TuneOptions& options, const SearchSpace& space, con
   if (target.compiles_variants() && space.baseline(sizes)) {
     baseline_ = time_baseline(*pool_, options.eval, options.seed);
     if (baseline_)
-      spdlog::info("baseline {}: {:.1f} us (the heuristic's first algorithm), {:.1f} us (the best of its {}: #{}), {}",
-                   baseline_->library, baseline_->heuristic_us, baseline_->best_us, baseline_->algorithms,
-                   baseline_->best_index, baseline_->timing_mode);
+      spdlog::info(
+          "baseline {}: {:.1f} us (the heuristic's first algorithm), {:.1f} us (the best of its {}: #{}), {}",
+          baseline_->library, baseline_->heuristic_us, baseline_->best_us, baseline_->algorithms,
+          baseline_->best_index, baseline_->timing_mode);
   }
 }
 

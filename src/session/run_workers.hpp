@@ -8,8 +8,8 @@
 #include <string>
 
 #include "compile/compile_service.hpp"
-#include "core/baseline.hpp"
 #include "compile/compiler.hpp"
+#include "core/baseline.hpp"
 #include "session/tune_options.hpp"
 #include "session/tune_target.hpp"
 #include "session/variant_compiler.hpp"

@@ -69,8 +69,8 @@ class SearchLoop {
   TimeoutPolicy policy_;
   double flops_ = 0, bytes_ = 0;  // the space's work formulas for this problem: per launch
   std::optional<double> best_us_;
-  std::deque<Variant> ready_;                // compiled (or replayed), waiting for a worker
-  std::map<std::int64_t, Variant> running_;  // by ticket
+  std::deque<Variant> ready_;                 // compiled (or replayed), waiting for a worker
+  std::map<std::int64_t, Variant> running_;   // by ticket
   std::map<std::int64_t, Config> elsewhere_;  // by config id: proposed, but claimed by another live run
   std::chrono::steady_clock::time_point last_check_{};
   std::int64_t next_ticket_ = 1;

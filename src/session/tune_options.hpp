@@ -28,8 +28,8 @@ struct TuneOptions {
   EvalSettings eval;          // eval.timeout_ms is the ceiling of the derived launch limit
   // What the strategy minimises; energy and edp need eval.measure_energy (NVML on the GPU's machine).
   Objective objective = Objective::time;
-  int compile_threads = 0;    // 0: one per CPU core
-  int patience = 0;           // learning strategies: generations without progress before stopping
+  int compile_threads = 0;  // 0: one per CPU core
+  int patience = 0;         // learning strategies: generations without progress before stopping
   // After a finished search, the rerank_top fastest configs re-timed in rerank_rounds interleaved rounds
   // (session/rerank.hpp); 0: no rerank.
   int rerank_top = 10;

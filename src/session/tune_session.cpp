@@ -116,8 +116,8 @@ void rerank_after_search(const RunContext& context, const TuneOptions& options,
 }  // namespace
 
 void check_energy_readable(Objective objective, bool replay) {
-  const std::string what = needs_energy(objective) ? std::string("--objective ") + to_string(objective)
-                                                   : std::string("--energy");
+  const std::string what =
+      needs_energy(objective) ? std::string("--objective ") + to_string(objective) : std::string("--energy");
   if (replay) throw Error(what + " needs a GPU run: recorded sweeps hold no energy");
   if (const auto why = energy_unreadable_reason())
     throw Error(what + " reads the GPU's energy counter through NVML, which is not available: " + *why);
@@ -125,7 +125,8 @@ void check_energy_readable(Objective objective, bool replay) {
 
 TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interrupt) {
   if (needs_energy(options.objective) && !options.eval.measure_energy)
-    throw Error(std::string("internal: --objective ") + to_string(options.objective) + " without measuring energy");
+    throw Error(std::string("internal: --objective ") + to_string(options.objective) +
+                " without measuring energy");
   if (options.eval.measure_energy) check_energy_readable(options.objective, options.replay_file.has_value());
   if (options.worker_command.empty()) throw Error("internal: no worker command");
   SearchSpace space = SearchSpace::load(options.space_file);
@@ -175,7 +176,8 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
     const Heartbeat heartbeat(options.db_file.string(), plan.keys.run_id, claims.lease_s);
     SearchLoop loop(
         run, *plan.strategy, [&target] { return target->throttle_note(); }, claims);
-    result = loop.run(plan.budget, std::min(plan.budget, plan.remaining()), workers.compile_window(), interrupt);
+    result =
+        loop.run(plan.budget, std::min(plan.budget, plan.remaining()), workers.compile_window(), interrupt);
   }
   rerank_after_search(run, options, interrupt, result);
   if (workers.baseline()) store->save_baseline(plan.keys.run_id, *workers.baseline());  // with its rerank

@@ -22,10 +22,10 @@ struct TuneSummary {
   std::int64_t candidates = 0;  // valid configs of the space for this problem and device
   std::int64_t skipped = 0;     // already measured before this run
   StopReason stop_reason = StopReason::finished;
-  std::string error;              // what ended the run, when stop_reason is failed
-  int worker_restarts = 0;        // workers replaced after a fault, a hang or a crash
-  double seconds = 0;             // wall time of the search loop
-  std::vector<RankedResult> top;  // best stored results for this space, problem and device
+  std::string error;                       // what ended the run, when stop_reason is failed
+  int worker_restarts = 0;                 // workers replaced after a fault, a hang or a crash
+  double seconds = 0;                      // wall time of the search loop
+  std::vector<RankedResult> top;           // best stored results for this space, problem and device
   std::optional<BaselineTiming> baseline;  // the space's library baseline, timed by this run
 };
 

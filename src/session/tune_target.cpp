@@ -13,7 +13,8 @@ std::string TuneTarget::throttle_note() const {
     if (!states[i].clock_reasons) continue;
     const std::string reasons = throttle_text(*states[i].clock_reasons);
     if (!reasons.empty())
-      note += (note.empty() ? "" : ", ") + std::string("GPU ") + std::to_string(i) + " throttled (" + reasons + ")";
+      note += (note.empty() ? "" : ", ") + std::string("GPU ") + std::to_string(i) + " throttled (" +
+              reasons + ")";
   }
   return note;
 }

@@ -54,11 +54,12 @@ CompiledVariant VariantCompiler::compile_reference() {
 }
 
 void VariantCompiler::submit(const Config& config) {
-  KernelSource source = render_source(space_.template_source(), space_.kernel().file.filename().string(),
-                                      space_.compile_time_constants(config, sizes_), true,
-                                      space_.kernel().file.parent_path());
+  KernelSource source =
+      render_source(space_.template_source(), space_.kernel().file.filename().string(),
+                    space_.compile_time_constants(config, sizes_), true, space_.kernel().file.parent_path());
   // A variant of several launches reports its worst kernel: the largest of each figure over the module's.
-  queue_.push_back(start(config, std::move(source), space_.launches().size() > 1 ? "" : space_.kernel().name));
+  queue_.push_back(
+      start(config, std::move(source), space_.launches().size() > 1 ? "" : space_.kernel().name));
 }
 
 std::optional<CompiledVariant> VariantCompiler::take_ready_now() {

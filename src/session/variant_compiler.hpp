@@ -39,7 +39,8 @@ class VariantCompiler {
   void submit(const Config& config);
   // The oldest variant whose compile has finished, waiting at most `wait` for one to finish; nullopt when
   // none has by then (or nothing is pending).
-  std::optional<CompiledVariant> take_first_ready(std::chrono::milliseconds wait = std::chrono::milliseconds(0));
+  std::optional<CompiledVariant> take_first_ready(
+      std::chrono::milliseconds wait = std::chrono::milliseconds(0));
   // As above, waiting as long as it takes; nullopt only when nothing is pending.
   std::optional<CompiledVariant> take_first_ready_blocking();
   std::size_t pending() const { return queue_.size(); }

@@ -57,8 +57,8 @@ std::vector<WorkerSetup> gpu_worker_setups(const std::vector<int>& ordinals,
   settings.reset_in_process = false;
   std::vector<WorkerSetup> setups;
   for (const int ordinal : ordinals)
-    setups.push_back(
-        GpuSetup{ordinal, buffers, reference, tolerances, settings, include_dirs, extra_problems, std::nullopt});
+    setups.push_back(GpuSetup{ordinal, buffers, reference, tolerances, settings, include_dirs, extra_problems,
+                              std::nullopt});
   return setups;
 }
 
@@ -71,8 +71,8 @@ std::vector<ExtraProblem> extra_problem_setups(const SearchSpace& space, const S
     Sizes changed;
     for (const auto& [name, value] : extra)
       if (sizes.at(name) != value) changed[name] = value;
-    problems.push_back({changed.empty() ? key_value_text(extra) : key_value_text(changed), space.buffers(extra),
-                        space.reference_launch(extra, device)});
+    problems.push_back({changed.empty() ? key_value_text(extra) : key_value_text(changed),
+                        space.buffers(extra), space.reference_launch(extra, device)});
   }
   return problems;
 }
@@ -80,7 +80,8 @@ std::vector<ExtraProblem> extra_problem_setups(const SearchSpace& space, const S
 std::vector<LaunchSpec> extra_variant_launches(const SearchSpace& space, const Config& config,
                                                const Sizes& sizes, const DeviceInfo& device) {
   std::vector<LaunchSpec> launches;
-  for (const Sizes& extra : space.extra_problems(sizes)) launches.push_back(space.variant_launch(config, extra, device));
+  for (const Sizes& extra : space.extra_problems(sizes))
+    launches.push_back(space.variant_launch(config, extra, device));
   return launches;
 }
 

@@ -26,7 +26,8 @@ std::vector<Config> sample_configs(const std::vector<Config>& configs, std::size
         }
   // Evenly spaced positions, finer each round, until the sample is full.
   for (std::size_t slots = count; picked.size() < count; slots *= 2)
-    for (std::size_t k = 0; k < slots && picked.size() < count; ++k) picked.insert(k * configs.size() / slots);
+    for (std::size_t k = 0; k < slots && picked.size() < count; ++k)
+      picked.insert(k * configs.size() / slots);
   std::vector<Config> sample;
   for (const std::size_t i : picked) sample.push_back(configs[i]);
   return sample;

@@ -43,8 +43,9 @@ std::vector<std::int64_t> values_of(const std::string& spec, const std::string& 
     if (geometric ? step < 2 : step < 1)
       throw Error("problem: step of '" + item + "' must be " + (geometric ? "x2 or more" : "+1 or more"));
   }
-  if (first > last) throw Error("problem: empty range '" + item + "' (" + std::to_string(first) + " > " +
-                                std::to_string(last) + ")");
+  if (first > last)
+    throw Error("problem: empty range '" + item + "' (" + std::to_string(first) + " > " +
+                std::to_string(last) + ")");
   if (geometric && first <= 0) throw Error("problem: a geometric range must start above 0: '" + item + "'");
   std::vector<std::int64_t> values;
   for (std::int64_t v = first; v <= last; v = geometric ? v * step : v + step) {
@@ -84,8 +85,8 @@ std::vector<std::string> expand_problem_text(const std::string& text) {
   for (const auto& size : sizes) {
     count *= size.second.size();
     if (count > kMaxProblems)
-      throw Error("problem: '" + trim_blanks(text) + "' expands to more than " + std::to_string(kMaxProblems) +
-                  " problems");
+      throw Error("problem: '" + trim_blanks(text) + "' expands to more than " +
+                  std::to_string(kMaxProblems) + " problems");
   }
   std::vector<std::string> problems;
   std::set<std::string> seen;

@@ -38,7 +38,8 @@ bool advance(const std::vector<TuningParameter>& parameters, std::vector<std::si
 struct SearchSpace::Impl {
   explicit Impl(SpaceFile read) : file(std::move(read)), model(file) {
     const std::string separator(1, '\0');
-    // With the template's own headers inlined (as every variant is compiled): a changed header is a new version.
+    // With the template's own headers inlined (as every variant is compiled): a changed header is a new
+    // version.
     const std::string kernel = LocalIncludes(file.kernel.file.parent_path()).expand(file.template_source, "");
     const std::string reference =
         LocalIncludes(file.reference.file.parent_path()).expand(file.reference_source, "");

@@ -19,7 +19,8 @@ double problem_distance(const Sizes& a, const Sizes& b) {
     if (x == a.end() || y == b.end()) {
       sum += 1;
     } else if (x->second > 0 && y->second > 0) {
-      const double gap = std::log2(static_cast<double>(x->second)) - std::log2(static_cast<double>(y->second));
+      const double gap =
+          std::log2(static_cast<double>(x->second)) - std::log2(static_cast<double>(y->second));
       sum += gap * gap;
     } else if (x->second != y->second) {
       sum += 1;

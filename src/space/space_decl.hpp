@@ -44,10 +44,10 @@ struct SizeSpec {
 struct ArgumentDecl {
   std::string name;
   DType dtype = DType::f32;
-  bool is_vector = true;     // T1 MemoryType "Vector" (buffer) or "Scalar"; also true for a Scratch buffer
-  bool is_scratch = false;   // MemoryType "Scratch": the variant's own buffer, sized per configuration
-  std::string size_expr;     // vector: element count (scratch: may use tuning parameters)
-  std::string value_expr;    // scalar: value
+  bool is_vector = true;    // T1 MemoryType "Vector" (buffer) or "Scalar"; also true for a Scratch buffer
+  bool is_scratch = false;  // MemoryType "Scratch": the variant's own buffer, sized per configuration
+  std::string size_expr;    // vector: element count (scratch: may use tuning parameters)
+  std::string value_expr;   // scalar: value
   bool is_input = true;
   bool is_output = false;
   FillSpec fill;
@@ -63,13 +63,13 @@ struct ArgumentDecl {
 };
 
 struct KernelDecl {
-  std::filesystem::path file;  // resolved against the space file's folder
-  std::string name;            // extern "C" kernel symbol
-  std::array<std::string, 3> grid;   // GlobalSize X/Y/Z, in blocks (GlobalSizeType "CUDA")
-  std::array<std::string, 3> block;  // LocalSize X/Y/Z, threads
-  std::string shared_memory = "0";   // dynamic shared memory, bytes
+  std::filesystem::path file;                         // resolved against the space file's folder
+  std::string name;                                   // extern "C" kernel symbol
+  std::array<std::string, 3> grid;                    // GlobalSize X/Y/Z, in blocks (GlobalSizeType "CUDA")
+  std::array<std::string, 3> block;                   // LocalSize X/Y/Z, threads
+  std::string shared_memory = "0";                    // dynamic shared memory, bytes
   std::array<std::string, 3> cluster{"1", "1", "1"};  // ClusterSize X/Y/Z, blocks (KernelSpecification only)
-  std::vector<std::string> arguments;  // argument names in parameter order
+  std::vector<std::string> arguments;                 // argument names in parameter order
 };
 
 // One launch of a variant (an entry of KernelSpecification.Launches, or the single launch of a space without

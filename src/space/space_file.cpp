@@ -125,7 +125,8 @@ void read_validation(const Field& section, SpaceFile& space) {
   if (const auto extra = section.find("ExtraProblems"))
     for (const auto& problem : extra->elements()) {
       auto& changes = space.extra_problems.emplace_back();
-      if (!problem.json().is_object()) problem.fail("expected an object of size changes, e.g. {\"S\": \"S + 1\"}");
+      if (!problem.json().is_object())
+        problem.fail("expected an object of size changes, e.g. {\"S\": \"S + 1\"}");
       for (const auto& [name, member] : problem.members()) {
         const auto size = std::find_if(space.sizes.begin(), space.sizes.end(),
                                        [&](const SizeSpec& s) { return s.name == name; });
@@ -192,10 +193,12 @@ void read_baseline(const Field& field, SpaceFile& space) {
     field.fail("the cublasLt baseline needs a Vector argument '" + name + "' (A [M, K], B, D [M, N])");
   };
   const DType input = vector("A").dtype;
-  if (input != DType::f16 && input != DType::bf16) field.fail("the cublasLt baseline takes fp16 or bf16 A and B");
+  if (input != DType::f16 && input != DType::bf16)
+    field.fail("the cublasLt baseline takes fp16 or bf16 A and B");
   if (vector("B").dtype != input) field.fail("the cublasLt baseline needs A and B of one type");
   const DType output = vector("D").dtype;
-  if (output != input && output != DType::f32) field.fail("the cublasLt baseline writes D as A's type or fp32");
+  if (output != input && output != DType::f32)
+    field.fail("the cublasLt baseline writes D as A's type or fp32");
   if (!vector("D").is_output) field.fail("the cublasLt baseline's D must be an output");
   for (const char* size : {"M", "N", "K"}) {
     const bool found = std::any_of(space.sizes.begin(), space.sizes.end(),

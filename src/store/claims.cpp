@@ -59,8 +59,8 @@ ClaimResult Store::claim(const ClaimKey& key, std::int64_t run_id, const ClaimPo
     holder.bind_real(4, policy.lease_s);
     if (!holder.step()) continue;  // released in between: look again
     const std::int64_t holder_run = holder.int64(0), attempts = holder.int64(1);
-    const bool gone = policy.process_gone && !holder.is_null(3) &&
-                      policy.process_gone(holder.text(2), holder.int64(3));
+    const bool gone =
+        policy.process_gone && !holder.is_null(3) && policy.process_gone(holder.text(2), holder.int64(3));
     const bool alive = holder.int64(4) != 0 && !gone;
     if (holder_run == run_id) return ClaimResult::claimed;
     if (alive) return ClaimResult::held;

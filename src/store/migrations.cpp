@@ -280,7 +280,8 @@ ALTER TABLE measurements ADD COLUMN energy_window_ms REAL;
 ALTER TABLE measurements ADD COLUMN energy_executions INTEGER;
 )sql",
     // 12: the space's library baseline as the run's first worker timed it (JSON of core's BaselineTiming:
-    // library, the heuristic's first algorithm and the best of those tried, how it was timed); NULL without one.
+    // library, the heuristic's first algorithm and the best of those tried, how it was timed); NULL without
+    // one.
     R"sql(
 ALTER TABLE runs ADD COLUMN baseline TEXT;
 )sql",

@@ -20,7 +20,6 @@ constexpr int kBusyTimeoutMs = 10'000;
 // "evtu": marks a file as evotune's, so a foreign SQLite database is refused rather than extended.
 constexpr std::int64_t kApplicationId = 0x65767475;
 
-
 std::int64_t pragma_int(const sqlite::Connection& db, const char* sql) {
   sqlite::Statement statement(db, sql);
   if (!statement.step()) db.fail(std::string("no result from ") + sql);
@@ -93,7 +92,8 @@ void prepare_schema(sqlite::Connection& db, int target_version) {
   const std::int64_t current = pragma_int(db, "PRAGMA user_version");
   if (current > latest_schema_version()) throw Error(unsupported(db, current));
   if (current >= target_version) return;
-  for (std::int64_t next = current; next < target_version; ++next) db.exec(migration(sql::Backend::sqlite, static_cast<int>(next)));
+  for (std::int64_t next = current; next < target_version; ++next)
+    db.exec(migration(sql::Backend::sqlite, static_cast<int>(next)));
   db.exec("PRAGMA application_id = " + std::to_string(kApplicationId));
   db.exec("PRAGMA user_version = " + std::to_string(target_version));
   transaction.commit();
@@ -129,7 +129,8 @@ void prepare_postgres(postgres::Connection& db, bool create, int target_version)
   if (version >= target_version) return;
   for (std::int64_t next = version; next < target_version; ++next)
     db.exec(migration(sql::Backend::postgres, static_cast<int>(next)));
-  if (!marked) db.exec("CREATE TABLE evotune_schema (version BIGINT NOT NULL); INSERT INTO evotune_schema VALUES (0)");
+  if (!marked)
+    db.exec("CREATE TABLE evotune_schema (version BIGINT NOT NULL); INSERT INTO evotune_schema VALUES (0)");
   db.exec("UPDATE evotune_schema SET version = " + std::to_string(target_version));
   transaction.commit();
 }

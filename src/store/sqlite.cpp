@@ -113,8 +113,7 @@ class Cursor final : public sql::Cursor {
   std::string blob(int column) const override {
     const void* data = sqlite3_column_blob(stmt_, column);
     const int size = sqlite3_column_bytes(stmt_, column);
-    return data ? std::string(static_cast<const char*>(data), static_cast<std::size_t>(size))
-                : std::string();
+    return data ? std::string(static_cast<const char*>(data), static_cast<std::size_t>(size)) : std::string();
   }
 
  private:

@@ -37,8 +37,8 @@ class Connection final : public sql::Connection {
   void begin() override;
   void commit() override;
   void rollback() noexcept override;
-  bool read_only() const;           // the file could only be opened for reading
-  int error_code() const;           // primary result code (SQLITE_BUSY, ...) of the last failed call
+  bool read_only() const;  // the file could only be opened for reading
+  int error_code() const;  // primary result code (SQLITE_BUSY, ...) of the last failed call
 
   // Throws Error "<file>: <what>: <sqlite3_errmsg>".
   [[noreturn]] void fail(std::string_view what) const override;

@@ -91,7 +91,8 @@ std::int64_t Store::begin_run(const RunStart& run) {
   sql::Statement insert(*db_, R"(
       INSERT INTO runs (space_id, problem_id, device_id, strategy, seed, budget, command, timing, host, pid,
                         heartbeat_at)
-      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, )" + dialect::now(db_->backend()) + R"()
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, )" +
+                                  dialect::now(db_->backend()) + R"()
       RETURNING id)");
   insert.bind_int(1, run.space_id).bind_int(2, run.problem_id).bind_int(3, run.device_id);
   insert.bind_text(4, run.strategy).bind_int(5, to_int64(run.seed)).bind_int(6, run.budget);
@@ -109,7 +110,8 @@ void Store::finish_run(std::int64_t run_id, const std::string& status, std::int6
     throw Error("run " + std::to_string(run_id) + ": '" + status +
                 "' is not a final run status (finished, interrupted, failed)");
   sql::Statement update(*db_, R"(
-      UPDATE runs SET status = ?2, evaluated = ?3, failed = ?4, finished_at = )" + dialect::now(db_->backend()) + R"(
+      UPDATE runs SET status = ?2, evaluated = ?3, failed = ?4, finished_at = )" +
+                                  dialect::now(db_->backend()) + R"(
       WHERE id = ?1)");
   update.bind_int(1, run_id).bind_text(2, status).bind_int(3, evaluated).bind_int(4, failed);
   update.run();
@@ -136,7 +138,7 @@ void Store::save_worker_idle(std::int64_t run_id, int workers, double idle_ms) {
 }
 
 void Store::save_sanitizer_finding(std::int64_t config_id, std::int64_t problem_id, const std::string& device,
-                                  const SanitizerFinding& finding) {
+                                   const SanitizerFinding& finding) {
   sql::Statement insert(*db_, R"(
       INSERT INTO sanitizer_findings (config_id, problem_id, device, tool, verdict, errors, warnings, summary,
                                       report, eval_status, seconds)
@@ -150,7 +152,7 @@ void Store::save_sanitizer_finding(std::int64_t config_id, std::int64_t problem_
 
 void Store::save_gpu_states(std::int64_t run_id, bool at_end, const std::string& states_json) {
   sql::Statement update(*db_, at_end ? "UPDATE runs SET gpu_state_end = ?2 WHERE id = ?1"
-                                       : "UPDATE runs SET gpu_state_start = ?2 WHERE id = ?1");
+                                     : "UPDATE runs SET gpu_state_start = ?2 WHERE id = ?1");
   update.bind_int(1, run_id).bind_text(2, states_json);
   update.run();
   if (db_->changes() == 0) throw Error(db_->name() + ": no run with id " + std::to_string(run_id));
@@ -292,11 +294,12 @@ void Store::record_measurement(const MeasurementRecord& record) {
   insert.run();
   const bool inserted = db_->changes() == 1;
   // The claim goes with the result, in the same transaction: no moment has both or neither.
-  sql::Statement release(*db_, "DELETE FROM claims WHERE config_id = ?1 AND problem_id = ?2 AND device_id = ?3");
+  sql::Statement release(*db_,
+                         "DELETE FROM claims WHERE config_id = ?1 AND problem_id = ?2 AND device_id = ?3");
   release.bind_int(1, record.config_id).bind_int(2, record.problem_id).bind_int(3, record.device_id);
   if (inserted) {
     sql::Statement count(*db_,
-                            "UPDATE runs SET evaluated = evaluated + 1, failed = failed + ?2 WHERE id = ?1");
+                         "UPDATE runs SET evaluated = evaluated + 1, failed = failed + ?2 WHERE id = ?1");
     count.bind_int(1, record.run_id).bind_int(2, outcome.status == Status::ok ? 0 : 1);
     count.run();
   }

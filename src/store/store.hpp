@@ -44,7 +44,7 @@ struct RunStart {
   std::string strategy;
   std::uint64_t seed = 0;
   std::int64_t budget = 0;
-  std::string command;  // the command line, for the record
+  std::string command;   // the command line, for the record
   std::string timing{};  // how variants are timed (JSON of core_json's to_json(EvalSettings)); "" for none
   std::string host{};    // where it runs (gethostname), and its process id: who holds its claims
   std::int64_t pid = 0;
@@ -174,7 +174,7 @@ struct ConfigDetail {
   std::int64_t config_id = 0, space_id = 0;
   std::string space_name, space_hash, space_path;
   Config params;
-  std::vector<MeasurementDetail> measurements;  // ok ones fastest first, then the failures
+  std::vector<MeasurementDetail> measurements;             // ok ones fastest first, then the failures
   std::vector<StoredSanitizerFinding> sanitizer_findings;  // oldest first
 };
 
@@ -238,7 +238,8 @@ class Store {
   void save_reference_time(std::int64_t run_id, double reference_ms);
   // The space's library baseline as the run timed it (runs.baseline).
   void save_baseline(std::int64_t run_id, const BaselineTiming& baseline);
-  // The newest run's baseline for this space and problem on a device of this name; none where no run timed one.
+  // The newest run's baseline for this space and problem on a device of this name; none where no run timed
+  // one.
   std::optional<BaselineTiming> latest_baseline(std::int64_t space_id, std::int64_t problem_id,
                                                 const std::string& device_name) const;
   // The state of the run's GPUs (a JSON array of core/gpu_state.hpp objects) when it started (at_end false)

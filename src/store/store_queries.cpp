@@ -159,7 +159,7 @@ std::vector<RankedResult> Store::best(const BestQuery& query) const {
   sql::Statement select(*db_, std::string(kRankedColumns) + R"(,
              rr.position, rr.median_us, rr.min_us, rr.max_us, rr.round_medians_us,
              rr.timing_mode, rr.graph_executions, rr.flush_l2, rr.timing_note)" +
-                                    std::string(kRankedFrom) + R"(
+                                  std::string(kRankedFrom) + R"(
       LEFT JOIN reranks rr ON rr.id = (SELECT max(x.id) FROM reranks x WHERE x.config_id = m.config_id
                                          AND x.problem_id = m.problem_id AND x.device_id = m.device_id)
       WHERE c.space_id = ?1 AND m.problem_id = ?2 AND (CAST(?3 AS BIGINT) IS NULL OR m.device_id = ?3)
@@ -202,7 +202,8 @@ std::optional<RankedResult> Store::measurement_of(const ClaimKey& key) const {
 }
 
 std::vector<RunSummary> Store::runs(int limit) const {
-  sql::Statement select(*db_, std::string(kRunColumns) + " ORDER BY r.id DESC LIMIT " + dialect::limit(db_->backend(), "?1"));
+  sql::Statement select(
+      *db_, std::string(kRunColumns) + " ORDER BY r.id DESC LIMIT " + dialect::limit(db_->backend(), "?1"));
   select.bind_int(1, limit_of(limit));
   return read_runs(select);
 }
@@ -324,8 +325,8 @@ std::vector<StoredMeasurement> Store::measurement_history(std::int64_t space_id,
   sql::Statement select(*db_, std::string(kRankedColumns) + R"(,
              m.run_id, CASE WHEN cp.id IS NULL THEN 0 ELSE 1 END,
              coalesce(cp.spill_store_bytes + cp.spill_load_bytes, 0), )" +
-                                    dialect::seconds_between(db_->backend(), "r.started_at", "m.created_at") +
-                                    std::string(kRankedFrom) + R"(
+                                  dialect::seconds_between(db_->backend(), "r.started_at", "m.created_at") +
+                                  std::string(kRankedFrom) + R"(
       JOIN runs r ON r.id = m.run_id
       WHERE c.space_id = ?1 AND m.problem_id = ?2 ORDER BY m.id)");
   select.bind_int(1, space_id).bind_int(2, problem_id);
@@ -342,7 +343,7 @@ std::vector<StoredMeasurement> Store::measurement_history(std::int64_t space_id,
 }
 
 std::vector<ProblemTime> Store::ok_times_by_problem(std::int64_t space_id,
-                                                   std::optional<std::int64_t> device_id) const {
+                                                    std::optional<std::int64_t> device_id) const {
   sql::Statement select(*db_, R"(
       SELECT p.sizes, m.config_id, c.params, min(m.time_median_us)
       FROM measurements m JOIN configs c ON c.id = m.config_id JOIN problems p ON p.id = m.problem_id

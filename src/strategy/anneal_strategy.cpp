@@ -29,7 +29,8 @@ AnnealStrategy::AnnealStrategy(const StrategyInput& input, AnnealSettings settin
   }
   // Then up to half the chains (rounded up) start at the best configs of nearby problems, the rest spread at
   // random.
-  const std::vector<Genome> transferred = known_.transferred(std::min(count - stored.size(), (count + 1) / 2));
+  const std::vector<Genome> transferred =
+      known_.transferred(std::min(count - stored.size(), (count + 1) / 2));
   for (const Genome& start : transferred) {
     chains_.push_back({std::nullopt, std::nullopt, 0, settings_.start_temperature, start});
     placed.push_back(start);
@@ -44,7 +45,8 @@ AnnealStrategy::AnnealStrategy(const StrategyInput& input, AnnealSettings settin
   if (!stored.empty()) start_line += fmt::format(" (best stored {:.2f} us)", *stored.front().fitness);
   const std::size_t seeds = known_.seeds_among(transferred);
   if (seeds > 0) start_line += fmt::format(", {} from the space's Seeds", seeds);
-  if (transferred.size() > seeds) start_line += fmt::format(", {} from nearby problems", transferred.size() - seeds);
+  if (transferred.size() > seeds)
+    start_line += fmt::format(", {} from nearby problems", transferred.size() - seeds);
   start_line += fmt::format(", {} random", chains_.size() - stored.size() - transferred.size());
   begin(plan_round(), std::move(start_line));
 }

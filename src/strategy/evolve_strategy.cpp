@@ -35,7 +35,8 @@ EvolveStrategy::EvolveStrategy(const StrategyInput& input, EvolveSettings settin
   std::vector<Genome> pool;
   for (Genome& genome : known_.untaken())
     if (!contains(first, genome)) pool.push_back(std::move(genome));
-  for (Genome& genome : spread_sample(pool, open - transferred, avoid, rng_)) first.push_back(std::move(genome));
+  for (Genome& genome : spread_sample(pool, open - transferred, avoid, rng_))
+    first.push_back(std::move(genome));
   std::string start_line =
       fmt::format("evolve: population {}, seeded {} from the database", population_size_, seeded.size());
   if (!population_.empty())

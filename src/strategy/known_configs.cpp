@@ -43,8 +43,8 @@ KnownConfigs::KnownConfigs(const StrategyInput& input)
 }
 
 std::size_t KnownConfigs::seeds_among(const std::vector<Genome>& genomes) const {
-  return static_cast<std::size_t>(
-      std::count_if(genomes.begin(), genomes.end(), [&](const Genome& genome) { return seeds_.contains(genome); }));
+  return static_cast<std::size_t>(std::count_if(
+      genomes.begin(), genomes.end(), [&](const Genome& genome) { return seeds_.contains(genome); }));
 }
 
 const Fitness* KnownConfigs::fitness(const Genome& genome) const {

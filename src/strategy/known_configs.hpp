@@ -52,8 +52,8 @@ class KnownConfigs {
   double failed_share_nearby(const Genome& genome) const;
   // Up to limit valid configs with an ok fitness, fastest first (ties in the order they became known).
   std::vector<Scored> fastest(std::size_t limit) const;
-  // Up to limit of input.seeds, then input.transferred, that are valid candidates here and not taken, in their
-  // order.
+  // Up to limit of input.seeds, then input.transferred, that are valid candidates here and not taken, in
+  // their order.
   std::vector<Genome> transferred(std::size_t limit) const;
   // How many of `genomes` are the space's seeds (for a strategy's start line).
   std::size_t seeds_among(const std::vector<Genome>& genomes) const;

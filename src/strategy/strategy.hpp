@@ -33,8 +33,8 @@ struct StrategyInput {
   // The best configs of the nearest other problems tuned before, best first: where a learning strategy
   // starts its search (transfer across shapes). Their times are not comparable here, so only the configs.
   std::vector<Config> transferred{};
-  // The space file's Seeds: known-good configs (the anchors a template was written after) that open a learning
-  // strategy's search before the configs of nearby problems.
+  // The space file's Seeds: known-good configs (the anchors a template was written after) that open a
+  // learning strategy's search before the configs of nearby problems.
   std::vector<Config> seeds{};
   std::uint64_t seed = 0;
   int patience = 0;  // generations without improvement before a learning strategy stops; 0: its default

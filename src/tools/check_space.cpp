@@ -89,7 +89,8 @@ CheckReport check_space(const std::filesystem::path& space_file, const std::stri
     ++report.compiled;
     report.max_registers = std::max(report.max_registers, result.info.registers);
     report.max_spill_bytes = std::max(report.max_spill_bytes, result.info.spill_store_bytes);
-    if (result.info.spill_store_bytes > 0) report.spills.push_back({variant.config, result.info.spill_store_bytes});
+    if (result.info.spill_store_bytes > 0)
+      report.spills.push_back({variant.config, result.info.spill_store_bytes});
   };
   const CompiledVariant reference = variants.compile_reference();
   if (reference.result.status != Status::ok)
@@ -107,8 +108,8 @@ CheckReport check_space(const std::filesystem::path& space_file, const std::stri
   const auto config_order = [&configs](const Config& config) {
     return std::find(configs.begin(), configs.end(), config) - configs.begin();
   };
-  std::stable_sort(report.failures.begin() + static_cast<std::ptrdiff_t>(reference_failures), report.failures.end(),
-                   [&](const CheckFailure& a, const CheckFailure& b) {
+  std::stable_sort(report.failures.begin() + static_cast<std::ptrdiff_t>(reference_failures),
+                   report.failures.end(), [&](const CheckFailure& a, const CheckFailure& b) {
                      return config_order(a.config) < config_order(b.config);
                    });
   std::stable_sort(report.spills.begin(), report.spills.end(), [&](const CheckSpill& a, const CheckSpill& b) {

@@ -90,11 +90,11 @@ KernelFileResult evaluate_kernel_file(const KernelFileRequest& request) {
                              {reference_source.text, reference.file.filename().string(), reference.name,
                               result.arch, space.compiler_options()},
                              true);
-  const KernelSource variant_source =
-      render_source(source, request.kernel_file.filename().string(),
-                    space.compile_time_constants(result.params, result.problem), true,
-                    request.kernel_file.parent_path());
-  // Resources as a tuned variant's: a space of several launches reports its worst kernel (variant_compiler.cpp).
+  const KernelSource variant_source = render_source(
+      source, request.kernel_file.filename().string(),
+      space.compile_time_constants(result.params, result.problem), true, request.kernel_file.parent_path());
+  // Resources as a tuned variant's: a space of several launches reports its worst kernel
+  // (variant_compiler.cpp).
   const bool worst_kernel = request.kernel_name.empty() && space.launches().size() > 1;
   const CompileResult compiled =
       compile_or_throw_setup(compiler,
@@ -125,8 +125,9 @@ KernelFileResult evaluate_kernel_file(const KernelFileRequest& request) {
   JobMessage message;
   message.config = result.params;
   message.validation_seed = request.seed;
-  for (LaunchSpec extra : extra_problems ? extra_variant_launches(space, result.params, result.problem, result.device)
-                                         : std::vector<LaunchSpec>{}) {
+  for (LaunchSpec extra : extra_problems
+                              ? extra_variant_launches(space, result.params, result.problem, result.device)
+                              : std::vector<LaunchSpec>{}) {
     if (!request.kernel_name.empty()) extra.kernel_name = request.kernel_name;
     message.extra_launches.push_back(std::move(extra));
   }

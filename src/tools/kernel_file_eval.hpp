@@ -35,7 +35,7 @@ struct KernelFileResult {
   Config params;
   DeviceInfo device;
   double reference_ms = 0;
-  Outcome outcome;              // status, reason, compile details, error figures, timing
+  Outcome outcome;  // status, reason, compile details, error figures, timing
   // The kernels the variant launched, in order, each with the resources ptxas reported for it
   // (outcome.compile has the first one's): more than one for a space of several launches.
   std::vector<std::pair<std::string, CompileInfo>> launched;

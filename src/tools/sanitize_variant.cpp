@@ -4,9 +4,7 @@
 // buffer, so a write past the end landed in memory memcheck counted as valid and it reported a clean run.
 #include "tools/sanitize_variant.hpp"
 
-
 #include <spdlog/spdlog.h>
-
 #include <unistd.h>
 
 #include <cstdlib>
@@ -62,8 +60,9 @@ SanitizerFinding run_tool(const std::filesystem::path& sanitizer, const std::str
   const auto out = scratch / (tool + ".out");
   const auto err = scratch / (tool + ".err");
   const auto start = std::chrono::steady_clock::now();
-  const CapturedRun run = run_captured(sanitizer_command(sanitizer, tool, log, request, kernel_file), out, err,
-                                       std::chrono::duration_cast<std::chrono::milliseconds>(request.limit));
+  const CapturedRun run =
+      run_captured(sanitizer_command(sanitizer, tool, log, request, kernel_file), out, err,
+                   std::chrono::duration_cast<std::chrono::milliseconds>(request.limit));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   SanitizerFinding finding = parse_sanitizer_log(tool, read_file(log));
   name_the_buffer(finding, parse_allocation_lines(read_file(err)));
@@ -74,7 +73,8 @@ SanitizerFinding run_tool(const std::filesystem::path& sanitizer, const std::str
     finding.summary = "did not finish within " + std::to_string(request.limit.count()) + " s";
   } else if (finding.verdict == "failed") {  // no summary line: the reason is in what was printed last
     const std::string reason = last_line(read_file(err));
-    finding.summary = "compute-sanitizer " + describe_exit(run.wait_status) + (reason.empty() ? "" : ": " + reason);
+    finding.summary =
+        "compute-sanitizer " + describe_exit(run.wait_status) + (reason.empty() ? "" : ": " + reason);
   } else if (finding.eval_status.empty()) {  // the tool finished, evotune eval gave no result
     if (const std::string reason = last_line(read_file(err)); !reason.empty())
       finding.eval_status = "no result: " + reason;
@@ -102,18 +102,35 @@ std::filesystem::path find_compute_sanitizer() {
 std::vector<std::string> sanitizer_command(const std::filesystem::path& sanitizer, const std::string& tool,
                                            const std::filesystem::path& log, const SanitizeRequest& request,
                                            const std::filesystem::path& kernel_file) {
-  std::vector<std::string> command{sanitizer.string(), "--tool", tool, "--target-processes", "all",
-                                   "--print-limit", "20", "--log-file", log.string()};
+  std::vector<std::string> command{sanitizer.string(), "--tool", tool,         "--target-processes", "all",
+                                   "--print-limit",    "20",     "--log-file", log.string()};
   if (tool == "racecheck") command.insert(command.end(), {"--racecheck-report", "all"});
   // A pad after every allocation: a write a little past one buffer's end would otherwise land in the next
   // allocation, where memcheck sees a valid address.
   if (tool == "memcheck") command.insert(command.end(), {"--padding", std::to_string(kPaddingBytes)});
-  command.insert(command.end(),
-                 {request.evotune, "eval", kernel_file.string(), "--space", request.space_file.string(),
-                  "--params", key_value_text(request.params), "--device", std::to_string(request.device),
-                  "--seed", std::to_string(request.seed), "--validation-rounds", "1", "--warmup", "0", "--reps",
-                  "1", "--timing", "single", "--timeout-ms", std::to_string(kLaunchCeilingMs), "--json",
-                  "--exact-buffers"});
+  command.insert(command.end(), {request.evotune,
+                                 "eval",
+                                 kernel_file.string(),
+                                 "--space",
+                                 request.space_file.string(),
+                                 "--params",
+                                 key_value_text(request.params),
+                                 "--device",
+                                 std::to_string(request.device),
+                                 "--seed",
+                                 std::to_string(request.seed),
+                                 "--validation-rounds",
+                                 "1",
+                                 "--warmup",
+                                 "0",
+                                 "--reps",
+                                 "1",
+                                 "--timing",
+                                 "single",
+                                 "--timeout-ms",
+                                 std::to_string(kLaunchCeilingMs),
+                                 "--json",
+                                 "--exact-buffers"});
   if (!request.problem.empty()) command.insert(command.end(), {"--problem", request.problem});
   return command;
 }

@@ -55,7 +55,8 @@ SanitizerFinding parse_sanitizer_log(const std::string& tool, const std::string&
   if (finding.report.size() > kReportLimit) finding.report = finding.report.substr(0, kReportLimit) + "...\n";
 
   static const std::regex errors_line(R"(ERROR SUMMARY: (\d+) errors?)");
-  static const std::regex race_line(R"(RACECHECK SUMMARY: \d+ hazards? displayed \((\d+) errors?, (\d+) warnings?\))");
+  static const std::regex race_line(
+      R"(RACECHECK SUMMARY: \d+ hazards? displayed \((\d+) errors?, (\d+) warnings?\))");
   bool summarised = false;
   for (const auto& line : lines) {
     std::smatch match;
@@ -102,8 +103,9 @@ void name_the_buffer(SanitizerFinding& finding, const std::vector<BufferAllocati
   });
   if (at == allocations.end()) return;
   const std::string side = match[2] == "after" ? " after its end" : " before its start";
-  finding.summary += (finding.summary.empty() ? "" : " / ") + ("buffer '" + at->buffer + "' (" + at->copy +
-                     "): " + match[1].str() + " bytes" + side + ", of " + std::to_string(at->bytes) + " bytes");
+  finding.summary += (finding.summary.empty() ? "" : " / ") +
+                     ("buffer '" + at->buffer + "' (" + at->copy + "): " + match[1].str() + " bytes" + side +
+                      ", of " + std::to_string(at->bytes) + " bytes");
 }
 
 }  // namespace evotune

@@ -29,7 +29,8 @@ class GpuEngine : public WorkerEngine {
   bool healthy() const override { return evaluator_.healthy(); }
 
  private:
-  // A library that is missing or refuses the problem or the algorithm is the job's failure, never the worker's.
+  // A library that is missing or refuses the problem or the algorithm is the job's failure, never the
+  // worker's.
   Outcome time_baseline(const JobMessage& job) {
     Outcome outcome;
     if (!baseline_) {
@@ -39,7 +40,8 @@ class GpuEngine : public WorkerEngine {
     }
     try {
       std::string library;
-      outcome.timing = evaluator_.time_baseline(*baseline_, job.validation_seed, job.baseline_algorithm, library);
+      outcome.timing =
+          evaluator_.time_baseline(*baseline_, job.validation_seed, job.baseline_algorithm, library);
       outcome.status = Status::ok;
       outcome.message = library;
     } catch (const Error& e) {

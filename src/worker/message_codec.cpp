@@ -137,7 +137,8 @@ JobMessage decode_job(const json& message) {
   job.launch_limit_ms = f.number("launch_limit_ms");
   job.limit_basis = f.text("limit_basis");
   if (f.has("kernel")) job.kernel = kernel_from_json(f.object("kernel"));
-  for (const Fields& launch : f.objects("extra_launches")) job.extra_launches.push_back(launch_from_json(launch));
+  for (const Fields& launch : f.objects("extra_launches"))
+    job.extra_launches.push_back(launch_from_json(launch));
   job.timing_only = f.boolean("timing_only");
   if (f.has("baseline_algorithm")) job.baseline_algorithm = f.small_integer("baseline_algorithm");
   return job;

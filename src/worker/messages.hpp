@@ -30,7 +30,7 @@ struct GpuSetup {
   EvalSettings settings;
   std::vector<std::string> include_dirs;  // where NVRTC finds the CUDA headers for evotune's builtin kernels
   std::vector<ExtraProblem> extra_problems;  // validated after the main problem's rounds
-  std::optional<GemmBaselineSpec> baseline;   // the space's library baseline, timed by baseline jobs
+  std::optional<GemmBaselineSpec> baseline;  // the space's library baseline, timed by baseline jobs
 };
 
 // A worker that answers from a recorded sweep instead of a GPU.
@@ -48,7 +48,7 @@ struct JobMessage {
   std::uint64_t validation_seed = 0;
   double launch_limit_ms = 0;  // per launch; past it the launch is a timeout
   std::string limit_basis;     // what set the limit ("20 x reference 0.41 ms"), for a timeout's message
-  std::optional<CompiledKernel> kernel;  // the compiled variant; absent for a replay worker
+  std::optional<CompiledKernel> kernel;    // the compiled variant; absent for a replay worker
   std::vector<LaunchSpec> extra_launches;  // the variant's launch for each of the setup's extra problems
   // Time it on validation_seed's inputs without validating (a config validated before, re-timed: tune
   // --rerank).

@@ -95,10 +95,10 @@ TEST_F(BestCommand, ShowsHowEachConfigWasTimed) {
 // With energies stored: the table gains energy columns, the JSON an energy object, and --objective ranks by
 // energy or energy x time (configs without an energy after those with one).
 TEST_F(BestCommand, ShowsEnergiesAndRanksByTheObjectiveAskedFor) {
-  measure(128, 2.0, std::nullopt, EnergyStats{900, 450, 200, 100000});   // fastest, costliest
-  measure(256, 3.0, std::nullopt, EnergyStats{400, 133, 200, 66667});    // edp 1200: the best product
-  measure(512, 6.0, std::nullopt, EnergyStats{250, 42, 200, 33333});     // most frugal, edp 1500
-  measure(1024, 1.5, std::nullopt);                                      // fastest of all, no energy
+  measure(128, 2.0, std::nullopt, EnergyStats{900, 450, 200, 100000});  // fastest, costliest
+  measure(256, 3.0, std::nullopt, EnergyStats{400, 133, 200, 66667});   // edp 1200: the best product
+  measure(512, 6.0, std::nullopt, EnergyStats{250, 42, 200, 33333});    // most frugal, edp 1500
+  measure(1024, 1.5, std::nullopt);                                     // fastest of all, no energy
   const auto table = best();
   ASSERT_EQ(table.exit_code, 0) << table.err;
   EXPECT_NE(line_with(table.out, "rank").find("uJ/exec"), std::string::npos) << table.out;

@@ -103,8 +103,9 @@ TEST_F(CliErrors, SanitizeRefusesInOneLine) {
                  "--tools: unknown tool 'leakcheck'");
   expect_refused("sanitize " + test::kSaxpy + " --db " + (dir_ / "none.db").string() + " --config 1",
                  "no results database there");
-  expect_refused("tune " + test::kSaxpy + db + " --replay tests/data/sweeps/flash_attn_fwd_h100_B1_H8_S512_D64.json"
-                 " --sanitize-top 1",
+  expect_refused("tune " + test::kSaxpy + db +
+                     " --replay tests/data/sweeps/flash_attn_fwd_h100_B1_H8_S512_D64.json"
+                     " --sanitize-top 1",
                  "--sanitize-top needs a GPU run");
   if (cuda::device_count() > 0) return;
   expect_refused("sanitize " + test::kSaxpy + db + " --config 1", "evotune sanitize needs a GPU");
@@ -120,7 +121,8 @@ TEST_F(CliErrors, EnergyNeedsAGpuRunAndNvml) {
   expect_refused("tune " + test::kSaxpy + db + replay + " --energy", "--energy needs a GPU run");
   const auto unknown = test::run_evotune("tune " + test::kSaxpy + db + " --objective power");
   EXPECT_NE(unknown.exit_code, 0);
-  EXPECT_NE(unknown.err.find("--objective: power not in {time,energy,edp}"), std::string::npos) << unknown.err;
+  EXPECT_NE(unknown.err.find("--objective: power not in {time,energy,edp}"), std::string::npos)
+      << unknown.err;
   ::setenv("EVOTUNE_NVML_LIBRARY", (dir_ / "no-such-libnvidia-ml.so.1").c_str(), 1);
   expect_refused("tune " + test::kSaxpy + db + " --objective edp",
                  "--objective edp reads the GPU's energy counter through NVML, which is not available");
@@ -148,8 +150,10 @@ TEST_F(CliErrors, CheckCompilesEveryValidVariantOfTheTestSpace) {
 TEST_F(CliErrors, CheckReportsTheFaultSpacesCompileError) {
   const auto result = test::run_evotune("check tests/data/spaces/faults.json --arch sm_90");
   EXPECT_EQ(result.exit_code, 1) << result.err;
-  EXPECT_NE(result.out.find("faults [sm_90, N=1048576]: 23 of 42 configs valid, 23 of them checked, 21 compiled, 2 failed"),
-            std::string::npos)
+  EXPECT_NE(
+      result.out.find(
+          "faults [sm_90, N=1048576]: 23 of 42 configs valid, 23 of them checked, 21 compiled, 2 failed"),
+      std::string::npos)
       << result.out;
   EXPECT_NE(result.out.find("  compile_error {\"BLOCK\":256,\"FAULT\":2,\"VEC\":1}: "), std::string::npos)
       << result.out;

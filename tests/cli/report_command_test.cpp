@@ -181,9 +181,9 @@ TEST_F(ReportCommand, TheStoredReferenceTimeIsTheDashedLine) {
     store.save_reference_time(runs.front().id, 0.0942);
     EXPECT_DOUBLE_EQ(*store.runs(1).front().reference_ms, 0.0942);
   }
-  const auto result = test::run_evotune("report " + kSpace + " --db " + with_reference.string() + " -o " +
-                                        dir_->file("ref.html").string() + " --svg " +
-                                        dir_->file("ref-svg").string());
+  const auto result =
+      test::run_evotune("report " + kSpace + " --db " + with_reference.string() + " -o " +
+                        dir_->file("ref.html").string() + " --svg " + dir_->file("ref-svg").string());
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const std::string html = read_bytes(dir_->file("ref.html"));
   EXPECT_NE(html.find("Reference kernel: 94.20 µs"), std::string::npos);

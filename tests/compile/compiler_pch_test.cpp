@@ -121,8 +121,9 @@ TEST(ScratchDir, APurposeNamesTheFolderAndSweepsOnlyItsOwnKind) {
   std::filesystem::create_directories(same_kind);
   {
     const ScratchDir scratch("sanitize");
-    EXPECT_EQ(scratch.path().filename().string().rfind("evotune-sanitize-" + std::to_string(getpid()) + "-", 0),
-              0u);
+    EXPECT_EQ(
+        scratch.path().filename().string().rfind("evotune-sanitize-" + std::to_string(getpid()) + "-", 0),
+        0u);
     EXPECT_FALSE(std::filesystem::exists(same_kind));
     EXPECT_TRUE(std::filesystem::exists(other_kind));
   }

@@ -157,11 +157,9 @@ TEST(Compiler, OptionsKeyIsStableAndDistinguishesOptions) {
   const CompileRequest request = saxpy_request("sm_90");
   const std::string key = compiler.options_key(request);
   EXPECT_EQ(key, compiler.options_key(request));
-  EXPECT_EQ(
-      key,
-      "nvrtc=" + Compiler::nvrtc_version() +
-          " --gpu-architecture=sm_90 -Xptxas=-v -lineinfo --pch --pch-messages=false "
-          "--pch-verbose=false -std=c++17");
+  EXPECT_EQ(key, "nvrtc=" + Compiler::nvrtc_version() +
+                     " --gpu-architecture=sm_90 -Xptxas=-v -lineinfo --pch --pch-messages=false "
+                     "--pch-verbose=false -std=c++17");
   EXPECT_NE(key, compiler.options_key(saxpy_request("sm_90a")));
   CompileRequest other_source = request;
   other_source.source = "different";
@@ -171,8 +169,9 @@ TEST(Compiler, OptionsKeyIsStableAndDistinguishesOptions) {
 // Hosts sharing a compile cache may have the toolkit in different places: the key must not say where.
 TEST(Compiler, OptionsKeyDoesNotDependOnWhereTheToolkitIs) {
   const CompileRequest request = saxpy_request("sm_90");
-  EXPECT_EQ(Compiler({"/opt/cuda/include"}).options_key(request),
-            Compiler({"/usr/local/cuda-13.0/targets/x86_64-linux/include", "/home/me/cccl"}).options_key(request));
+  EXPECT_EQ(
+      Compiler({"/opt/cuda/include"}).options_key(request),
+      Compiler({"/usr/local/cuda-13.0/targets/x86_64-linux/include", "/home/me/cccl"}).options_key(request));
 }
 
 TEST(Compiler, NvrtcVersionIsMajorDotMinor) {

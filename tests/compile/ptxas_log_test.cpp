@@ -73,7 +73,8 @@ TEST(PtxasLog, PtxasErrorIsACompileError) {
 }
 
 TEST(PtxasLog, TooMuchSharedDataIsAResourceError) {
-  const char* log = "ptxas error   : Entry function 'big' uses too much shared data (0x4b000 bytes, 0xc000 max)\n";
+  const char* log =
+      "ptxas error   : Entry function 'big' uses too much shared data (0x4b000 bytes, 0xc000 max)\n";
   const CompileFailure failure = diagnose_failure(log, {});
   EXPECT_EQ(failure.status, Status::resource_error);
   EXPECT_NE(failure.message.find("too much shared data"), std::string::npos);

@@ -68,9 +68,10 @@ TEST(CoreJson, TimingSettingsAreDescribedForRuns) {
       "CUDA graphs for variants under 50 us, else CUDA events, 3 warm-up + 30 timed replays or launches, "
       "L2 flushed before each, 2 validation rounds");
   settings.warmup_ms = 500;
-  EXPECT_EQ(describe_timing(to_json(settings)),
-            "CUDA graphs of up to 20 executions, 3 warm-up + 500 ms sustained warm-up + 100 timed replays, L2 not "
-            "flushed, 2 validation rounds");
+  EXPECT_EQ(
+      describe_timing(to_json(settings)),
+      "CUDA graphs of up to 20 executions, 3 warm-up + 500 ms sustained warm-up + 100 timed replays, L2 not "
+      "flushed, 2 validation rounds");
   // A run stored before the timing modes: single launches.
   EXPECT_EQ(
       describe_timing(json::parse(R"({"warmup":3,"repetitions":30,"flush_l2":false,"validation_rounds":2})")),
@@ -144,8 +145,11 @@ TEST(CoreJson, ToleranceAndSettingsRoundTrip) {
   EXPECT_EQ(t.max_abs, 1e-3);
   EXPECT_EQ(t.rel_l2, 0.1 + 0.2);
   EXPECT_FALSE(t.deterministic);
-  const EvalSettings s = round_trip(to_json(EvalSettings{.warmup = -1, .repetitions = 101, .flush_l2 = false,
-                                                         .timeout_ms = 1234.5, .reset_in_process = false,
+  const EvalSettings s = round_trip(to_json(EvalSettings{.warmup = -1,
+                                                         .repetitions = 101,
+                                                         .flush_l2 = false,
+                                                         .timeout_ms = 1234.5,
+                                                         .reset_in_process = false,
                                                          .validation_rounds = 3}),
                                     settings_from_json);
   EXPECT_EQ(s.validation_rounds, 3);
@@ -223,7 +227,12 @@ TEST(CoreJson, ExactBuffersRoundTripAndOlderSettingsHaveGuardMargins) {
 }
 
 TEST(CoreJson, BufferSpecialFillsRoundTripAndAreLeftOutWhenNone) {
-  BufferSpec buffer{"q", DType::f16, 4096, true, false, {FillSpec::Kind::random_uniform, -1, 1, 0},
+  BufferSpec buffer{"q",
+                    DType::f16,
+                    4096,
+                    true,
+                    false,
+                    {FillSpec::Kind::random_uniform, -1, 1, 0},
                     {{FillSpec::Kind::random_uniform, -10, 10, 0}, {FillSpec::Kind::constant, 0, 0, 0.5}}};
   const BufferSpec back = round_trip(to_json(buffer), buffer_from_json);
   ASSERT_EQ(back.special_fills.size(), 2u);

@@ -35,8 +35,9 @@ TEST(GpuState, ClockReasonsAreNamedAndOnlySlowdownsCountAsThrottling) {
 }
 
 TEST(GpuState, DescribeSaysWhatIsKnown) {
-  EXPECT_EQ(describe(h100()),
-            "SM 1755/1980 MHz, memory 2619/2619 MHz, 61 C, 312/700 W, ECC on, MIG off, clocks: idle,sw_thermal");
+  EXPECT_EQ(
+      describe(h100()),
+      "SM 1755/1980 MHz, memory 2619/2619 MHz, 61 C, 312/700 W, ECC on, MIG off, clocks: idle,sw_thermal");
   GpuState sparse;
   sparse.sm_clock_mhz = 1000;
   sparse.clock_reasons = 0;

@@ -11,9 +11,9 @@ namespace evotune {
 namespace {
 
 TEST(Status, EveryStatusRoundTripsThroughItsName) {
-  for (Status s : {Status::ok, Status::compile_error, Status::resource_error, Status::launch_error,
-                   Status::timeout, Status::wrong_result, Status::nan, Status::out_of_bounds,
-                   Status::nondeterministic}) {
+  for (Status s :
+       {Status::ok, Status::compile_error, Status::resource_error, Status::launch_error, Status::timeout,
+        Status::wrong_result, Status::nan, Status::out_of_bounds, Status::nondeterministic}) {
     const auto back = status_from_string(to_string(s));
     ASSERT_TRUE(back.has_value()) << to_string(s);
     EXPECT_EQ(*back, s);

@@ -41,7 +41,8 @@ TEST(Nvml, ClockReasonsAreReadEachTime) {
   const auto nvml = Nvml::load(EVOTUNE_FAKE_NVML);
   void* library = dlopen(EVOTUNE_FAKE_NVML, RTLD_NOW | RTLD_NOLOAD);
   ASSERT_NE(library, nullptr);
-  auto set_reasons = reinterpret_cast<void (*)(unsigned long long)>(dlsym(library, "fake_nvml_set_clock_reasons"));
+  auto set_reasons =
+      reinterpret_cast<void (*)(unsigned long long)>(dlsym(library, "fake_nvml_set_clock_reasons"));
   ASSERT_NE(set_reasons, nullptr);
   set_reasons(0x20);
   EXPECT_EQ(throttle_text(*nvml->read("00000000:18:00.0")->clock_reasons), "sw_thermal");
@@ -62,7 +63,8 @@ TEST(Nvml, AMissingLibraryOrOneThatIsNotNvmlIsUnavailableWithTheReason) {
   EXPECT_FALSE(missing->read("00000000:18:00.0").has_value());
   const auto other = Nvml::load("libm.so.6");
   EXPECT_FALSE(other->available());
-  EXPECT_EQ(other->failure().rfind("NVML in libm.so.6 lacks nvmlInit_v2, nvmlShutdown", 0), 0u) << other->failure();
+  EXPECT_EQ(other->failure().rfind("NVML in libm.so.6 lacks nvmlInit_v2, nvmlShutdown", 0), 0u)
+      << other->failure();
 }
 
 }  // namespace

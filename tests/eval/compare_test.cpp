@@ -22,8 +22,8 @@ TEST(CompareOutputs, IdenticalOutputsHaveZeroError) {
 }
 
 TEST(CompareOutputs, MeasuresMaxAbsAndRelL2) {
-  const std::vector<double> ref{3, 4};   // ||ref|| = 5
-  const std::vector<double> out{3, 5};   // diff (0, 1)
+  const std::vector<double> ref{3, 4};  // ||ref|| = 5
+  const std::vector<double> out{3, 5};  // diff (0, 1)
   const ErrorStats stats = compare_outputs(ref, out);
   EXPECT_DOUBLE_EQ(stats.max_abs, 1.0);
   EXPECT_DOUBLE_EQ(stats.rel_l2, 0.2);
@@ -101,9 +101,7 @@ TEST(Summarize, StatisticsOfKnownSamples) {
   EXPECT_DOUBLE_EQ(stats.p80_us, 4.2);
 }
 
-TEST(Summarize, EvenCountMedianInterpolates) {
-  EXPECT_DOUBLE_EQ(summarize({1, 2, 3, 10}).median_us, 2.5);
-}
+TEST(Summarize, EvenCountMedianInterpolates) { EXPECT_DOUBLE_EQ(summarize({1, 2, 3, 10}).median_us, 2.5); }
 
 TEST(Summarize, OneAndNoSamples) {
   const TimingStats one = summarize({7});

@@ -32,8 +32,8 @@ TEST(HostConvert, DoubleToHalfRounds) {
   EXPECT_EQ(double_to_half(-1e9), 0xfc00);
   EXPECT_EQ(double_to_half(std::nan("")), 0x7e00);
   EXPECT_EQ(double_to_half(std::ldexp(1.0, -24)), 0x0001);
-  EXPECT_EQ(double_to_half(std::ldexp(1.0, -26)), 0x0000);  // below half the smallest subnormal
-  EXPECT_EQ(double_to_half(1.0 + std::ldexp(1.0, -11)), 0x3c00);  // tie: to even
+  EXPECT_EQ(double_to_half(std::ldexp(1.0, -26)), 0x0000);            // below half the smallest subnormal
+  EXPECT_EQ(double_to_half(1.0 + std::ldexp(1.0, -11)), 0x3c00);      // tie: to even
   EXPECT_EQ(double_to_half(1.0 + 3 * std::ldexp(1.0, -11)), 0x3c02);  // tie: to even (up)
   EXPECT_EQ(double_to_half(std::ldexp(1.0, -14) - std::ldexp(1.0, -25)), 0x0400);  // rounds up to normal
 }

@@ -74,15 +74,24 @@ TEST(ExportDispatch, EachDistinctWinnerOnceInItsOwnNamespace) {
 TEST(ExportDispatch, TheTemplatesOwnHeadersAreInlinedOnce) {
   const auto space = SearchSpace::load("search_spaces/gemm_wgmma.json");
   const auto gemm = [](ParamValue block_n, ParamValue split) {
-    return Config{{"BLOCK_M", 128}, {"BLOCK_N", block_n}, {"STAGES", 4}, {"CONSUMER_WARPGROUPS", 2},
-                  {"PERSISTENT", 1}, {"RASTER", 0}, {"SWIZZLE", 8}, {"SPLIT_K", split}, {"CLUSTER_M", 1},
-                  {"CLUSTER_N", 1}, {"EPILOGUE", split == 1 ? 1 : 0}};
+    return Config{{"BLOCK_M", 128},
+                  {"BLOCK_N", block_n},
+                  {"STAGES", 4},
+                  {"CONSUMER_WARPGROUPS", 2},
+                  {"PERSISTENT", 1},
+                  {"RASTER", 0},
+                  {"SWIZZLE", 8},
+                  {"SPLIT_K", split},
+                  {"CLUSTER_M", 1},
+                  {"CLUSTER_N", 1},
+                  {"EPILOGUE", split == 1 ? 1 : 0}};
   };
   const Sizes flags{{"B_KMAJOR", 1}, {"BIAS", 0}, {"ACT", 0}};
   Sizes large = flags, small = flags;
   large.insert({{"M", 4096}, {"N", 4096}, {"K", 4096}});
   small.insert({{"M", 16}, {"N", 4096}, {"K", 4096}});
-  const DispatchTable table({"B_KMAJOR", "BIAS", "ACT"}, {{large, {{gemm(256, 1), 200.0}}}, {small, {{gemm(128, 4), 9.0}}}});
+  const DispatchTable table({"B_KMAJOR", "BIAS", "ACT"},
+                            {{large, {{gemm(256, 1), 200.0}}}, {small, {{gemm(128, 4), 9.0}}}});
   const std::string text = render_dispatch_export(space, table, offline_device("sm_90"), "// t\n");
   EXPECT_EQ(text.find("\n#include \"../common/sm90/"), std::string::npos) << "a relative include left in";
   const auto once = [&](const std::string& part) {

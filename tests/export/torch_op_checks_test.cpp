@@ -105,10 +105,12 @@ TEST(TorchExport, TheOpsFilesNameTheSpaceAndItsArch) {
   // An empty problem (S = 0) returns an empty output before any variant is picked or launched, both ways.
   const auto picks = binding.find("const int picked = flash_attn_fwd_wgmma_pick(");
   EXPECT_LT(binding.find("if (q.numel() == 0) return;"), picks);
-  EXPECT_LT(binding.find("if (q.numel() == 0) return at::empty_like(q);"), binding.find("status = flash_attn_fwd_wgmma_dispatch("));
+  EXPECT_LT(binding.find("if (q.numel() == 0) return at::empty_like(q);"),
+            binding.find("status = flash_attn_fwd_wgmma_dispatch("));
   const std::string& load = files.at("load.py");
   EXPECT_LT(load.find("if q.numel() == 0:\n            return  #"), load.find("picked = pick("));
-  EXPECT_LT(load.find("if q.numel() == 0:\n            return torch.empty_like(q)"), load.find("status = dispatch("));
+  EXPECT_LT(load.find("if q.numel() == 0:\n            return torch.empty_like(q)"),
+            load.find("status = dispatch("));
   EXPECT_NE(files.at("load.py").find("TORCH_ARCH = \"9.0a\""), std::string::npos);
   EXPECT_NE(files.at("build_so.sh").find("-arch=sm_90a"), std::string::npos);
 }

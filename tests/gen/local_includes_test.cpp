@@ -20,7 +20,8 @@ class LocalIncludesTest : public ::testing::Test {
  protected:
   void SetUp() override {
     write(dir.path() / "common/base.cuh", "#pragma once\nint base();\n");
-    write(dir.path() / "common/pipe.cuh", "#pragma once\n#include \"base.cuh\"\ntemplate <int Stages> struct Pipe {};\n");
+    write(dir.path() / "common/pipe.cuh",
+          "#pragma once\n#include \"base.cuh\"\ntemplate <int Stages> struct Pipe {};\n");
     write(dir.path() / "gemm/t.cu",
           "#include <cuda_fp16.h>\n#include \"../common/pipe.cuh\"\n#include \"../common/base.cuh\"\n"
           "#ifndef STAGES\n#endif\n__global__ void k() {}\n");
@@ -31,7 +32,8 @@ class LocalIncludesTest : public ::testing::Test {
 TEST_F(LocalIncludesTest, InlinesEachHeaderOnceWithLineDirectives) {
   LocalIncludes includes(dir.path() / "gemm");
   const std::string text = includes.expand(
-      "#include <cuda_fp16.h>\n#include \"../common/pipe.cuh\"\n#include \"../common/base.cuh\"\nint x;\n", "t.cu");
+      "#include <cuda_fp16.h>\n#include \"../common/pipe.cuh\"\n#include \"../common/base.cuh\"\nint x;\n",
+      "t.cu");
   EXPECT_EQ(text,
             "#include <cuda_fp16.h>\n"
             "// #include \"../common/pipe.cuh\"  (inlined by evotune)\n"
@@ -64,7 +66,8 @@ TEST_F(LocalIncludesTest, RenderedVariantIsSelfContainedWithHeadersAheadOfThePar
   // The headers come before the parameters (a #define STAGES cannot reach into them), and the template's own
   // lines keep their numbers after the defines.
   EXPECT_LT(with.text.find("struct Pipe"), with.text.find("#define STAGES 4"));
-  EXPECT_NE(with.text.find("#define STAGES 4\n#line 4 \"t.cu\"\n#ifndef STAGES"), std::string::npos) << with.text;
+  EXPECT_NE(with.text.find("#define STAGES 4\n#line 4 \"t.cu\"\n#ifndef STAGES"), std::string::npos)
+      << with.text;
   EXPECT_NE(with.hash, without.hash);
 }
 

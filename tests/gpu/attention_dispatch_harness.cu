@@ -12,13 +12,13 @@
 
 #include "../support/attention_reference.hpp"
 
-#define CHECK(call)                                                                     \
-  do {                                                                                  \
-    cudaError_t e = (call);                                                             \
-    if (e != cudaSuccess) {                                                             \
-      std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e));                   \
-      return 2;                                                                         \
-    }                                                                                   \
+#define CHECK(call)                                                   \
+  do {                                                                \
+    cudaError_t e = (call);                                           \
+    if (e != cudaSuccess) {                                           \
+      std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e)); \
+      return 2;                                                       \
+    }                                                                 \
   } while (0)
 
 int main(int argc, char** argv) {
@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
       q, k, v, o, B * H, S, Dim, causal, [](half x) { return double(__half2float(x)); });
   const double max_abs = error.max_abs, rel_l2 = error.rel_l2;
   const long long non_finite = error.non_finite;
-  std::printf("exported kernel vs float64 CPU: max_abs %.3g, rel_l2 %.3g, non-finite %lld of %zu\n", max_abs, rel_l2,
-              non_finite, n);
+  std::printf("exported kernel vs float64 CPU: max_abs %.3g, rel_l2 %.3g, non-finite %lld of %zu\n", max_abs,
+              rel_l2, non_finite, n);
   return (non_finite == 0 && max_abs <= 2e-2 && rel_l2 <= 1e-2) ? 0 : 1;
 }

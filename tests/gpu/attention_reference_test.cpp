@@ -1,4 +1,6 @@
 // The attention reference kernel against a float64 CPU computation, on ragged, causal and both head sizes.
+#include "support/attention_reference.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,7 +13,6 @@
 #include "eval/launch_args.hpp"
 #include "gen/kernel_source.hpp"
 #include "space/search_space.hpp"
-#include "support/attention_reference.hpp"
 
 namespace evotune {
 namespace {
@@ -85,23 +86,20 @@ TEST_P(AttentionReference, MatchesFloat64OnTheCpu) {
   EXPECT_LE(error.rel_l2, limit);
 }
 
-INSTANTIATE_TEST_SUITE_P(Shapes, AttentionReference,
-                         ::testing::Values(Case{"B=1,H=2,S=77,D=64,CAUSAL=0"},
-                                           Case{"B=2,H=1,S=130,D=64,CAUSAL=1"},
-                                           Case{"B=1,H=2,S=96,D=128,CAUSAL=0"},
-                                           Case{"B=1,H=1,S=200,D=128,CAUSAL=1"},
-                                           Case{"B=1,H=8,S=512,D=64,CAUSAL=0"},
-                                           Case{"B=1,H=2,S=77,D=64,CAUSAL=1",
-                                                "search_spaces/flash_attn_fwd_mma_bf16.json"},
-                                           Case{"B=1,H=2,S=96,D=128,CAUSAL=0",
-                                                "search_spaces/flash_attn_fwd_mma_bf16.json"}),
-                         [](const ::testing::TestParamInfo<Case>& info) {
-                           std::string name = info.param.problem;
-                           if (std::string(info.param.space).find("bf16") != std::string::npos) name += "_bf16";
-                           for (char& c : name)
-                             if (c == '=' || c == ',') c = '_';
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, AttentionReference,
+    ::testing::Values(Case{"B=1,H=2,S=77,D=64,CAUSAL=0"}, Case{"B=2,H=1,S=130,D=64,CAUSAL=1"},
+                      Case{"B=1,H=2,S=96,D=128,CAUSAL=0"}, Case{"B=1,H=1,S=200,D=128,CAUSAL=1"},
+                      Case{"B=1,H=8,S=512,D=64,CAUSAL=0"},
+                      Case{"B=1,H=2,S=77,D=64,CAUSAL=1", "search_spaces/flash_attn_fwd_mma_bf16.json"},
+                      Case{"B=1,H=2,S=96,D=128,CAUSAL=0", "search_spaces/flash_attn_fwd_mma_bf16.json"}),
+    [](const ::testing::TestParamInfo<Case>& info) {
+      std::string name = info.param.problem;
+      if (std::string(info.param.space).find("bf16") != std::string::npos) name += "_bf16";
+      for (char& c : name)
+        if (c == '=' || c == ',') c = '_';
+      return name;
+    });
 
 }  // namespace
 }  // namespace evotune

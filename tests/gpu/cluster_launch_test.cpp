@@ -1,7 +1,7 @@
 // Thread-block clusters on a GPU, through `evotune eval`: the cluster_copy kernel traps unless it runs in
 // clusters of CLUSTER blocks, so ok at 1, 2, 4 and 8 says the engine launched them; 16 (beyond the portable
-// 8) is a resource_error with its reason; blocks of 100 KB of dynamic shared memory in clusters of 2 fit. Skips
-// below compute capability 9.0, which has no clusters.
+// 8) is a resource_error with its reason; blocks of 100 KB of dynamic shared memory in clusters of 2 fit.
+// Skips below compute capability 9.0, which has no clusters.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>

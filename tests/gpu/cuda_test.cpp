@@ -16,15 +16,15 @@
 namespace evotune {
 namespace {
 
-#define SKIP_WITHOUT_GPU()                                                       \
+#define SKIP_WITHOUT_GPU() \
   if (cuda::device_count() == 0) GTEST_SKIP() << cuda::no_device_reason()
 
 TEST(CudaDevice, QueryIsSane) {
   SKIP_WITHOUT_GPU();
   const DeviceInfo info = cuda::query_device(0);
-  std::printf("device: %s sm_%d%d, %d SMs, L2 %lld B, smem opt-in %d B, driver %d\n", info.name.c_str(), info.cc_major,
-              info.cc_minor, info.sm_count, static_cast<long long>(info.l2_bytes), info.max_smem_per_block,
-              info.driver_version);
+  std::printf("device: %s sm_%d%d, %d SMs, L2 %lld B, smem opt-in %d B, driver %d\n", info.name.c_str(),
+              info.cc_major, info.cc_minor, info.sm_count, static_cast<long long>(info.l2_bytes),
+              info.max_smem_per_block, info.driver_version);
   EXPECT_FALSE(info.name.empty());
   EXPECT_GE(info.cc_major, 7);
   EXPECT_GT(info.sm_count, 0);
@@ -90,7 +90,8 @@ class BuiltinFill : public ::testing::Test {
     memory.upload(bytes.data(), bytes.size());
     return memory;
   }
-  std::vector<std::uint64_t> run_tally(bool compare, DType dtype, const std::string& a, const std::string& b) {
+  std::vector<std::uint64_t> run_tally(bool compare, DType dtype, const std::string& a,
+                                       const std::string& b) {
     const cuda::DeviceMemory first = upload(a);
     const cuda::DeviceMemory second = upload(b);
     std::vector<std::uint64_t> tally{0, compare ? 0 : ~std::uint64_t{0}, 0, 0};
@@ -125,8 +126,8 @@ TEST_F(BuiltinFill, DeviceComparisonMatchesTheHostRules) {
     reference.push_back(v);
     output.push_back(v + ((i % 13 == 0) ? 0.01 * std::cos(i) : 0.0));
   }
-  const std::vector<std::pair<double, double>> cases{
-      {NAN, NAN}, {INFINITY, INFINITY}, {-INFINITY, INFINITY}, {1.0, NAN}, {INFINITY, 2.0}, {3.0, -INFINITY}};
+  const std::vector<std::pair<double, double>> cases{{NAN, NAN}, {INFINITY, INFINITY}, {-INFINITY, INFINITY},
+                                                     {1.0, NAN}, {INFINITY, 2.0},      {3.0, -INFINITY}};
   for (const auto& [ref, out] : cases) {
     reference.push_back(ref);
     output.push_back(out);
@@ -138,12 +139,13 @@ TEST_F(BuiltinFill, DeviceComparisonMatchesTheHostRules) {
     const ErrorStats host =
         compare_outputs(to_doubles(ref_bytes.data(), dtype, n), to_doubles(out_bytes.data(), dtype, n));
     const auto tally = run_tally(true, dtype, ref_bytes, out_bytes);
-    const ErrorStats device = error_stats(std::bit_cast<double>(tally[0]), std::bit_cast<double>(tally[1]),
-                                          std::bit_cast<double>(tally[2]), static_cast<std::int64_t>(tally[3]), n);
+    const ErrorStats device =
+        error_stats(std::bit_cast<double>(tally[0]), std::bit_cast<double>(tally[1]),
+                    std::bit_cast<double>(tally[2]), static_cast<std::int64_t>(tally[3]), n);
     EXPECT_EQ(device.max_abs, host.max_abs) << to_string(dtype);
     EXPECT_NEAR(device.rel_l2, host.rel_l2, 1e-12 * host.rel_l2) << to_string(dtype);
     EXPECT_EQ(device.non_finite, host.non_finite) << to_string(dtype);
-    EXPECT_EQ(device.non_finite, 3) << to_string(dtype);  // -Inf for Inf, NaN for 1, -Inf for 3
+    EXPECT_EQ(device.non_finite, 3) << to_string(dtype);          // -Inf for Inf, NaN for 1, -Inf for 3
     EXPECT_TRUE(std::isinf(device.max_abs)) << to_string(dtype);  // 2 where the reference is Inf
   }
   const std::string ints = as_bytes({1, 2, 3, 4}, DType::i32);

@@ -21,7 +21,6 @@ namespace {
 
 constexpr int kN = 1 << 22;
 
-
 // Right, and busy: a chain of dependent FMAs per element that the result depends on only in name.
 const char* kBusyVariant = R"(
 extern "C" __global__ void busy(float* out, const float* x, const float* y, float a, int n) {
@@ -43,7 +42,8 @@ TEST(EnergyOnTheGpu, PowerIsPlausibleAndEnergyIsAboutPowerTimesTime) {
   const cuda::Nvml& nvml = cuda::Nvml::system();
   if (!nvml.available()) GTEST_SKIP() << "no NVML: " << nvml.failure();
   const std::string pci = cuda::device_pci_bus_id(0);
-  if (!nvml.energy_mj(pci) || !nvml.power_mw(pci)) GTEST_SKIP() << "NVML reads no energy or power for " << pci;
+  if (!nvml.energy_mj(pci) || !nvml.power_mw(pci))
+    GTEST_SKIP() << "NVML reads no energy or power for " << pci;
   const auto state = nvml.read(pci);
   ASSERT_TRUE(state && state->power_limit_mw);
   const double limit_w = *state->power_limit_mw / 1000.0;
@@ -62,8 +62,8 @@ TEST(EnergyOnTheGpu, PowerIsPlausibleAndEnergyIsAboutPowerTimesTime) {
   std::vector<BufferSpec> buffers{{"x", DType::f32, kN, true, false, {}, {}},
                                   {"y", DType::f32, kN, true, false, {}, {}},
                                   {"out", DType::f32, kN, false, true, {}, {}}};
-  GpuEvaluator evaluator(0, buffers, compile(gpu_test::kSaxpyReference, "saxpy_ref"), Tolerances{1e-5, 1e-6}, settings,
-                         compiler.include_dirs());
+  GpuEvaluator evaluator(0, buffers, compile(gpu_test::kSaxpyReference, "saxpy_ref"), Tolerances{1e-5, 1e-6},
+                         settings, compiler.include_dirs());
   const CompiledKernel variant = compile(kBusyVariant, "busy");
 
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -88,10 +88,11 @@ TEST(EnergyOnTheGpu, PowerIsPlausibleAndEnergyIsAboutPowerTimesTime) {
   ASSERT_TRUE(outcome.energy.has_value()) << "NVML reads an energy, but none was measured";
   const EnergyStats& energy = *outcome.energy;
   const double us = outcome.timing->median_us;
-  std::printf("idle %.0f W, limit %.0f W; loop of %lld executions in %.1f ms: %.1f W, %.1f uJ each (%.2f us "
-              "each); NVML power while evaluating (highest of %zu samples): %.1f W\n",
-              idle_w, limit_w, static_cast<long long>(energy.executions), energy.window_ms, energy.avg_power_w,
-              energy.uj_per_execution, us, samples_w.size(), highest(samples_w));
+  std::printf(
+      "idle %.0f W, limit %.0f W; loop of %lld executions in %.1f ms: %.1f W, %.1f uJ each (%.2f us "
+      "each); NVML power while evaluating (highest of %zu samples): %.1f W\n",
+      idle_w, limit_w, static_cast<long long>(energy.executions), energy.window_ms, energy.avg_power_w,
+      energy.uj_per_execution, us, samples_w.size(), highest(samples_w));
   EXPECT_GE(energy.window_ms, 0.9 * settings.energy_window_ms);
   EXPECT_GT(energy.avg_power_w, idle_w);
   EXPECT_LT(energy.avg_power_w, 1.1 * limit_w);

@@ -1,18 +1,16 @@
 // GpuEvaluator on a real GPU: every status a variant can end with, recovery after a fault, timing.
-#include "eval/gpu_evaluator.hpp"
-
 #include <gtest/gtest.h>
 
 #include "compile/compiler.hpp"
 #include "cuda/driver.hpp"
 #include "cuda/resources.hpp"
+#include "eval/gpu_evaluator.hpp"
 #include "gpu/saxpy_launch.hpp"
 
 namespace evotune {
 namespace {
 
 constexpr int kN = 1 << 20;
-
 
 class Evaluator : public ::testing::Test {
  protected:
@@ -43,11 +41,13 @@ class Evaluator : public ::testing::Test {
   }
 
   // A variant whose body (inside `if (i < n)`, i being the global index) is `body`.
-  CompiledKernel variant(const std::string& body, unsigned block = 128, std::uint32_t dynamic_smem = 0) const {
+  CompiledKernel variant(const std::string& body, unsigned block = 128,
+                         std::uint32_t dynamic_smem = 0) const {
     const std::string source =
         "extern \"C\" __global__ void v(float* out, const float* x, const float* y, float a, int n) {\n"
         "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-        "  if (i < n) { " + body + " }\n}\n";
+        "  if (i < n) { " +
+        body + " }\n}\n";
     CompiledKernel kernel{compile(source, "v"), saxpy_launch("v", block)};
     kernel.launch.dynamic_smem_bytes = dynamic_smem;
     return kernel;
@@ -69,8 +69,10 @@ TEST_F(Evaluator, CorrectVariantIsOkAndTimed) {
   EXPECT_EQ(outcome.error->elements, kN);
   ASSERT_TRUE(outcome.timing.has_value());
   const TimingStats& t = *outcome.timing;
-  std::printf("saxpy n=%d: median %.2f us, min %.2f, p20 %.2f, p80 %.2f, stddev %.2f; validate %.1f ms, bench %.1f ms\n",
-              kN, t.median_us, t.min_us, t.p20_us, t.p80_us, t.stddev_us, outcome.validate_ms, outcome.bench_ms);
+  std::printf(
+      "saxpy n=%d: median %.2f us, min %.2f, p20 %.2f, p80 %.2f, stddev %.2f; validate %.1f ms, bench %.1f "
+      "ms\n",
+      kN, t.median_us, t.min_us, t.p20_us, t.p80_us, t.stddev_us, outcome.validate_ms, outcome.bench_ms);
   EXPECT_EQ(t.samples, 10);
   EXPECT_GT(t.min_us, 0);
   EXPECT_LE(t.min_us, t.p20_us);
@@ -121,9 +123,10 @@ TEST_F(Evaluator, SustainedWarmupRunsTheVariantThatLongBeforeTiming) {
     const Outcome sustained = make_evaluator(settings)->evaluate(variant(kCorrect), 1);
     ASSERT_EQ(quick.status, Status::ok) << quick.message;
     ASSERT_EQ(sustained.status, Status::ok) << sustained.message;
-    std::printf("%s: bench %.1f ms without the sustained warm-up, %.1f ms with 400 ms; median %.2f / %.2f us\n",
-                std::string(to_string(mode)).c_str(), quick.bench_ms, sustained.bench_ms, quick.timing->median_us,
-                sustained.timing->median_us);
+    std::printf(
+        "%s: bench %.1f ms without the sustained warm-up, %.1f ms with 400 ms; median %.2f / %.2f us\n",
+        std::string(to_string(mode)).c_str(), quick.bench_ms, sustained.bench_ms, quick.timing->median_us,
+        sustained.timing->median_us);
     EXPECT_LT(quick.bench_ms, 200) << to_string(mode);
     EXPECT_GE(sustained.bench_ms, 400) << to_string(mode);
     EXPECT_LT(sustained.bench_ms, 2000) << to_string(mode);
@@ -180,7 +183,8 @@ TEST_F(Evaluator, FaultIsLaunchErrorThenRecoveryOrUnhealthy) {
   std::printf("fault message: %s; healthy after: %d (%s)\n", fault.message.c_str(), evaluator->healthy(),
               evaluator->unhealthy_reason().c_str());
   if (!evaluator->healthy()) {
-    EXPECT_NE(evaluator->unhealthy_reason().find("restart"), std::string::npos) << evaluator->unhealthy_reason();
+    EXPECT_NE(evaluator->unhealthy_reason().find("restart"), std::string::npos)
+        << evaluator->unhealthy_reason();
     const Outcome refused = evaluator->evaluate(variant(kCorrect), 5);
     EXPECT_EQ(refused.status, Status::launch_error);
     EXPECT_NE(refused.message.find("unusable"), std::string::npos) << refused.message;
@@ -210,7 +214,8 @@ TEST_F(Evaluator, LargeButAllowedDynamicSharedMemoryRuns) {
 TEST_F(Evaluator, BlockOverTheKernelsThreadLimitIsAResourceError) {
   auto evaluator = make_evaluator();
   const std::string source =
-      "extern \"C\" __global__ void __launch_bounds__(128) v(float* out, const float* x, const float* y, float a,"
+      "extern \"C\" __global__ void __launch_bounds__(128) v(float* out, const float* x, const float* y, "
+      "float a,"
       " int n) { const int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) out[i] = a * x[i] + y[i]; }";
   CompiledKernel kernel{compile(source, "v"), saxpy_launch("v", 256)};
   const Outcome outcome = evaluator->evaluate(kernel, 1);
@@ -248,7 +253,8 @@ extern "C" __global__ void axpy_h(half* y, const half* x, half a, int n) {
                  {ArgSpec::Kind::buffer, "x", DType::f16, 0, {}},
                  {ArgSpec::Kind::scalar, "a", DType::f16, 0.5, {}},
                  {ArgSpec::Kind::scalar, "n", DType::i32, kN, {}}};
-  std::vector<BufferSpec> buffers{{"x", DType::f16, kN, true, false, {}, {}}, {"y", DType::f16, kN, true, true, {}, {}}};
+  std::vector<BufferSpec> buffers{{"x", DType::f16, kN, true, false, {}, {}},
+                                  {"y", DType::f16, kN, true, true, {}, {}}};
   GpuEvaluator evaluator(0, buffers, {compile(source, "axpy_h"), launch}, Tolerances{}, {1, 5, false, 10000},
                          compiler_->include_dirs());
   const Outcome same = evaluator.evaluate({compile(source, "axpy_h"), launch}, 9);
@@ -270,7 +276,8 @@ TEST_F(Evaluator, BrokenReferenceIsASetUpError) {
 
 TEST_F(Evaluator, InfiniteLoopTimesOut) {
   auto evaluator = make_evaluator({1, 3, true, 500});
-  const Outcome outcome = evaluator->evaluate(variant("volatile const float* p = x; while (p[0] < 100.0f) {} out[i] = 0;", 128), 1);
+  const Outcome outcome = evaluator->evaluate(
+      variant("volatile const float* p = x; while (p[0] < 100.0f) {} out[i] = 0;", 128), 1);
   EXPECT_EQ(outcome.status, Status::timeout) << outcome.message;
   std::printf("timeout message: %s; healthy after: %d (%s)\n", outcome.message.c_str(), evaluator->healthy(),
               evaluator->unhealthy_reason().c_str());

@@ -1,7 +1,6 @@
 // An exported variant of several launches, built with nvcc beside a small host program and run: the launcher
 // runs every launch on a workspace the caller allocated, sized by <KernelName>_workspace_bytes.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <cstdlib>
@@ -68,15 +67,18 @@ TEST(ExportLaunches, TheExportedLauncherRunsEverySplitCount) {
   if (cuda::device_count() == 0) GTEST_SKIP() << cuda::no_device_reason();
   if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
   const auto space = SearchSpace::load("tests/data/spaces/row_sum.json");
-  const auto folder = std::filesystem::temp_directory_path() / ("evotune_export_launches_" + std::to_string(::getpid()));
+  const auto folder =
+      std::filesystem::temp_directory_path() / ("evotune_export_launches_" + std::to_string(::getpid()));
   std::filesystem::create_directories(folder);
   for (const ParamValue splits : {1, 2, 4}) {
-    const std::string text = render_export(space, space.resolve_problem(""), {{"BLOCK", 128}, {"SPLITS", splits}},
-                                           offline_device("sm_90"), "// test\n");
+    const std::string text =
+        render_export(space, space.resolve_problem(""), {{"BLOCK", 128}, {"SPLITS", splits}},
+                      offline_device("sm_90"), "// test\n");
     const auto source = folder / ("row_sum_" + std::to_string(splits) + ".cu");
     std::ofstream(source) << text << kHost;
     const auto binary = folder / ("row_sum_" + std::to_string(splits));
-    const std::string build = nvcc() + " -arch=native -std=c++17 " + source.string() + " -o " + binary.string();
+    const std::string build =
+        nvcc() + " -arch=native -std=c++17 " + source.string() + " -o " + binary.string();
     ASSERT_EQ(std::system(build.c_str()), 0) << build;
     EXPECT_EQ(std::system(binary.string().c_str()), 0) << "SPLITS=" << splits;
   }

@@ -152,9 +152,9 @@ TEST_F(FaultSpace, SanitizerNamesTheFaultAndKeepsItsFindings) {
     if (r.at("params").at("VEC") == 1) config_of[r.at("params").at("FAULT").get<int>()] = r.at("config_id");
 
   const auto sanitize = [&](int fault, const std::string& tools) {
-    const auto result = test::run_evotune("sanitize " + kSpace + " --db " + db_ + " --config " +
-                                          std::to_string(config_of.at(fault)) + " --tools " + tools +
-                                          " --limit-s 240");
+    const auto result =
+        test::run_evotune("sanitize " + kSpace + " --db " + db_ + " --config " +
+                          std::to_string(config_of.at(fault)) + " --tools " + tools + " --limit-s 240");
     EXPECT_EQ(result.exit_code, 0) << result.err;
     std::printf("FAULT=%d:\n%s", fault, result.out.c_str());
     return result.out;
@@ -190,8 +190,9 @@ TEST_F(FaultSpace, SanitizerSeesAWritePastItsOutputAndNamesTheBuffer) {
   for (const auto& r : stored())
     if (r.at("params").at("VEC") == 1) config_of[r.at("params").at("FAULT").get<int>()] = r.at("config_id");
   for (const auto& [fault, side] : {std::pair{13, "after its end"}, std::pair{14, "before its start"}}) {
-    const auto result = test::run_evotune("sanitize " + kSpace + " --db " + db_ + " --config " +
-                                          std::to_string(config_of.at(fault)) + " --tools memcheck --limit-s 240");
+    const auto result =
+        test::run_evotune("sanitize " + kSpace + " --db " + db_ + " --config " +
+                          std::to_string(config_of.at(fault)) + " --tools memcheck --limit-s 240");
     ASSERT_EQ(result.exit_code, 0) << result.err;
     std::printf("FAULT=%d:\n%s", fault, result.out.c_str());
     EXPECT_NE(result.out.find("memcheck   findings"), std::string::npos) << result.out;

@@ -1,9 +1,9 @@
 // The wgmma GEMM template (sm_90a) on a Hopper GPU, through `evotune eval` against the space's reference
 // (fp32 on CUDA cores): tails in M, N and K (every problem also runs at M + 1, N + 8, K + 8), both B layouts,
 // one and two consumer warpgroups, 64- and 128-row warpgroup tiles, every tile width kind, split-K with its
-// reduction, persistent blocks with both raster orders, bias and both activations, D stored from registers and
-// through shared memory with TMA (EPILOGUE), clusters sharing A or B through TMA multicast, fp16 and bf16, M = 1.
-// Skips where the GPU is not compute capability 9.0, which has no wgmma.
+// reduction, persistent blocks with both raster orders, bias and both activations, D stored from registers
+// and through shared memory with TMA (EPILOGUE), clusters sharing A or B through TMA multicast, fp16 and
+// bf16, M = 1. Skips where the GPU is not compute capability 9.0, which has no wgmma.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -28,9 +28,9 @@ TEST_P(GemmWgmma, MatchesTheReference) {
   const DeviceInfo device = query_gpu(0);
   if (device.cc_major * 10 + device.cc_minor != 90)
     GTEST_SKIP() << device.name << " is not compute capability 9.0, which alone has wgmma";
-  const auto result = test::run_evotune(std::string("eval kernels/gemm/gemm_wgmma.cu --json --space ") +
-                                        GetParam().space + " --problem " + GetParam().problem + " --params " +
-                                        GetParam().params);
+  const auto result =
+      test::run_evotune(std::string("eval kernels/gemm/gemm_wgmma.cu --json --space ") + GetParam().space +
+                        " --problem " + GetParam().problem + " --params " + GetParam().params);
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const auto json = nlohmann::json::parse(result.out);
   EXPECT_EQ(json.at("status"), "ok") << json.dump(2);
@@ -45,26 +45,47 @@ std::string case_name(const ::testing::TestParamInfo<Case>& info) {
   return "case_" + std::to_string(info.index);
 }
 
-#define TILE(bm, bn, stages, cwg) "BLOCK_M=" #bm ",BLOCK_N=" #bn ",STAGES=" #stages ",CONSUMER_WARPGROUPS=" #cwg
+#define TILE(bm, bn, stages, cwg) \
+  "BLOCK_M=" #bm ",BLOCK_N=" #bn ",STAGES=" #stages ",CONSUMER_WARPGROUPS=" #cwg
 INSTANTIATE_TEST_SUITE_P(
     Fp16, GemmWgmma,
     ::testing::Values(
-        Case{"M=77,N=136,K=72,B_KMAJOR=0", TILE(128, 128, 3, 2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
-        Case{"M=300,N=200,K=520,B_KMAJOR=1", TILE(64, 96, 4, 1) ",PERSISTENT=0,RASTER=1,SWIZZLE=2,SPLIT_K=1,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=77,N=136,K=72,B_KMAJOR=0",
+             TILE(128, 128, 3,
+                  2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=300,N=200,K=520,B_KMAJOR=1",
+             TILE(64, 96, 4,
+                  1) ",PERSISTENT=0,RASTER=1,SWIZZLE=2,SPLIT_K=1,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
         Case{"M=16,N=4096,K=4096,B_KMAJOR=1,BIAS=1,ACT=1",
-             TILE(64, 128, 4, 1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=4,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
-        Case{"M=1000,N=3000,K=2000,B_KMAJOR=0", TILE(256, 128, 4, 2) ",PERSISTENT=1,RASTER=1,SWIZZLE=4,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1"},
+             TILE(64, 128, 4,
+                  1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=4,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=1000,N=3000,K=2000,B_KMAJOR=0",
+             TILE(256, 128, 4,
+                  2) ",PERSISTENT=1,RASTER=1,SWIZZLE=4,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1"},
         Case{"M=129,N=256,K=64,B_KMAJOR=0,BIAS=1,ACT=2",
-             TILE(128, 64, 2, 1) ",PERSISTENT=1,RASTER=0,SWIZZLE=8,SPLIT_K=1,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
-        Case{"M=2048,N=2048,K=2048,B_KMAJOR=0", TILE(128, 256, 4, 2) ",PERSISTENT=1,RASTER=0,SWIZZLE=8,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1"},
-        Case{"M=2048,N=2048,K=2048,B_KMAJOR=1", TILE(128, 256, 4, 2) ",PERSISTENT=0,RASTER=1,SWIZZLE=16,SPLIT_K=1,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
-        Case{"M=1,N=4096,K=4096,B_KMAJOR=1", TILE(64, 128, 6, 1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=8,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
-        Case{"M=200,N=64,K=8,B_KMAJOR=0,BIAS=1", TILE(128, 64, 7, 1) ",PERSISTENT=1,RASTER=1,SWIZZLE=1,SPLIT_K=3,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
+             TILE(128, 64, 2,
+                  1) ",PERSISTENT=1,RASTER=0,SWIZZLE=8,SPLIT_K=1,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=2048,N=2048,K=2048,B_KMAJOR=0",
+             TILE(128, 256, 4,
+                  2) ",PERSISTENT=1,RASTER=0,SWIZZLE=8,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=2048,N=2048,K=2048,B_KMAJOR=1",
+             TILE(128, 256, 4,
+                  2) ",PERSISTENT=0,RASTER=1,SWIZZLE=16,SPLIT_K=1,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=1,N=4096,K=4096,B_KMAJOR=1",
+             TILE(64, 128, 6,
+                  1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=8,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=200,N=64,K=8,B_KMAJOR=0,BIAS=1",
+             TILE(128, 64, 7,
+                  1) ",PERSISTENT=1,RASTER=1,SWIZZLE=1,SPLIT_K=3,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
         Case{"M=300,N=136,K=520,B_KMAJOR=1,BIAS=1,ACT=2",
-             TILE(256, 128, 3, 2) ",PERSISTENT=1,RASTER=0,SWIZZLE=2,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1"},
-        Case{"M=77,N=200,K=72,B_KMAJOR=1", TILE(64, 128, 2, 1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1"},
+             TILE(256, 128, 3,
+                  2) ",PERSISTENT=1,RASTER=0,SWIZZLE=2,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=77,N=200,K=72,B_KMAJOR=1",
+             TILE(64, 128, 2,
+                  1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1"},
         Case{"M=513,N=1032,K=1000,B_KMAJOR=1,ACT=2",
-             TILE(256, 96, 3, 2) ",PERSISTENT=1,RASTER=1,SWIZZLE=2,SPLIT_K=2,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"}),
+             TILE(256, 96, 3,
+                  2) ",PERSISTENT=1,RASTER=1,SWIZZLE=2,SPLIT_K=2,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"}),
     case_name);
 
 // Clusters of two blocks sharing B (2 x 1) or A (1 x 2) through TMA multicast: an odd number of row or column
@@ -73,30 +94,40 @@ INSTANTIATE_TEST_SUITE_P(
     Cluster, GemmWgmma,
     ::testing::Values(
         Case{"M=300,N=520,K=1000,B_KMAJOR=0",
-             TILE(128, 256, 3, 2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=2,CLUSTER_N=1"},
+             TILE(128, 256, 3,
+                  2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=2,CLUSTER_N=1"},
         Case{"M=300,N=520,K=1000,B_KMAJOR=1",
-             TILE(128, 96, 4, 1) ",PERSISTENT=1,RASTER=1,SWIZZLE=2,SPLIT_K=1,EPILOGUE=0,CLUSTER_M=2,CLUSTER_N=1"},
+             TILE(128, 96, 4,
+                  1) ",PERSISTENT=1,RASTER=1,SWIZZLE=2,SPLIT_K=1,EPILOGUE=0,CLUSTER_M=2,CLUSTER_N=1"},
         Case{"M=1000,N=3000,K=2000,B_KMAJOR=0",
-             TILE(128, 256, 4, 2) ",PERSISTENT=1,RASTER=0,SWIZZLE=4,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=2"},
+             TILE(128, 256, 4,
+                  2) ",PERSISTENT=1,RASTER=0,SWIZZLE=4,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=2"},
         Case{"M=77,N=200,K=4096,B_KMAJOR=1",
-             TILE(64, 128, 5, 1) ",PERSISTENT=0,RASTER=1,SWIZZLE=1,SPLIT_K=3,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=2"},
+             TILE(64, 128, 5,
+                  1) ",PERSISTENT=0,RASTER=1,SWIZZLE=1,SPLIT_K=3,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=2"},
         Case{"M=2048,N=2048,K=2048,B_KMAJOR=1",
-             TILE(256, 128, 3, 2) ",PERSISTENT=1,RASTER=1,SWIZZLE=8,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=2,CLUSTER_N=1"},
+             TILE(256, 128, 3,
+                  2) ",PERSISTENT=1,RASTER=1,SWIZZLE=8,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=2,CLUSTER_N=1"},
         Case{"M=16,N=4096,K=4096,B_KMAJOR=1,BIAS=1",
-             TILE(64, 256, 4, 1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=4,EPILOGUE=0,CLUSTER_M=2,CLUSTER_N=1"}),
+             TILE(64, 256, 4,
+                  1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=4,EPILOGUE=0,CLUSTER_M=2,CLUSTER_N=1"}),
     case_name);
 
 INSTANTIATE_TEST_SUITE_P(
     Bf16, GemmWgmma,
-    ::testing::Values(Case{"M=255,N=512,K=1024,B_KMAJOR=0",
-                           TILE(128, 192, 4, 2) ",PERSISTENT=0,RASTER=0,SWIZZLE=4,SPLIT_K=1,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1",
-                           "search_spaces/gemm_wgmma_bf16.json"},
-                      Case{"M=777,N=1000,K=1024,B_KMAJOR=1,BIAS=1,ACT=1",
-                           TILE(64, 224, 3, 1) ",PERSISTENT=1,RASTER=1,SWIZZLE=2,SPLIT_K=3,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1",
-                           "search_spaces/gemm_wgmma_bf16.json"},
-                      Case{"M=4096,N=4096,K=4096,B_KMAJOR=1",
-                           TILE(128, 256, 4, 2) ",PERSISTENT=1,RASTER=0,SWIZZLE=8,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1",
-                           "search_spaces/gemm_wgmma_bf16.json"}),
+    ::testing::Values(
+        Case{"M=255,N=512,K=1024,B_KMAJOR=0",
+             TILE(128, 192, 4,
+                  2) ",PERSISTENT=0,RASTER=0,SWIZZLE=4,SPLIT_K=1,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1",
+             "search_spaces/gemm_wgmma_bf16.json"},
+        Case{"M=777,N=1000,K=1024,B_KMAJOR=1,BIAS=1,ACT=1",
+             TILE(64, 224, 3,
+                  1) ",PERSISTENT=1,RASTER=1,SWIZZLE=2,SPLIT_K=3,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1",
+             "search_spaces/gemm_wgmma_bf16.json"},
+        Case{"M=4096,N=4096,K=4096,B_KMAJOR=1",
+             TILE(128, 256, 4,
+                  2) ",PERSISTENT=1,RASTER=0,SWIZZLE=8,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1",
+             "search_spaces/gemm_wgmma_bf16.json"}),
     case_name);
 
 }  // namespace

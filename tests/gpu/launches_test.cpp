@@ -70,8 +70,10 @@ TEST_F(Launches, AWritePastTheScratchIsOutOfBounds) {
   EXPECT_NE(json.at("message").get<std::string>().find("wrote outside buffer 'partial'"), std::string::npos)
       << json.dump(2);
   // At byte 1600, unless the float's first bytes happen to equal the canary's.
-  EXPECT_NE(json.at("message").get<std::string>().find("after its end changed"), std::string::npos) << json.dump(2);
-  EXPECT_NE(json.at("message").get<std::string>().find("of its 1600 bytes)"), std::string::npos) << json.dump(2);
+  EXPECT_NE(json.at("message").get<std::string>().find("after its end changed"), std::string::npos)
+      << json.dump(2);
+  EXPECT_NE(json.at("message").get<std::string>().find("of its 1600 bytes)"), std::string::npos)
+      << json.dump(2);
 }
 
 }  // namespace

@@ -1,4 +1,6 @@
 // run_captured: output in files, the exit status, and a limit that ends the command and what it started.
+#include "ipc/captured_run.hpp"
+
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -8,7 +10,6 @@
 #include <iterator>
 
 #include "core/error.hpp"
-#include "ipc/captured_run.hpp"
 
 namespace evotune {
 namespace {
@@ -41,9 +42,8 @@ TEST_F(CapturedRunTest, WritesStdoutAndStderrAndKeepsTheExitCode) {
 TEST_F(CapturedRunTest, TheLimitKillsTheCommandAndItsChildren) {
   const auto marker = dir_ / "child-survived";
   const auto start = std::chrono::steady_clock::now();
-  const CapturedRun run =
-      run_captured({"sh", "-c", "(sleep 1; touch " + marker.string() + ") & sleep 30"}, dir_ / "o", dir_ / "e",
-                   std::chrono::milliseconds(200));
+  const CapturedRun run = run_captured({"sh", "-c", "(sleep 1; touch " + marker.string() + ") & sleep 30"},
+                                       dir_ / "o", dir_ / "e", std::chrono::milliseconds(200));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_TRUE(run.timed_out);
   EXPECT_LT(seconds, 5);
@@ -53,7 +53,8 @@ TEST_F(CapturedRunTest, TheLimitKillsTheCommandAndItsChildren) {
 }
 
 TEST_F(CapturedRunTest, AMissingProgramExits127AndAnUnwritableOutputThrows) {
-  const CapturedRun run = run_captured({"/nonexistent/program"}, dir_ / "o", dir_ / "e", std::chrono::seconds(5));
+  const CapturedRun run =
+      run_captured({"/nonexistent/program"}, dir_ / "o", dir_ / "e", std::chrono::seconds(5));
   ASSERT_TRUE(WIFEXITED(run.wait_status));
   EXPECT_EQ(WEXITSTATUS(run.wait_status), 127);
   EXPECT_THROW(run_captured({"true"}, dir_ / "missing" / "o", dir_ / "e", std::chrono::seconds(5)), Error);

@@ -52,8 +52,9 @@ TEST(RenderReport, DrawsTheLibraryBaselineWhereARunTimedOne) {
     EXPECT_TRUE(contains(with.plots[plot].svg, "cublasLt 13.1.0 42.75 µs")) << with.plots[plot].svg;
     EXPECT_EQ(report_test::axis_problems(with.plots[plot].svg), std::vector<std::string>{});
   }
-  EXPECT_TRUE(contains(with.html, "Baseline cublasLt 13.1.0: 42.75 µs (its heuristic's algorithm #2; the first: "
-                                  "41.50 µs at the run's start)."));
+  EXPECT_TRUE(contains(with.html,
+                       "Baseline cublasLt 13.1.0: 42.75 µs (its heuristic's algorithm #2; the first: "
+                       "41.50 µs at the run's start)."));
   data.baseline->reranked_us = 0;  // no rerank: the best algorithm's time at the start
   EXPECT_TRUE(contains(render_report(data, {}).plots[0].svg, "cublasLt 13.1.0 40.25 µs"));
 }
@@ -70,13 +71,15 @@ TEST(RenderReport, TablesListRunsFailuresByReasonAndTheFastest) {
   EXPECT_TRUE(contains(report.html, "<td>2026-01-02T03:04:05.678Z</td>"));
   // The GPU's state at the run's start and end (NVML), a line each with the clock and what held it down (all
   // of NVML's figures in the line's tooltip), a dash where none was recorded.
+  EXPECT_TRUE(
+      contains(report.html,
+               "<td><div class=\"gpu\" title=\"SM 1980/? MHz, memory ?/? MHz, clocks: idle\">start: 1980 "
+               "MHz</div><div class=\"gpu\" title=\"SM 1755/? MHz, memory ?/? MHz, clocks: sw_thermal\">end: "
+               "1755 MHz, held down: sw_thermal</div></td>"));
   EXPECT_TRUE(contains(report.html,
-                       "<td><div class=\"gpu\" title=\"SM 1980/? MHz, memory ?/? MHz, clocks: idle\">start: 1980 "
-                       "MHz</div><div class=\"gpu\" title=\"SM 1755/? MHz, memory ?/? MHz, clocks: sw_thermal\">end: "
-                       "1755 MHz, held down: sw_thermal</div></td>"));
-  EXPECT_TRUE(contains(report.html, "<td>13.0</td><td>–</td></tr>\n<tr><td colspan=\"13\" class=\"under\"><div>timing: "
-                                    "CUDA events, 3 warm-up + 30 timed launches, L2 not flushed, 2 validation "
-                                    "rounds</div><div>command: <code>evotune tune tiny.json --strategy evolve"));
+                       "<td>13.0</td><td>–</td></tr>\n<tr><td colspan=\"13\" class=\"under\"><div>timing: "
+                       "CUDA events, 3 warm-up + 30 timed launches, L2 not flushed, 2 validation "
+                       "rounds</div><div>command: <code>evotune tune tiny.json --strategy evolve"));
   EXPECT_TRUE(contains(report.html, "Fastest: <b>9.00 µs</b> (config 4: <code>BLOCK=128 ITEMS=2</code>)"));
 }
 

@@ -1,8 +1,8 @@
 // The report of a space of twelve parameters (the wgmma space's), a reference kernel 48 times slower than
 // the best and two GPUs' NVML states: parameter names clear of each other, the reference written at the
 // axis's edge instead of squashing the curves, a line per GPU state; then the page as headless Chromium
-// draws it against tests/data/report/twelve-parameters.png (skipped, saying why, without Chromium or python3).
-// After an intended change to the page: EVOTUNE_UPDATE_GOLDEN=1 build/evotune_tests
+// draws it against tests/data/report/twelve-parameters.png (skipped, saying why, without Chromium or
+// python3). After an intended change to the page: EVOTUNE_UPDATE_GOLDEN=1 build/evotune_tests
 // --gtest_filter='TwelveParameters.*', then look at the new PNG.
 #include <gtest/gtest.h>
 
@@ -21,11 +21,18 @@ namespace {
 const std::filesystem::path kGolden = "tests/data/report/twelve-parameters.png";
 
 // The wgmma space's parameters and values (search_spaces/flash_attn_fwd_wgmma.json).
-const std::vector<ReportParameter> kParameters{
-    {"CONSUMER_WARPGROUPS", {1, 2, 3}}, {"BLOCK_N", {64, 96, 128, 176}}, {"STAGES", {1, 2, 3, 4}},
-    {"INTRA_WG_OVERLAP", {0, 1}},       {"WARP_SPECIALIZE", {0, 1}},     {"TMA_LOADS", {0, 1}},
-    {"TMA_STORE", {0, 1}},              {"PERSISTENT", {0, 1}},          {"REG_SPLIT", {0, 1, 2}},
-    {"LONGEST_FIRST", {0, 1}},          {"CLUSTER", {1, 2}},             {"PINGPONG", {0, 1}}};
+const std::vector<ReportParameter> kParameters{{"CONSUMER_WARPGROUPS", {1, 2, 3}},
+                                               {"BLOCK_N", {64, 96, 128, 176}},
+                                               {"STAGES", {1, 2, 3, 4}},
+                                               {"INTRA_WG_OVERLAP", {0, 1}},
+                                               {"WARP_SPECIALIZE", {0, 1}},
+                                               {"TMA_LOADS", {0, 1}},
+                                               {"TMA_STORE", {0, 1}},
+                                               {"PERSISTENT", {0, 1}},
+                                               {"REG_SPLIT", {0, 1, 2}},
+                                               {"LONGEST_FIRST", {0, 1}},
+                                               {"CLUSTER", {1, 2}},
+                                               {"PINGPONG", {0, 1}}};
 
 // Two runs of 150 measurements each: times of 36 µs and up, made from per-value factors, a few failures.
 ReportData twelve_parameter_data() {
@@ -65,8 +72,8 @@ ReportData twelve_parameter_data() {
     Status status = Status::ok;
     if (config["CLUSTER"] == 2 && config["PERSISTENT"] == 1) status = Status::launch_error;
     if (config["STAGES"] == 4 && config["BLOCK_N"] == 176) status = Status::resource_error;
-    data.measurements.push_back(
-        report_test::measurement(id, run, config, status, us, 0.35 * static_cast<double>(run == 1 ? id : id - 150)));
+    data.measurements.push_back(report_test::measurement(
+        id, run, config, status, us, 0.35 * static_cast<double>(run == 1 ? id : id - 150)));
     const auto& row = data.measurements.back();
     if (row.result.timing)
       data.problem_times.push_back({data.problem, id, config, row.result.timing->median_us});
@@ -87,7 +94,8 @@ struct Label {
   std::string text;
 };
 std::vector<Label> bold_labels(const std::string& svg) {
-  static const std::regex bold(R"re(<text x="([-\d.]+)" y="([-\d.]+)" text-anchor="middle" font-weight="bold">([^<]*)</text>)re");
+  static const std::regex bold(
+      R"re(<text x="([-\d.]+)" y="([-\d.]+)" text-anchor="middle" font-weight="bold">([^<]*)</text>)re");
   std::vector<Label> labels;
   for (auto it = std::sregex_iterator(svg.begin(), svg.end(), bold); it != std::sregex_iterator(); ++it)
     labels.push_back({std::stod((*it)[1]), std::stod((*it)[2]), (*it)[3]});
@@ -135,17 +143,20 @@ TEST(TwelveParameters, AFarReferenceIsWrittenAtTheEdgeAndLeavesTheAxisToTheCurve
 
 TEST(TwelveParameters, GpuStatesAreALineEachWithTheFullStateInTheTooltip) {
   const Report report = render_report(twelve_parameter_data(), {});
-  for (const char* line : {">GPU 0 start: 1980 MHz, 41 C, 202/700 W</div>", ">GPU 1 start: 1980 MHz, 35 C, 96/700 W</div>",
-                           ">GPU 0 end: 1845 MHz, 69 C, 689/700 W, held down: sw_power_cap</div>",
-                           ">GPU 1 end: 1755 MHz, 74 C, 701/700 W, held down: sw_power_cap,sw_thermal</div>"})
+  for (const char* line :
+       {">GPU 0 start: 1980 MHz, 41 C, 202/700 W</div>", ">GPU 1 start: 1980 MHz, 35 C, 96/700 W</div>",
+        ">GPU 0 end: 1845 MHz, 69 C, 689/700 W, held down: sw_power_cap</div>",
+        ">GPU 1 end: 1755 MHz, 74 C, 701/700 W, held down: sw_power_cap,sw_thermal</div>"})
     EXPECT_NE(report.html.find(line), std::string::npos) << line;
-  EXPECT_NE(report.html.find("title=\"SM 1845/1980 MHz, memory 2619/2619 MHz, 69 C, 689/700 W, ECC on, MIG off, "
-                             "clocks: sw_power_cap\""),
-            std::string::npos);
+  EXPECT_NE(
+      report.html.find("title=\"SM 1845/1980 MHz, memory 2619/2619 MHz, 69 C, 689/700 W, ECC on, MIG off, "
+                       "clocks: sw_power_cap\""),
+      std::string::npos);
 }
 
-// Headless Chromium's screenshot of the page, compared with the golden one by tests/report/compare_screenshot.py
-// (both reduced to 4x4-pixel grey averages, so font anti-aliasing differences stay under its thresholds).
+// Headless Chromium's screenshot of the page, compared with the golden one by
+// tests/report/compare_screenshot.py (both reduced to 4x4-pixel grey averages, so font anti-aliasing
+// differences stay under its thresholds).
 TEST(TwelveParameters, PageMatchesTheGoldenScreenshot) {
   std::string browser;
   for (const char* name : {"chromium", "chromium-browser"})
@@ -157,10 +168,12 @@ TEST(TwelveParameters, PageMatchesTheGoldenScreenshot) {
   const store_test::TempDir dir;
   store_test::write_bytes(dir.file("report.html"), render_report(twelve_parameter_data(), {}).html);
   const std::string shot = dir.file("page.png").string();
-  // No network, no GPU, no sandbox (CI containers have no user namespaces); its D-Bus complaints go to the log.
+  // No network, no GPU, no sandbox (CI containers have no user namespaces); its D-Bus complaints go to the
+  // log.
   const std::string render = browser + " --headless --disable-gpu --no-sandbox --hide-scrollbars " +
                              "--window-size=1280,3600 --screenshot=" + shot + " file://" +
-                             dir.file("report.html").string() + " >" + dir.file("chromium.log").string() + " 2>&1";
+                             dir.file("report.html").string() + " >" + dir.file("chromium.log").string() +
+                             " 2>&1";
   ASSERT_EQ(std::system(render.c_str()), 0) << "see " << dir.file("chromium.log");
   ASSERT_TRUE(std::filesystem::exists(shot)) << "Chromium wrote no screenshot";
   if (const char* keep = std::getenv("EVOTUNE_KEEP_SCREENSHOT"))

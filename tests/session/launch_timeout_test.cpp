@@ -81,7 +81,7 @@ TEST(JobDeadline, GrowsWithRepetitionsWarmupAndValidationRounds) {
   EXPECT_GE(few, limit.per_launch_ms * (5 + 3 + 10));  // validation, warm-up and every timed launch
   EXPECT_EQ(job_deadline_ms(limit, settings(-5, -5)), job_deadline_ms(limit, settings(0, 0)));
   EXPECT_GT(job_deadline_ms(limit, settings(0, 0)), 5 * limit.per_launch_ms);  // host work on top
-  EXPECT_GT(job_deadline_ms({2000, ""}, settings(3, 10)), few);                 // and with the launch limit
+  EXPECT_GT(job_deadline_ms({2000, ""}, settings(3, 10)), few);                // and with the launch limit
   // Special-input rounds and extra problems: the reference and the variant each.
   EXPECT_EQ(job_deadline_ms(limit, settings(3, 10), 3) - few, 3 * 2 * 1000);
 }

@@ -21,7 +21,8 @@ TEST(Progress, CountsDoneAndFailed) {
   EXPECT_EQ(progress.failed(), 1);
 }
 
-// A throttling GPU shows in the progress line as a warning; the source (NVML reads) is asked at most every 2 s.
+// A throttling GPU shows in the progress line as a warning; the source (NVML reads) is asked at most every 2
+// s.
 TEST(Progress, ANoteFromTheGpuIsAWarningInTheLine) {
   Progress progress(3, true);
   int asked = 0;

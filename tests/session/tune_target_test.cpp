@@ -12,7 +12,8 @@ namespace {
 // A target whose GPUs report given clock reasons.
 class ReasonsTarget final : public TuneTarget {
  public:
-  explicit ReasonsTarget(std::vector<std::uint64_t> reasons) : TuneTarget({}, "13.0"), reasons_(std::move(reasons)) {}
+  explicit ReasonsTarget(std::vector<std::uint64_t> reasons)
+      : TuneTarget({}, "13.0"), reasons_(std::move(reasons)) {}
   bool compiles_variants() const override { return false; }
   std::string where() const override { return "test"; }
   std::vector<WorkerSetup> worker_setups(VariantCompiler*) const override { return {}; }
@@ -31,7 +32,8 @@ TEST(ThrottleNote, NamesEachGpuWhoseClocksAreHeldDown) {
   EXPECT_EQ(ReasonsTarget({}).throttle_note(), "");
   EXPECT_EQ(ReasonsTarget({0x1, 0x2}).throttle_note(), "");  // idle, application clocks
   EXPECT_EQ(ReasonsTarget({0x1, 0x4 | 0x20}).throttle_note(), "GPU 1 throttled (sw_power_cap,sw_thermal)");
-  EXPECT_EQ(ReasonsTarget({0x40, 0x80}).throttle_note(), "GPU 0 throttled (hw_thermal), GPU 1 throttled (power_brake)");
+  EXPECT_EQ(ReasonsTarget({0x40, 0x80}).throttle_note(),
+            "GPU 0 throttled (hw_thermal), GPU 1 throttled (power_brake)");
 }
 
 class ReplayTarget : public session_test::SaxpyReplay {

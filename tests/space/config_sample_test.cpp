@@ -1,10 +1,10 @@
 // sample_configs: deterministic, bounded, and every parameter's smallest and largest value included.
+#include "space/config_sample.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <set>
-
-#include "space/config_sample.hpp"
 
 namespace evotune {
 namespace {

@@ -25,7 +25,8 @@ TEST(GemmSpace, NamesTheCublasLtBaselineOfThePlainProduct) {
     EXPECT_TRUE(baseline->b_kmajor);
     EXPECT_EQ(baseline->a, "A");
     EXPECT_EQ(baseline->d, "D");
-    EXPECT_EQ(baseline->input, std::string(file).find("bf16") != std::string::npos ? DType::bf16 : DType::f16);
+    EXPECT_EQ(baseline->input,
+              std::string(file).find("bf16") != std::string::npos ? DType::bf16 : DType::f16);
     EXPECT_EQ(baseline->output, baseline->input);
     EXPECT_FALSE(space.baseline(space.resolve_problem("B_KMAJOR=0")).value().b_kmajor);
     // The library's plain product is no baseline for a product with a bias or an activation.
@@ -64,7 +65,8 @@ TEST(GemmSpace, TheVersionCoversTheTemplatesOwnHeaders) {
   const std::string kernel((std::istreambuf_iterator<char>(saxpy)), std::istreambuf_iterator<char>());
   const auto header = temp.write_text("helpers.cuh", "#pragma once\n// version 1\n");
   const auto templ = temp.write_text("t.cu", "#include \"helpers.cuh\"\n" + kernel);
-  const auto file = temp.write([&](auto& json) { json["KernelSpecification"]["KernelFile"] = templ.string(); });
+  const auto file =
+      temp.write([&](auto& json) { json["KernelSpecification"]["KernelFile"] = templ.string(); });
   const std::string before = SearchSpace::load(file).hash();
   EXPECT_EQ(SearchSpace::load(file).hash(), before);
   temp.write_text("helpers.cuh", "#pragma once\n// version 2\n");

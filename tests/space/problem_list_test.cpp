@@ -45,9 +45,11 @@ TEST(ProblemList, MalformedRangesAreOneLineErrors) {
   EXPECT_EQ(error_of("S=1..8:x1"), "problem: step of 'S=1..8:x1' must be x2 or more");
   EXPECT_EQ(error_of("S=1..8:/2"), "problem: malformed step in 'S=1..8:/2' (expected :xK or :+K)");
   EXPECT_EQ(error_of("S=0..8:x2"), "problem: a geometric range must start above 0: 'S=0..8:x2'");
-  EXPECT_EQ(error_of("S=1..a"), "problem: malformed item 'S=1..a' (expected NAME=V, NAME=A..B:xK or NAME=A..B:+K)");
+  EXPECT_EQ(error_of("S=1..a"),
+            "problem: malformed item 'S=1..a' (expected NAME=V, NAME=A..B:xK or NAME=A..B:+K)");
   EXPECT_EQ(error_of("S=1,S=2..4"), "problem: size 'S' given twice");
-  EXPECT_EQ(error_of("A=1..100,B=1..101"), "problem: 'A=1..100,B=1..101' expands to more than 10000 problems");
+  EXPECT_EQ(error_of("A=1..100,B=1..101"),
+            "problem: 'A=1..100,B=1..101' expands to more than 10000 problems");
 }
 
 class ProblemsFile : public ::testing::Test {
@@ -83,10 +85,10 @@ TEST_F(ProblemsFile, BadFilesAreOneLineErrorsNamingTheFile) {
   EXPECT_EQ(error_of(R"([{"S": "big"}])"), "size 'S' is not an integer");
   EXPECT_EQ(error_of("[1]"),
             "each entry must be a problem text (\"S=512\") or an object of sizes ({\"S\": 512})");
-  EXPECT_EQ(error_of("[\"S=1\""), "not valid JSON: " +
-                                      std::string("[json.exception.parse_error.101] parse error at line 1, "
-                                                  "column 7: syntax error while parsing array - unexpected "
-                                                  "end of input; expected ']'"));
+  EXPECT_EQ(error_of("[\"S=1\""),
+            "not valid JSON: " + std::string("[json.exception.parse_error.101] parse error at line 1, "
+                                             "column 7: syntax error while parsing array - unexpected "
+                                             "end of input; expected ']'"));
   EXPECT_EQ(error_of("S=9..1"), "problem: empty range 'S=9..1' (9 > 1)");
   EXPECT_THROW(read_problems_file(dir.path() / "missing.txt"), Error);
 }

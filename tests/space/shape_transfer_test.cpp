@@ -24,10 +24,10 @@ TEST(ShapeTransfer, DistanceIsInLog2OfEachSize) {
 
 TEST(ShapeTransfer, ConfigsComeFromTheNearestProblemsFastestFirst) {
   const std::vector<ProblemTime> times{
-      time(512, 1, 9.0),  time(512, 2, 8.0),  time(512, 3, 7.0),      // 3 away from 4096
-      time(2048, 4, 5.0), time(2048, 2, 4.0), time(2048, 5, 6.0),    // 1 away
-      time(8192, 6, 3.0), time(8192, 4, 2.0),                         // 1 away, later
-      time(4096, 7, 1.0),                                             // the target itself
+      time(512, 1, 9.0),  time(512, 2, 8.0),  time(512, 3, 7.0),   // 3 away from 4096
+      time(2048, 4, 5.0), time(2048, 2, 4.0), time(2048, 5, 6.0),  // 1 away
+      time(8192, 6, 3.0), time(8192, 4, 2.0),                      // 1 away, later
+      time(4096, 7, 1.0),                                          // the target itself
   };
   EXPECT_EQ(transfer_configs(times, {{"B", 1}, {"S", 4096}}, 2, 2),
             (std::vector<Config>{config(2), config(4), config(6)}));  // 4 from 8192 repeats: skipped

@@ -84,9 +84,11 @@ TEST(SpaceFile, SeedsAreWholeConfigsOfTheParametersValues) {
   const auto seeded = [&](const std::string& seeds) {
     return temp.write([&](auto& json) { json["Seeds"] = nlohmann::ordered_json::parse(seeds); });
   };
-  const auto file = seeded(R"([{"BLOCK": 256, "ITEMS": 4, "VECTOR": 1}, {"BLOCK": 32, "ITEMS": 1, "VECTOR": 0}])");
+  const auto file =
+      seeded(R"([{"BLOCK": 256, "ITEMS": 4, "VECTOR": 1}, {"BLOCK": 32, "ITEMS": 1, "VECTOR": 0}])");
   EXPECT_EQ(SearchSpace::load(file).seeds(),
-            (std::vector<Config>{{{"BLOCK", 256}, {"ITEMS", 4}, {"VECTOR", 1}}, {{"BLOCK", 32}, {"ITEMS", 1}, {"VECTOR", 0}}}));
+            (std::vector<Config>{{{"BLOCK", 256}, {"ITEMS", 4}, {"VECTOR", 1}},
+                                 {{"BLOCK", 32}, {"ITEMS", 1}, {"VECTOR", 0}}}));
   EXPECT_TRUE(SearchSpace::load(temp.write([](auto&) {})).seeds().empty());
   const std::string unknown = load_error(seeded(R"([{"BLOCK": 256, "ITEMS": 4, "VECTOR": 1, "UNROLL": 2}])"));
   EXPECT_NE(unknown.find("UNROLL: 'UNROLL' is not a tuning parameter"), std::string::npos) << unknown;
@@ -171,11 +173,13 @@ const BadFile kBadFiles[] = {
      ": KernelSpecification.Arguments[0].Sise: unknown field (known: Name, Type, "
      "MemoryType, Size, AccessType, FillType, FillRange, FillValue, SpecialFills, Value)"},
     {"special_fills_on_output.json",
-     ": KernelSpecification.Arguments[1].SpecialFills: a WriteOnly argument is not filled (it is NaN-poisoned)"},
+     ": KernelSpecification.Arguments[1].SpecialFills: a WriteOnly argument is not filled (it is "
+     "NaN-poisoned)"},
     {"special_fill_range_on_constant.json",
      ": KernelSpecification.Arguments[0].SpecialFills[1].FillRange: FillRange needs FillType Random"},
     {"extra_problem_compile_time.json",
-     ": Validation.ExtraProblems[0].ALIGN: a compile-time size: every variant is compiled for one value of it"},
+     ": Validation.ExtraProblems[0].ALIGN: a compile-time size: every variant is compiled for one value of "
+     "it"},
     {"extra_problem_unknown_size.json", ": Validation.ExtraProblems[0].M: not a problem size"},
     {"unknown_top_field.json",
      ": Expresions: unknown field (known: General, Name, ConfigurationSpace, Problem, "

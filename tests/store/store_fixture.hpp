@@ -5,12 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <optional>
 #include <random>
-#include <cstdlib>
 #include <sstream>
 #include <string>
 

@@ -197,7 +197,8 @@ TEST_F(StoreTest, ReferenceTimeIsSavedWithTheRun) {
 TEST_F(StoreTest, TheNewestRunsBaselineIsFoundByDeviceName) {
   EXPECT_FALSE(store.latest_baseline(space_id, problem_id, test_device().name));  // none saved yet
   store.save_baseline(run_id, BaselineTiming{"cublasLt 13.0.2", 812.5, 790.25, 3, 8, "graph x1", 0});
-  const std::int64_t later = store.begin_run({space_id, problem_id, device_id, "evolve", 8, 100, "evotune tune"});
+  const std::int64_t later =
+      store.begin_run({space_id, problem_id, device_id, "evolve", 8, 100, "evotune tune"});
   store.save_baseline(later, BaselineTiming{"cublasLt 13.0.2", 800, 780, 0, 8, "single", 795.5});
   store.begin_run({space_id, problem_id, device_id, "evolve", 9, 100, "evotune tune"});  // times none
   const auto baseline = store.latest_baseline(space_id, problem_id, test_device().name);

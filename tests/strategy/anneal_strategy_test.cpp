@@ -108,7 +108,8 @@ TEST(Anneal, HalfTheChainsStartAtTheConfigsOfNearbyProblems) {
   StrategyInput input = land.input(6);
   for (std::size_t i = 0; i < 6; ++i) input.transferred.push_back(land.candidates()[10 * i]);
   AnnealStrategy strategy(input, {});
-  EXPECT_EQ(strategy.describe_start(), "anneal: 8 chains, 0 started from the database, 4 from nearby problems, 4 random");
+  EXPECT_EQ(strategy.describe_start(),
+            "anneal: 8 chains, 0 started from the database, 4 from nearby problems, 4 random");
   std::vector<Config> round;
   while (auto config = strategy.next()) round.push_back(*config);
   ASSERT_EQ(round.size(), 8u);
@@ -125,8 +126,9 @@ TEST(Anneal, TheSpacesSeedsStartChainsFirst) {
   for (std::size_t i = 0; i < 6; ++i) input.transferred.push_back(land.candidates()[10 * i]);
   input.seeds = {land.candidates()[7]};
   AnnealStrategy strategy(input, {});
-  EXPECT_EQ(strategy.describe_start(), "anneal: 8 chains, 0 started from the database, 1 from the space's Seeds, "
-                                       "3 from nearby problems, 4 random");
+  EXPECT_EQ(strategy.describe_start(),
+            "anneal: 8 chains, 0 started from the database, 1 from the space's Seeds, "
+            "3 from nearby problems, 4 random");
   std::vector<Config> round;
   while (auto config = strategy.next()) round.push_back(*config);
   EXPECT_NE(std::find(round.begin(), round.end(), land.candidates()[7]), round.end());

@@ -27,8 +27,7 @@ std::vector<PastResult> fastest_history(const AttentionLandscape& land, std::siz
   std::vector<PastResult> history;
   for (const Config& config : land.candidates())
     if (auto t = AttentionLandscape::time_us(config)) history.push_back({config, Status::ok, t});
-  std::sort(history.begin(), history.end(),
-            [](const auto& a, const auto& b) { return *a.value < *b.value; });
+  std::sort(history.begin(), history.end(), [](const auto& a, const auto& b) { return *a.value < *b.value; });
   history.resize(n);
   return history;
 }
@@ -117,8 +116,7 @@ TEST(Evolve, SeedsThePopulationWithTheFastestStoredConfigs) {
     EvolveStrategy seeded(input, {});
     if (seed == 1) {
       EXPECT_EQ(seeded.describe_start(), "evolve: population 16, seeded 8 from the database (best stored " +
-                                             fmt::format("{:.2f}", *stored.front().value) +
-                                             " us), 8 random");
+                                             fmt::format("{:.2f}", *stored.front().value) + " us), 8 random");
     }
     const auto evaluated = drive(seeded, AttentionLandscape::outcome, 2000);
     const auto found = std::find(evaluated.begin(), evaluated.end(), optimum);
@@ -142,8 +140,8 @@ TEST(Evolve, TheFirstGenerationStartsWithTheConfigsOfNearbyProblems) {
   const AttentionLandscape land;
   const auto fastest = fastest_history(land, 7);
   StrategyInput input = land.input(4);
-  input.transferred = {fastest[1].config, fastest[2].config, fastest[3].config, fastest[4].config,
-                       fastest[5].config, fastest[6].config};
+  input.transferred = {fastest[1].config, fastest[2].config, fastest[3].config,
+                       fastest[4].config, fastest[5].config, fastest[6].config};
   input.transferred.insert(input.transferred.begin() + 1, Config{{"BLOCK_M", 7}});  // not a candidate
   input.already_measured.insert(canonical_json(fastest[2].config));
   EvolveStrategy strategy(input, {});
@@ -166,8 +164,9 @@ TEST(Evolve, TheSpacesSeedsComeFirst) {
   input.seeds = {fastest[5].config, Config{{"BLOCK_M", 7}}, fastest[6].config};
   input.transferred = {fastest[1].config, fastest[6].config, fastest[3].config, fastest[4].config};
   EvolveStrategy strategy(input, {});
-  EXPECT_EQ(strategy.describe_start(), "evolve: population 16, seeded 0 from the database, 2 from the space's "
-                                       "Seeds, 2 from nearby problems, 4 random");
+  EXPECT_EQ(strategy.describe_start(),
+            "evolve: population 16, seeded 0 from the database, 2 from the space's "
+            "Seeds, 2 from nearby problems, 4 random");
   std::vector<Config> generation;
   while (auto config = strategy.next()) generation.push_back(*config);
   ASSERT_EQ(generation.size(), 8u);

@@ -18,8 +18,8 @@ TEST(CheckSpills, ConfigsThatSpillAreListedWithTheirBytes) {
   EXPECT_EQ(spilling.spills[0].config.at("BLOCK"), 64);  // in the order of the configs
   EXPECT_EQ(spilling.spills[1].config.at("BLOCK"), 128);
   for (const CheckSpill& spill : spilling.spills) EXPECT_GT(spill.spill_store_bytes, 0);
-  EXPECT_EQ(spilling.max_spill_bytes, std::max(spilling.spills[0].spill_store_bytes,
-                                               spilling.spills[1].spill_store_bytes));
+  EXPECT_EQ(spilling.max_spill_bytes,
+            std::max(spilling.spills[0].spill_store_bytes, spilling.spills[1].spill_store_bytes));
 
   const CheckReport fitting = check_space(kSpaces / "register_pressure.json", "LIVE=4", "sm_90", 2, 0);
   EXPECT_EQ(fitting.compiled, 2);

@@ -1,10 +1,11 @@
 // Reading compute-sanitizer logs (in the format its --log-file writes) and the command that runs a tool.
+#include "tools/sanitizer_report.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
 #include "tools/sanitize_variant.hpp"
-#include "tools/sanitizer_report.hpp"
 
 namespace evotune {
 namespace {
@@ -38,9 +39,10 @@ TEST(SanitizerReport, MemcheckFindingIsItsFirstBlock) {
   EXPECT_EQ(finding.verdict, "findings");
   EXPECT_EQ(finding.errors, 2);
   EXPECT_EQ(finding.warnings, 0);
-  EXPECT_EQ(finding.summary,
-            "Invalid __global__ write of size 4 bytes / at faults+0x1b0 in faults.cu:80 / by thread (32,0,0) in "
-            "block (7,0,0) / Address 0x12345678 is out of bounds");
+  EXPECT_EQ(
+      finding.summary,
+      "Invalid __global__ write of size 4 bytes / at faults+0x1b0 in faults.cu:80 / by thread (32,0,0) in "
+      "block (7,0,0) / Address 0x12345678 is out of bounds");
   EXPECT_EQ(finding.report.find("========="), std::string::npos) << finding.report;
   EXPECT_NE(finding.report.find("ERROR SUMMARY: 2 errors"), std::string::npos);
 }
@@ -61,15 +63,19 @@ TEST(SanitizerReport, CleanRunsAndRunsWithoutASummary) {
   EXPECT_EQ(clean.verdict, "clean");
   EXPECT_EQ(clean.errors, 0);
   EXPECT_EQ(clean.summary, "");
-  const SanitizerFinding no_race = parse_sanitizer_log(
-      "racecheck", "========= COMPUTE-SANITIZER\n========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n");
+  const SanitizerFinding no_race =
+      parse_sanitizer_log("racecheck",
+                          "========= COMPUTE-SANITIZER\n========= RACECHECK SUMMARY: 0 hazards displayed (0 "
+                          "errors, 0 warnings)\n");
   EXPECT_EQ(no_race.verdict, "clean");
 
   const SanitizerFinding cut = parse_sanitizer_log(
-      "initcheck", "========= COMPUTE-SANITIZER\n========= Uninitialized __global__ memory read of size 4 bytes\n");
+      "initcheck",
+      "========= COMPUTE-SANITIZER\n========= Uninitialized __global__ memory read of size 4 bytes\n");
   EXPECT_EQ(cut.verdict, "failed");
   EXPECT_EQ(cut.summary, "Uninitialized __global__ memory read of size 4 bytes");
-  EXPECT_EQ(parse_sanitizer_log("memcheck", "").summary, "compute-sanitizer wrote no summary (it did not finish)");
+  EXPECT_EQ(parse_sanitizer_log("memcheck", "").summary,
+            "compute-sanitizer wrote no summary (it did not finish)");
 }
 
 TEST(SanitizerReport, KnowsTheFourTools) {
@@ -114,7 +120,8 @@ TEST(SanitizerCommand, RunsEvotuneEvalOnceUnderTheToolWithLongLimits) {
                                           request, "tests/data/spaces/faults.cu");
   const auto padding = std::find(memcheck.begin(), memcheck.end(), "--padding");
   ASSERT_NE(padding, memcheck.end());
-  EXPECT_LT(padding - memcheck.begin(), std::find(memcheck.begin(), memcheck.end(), "/opt/evotune") - memcheck.begin())
+  EXPECT_LT(padding - memcheck.begin(),
+            std::find(memcheck.begin(), memcheck.end(), "/opt/evotune") - memcheck.begin())
       << "compute-sanitizer's own option, before the program";
 }
 
@@ -135,10 +142,11 @@ TEST(SanitizerReport, OutOfBoundsWriteIsNamedByItsBuffer) {
                                                   {"out", "variant", 0x7f0000000000, 4194304}};
   SanitizerFinding finding = parse_sanitizer_log("memcheck", log);
   name_the_buffer(finding, allocations);
-  EXPECT_EQ(finding.summary,
-            "Invalid __global__ write of size 4 bytes / at faults+0x1b0 in faults.cu:130 / by thread (0,0,0) in "
-            "block (0,0,0) / Address 0x7f0000400000 is out of bounds / buffer 'out' (variant): 1 bytes after its "
-            "end, of 4194304 bytes");
+  EXPECT_EQ(
+      finding.summary,
+      "Invalid __global__ write of size 4 bytes / at faults+0x1b0 in faults.cu:130 / by thread (0,0,0) in "
+      "block (0,0,0) / Address 0x7f0000400000 is out of bounds / buffer 'out' (variant): 1 bytes after its "
+      "end, of 4194304 bytes");
 
   SanitizerFinding elsewhere = parse_sanitizer_log("memcheck", log);
   const std::string before = elsewhere.summary;

@@ -24,9 +24,14 @@ const std::filesystem::path kRecordedSweep = "tests/data/sweeps/flash_attn_fwd_h
 std::vector<std::string> worker_command() { return {test::evotune_binary(), "worker"}; }
 
 PoolJob job(std::int64_t ticket, const Config& config, double deadline_ms = 20000) {
-  return {
-      {ticket, config, std::uint64_t{1000} + static_cast<std::uint64_t>(ticket), 1000.0, "", std::nullopt, {}},
-      deadline_ms};
+  return {{ticket,
+           config,
+           std::uint64_t{1000} + static_cast<std::uint64_t>(ticket),
+           1000.0,
+           "",
+           std::nullopt,
+           {}},
+          deadline_ms};
 }
 
 // `workers` replay workers answering from `sweep_file`, each answer after delay_ms.

@@ -17,16 +17,16 @@ __device__ __forceinline__ void mbarrier_fence_init() {
 
 // Spins on mbarrier.try_wait.parity with semantics and scope SEM_SCOPE ("" is acquire.cta) until the phase
 // of `barrier` with parity `parity` has completed.
-#define SM90_MBARRIER_WAIT(SEM_SCOPE, barrier, parity)                                                      \
-  do {                                                                                                     \
-    unsigned done;                                                                                         \
-    do {                                                                                                   \
-      asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity" SEM_SCOPE                                  \
-                   ".shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"                               \
-                   : "=r"(done)                                                                            \
-                   : "r"(barrier), "r"(parity)                                                             \
-                   : "memory");                                                                            \
-    } while (!done);                                                                                       \
+#define SM90_MBARRIER_WAIT(SEM_SCOPE, barrier, parity)                         \
+  do {                                                                         \
+    unsigned done;                                                             \
+    do {                                                                       \
+      asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity" SEM_SCOPE      \
+                   ".shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n" \
+                   : "=r"(done)                                                \
+                   : "r"(barrier), "r"(parity)                                 \
+                   : "memory");                                                \
+    } while (!done);                                                           \
   } while (0)
 
 // Returns once the phase of `barrier` with this parity has completed (acquire: what the arrivals released,
@@ -46,7 +46,8 @@ __device__ __forceinline__ void mbarrier_arrive(unsigned barrier) {
 }
 // One arrival that also expects `bytes` more of asynchronous (TMA) transactions in this phase.
 __device__ __forceinline__ void mbarrier_arrive_expect_bytes(unsigned barrier, unsigned bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(barrier), "r"(bytes) : "memory");
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(barrier), "r"(bytes)
+               : "memory");
 }
 // One arrival on the mbarrier at the same offset as `barrier` in the shared memory of cluster block `block`.
 __device__ __forceinline__ void mbarrier_arrive_remote(unsigned barrier, unsigned block) {

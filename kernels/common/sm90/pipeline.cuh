@@ -59,7 +59,8 @@ struct TmaPipeline {
   }
   // As consumer_release, arriving on the empty barrier of cluster block `block` (multicast stages are
   // refilled only once every block reading them released them).
-  __device__ __forceinline__ void consumer_release_remote(const PipelineState<Stages>& state, unsigned block) const {
+  __device__ __forceinline__ void consumer_release_remote(const PipelineState<Stages>& state,
+                                                          unsigned block) const {
     __syncwarp();
     if (threadIdx.x % 32 == 0) mbarrier_arrive_remote(empty_barrier(state.stage), block);
   }

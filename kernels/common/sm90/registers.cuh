@@ -10,12 +10,14 @@ namespace sm90 {
 
 template <int Registers>
 __device__ __forceinline__ void registers_decrease() {
-  static_assert(Registers % 8 == 0 && Registers >= 24 && Registers <= 256, "setmaxnreg takes 24..256, step 8");
+  static_assert(Registers % 8 == 0 && Registers >= 24 && Registers <= 256,
+                "setmaxnreg takes 24..256, step 8");
   SM90A_ASM("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(Registers));
 }
 template <int Registers>
 __device__ __forceinline__ void registers_increase() {
-  static_assert(Registers % 8 == 0 && Registers >= 24 && Registers <= 256, "setmaxnreg takes 24..256, step 8");
+  static_assert(Registers % 8 == 0 && Registers >= 24 && Registers <= 256,
+                "setmaxnreg takes 24..256, step 8");
   SM90A_ASM("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(Registers));
 }
 

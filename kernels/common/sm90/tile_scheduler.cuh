@@ -1,8 +1,8 @@
-// Which output tile a block computes, and in which order: a static schedule (one tile a block, the block index
-// mapped through the raster order) or a persistent one (a block walks tiles blockIdx.x, + gridDim.x, ...).
-// The raster order groups tiles in bands SWIZZLE tiles wide, so that the blocks running at once share rows of
-// A and columns of B in L2: along M, a band spans SWIZZLE column tiles and consecutive tiles go down its rows;
-// along N, the band spans SWIZZLE row tiles and consecutive tiles go along its columns.
+// Which output tile a block computes, and in which order: a static schedule (one tile a block, the block
+// index mapped through the raster order) or a persistent one (a block walks tiles blockIdx.x, + gridDim.x,
+// ...). The raster order groups tiles in bands SWIZZLE tiles wide, so that the blocks running at once share
+// rows of A and columns of B in L2: along M, a band spans SWIZZLE column tiles and consecutive tiles go down
+// its rows; along N, the band spans SWIZZLE row tiles and consecutive tiles go along its columns.
 #pragma once
 
 namespace sm90 {
@@ -14,7 +14,8 @@ struct TileCoord {
 };
 
 // Tile `id` of tiles_m x tiles_n x splits, splits outermost (every slice of a tile far apart in time).
-__device__ __forceinline__ TileCoord raster_tile(int id, int tiles_m, int tiles_n, bool along_n, int swizzle) {
+__device__ __forceinline__ TileCoord raster_tile(int id, int tiles_m, int tiles_n, bool along_n,
+                                                 int swizzle) {
   const int per_split = tiles_m * tiles_n;
   TileCoord coord;
   coord.split = id / per_split;
@@ -48,6 +49,8 @@ struct TileWalk {
 // Longest first for work tiles of unequal length (causal attention: query block q of `blocks` reads q + 1 key
 // blocks): the i-th tile is query block blocks - 1 - i % blocks of head i / blocks, reversed in rounds so the
 // longest tiles of every head start first.
-__device__ __forceinline__ int longest_first_block(int item, int blocks) { return blocks - 1 - item % blocks; }
+__device__ __forceinline__ int longest_first_block(int item, int blocks) {
+  return blocks - 1 - item % blocks;
+}
 
 }  // namespace sm90

@@ -9,9 +9,11 @@ namespace sm90 {
 // The box of `map` at (c0, c1) into shared memory at `dst`, laid out with the map's swizzle (given a
 // 1024-byte-aligned destination for the 128-byte swizzle); its bytes count as transactions of `barrier`'s
 // current phase. Elements outside the tensor are written as zeros.
-__device__ __forceinline__ void tma_load_2d(unsigned dst, const TensorMap& map, int c0, int c1, unsigned barrier) {
+__device__ __forceinline__ void tma_load_2d(unsigned dst, const TensorMap& map, int c0, int c1,
+                                            unsigned barrier) {
   asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], "
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, "
+      "%3}], "
       "[%4];\n" ::"r"(dst),
       "l"(reinterpret_cast<unsigned long long>(&map)), "r"(c0), "r"(c1), "r"(barrier)
       : "memory");
@@ -26,7 +28,8 @@ __device__ __forceinline__ void tma_load_3d(unsigned dst, const TensorMap& map, 
 }
 
 // As tma_load_*, multicast: the box lands at the same offset `dst` in the shared memory of every block of the
-// cluster in `blocks` (a bit per block rank), and counts its bytes on the mbarrier at the same offset in each.
+// cluster in `blocks` (a bit per block rank), and counts its bytes on the mbarrier at the same offset in
+// each.
 __device__ __forceinline__ void tma_load_2d_multicast(unsigned dst, const TensorMap& map, int c0, int c1,
                                                       unsigned barrier, unsigned short blocks) {
   asm volatile(
@@ -35,8 +38,8 @@ __device__ __forceinline__ void tma_load_2d_multicast(unsigned dst, const Tensor
       "l"(reinterpret_cast<unsigned long long>(&map)), "r"(c0), "r"(c1), "r"(barrier), "h"(blocks)
       : "memory");
 }
-__device__ __forceinline__ void tma_load_3d_multicast(unsigned dst, const TensorMap& map, int c0, int c1, int c2,
-                                                      unsigned barrier, unsigned short blocks) {
+__device__ __forceinline__ void tma_load_3d_multicast(unsigned dst, const TensorMap& map, int c0, int c1,
+                                                      int c2, unsigned barrier, unsigned short blocks) {
   asm volatile(
       "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster "
       "[%0], [%1, {%2, %3, %4}], [%5], %6;\n" ::"r"(dst),
@@ -58,7 +61,9 @@ __device__ __forceinline__ void tma_store_3d(const TensorMap& map, unsigned src,
                "r"(c0), "r"(c1), "r"(c2), "r"(src)
                : "memory");
 }
-__device__ __forceinline__ void tma_commit_stores() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
+__device__ __forceinline__ void tma_commit_stores() {
+  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
 // All but the newest Pending of this thread's bulk store groups have read their shared memory (which may then
 // be overwritten).
 template <int Pending = 0>
@@ -66,7 +71,9 @@ __device__ __forceinline__ void tma_wait_stores_read() {
   asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(Pending) : "memory");
 }
 // This thread's bulk stores have completed (their writes are visible in global memory).
-__device__ __forceinline__ void tma_wait_stores() { asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory"); }
+__device__ __forceinline__ void tma_wait_stores() {
+  asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
+}
 
 // Fetches a tensor map into the cache ahead of its first use (one thread, at kernel start).
 __device__ __forceinline__ void tma_prefetch_map(const TensorMap& map) {

@@ -10,8 +10,8 @@
 //   K-major operand (K contiguous: A row-major, B as [N, K]): rows are M (or N) indices, SBO = 1024 (the next
 //   8 rows), LBO unused (1); a k16 step is 32 bytes further along the row.
 //   MN-major operand (M or N contiguous: B row-major [K, N]): rows are K indices, 64 N columns a slab;
-//   SBO = 1024 (the next 8 K rows), LBO = the bytes from one 64-column slab to the next; a k16 step is 16 rows
-//   = 2048 bytes further. The instruction's imm-trans flag is 1 for such an operand.
+//   SBO = 1024 (the next 8 K rows), LBO = the bytes from one 64-column slab to the next; a k16 step is 16
+//   rows = 2048 bytes further. The instruction's imm-trans flag is 1 for such an operand.
 //
 // Accumulator fragment of m64nNk16 (thread t of the warpgroup: warp w = t / 32, g = (t % 32) / 4, q = t % 4):
 // N / 2 floats, d[4j + e] is row 16w + g + 8 (e / 2), column 8j + 2q + e % 2.
@@ -40,7 +40,9 @@ __device__ __forceinline__ unsigned long long desc_advance(unsigned long long de
 // Orders this warpgroup's register writes (accumulators, A fragments) before the wgmmas that follow.
 __device__ __forceinline__ void wgmma_fence() { SM90A_ASM("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 // Closes the batch of wgmmas issued since the last commit into one group.
-__device__ __forceinline__ void wgmma_commit() { SM90A_ASM("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_commit() {
+  SM90A_ASM("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
 // Returns once at most Pending of this warpgroup's committed groups are still running.
 template <int Pending>
 __device__ __forceinline__ void wgmma_wait() {
@@ -79,57 +81,94 @@ struct Wgmma;
 #define SM90_OPS_40 SM90_OPS_G0 SM90_OPS_G1 SM90_OPS_G2 SM90_OPS_G3 SM90_OPS_G4
 #define SM90_OPS_48 SM90_OPS_G0 SM90_OPS_G1 SM90_OPS_G2 SM90_OPS_G3 SM90_OPS_G4 SM90_OPS_G5
 #define SM90_OPS_56 SM90_OPS_G0 SM90_OPS_G1 SM90_OPS_G2 SM90_OPS_G3 SM90_OPS_G4 SM90_OPS_G5 SM90_OPS_G6
-#define SM90_OPS_64 SM90_OPS_G0 SM90_OPS_G1 SM90_OPS_G2 SM90_OPS_G3 SM90_OPS_G4 SM90_OPS_G5 SM90_OPS_G6 SM90_OPS_G7
-#define SM90_OPS_72 SM90_OPS_G0 SM90_OPS_G1 SM90_OPS_G2 SM90_OPS_G3 SM90_OPS_G4 SM90_OPS_G5 SM90_OPS_G6 SM90_OPS_G7 SM90_OPS_G8
-#define SM90_OPS_80 SM90_OPS_G0 SM90_OPS_G1 SM90_OPS_G2 SM90_OPS_G3 SM90_OPS_G4 SM90_OPS_G5 SM90_OPS_G6 SM90_OPS_G7 SM90_OPS_G8 SM90_OPS_G9
-#define SM90_OPS_88 SM90_OPS_G0 SM90_OPS_G1 SM90_OPS_G2 SM90_OPS_G3 SM90_OPS_G4 SM90_OPS_G5 SM90_OPS_G6 SM90_OPS_G7 SM90_OPS_G8 SM90_OPS_G9 SM90_OPS_G10
-#define SM90_OPS_96 SM90_OPS_G0 SM90_OPS_G1 SM90_OPS_G2 SM90_OPS_G3 SM90_OPS_G4 SM90_OPS_G5 SM90_OPS_G6 SM90_OPS_G7 SM90_OPS_G8 SM90_OPS_G9 SM90_OPS_G10 SM90_OPS_G11
-#define SM90_OPS_104 SM90_OPS_G0 SM90_OPS_G1 SM90_OPS_G2 SM90_OPS_G3 SM90_OPS_G4 SM90_OPS_G5 SM90_OPS_G6 SM90_OPS_G7 SM90_OPS_G8 SM90_OPS_G9 SM90_OPS_G10 SM90_OPS_G11 SM90_OPS_G12
-#define SM90_OPS_112 SM90_OPS_G0 SM90_OPS_G1 SM90_OPS_G2 SM90_OPS_G3 SM90_OPS_G4 SM90_OPS_G5 SM90_OPS_G6 SM90_OPS_G7 SM90_OPS_G8 SM90_OPS_G9 SM90_OPS_G10 SM90_OPS_G11 SM90_OPS_G12 SM90_OPS_G13
-#define SM90_OPS_120 SM90_OPS_G0 SM90_OPS_G1 SM90_OPS_G2 SM90_OPS_G3 SM90_OPS_G4 SM90_OPS_G5 SM90_OPS_G6 SM90_OPS_G7 SM90_OPS_G8 SM90_OPS_G9 SM90_OPS_G10 SM90_OPS_G11 SM90_OPS_G12 SM90_OPS_G13 SM90_OPS_G14
-#define SM90_OPS_128 SM90_OPS_G0 SM90_OPS_G1 SM90_OPS_G2 SM90_OPS_G3 SM90_OPS_G4 SM90_OPS_G5 SM90_OPS_G6 SM90_OPS_G7 SM90_OPS_G8 SM90_OPS_G9 SM90_OPS_G10 SM90_OPS_G11 SM90_OPS_G12 SM90_OPS_G13 SM90_OPS_G14 SM90_OPS_G15
+#define SM90_OPS_64 \
+  SM90_OPS_G0 SM90_OPS_G1 SM90_OPS_G2 SM90_OPS_G3 SM90_OPS_G4 SM90_OPS_G5 SM90_OPS_G6 SM90_OPS_G7
+#define SM90_OPS_72 \
+  SM90_OPS_G0 SM90_OPS_G1 SM90_OPS_G2 SM90_OPS_G3 SM90_OPS_G4 SM90_OPS_G5 SM90_OPS_G6 SM90_OPS_G7 SM90_OPS_G8
+#define SM90_OPS_80                                                                               \
+  SM90_OPS_G0 SM90_OPS_G1 SM90_OPS_G2 SM90_OPS_G3 SM90_OPS_G4 SM90_OPS_G5 SM90_OPS_G6 SM90_OPS_G7 \
+      SM90_OPS_G8 SM90_OPS_G9
+#define SM90_OPS_88                                                                               \
+  SM90_OPS_G0 SM90_OPS_G1 SM90_OPS_G2 SM90_OPS_G3 SM90_OPS_G4 SM90_OPS_G5 SM90_OPS_G6 SM90_OPS_G7 \
+      SM90_OPS_G8 SM90_OPS_G9 SM90_OPS_G10
+#define SM90_OPS_96                                                                               \
+  SM90_OPS_G0 SM90_OPS_G1 SM90_OPS_G2 SM90_OPS_G3 SM90_OPS_G4 SM90_OPS_G5 SM90_OPS_G6 SM90_OPS_G7 \
+      SM90_OPS_G8 SM90_OPS_G9 SM90_OPS_G10 SM90_OPS_G11
+#define SM90_OPS_104                                                                              \
+  SM90_OPS_G0 SM90_OPS_G1 SM90_OPS_G2 SM90_OPS_G3 SM90_OPS_G4 SM90_OPS_G5 SM90_OPS_G6 SM90_OPS_G7 \
+      SM90_OPS_G8 SM90_OPS_G9 SM90_OPS_G10 SM90_OPS_G11 SM90_OPS_G12
+#define SM90_OPS_112                                                                              \
+  SM90_OPS_G0 SM90_OPS_G1 SM90_OPS_G2 SM90_OPS_G3 SM90_OPS_G4 SM90_OPS_G5 SM90_OPS_G6 SM90_OPS_G7 \
+      SM90_OPS_G8 SM90_OPS_G9 SM90_OPS_G10 SM90_OPS_G11 SM90_OPS_G12 SM90_OPS_G13
+#define SM90_OPS_120                                                                              \
+  SM90_OPS_G0 SM90_OPS_G1 SM90_OPS_G2 SM90_OPS_G3 SM90_OPS_G4 SM90_OPS_G5 SM90_OPS_G6 SM90_OPS_G7 \
+      SM90_OPS_G8 SM90_OPS_G9 SM90_OPS_G10 SM90_OPS_G11 SM90_OPS_G12 SM90_OPS_G13 SM90_OPS_G14
+#define SM90_OPS_128                                                                              \
+  SM90_OPS_G0 SM90_OPS_G1 SM90_OPS_G2 SM90_OPS_G3 SM90_OPS_G4 SM90_OPS_G5 SM90_OPS_G6 SM90_OPS_G7 \
+      SM90_OPS_G8 SM90_OPS_G9 SM90_OPS_G10 SM90_OPS_G11 SM90_OPS_G12 SM90_OPS_G13 SM90_OPS_G14 SM90_OPS_G15
 #define SM90_ACC_8 SM90_ACC8(0)
 #define SM90_ACC_16 SM90_ACC8(0), SM90_ACC8(8)
 #define SM90_ACC_24 SM90_ACC8(0), SM90_ACC8(8), SM90_ACC8(16)
 #define SM90_ACC_32 SM90_ACC8(0), SM90_ACC8(8), SM90_ACC8(16), SM90_ACC8(24)
 #define SM90_ACC_40 SM90_ACC8(0), SM90_ACC8(8), SM90_ACC8(16), SM90_ACC8(24), SM90_ACC8(32)
 #define SM90_ACC_48 SM90_ACC8(0), SM90_ACC8(8), SM90_ACC8(16), SM90_ACC8(24), SM90_ACC8(32), SM90_ACC8(40)
-#define SM90_ACC_56 SM90_ACC8(0), SM90_ACC8(8), SM90_ACC8(16), SM90_ACC8(24), SM90_ACC8(32), SM90_ACC8(40), SM90_ACC8(48)
-#define SM90_ACC_64 SM90_ACC8(0), SM90_ACC8(8), SM90_ACC8(16), SM90_ACC8(24), SM90_ACC8(32), SM90_ACC8(40), SM90_ACC8(48), SM90_ACC8(56)
-#define SM90_ACC_72 SM90_ACC8(0), SM90_ACC8(8), SM90_ACC8(16), SM90_ACC8(24), SM90_ACC8(32), SM90_ACC8(40), SM90_ACC8(48), SM90_ACC8(56), SM90_ACC8(64)
-#define SM90_ACC_80 SM90_ACC8(0), SM90_ACC8(8), SM90_ACC8(16), SM90_ACC8(24), SM90_ACC8(32), SM90_ACC8(40), SM90_ACC8(48), SM90_ACC8(56), SM90_ACC8(64), SM90_ACC8(72)
-#define SM90_ACC_88 SM90_ACC8(0), SM90_ACC8(8), SM90_ACC8(16), SM90_ACC8(24), SM90_ACC8(32), SM90_ACC8(40), SM90_ACC8(48), SM90_ACC8(56), SM90_ACC8(64), SM90_ACC8(72), SM90_ACC8(80)
-#define SM90_ACC_96 SM90_ACC8(0), SM90_ACC8(8), SM90_ACC8(16), SM90_ACC8(24), SM90_ACC8(32), SM90_ACC8(40), SM90_ACC8(48), SM90_ACC8(56), SM90_ACC8(64), SM90_ACC8(72), SM90_ACC8(80), SM90_ACC8(88)
-#define SM90_ACC_104 SM90_ACC8(0), SM90_ACC8(8), SM90_ACC8(16), SM90_ACC8(24), SM90_ACC8(32), SM90_ACC8(40), SM90_ACC8(48), SM90_ACC8(56), SM90_ACC8(64), SM90_ACC8(72), SM90_ACC8(80), SM90_ACC8(88), SM90_ACC8(96)
-#define SM90_ACC_112 SM90_ACC8(0), SM90_ACC8(8), SM90_ACC8(16), SM90_ACC8(24), SM90_ACC8(32), SM90_ACC8(40), SM90_ACC8(48), SM90_ACC8(56), SM90_ACC8(64), SM90_ACC8(72), SM90_ACC8(80), SM90_ACC8(88), SM90_ACC8(96), SM90_ACC8(104)
-#define SM90_ACC_120 SM90_ACC8(0), SM90_ACC8(8), SM90_ACC8(16), SM90_ACC8(24), SM90_ACC8(32), SM90_ACC8(40), SM90_ACC8(48), SM90_ACC8(56), SM90_ACC8(64), SM90_ACC8(72), SM90_ACC8(80), SM90_ACC8(88), SM90_ACC8(96), SM90_ACC8(104), SM90_ACC8(112)
-#define SM90_ACC_128 SM90_ACC8(0), SM90_ACC8(8), SM90_ACC8(16), SM90_ACC8(24), SM90_ACC8(32), SM90_ACC8(40), SM90_ACC8(48), SM90_ACC8(56), SM90_ACC8(64), SM90_ACC8(72), SM90_ACC8(80), SM90_ACC8(88), SM90_ACC8(96), SM90_ACC8(104), SM90_ACC8(112), SM90_ACC8(120)
+#define SM90_ACC_56 \
+  SM90_ACC8(0), SM90_ACC8(8), SM90_ACC8(16), SM90_ACC8(24), SM90_ACC8(32), SM90_ACC8(40), SM90_ACC8(48)
+#define SM90_ACC_64                                                                                      \
+  SM90_ACC8(0), SM90_ACC8(8), SM90_ACC8(16), SM90_ACC8(24), SM90_ACC8(32), SM90_ACC8(40), SM90_ACC8(48), \
+      SM90_ACC8(56)
+#define SM90_ACC_72                                                                                      \
+  SM90_ACC8(0), SM90_ACC8(8), SM90_ACC8(16), SM90_ACC8(24), SM90_ACC8(32), SM90_ACC8(40), SM90_ACC8(48), \
+      SM90_ACC8(56), SM90_ACC8(64)
+#define SM90_ACC_80                                                                                      \
+  SM90_ACC8(0), SM90_ACC8(8), SM90_ACC8(16), SM90_ACC8(24), SM90_ACC8(32), SM90_ACC8(40), SM90_ACC8(48), \
+      SM90_ACC8(56), SM90_ACC8(64), SM90_ACC8(72)
+#define SM90_ACC_88                                                                                      \
+  SM90_ACC8(0), SM90_ACC8(8), SM90_ACC8(16), SM90_ACC8(24), SM90_ACC8(32), SM90_ACC8(40), SM90_ACC8(48), \
+      SM90_ACC8(56), SM90_ACC8(64), SM90_ACC8(72), SM90_ACC8(80)
+#define SM90_ACC_96                                                                                      \
+  SM90_ACC8(0), SM90_ACC8(8), SM90_ACC8(16), SM90_ACC8(24), SM90_ACC8(32), SM90_ACC8(40), SM90_ACC8(48), \
+      SM90_ACC8(56), SM90_ACC8(64), SM90_ACC8(72), SM90_ACC8(80), SM90_ACC8(88)
+#define SM90_ACC_104                                                                                     \
+  SM90_ACC8(0), SM90_ACC8(8), SM90_ACC8(16), SM90_ACC8(24), SM90_ACC8(32), SM90_ACC8(40), SM90_ACC8(48), \
+      SM90_ACC8(56), SM90_ACC8(64), SM90_ACC8(72), SM90_ACC8(80), SM90_ACC8(88), SM90_ACC8(96)
+#define SM90_ACC_112                                                                                     \
+  SM90_ACC8(0), SM90_ACC8(8), SM90_ACC8(16), SM90_ACC8(24), SM90_ACC8(32), SM90_ACC8(40), SM90_ACC8(48), \
+      SM90_ACC8(56), SM90_ACC8(64), SM90_ACC8(72), SM90_ACC8(80), SM90_ACC8(88), SM90_ACC8(96),          \
+      SM90_ACC8(104)
+#define SM90_ACC_120                                                                                     \
+  SM90_ACC8(0), SM90_ACC8(8), SM90_ACC8(16), SM90_ACC8(24), SM90_ACC8(32), SM90_ACC8(40), SM90_ACC8(48), \
+      SM90_ACC8(56), SM90_ACC8(64), SM90_ACC8(72), SM90_ACC8(80), SM90_ACC8(88), SM90_ACC8(96),          \
+      SM90_ACC8(104), SM90_ACC8(112)
+#define SM90_ACC_128                                                                                     \
+  SM90_ACC8(0), SM90_ACC8(8), SM90_ACC8(16), SM90_ACC8(24), SM90_ACC8(32), SM90_ACC8(40), SM90_ACC8(48), \
+      SM90_ACC8(56), SM90_ACC8(64), SM90_ACC8(72), SM90_ACC8(80), SM90_ACC8(88), SM90_ACC8(96),          \
+      SM90_ACC8(104), SM90_ACC8(112), SM90_ACC8(120)
 #define SM90_ACC8(i)                                                                          \
   "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), \
       "+f"(d[i + 6]), "+f"(d[i + 7])
 
 // I0.. are the operand numbers after the N / 2 accumulators.
-#define SM90_DEFINE_WGMMA(TYPE, TYPES, N, OPS, ACC, I0, I1, I2, I3, I4, I5, I6, I7)                            \
+#define SM90_DEFINE_WGMMA(TYPE, TYPES, N, OPS, ACC, I0, I1, I2, I3, I4, I5, I6, I7)                          \
   template <>                                                                                                \
   struct Wgmma<N, TYPE> {                                                                                    \
-    template <int TransA, int TransB>                                                                      \
+    template <int TransA, int TransB>                                                                        \
     static __device__ __forceinline__ void ss(float (&d)[N / 2], unsigned long long a, unsigned long long b, \
                                               int scale_d) {                                                 \
-      SM90A_ASM("{\n.reg .pred p;\nsetp.ne.b32 p, %" #I2                                                     \
-                ", 0;\nwgmma.mma_async.sync.aligned.m64n" #N "k16.f32." TYPES " {" OPS "}, %" #I0 ", %" #I1  \
-                ", p, 1, 1, %" #I3 ", %" #I4 ";\n}\n"                                                        \
+      SM90A_ASM("{\n.reg .pred p;\nsetp.ne.b32 p, %" #I2 ", 0;\nwgmma.mma_async.sync.aligned.m64n" #N        \
+                "k16.f32." TYPES " {" OPS "}, %" #I0 ", %" #I1 ", p, 1, 1, %" #I3 ", %" #I4 ";\n}\n"         \
                 : ACC                                                                                        \
-                : "l"(a), "l"(b), "r"(scale_d), "n"(TransA), "n"(TransB)                                   \
+                : "l"(a), "l"(b), "r"(scale_d), "n"(TransA), "n"(TransB)                                     \
                 : "memory");                                                                                 \
     }                                                                                                        \
-    template <int TransB>                                                                                     \
-    static __device__ __forceinline__ void rs(float (&d)[N / 2], const unsigned (&a)[4], unsigned long long b, \
-                                              int scale_d) {                                                 \
-      SM90A_ASM("{\n.reg .pred p;\nsetp.ne.b32 p, %" #I5                                                     \
-                ", 0;\nwgmma.mma_async.sync.aligned.m64n" #N "k16.f32." TYPES " {" OPS "}, {%" #I0 ", %" #I1 \
-                ", %" #I2 ", %" #I3 "}, %" #I4 ", p, 1, 1, %" #I6 ";\n}\n"                                   \
+    template <int TransB>                                                                                    \
+    static __device__ __forceinline__ void rs(float (&d)[N / 2], const unsigned (&a)[4],                     \
+                                              unsigned long long b, int scale_d) {                           \
+      SM90A_ASM("{\n.reg .pred p;\nsetp.ne.b32 p, %" #I5 ", 0;\nwgmma.mma_async.sync.aligned.m64n" #N        \
+                "k16.f32." TYPES " {" OPS "}, {%" #I0 ", %" #I1 ", %" #I2 ", %" #I3 "}, %" #I4               \
+                ", p, 1, 1, %" #I6 ";\n}\n"                                                                  \
                 : ACC                                                                                        \
-                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(scale_d), "n"(TransB)             \
+                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(scale_d), "n"(TransB)              \
                 : "memory");                                                                                 \
     }                                                                                                        \
   };

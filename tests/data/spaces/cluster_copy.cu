@@ -1,4 +1,5 @@
-// y = x, launched in thread-block clusters of CLUSTER blocks along X: each block checks the cluster it runs in
+// y = x, launched in thread-block clusters of CLUSTER blocks along X: each block checks the cluster it runs
+// in
 // (%cluster_nctarank == CLUSTER, %cluster_ctarank == blockIdx.x % CLUSTER) and traps otherwise, so a launch
 // without the cluster attribute, or with another one, fails. The cluster-launch test template.
 #ifndef CLUSTER

@@ -139,7 +139,8 @@ extern "C" __global__ void faults(const float* __restrict__ x, float* __restrict
   }
 #elif FAULT == 16
   // Element t of a block gets four shares of a * x[t], each added by a thread of another warp into one shared
-  // float; a clock-seeded delay per warp changes the order of the adds, so the rounding, from launch to launch.
+  // float; a clock-seeded delay per warp changes the order of the adds, so the rounding, from launch to
+  // launch.
   __shared__ float sums[BLOCK];
   sums[threadIdx.x] = 0.0f;
   __syncthreads();
@@ -168,8 +169,9 @@ extern "C" __global__ void faults(const float* __restrict__ x, float* __restrict
   const int j = blockIdx.x * blockDim.x + partner;
   if (j < n) out[j] = a * staged[partner];
 #elif FAULT == 18
-  // The first launch computes and keeps its result; a later one (all of the first launch's blocks have counted
-  // themselves done by then, and each block reads the count before adding itself) returns the kept result.
+  // The first launch computes and keeps its result; a later one (all of the first launch's blocks have
+  // counted themselves done by then, and each block reads the count before adding itself) returns the kept
+  // result.
   const bool replay = *static_cast<volatile unsigned*>(&blocks_done) >= gridDim.x;
   if (i < n && i < (1 << 20)) {
     if (!replay) replayed[i] = a * x[i];
@@ -180,7 +182,7 @@ extern "C" __global__ void faults(const float* __restrict__ x, float* __restrict
 #elif FAULT == 19
   // Returns at once and leaves the work to a child grid (a device-side launch; the device runtime's own
   // streams, cudaStreamCreateWithFlags and the fire-and-forget stream, are not even declared without it).
-  if (i == 0) deferred<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(x, out, n, a);
+  if (i == 0) deferred<<<(n + BLOCK - 1) / BLOCK, BLOCK> > >(x, out, n, a);
 #elif FAULT == 20
   if (i < n / BLOCK * BLOCK) out[i] = a * x[i];
 #endif

@@ -1,5 +1,5 @@
-// saxpy template (y = a * x + y): each thread updates ITEMS consecutive elements; VECTOR uses float4 accesses.
-// BLOCK, ITEMS, VECTOR (tuning parameters) and ALIGN (compile-time size) arrive as #define lines.
+// saxpy template (y = a * x + y): each thread updates ITEMS consecutive elements; VECTOR uses float4
+// accesses. BLOCK, ITEMS, VECTOR (tuning parameters) and ALIGN (compile-time size) arrive as #define lines.
 static_assert(!VECTOR || ITEMS % 4 == 0, "float4 accesses need ITEMS to be a multiple of 4");
 
 extern "C" __global__ void __launch_bounds__(BLOCK)

@@ -1,5 +1,6 @@
-// Tiled transpose of an N x N float matrix through a shared-memory tile of TILE x (TILE + PAD); BLOCK_ROWS rows
-// of threads walk the tile. The parameters have defaults of their own, as kernels written for other tuners do.
+// Tiled transpose of an N x N float matrix through a shared-memory tile of TILE x (TILE + PAD); BLOCK_ROWS
+// rows of threads walk the tile. The parameters have defaults of their own, as kernels written for other
+// tuners do.
 #ifndef TILE
 #define TILE 32
 #endif
