@@ -182,7 +182,9 @@ extern "C" __global__ void faults(const float* __restrict__ x, float* __restrict
 #elif FAULT == 19
   // Returns at once and leaves the work to a child grid (a device-side launch; the device runtime's own
   // streams, cudaStreamCreateWithFlags and the fire-and-forget stream, are not even declared without it).
-  if (i == 0) deferred<<<(n + BLOCK - 1) / BLOCK, BLOCK> > >(x, out, n, a);
+  // clang-format off
+  if (i == 0) deferred<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(x, out, n, a);
+    // clang-format on
 #elif FAULT == 20
   if (i < n / BLOCK * BLOCK) out[i] = a * x[i];
 #endif
