@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/config.hpp"
-#include "space/search_space.hpp"
+#include "space/space_decl.hpp"
 #include "space/space_model.hpp"
 
 namespace evotune {
