@@ -32,19 +32,14 @@ nlohmann::ordered_json result_json(const KernelFileResult& r) {
       method && method->graph ? nlohmann::ordered_json(method->graph_executions) : nullptr;
   json["error"] = o.error ? to_json(*o.error) : nullptr;
   json["validation"] = {{"rounds", o.validation_rounds}, {"seed", o.validation_seed}};
-  json["resources"] = {{"registers", o.compile.registers},
-                       {"static_smem_bytes", o.compile.static_smem_bytes},
-                       {"spill_store_bytes", o.compile.spill_store_bytes},
-                       {"spill_load_bytes", o.compile.spill_load_bytes},
-                       {"stack_frame_bytes", o.compile.stack_frame_bytes},
-                       {"compile_ms", o.compile.compile_ms}};
+  // The compile's figures as core writes them (registers, shared memory, spills, times, the ptxas log).
+  json["resources"] = to_json(o.compile);
   nlohmann::ordered_json launches = nlohmann::ordered_json::array();
-  for (const auto& [kernel, info] : r.launched)
-    launches.push_back({{"kernel", kernel},
-                        {"registers", info.registers},
-                        {"static_smem_bytes", info.static_smem_bytes},
-                        {"spill_store_bytes", info.spill_store_bytes},
-                        {"spill_load_bytes", info.spill_load_bytes}});
+  for (const auto& [kernel, info] : r.launched) {
+    nlohmann::ordered_json launch = {{"kernel", kernel}};
+    launch.update(to_json(info));
+    launches.push_back(std::move(launch));
+  }
   json["launches"] = launches;
   json["kernel"] = r.kernel_name;
   json["space"] = r.space;
