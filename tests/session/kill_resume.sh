@@ -16,6 +16,17 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 RANDOM=${KILL_RESUME_SEED:-12345}
 
+# This test's processes carry a tag in their environment (workers inherit it): other tests running at the
+# same time start `evotune worker` processes too, which must not count as this test's orphans.
+export KILL_RESUME_TAG="$$.$(date +%s%N)"
+our_workers() {
+  local pid
+  for pid in $(pgrep -f "$evotune worker" || true); do
+    tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "KILL_RESUME_TAG=$KILL_RESUME_TAG" && echo "$pid"
+  done
+  return 0
+}
+
 sqlite_query="$(dirname "$0")/../../scripts/sqlite_query.sh"
 sql() { "$sqlite_query" "$@"; }
 
@@ -52,7 +63,7 @@ for ((round = 1; round <= rounds; round++)); do
   if kill -9 "$driver" 2>/dev/null; then driver_kills=$((driver_kills + 1)); else finished_early=$((finished_early + 1)); fi
   wait "$driver" 2>/dev/null || true
   # Workers die with their tuning process (parent-death signal, closed pipe); give the kernel a moment.
-  for _ in 1 2 3 4 5 6 7 8 9 10; do pgrep -f "$evotune worker" >/dev/null || break; sleep 0.1; done
+  for _ in 1 2 3 4 5 6 7 8 9 10; do [ -n "$(our_workers)" ] || break; sleep 0.1; done
 done
 echo "kill_resume: $rounds rounds: $driver_kills tuning processes and $worker_kills workers killed, $finished_early finished first"
 "$evotune" tune "$space" "${args[@]}" --db "$work/killed.db" >>"$work/killed.out" 2>>"$work/killed.log" ||
@@ -70,7 +81,7 @@ if ! diff -q "$work/clean.txt" "$work/killed.txt" >/dev/null; then
   diff "$work/clean.txt" "$work/killed.txt" | head -n 20
   status=1
 fi
-orphans=$(pgrep -f "$evotune worker" || true)
+orphans=$(our_workers)
 [ -z "$orphans" ] || { echo "FAIL: worker processes outlived their tuning process: $orphans"; status=1; }
 echo "kill_resume: $(wc -l <"$work/clean.txt") results, $(sql "$work/killed.db" "SELECT COUNT(*) FROM runs") runs;" \
   "$([ $status = 0 ] && echo same results, no duplicates, integrity ok || echo FAILED)"
