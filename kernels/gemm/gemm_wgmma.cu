@@ -222,8 +222,7 @@ __device__ __forceinline__ void produce(SharedStorage& s, const sm90::TmaPipelin
     k_range(tile.split, k_tiles, begin, end);
     for (int kt = begin; kt < end; ++kt) {
       if constexpr (CLUSTER > 1) {
-        sm90::mbarrier_wait_cluster(pipe.empty_barrier(state.stage),
-                                    state.phase ^ 1);  // both blocks released it
+        pipe.producer_acquire_cluster(state);  // both blocks released it
       } else {
         pipe.producer_acquire(state);
       }

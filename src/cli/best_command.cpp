@@ -1,6 +1,8 @@
 // `evotune best SPACE`: the fastest stored configs of this space version and problem. Needs no GPU.
 #include <algorithm>
 #include <cstdio>
+#include <map>
+#include <optional>
 
 #include "cli/commands.hpp"
 #include "cli/result_table.hpp"
@@ -67,10 +69,15 @@ void run(const BestOptions& options) {
     // The library baseline timed on the result's GPU kind for this problem: baseline_us (its best algorithm,
     // re-timed in the rerank's rounds where the config was too), baseline_heuristic_us (its first), and ours
     // over it.
+    // One query per GPU kind, not per result.
+    std::map<std::string, std::optional<BaselineTiming>> baselines;
     for (std::size_t i = 0; i < results.size(); ++i) {
       if (!stored.space_id || !stored.problem_id || results[i].status != Status::ok) continue;
-      const auto baseline =
-          stored.store.latest_baseline(*stored.space_id, *stored.problem_id, results[i].device_name);
+      auto [found, fresh] = baselines.try_emplace(results[i].device_name);
+      if (fresh)
+        found->second =
+            stored.store.latest_baseline(*stored.space_id, *stored.problem_id, results[i].device_name);
+      const std::optional<BaselineTiming>& baseline = found->second;
       if (!baseline) continue;
       const RankedResult& r = results[i];
       const double ours = r.remeasured ? r.remeasured->median_us : r.timing->median_us;

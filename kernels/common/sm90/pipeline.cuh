@@ -44,6 +44,11 @@ struct TmaPipeline {
   __device__ __forceinline__ void producer_acquire(const PipelineState<Stages>& state) const {
     mbarrier_wait(empty_barrier(state.stage), state.phase ^ 1);
   }
+  // As producer_acquire where the stage is filled by multicast into every block of a cluster: its empty
+  // barrier counts the consumers of all of them (remote arrivals, released at cluster scope).
+  __device__ __forceinline__ void producer_acquire_cluster(const PipelineState<Stages>& state) const {
+    mbarrier_wait_cluster(empty_barrier(state.stage), state.phase ^ 1);
+  }
   // The producer's arrival on full, announcing the bytes its TMA copies into the stage will bring.
   __device__ __forceinline__ void producer_expect(const PipelineState<Stages>& state, unsigned bytes) const {
     mbarrier_arrive_expect_bytes(full_barrier(state.stage), bytes);

@@ -46,11 +46,4 @@ struct TileWalk {
   }
 };
 
-// Longest first for work tiles of unequal length (causal attention: query block q of `blocks` reads q + 1 key
-// blocks): the i-th tile is query block blocks - 1 - i % blocks of head i / blocks, reversed in rounds so the
-// longest tiles of every head start first.
-__device__ __forceinline__ int longest_first_block(int item, int blocks) {
-  return blocks - 1 - item % blocks;
-}
-
 }  // namespace sm90

@@ -32,11 +32,6 @@ __device__ __forceinline__ unsigned long long desc_mnmajor_sw128(unsigned addres
          static_cast<unsigned long long>(slab_bytes >> 4) << 16 |
          static_cast<unsigned long long>(1024 >> 4) << 32 | 1ull << 62;
 }
-// The descriptor of the same layout `bytes` further (a k step, another 64-row block).
-__device__ __forceinline__ unsigned long long desc_advance(unsigned long long desc, unsigned bytes) {
-  return desc + (bytes >> 4);
-}
-
 // Orders this warpgroup's register writes (accumulators, A fragments) before the wgmmas that follow.
 __device__ __forceinline__ void wgmma_fence() { SM90A_ASM("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 // Closes the batch of wgmmas issued since the last commit into one group.
