@@ -8,7 +8,7 @@ the block from LocalSize, arguments filled as evotune fills them, BenchmarkConfi
 expression, SharedMemory as dynamic shared memory. Kernel Tuner validates nothing here (no answer): a wrong
 result stops its whole run (see /work/shared/kernel_tuner_on_device.md).
 
-    kt_t1_bench.py T1.json --strategy genetic_algorithm --budget 100 --seed 1 -o OUT.json
+    kt_t1_bench.py T1.json --strategy genetic_algorithm --budget 100 --seed 1 [--time-limit S] -o OUT.json
 
 Needs numpy and cupy, and Kernel Tuner on sys.path (KT_PATH, default .carry/kt: the kernel_tuner package and
 python-constraint2 first, packaging and xmltodict from extra/ last).
@@ -96,12 +96,16 @@ def main():
     parser.add_argument("--strategy", default="genetic_algorithm")
     parser.add_argument("--budget", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--time-limit", type=float, default=None,
+                        help="seconds: Kernel Tuner's own time_limit (it stops and keeps what it measured)")
     parser.add_argument("-o", "--output", required=True)
     options = parser.parse_args()
     import kernel_tuner
     np.random.seed(options.seed)
     kwargs = read_t1(options.t1, options.seed)
     strategy_options = {} if options.strategy == "brute_force" else {"max_fevals": options.budget}
+    if options.time_limit:
+        strategy_options["time_limit"] = options.time_limit
     start = time.time()
     error = None
     results = []
@@ -123,7 +127,8 @@ def main():
     with open(options.output, "w") as f:
         json.dump({"tuner": "kernel_tuner " + kernel_tuner.__version__ if hasattr(kernel_tuner, "__version__")
                    else "kernel_tuner", "file": options.t1, "strategy": options.strategy,
-                   "budget": options.budget, "seed": options.seed, "wall_s": wall, "error": error,
+                   "budget": options.budget, "seed": options.seed, "time_limit_s": options.time_limit,
+                   "wall_s": wall, "error": error,
                    "evaluations": evaluations}, f, indent=1)
     print("%s %s budget %d: %d evaluations in %.1f s%s" % (os.path.basename(options.t1), options.strategy,
           options.budget, len(evaluations), wall, "; stopped: " + error if error else ""))

@@ -183,7 +183,9 @@ void GpuEvaluator::check_resources(CUfunction function, const LaunchSpec& launch
                                               " threads exceeds the kernel's limit of " +
                                               std::to_string(attributes.max_threads_per_block) + " (" +
                                               std::to_string(attributes.num_regs) + " registers per thread)"};
-  if (launch.dynamic_smem_bytes > kDefaultSmemLimit) {
+  // Without the opt-in a launch may use 48 KB of static and dynamic shared memory together, so a kernel with
+  // static arrays beside 48 KB of dynamic memory (as the autotuning suite's GEMM asks) needs it too.
+  if (smem > kDefaultSmemLimit && launch.dynamic_smem_bytes > 0) {
     const CUresult result =
         cuda::driver().cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                           static_cast<int>(launch.dynamic_smem_bytes));

@@ -15,11 +15,12 @@
 namespace evotune {
 namespace {
 
-// cudaFuncSetAttribute for more than 48 KB of dynamic shared memory, once per kernel, device and size (so a
+// cudaFuncSetAttribute for any dynamic shared memory (a kernel's static shared memory counts against the
+// default 48 KB too), once per kernel, device and size (so a
 // call inside a CUDA-graph capture that follows a first call outside it makes no runtime call but this).
 constexpr const char* kAllowSharedBytes =
     R"(static cudaError_t evotune_allow_shared_bytes(const void* kernel, long long bytes) {
-  if (bytes <= 48 * 1024) return cudaSuccess;
+  if (bytes <= 0) return cudaSuccess;
   int device = 0;
   const cudaError_t found = cudaGetDevice(&device);
   if (found != cudaSuccess) return found;

@@ -106,7 +106,7 @@ void write_launch(std::ostream& out, const LaunchSpec& launch, const std::string
   out << indent << "const dim3 grid(" << g[0] << ", " << g[1] << ", " << g[2] << ");\n";
   out << indent << "const dim3 block(" << b[0] << ", " << b[1] << ", " << b[2] << ");\n";
   out << indent << "const unsigned shared_bytes = " << launch.dynamic_smem_bytes << ";\n";
-  if (launch.dynamic_smem_bytes > 48 * 1024) {
+  if (launch.dynamic_smem_bytes > 0) {  // the kernel's static shared memory counts against the 48 KB too
     out << indent << "const cudaError_t attribute = cudaFuncSetAttribute(" << launch.kernel_name
         << ", cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes);\n";
     out << indent << "if (attribute != cudaSuccess) return attribute;\n";

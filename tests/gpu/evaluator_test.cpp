@@ -211,6 +211,17 @@ TEST_F(Evaluator, LargeButAllowedDynamicSharedMemoryRuns) {
   EXPECT_EQ(outcome.status, Status::ok) << outcome.message;
 }
 
+// Static and dynamic shared memory together above 48 KB need the opt-in even when the dynamic part alone is
+// 48 KB (the autotuning suite's GEMM: 49152 dynamic bytes beside its static tiles).
+TEST_F(Evaluator, StaticBesideFortyEightKilobytesOfDynamicSharedMemoryRuns) {
+  auto evaluator = make_evaluator();
+  const std::string body =
+      "__shared__ float tile[4096]; volatile float* staged = tile; staged[threadIdx.x] = x[i]; "
+      "out[i] = a * staged[threadIdx.x] + y[i];";
+  const Outcome outcome = evaluator->evaluate(variant(body, 128, 48 * 1024), 1);
+  EXPECT_EQ(outcome.status, Status::ok) << outcome.message;
+}
+
 TEST_F(Evaluator, BlockOverTheKernelsThreadLimitIsAResourceError) {
   auto evaluator = make_evaluator();
   const std::string source =
