@@ -2,8 +2,9 @@
 """Tunes one T1 file with Kernel Tuner (its own tune_kernel, not its T1 reader) and writes what it measured.
 
 The T1 file is read here the way evotune reads it (docs/search-space-format.md, "T1 files"): Values evaluated,
-Conditions as Kernel Tuner restrictions (they are Python already), the grid from GlobalSize (blocks for
-GlobalSizeType CUDA, ceil(global / local) for OpenCL) handed to Kernel Tuner as an undivided problem size,
+Conditions as Kernel Tuner restrictions (they are Python already), the grid from ProblemSize and GridDiv where
+given, else from GlobalSize (blocks for GlobalSizeType CUDA, ceil(global / local) for OpenCL) handed to Kernel
+Tuner as an undivided problem size, MemType Constant arguments also as constant memory,
 the block from LocalSize, arguments filled as evotune fills them, BenchmarkConfig names visible to every
 expression, SharedMemory as dynamic shared memory. Kernel Tuner validates nothing here (no answer): a wrong
 result stops its whole run (see /work/shared/kernel_tuner_on_device.md).
@@ -83,9 +84,20 @@ def read_t1(path, seed):
             args.append(rng.uniform(0, a.get("FillValue", 1.0), size).astype(dtype))
     kernel_file = os.path.join(os.path.dirname(path), spec["KernelFile"])
     smem = spec.get("SharedMemory", 0)
-    return dict(kernel_name=spec["KernelName"], kernel_source=kernel_file, problem_size=grid, arguments=args,
+    # MemType Constant: passed and also copied into the __constant__ variable of the argument's name.
+    cmem = {a["Name"]: arg for a, arg in zip(spec["Arguments"], args) if a.get("MemType") == "Constant"}
+    grid_divs = dict(grid_div_x=[], grid_div_y=[], grid_div_z=[])
+    problem_size = grid
+    if "ProblemSize" in spec:  # Kernel Tuner's own grid, as evotune and the suite's runner read it
+        extents = spec["ProblemSize"] if isinstance(spec["ProblemSize"], list) else [spec["ProblemSize"]]
+        problem_size = tuple(int(pyeval(e, config)) for e in extents)
+        grid_divs = {"grid_div_" + a.lower(): [str(d) for d in spec.get("GridDiv" + a, [])] or None
+                     for a in axes}
+        grid_divs = {k: v for k, v in grid_divs.items() if v is not None}
+    return dict(kernel_name=spec["KernelName"], kernel_source=kernel_file, problem_size=problem_size,
+                arguments=args, cmem_args=cmem or None,
                 tune_params=params, restrictions=restrictions, block_size_names=block_names,
-                grid_div_x=[], grid_div_y=[], grid_div_z=[],
+                **grid_divs,
                 compiler_options=spec.get("CompilerOptions", []),
                 smem_args={"size": int(smem)} if smem else None, lang="CUDA")
 

@@ -67,12 +67,13 @@ ordered_json to_json(const BufferSpec& b) {
     for (const auto& fill : b.special_fills) special.push_back(fill_json(fill));
     json["special_fills"] = special;
   }
+  if (!b.constant_symbol.empty()) json["constant_symbol"] = b.constant_symbol;
   return json;
 }
 
 BufferSpec buffer_from_json(const Fields& f) {
   f.only({"name", "dtype", "count", "is_input", "is_output", "fill_kind", "fill_low", "fill_high",
-          "fill_value", "special_fills"});
+          "fill_value", "special_fills", "constant_symbol"});
   BufferSpec b;
   b.name = f.text("name");
   b.dtype = dtype_from_json(f, "dtype");
@@ -85,6 +86,7 @@ BufferSpec buffer_from_json(const Fields& f) {
       special.only({"fill_kind", "fill_low", "fill_high", "fill_value"});
       b.special_fills.push_back(fill_from_json(special));
     }
+  if (f.has("constant_symbol")) b.constant_symbol = f.text("constant_symbol");
   return b;
 }
 

@@ -29,6 +29,9 @@ struct BufferSpec {
   // Extra validation rounds on inputs a random fill rarely gives (large magnitudes, zeros): special round i
   // fills this buffer with special_fills[i] (its usual fill when it has fewer).
   std::vector<FillSpec> special_fills;
+  // Non-empty: after every fill, the buffer's contents are also copied into the kernel module's __constant__
+  // variable of this name (T1's MemType "Constant"); the buffer is still passed where a launch names it.
+  std::string constant_symbol;
 };
 
 // A TMA tensor map over a buffer (MemoryType TensorMap) with every expression evaluated: encoded with

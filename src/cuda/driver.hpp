@@ -38,8 +38,10 @@ namespace evotune::cuda {
   X(cuModuleLoadData) \
   X(cuModuleUnload) \
   X(cuModuleGetFunction) \
+  X(cuModuleGetGlobal) \
   X(cuFuncGetAttribute) \
   X(cuFuncSetAttribute) \
+  X(cuFuncGetParamInfo) \
   X(cuMemAlloc) \
   X(cuMemFree) \
   X(cuMemcpyHtoD) \

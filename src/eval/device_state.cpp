@@ -87,7 +87,7 @@ void DeviceState::use_scratch(const std::vector<ScratchSpec>& scratch) {
   if (same) return;
   scratch_.clear();
   for (const ScratchSpec& wanted : scratch) {
-    const BufferSpec spec{wanted.name, wanted.dtype, wanted.count, false, false, {}, {}};
+    const BufferSpec spec{wanted.name, wanted.dtype, wanted.count, false, false, {}, {}, {}};
     const std::size_t margin = guard_margins_ ? guard_margin_bytes(bytes_of(spec)) : 0;
     Buffer buffer{spec, {spec}, margin, canary_pattern(margin), guarded(spec, margin), {}, {}, {}};
     scratch_.push_back(std::move(buffer));
@@ -114,6 +114,31 @@ void DeviceState::prepare(std::uint64_t seed, Role role, int special) const {
   if (role == Role::variant)
     for (const Buffer& buffer : scratch_)
       builtins.poison(stream.get(), buffer.payload(role), buffer.spec.dtype, buffer.spec.count);
+  copy_constant_symbols(role);
+}
+
+void DeviceState::copy_constant_symbols(Role role) const {
+  const cuda::Module& module = role == Role::reference ? reference_module : variant_module;
+  if (module.get() == nullptr) return;
+  for (const Buffer& buffer : buffers_) {
+    const BufferSpec& spec = buffer.spec;
+    if (spec.constant_symbol.empty()) continue;
+    CUdeviceptr symbol = 0;
+    std::size_t symbol_bytes = 0;
+    const CUresult found =
+        cuda::driver().cuModuleGetGlobal(&symbol, &symbol_bytes, module.get(), spec.constant_symbol.c_str());
+    if (found == CUDA_ERROR_NOT_FOUND)
+      throw Error("the kernel has no __constant__ variable '" + spec.constant_symbol + "' for argument '" +
+                  spec.name + "' (constant memory)");
+    cuda::check(found, "cuModuleGetGlobal");
+    const std::size_t bytes = bytes_of(spec);
+    if (bytes > symbol_bytes)
+      throw Error("argument '" + spec.name + "' holds " + std::to_string(bytes) +
+                  " bytes; its __constant__ '" + spec.constant_symbol + "' only " +
+                  std::to_string(symbol_bytes));
+    cuda::check(cuda::driver().cuMemcpyDtoDAsync(symbol, buffer.payload(role), bytes, stream.get()),
+                "cuMemcpyDtoDAsync");
+  }
 }
 
 std::vector<std::vector<double>> DeviceState::download_outputs(Role role) const {

@@ -50,6 +50,8 @@ class DeviceState {
   // Refills every input (and both copies of read-write buffers) from seed and NaN-poisons `role`'s
   // write-only outputs; asynchronous on the stream. special >= 0: each buffer takes its special fill of that
   // index (BufferSpec::special_fills) where it has one.
+  // Then copies each buffer with a BufferSpec::constant_symbol into that __constant__ variable of `role`'s
+  // module (none loaded: nothing); throws Error when the module lacks it or it is smaller than the buffer.
   void prepare(std::uint64_t seed, Role role, int special = -1) const;
 
   // Copies `role`'s output buffers to the host as doubles, one vector per output BufferSpec, in order.
@@ -112,7 +114,8 @@ class DeviceState {
   };
   bool guard_margins_ = true;
   std::vector<Buffer> buffers_;
-  std::vector<Buffer> scratch_;  // in `shared`; spec.is_input and spec.is_output false
+  std::vector<Buffer> scratch_;                 // in `shared`; spec.is_input and spec.is_output false
+  void copy_constant_symbols(Role role) const;  // prepare's last step
   // The buffers a `role` launch sees: the problem's, and the variant's the scratch buffers too.
   std::vector<const Buffer*> seen_by(Role role) const;
 };

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <future>
+#include <optional>
 #include <thread>
 
 #include "core/error.hpp"
@@ -167,7 +168,50 @@ void GpuEvaluator::run_reference(std::uint64_t seed, int special, std::size_t pr
   }
 }
 
+namespace {
+
+std::size_t argument_bytes(const ArgSpec& arg) {
+  switch (arg.kind) {
+    case ArgSpec::Kind::buffer:
+      return sizeof(CUdeviceptr);
+    case ArgSpec::Kind::scalar:
+      return size_of(arg.dtype);
+    case ArgSpec::Kind::tensor_map:
+      return sizeof(CUtensorMap);
+  }
+  return 0;
+}
+
+// The kernel's parameters (count and sizes, from the driver) against the launch's arguments: what differs, so
+// a file that passes other arguments than the kernel takes is told so instead of launching on garbage.
+std::optional<std::string> parameter_mismatch(CUfunction function, const LaunchSpec& launch) {
+  std::vector<std::size_t> sizes;
+  for (;;) {
+    std::size_t offset = 0;
+    std::size_t size = 0;
+    const CUresult result = cuda::driver().cuFuncGetParamInfo(function, sizes.size(), &offset, &size);
+    if (result == CUDA_ERROR_INVALID_VALUE) break;  // past the last parameter
+    cuda::check(result, "cuFuncGetParamInfo");
+    sizes.push_back(size);
+  }
+  if (sizes.size() != launch.args.size()) {
+    std::string names;
+    for (const ArgSpec& arg : launch.args) names += (names.empty() ? "" : ", ") + arg.name;
+    return "takes " + std::to_string(sizes.size()) + " parameters; the launch passes " +
+           std::to_string(launch.args.size()) + " arguments (" + names + ")";
+  }
+  for (std::size_t i = 0; i < sizes.size(); ++i)
+    if (sizes[i] != argument_bytes(launch.args[i]))
+      return "parameter " + std::to_string(i + 1) + " is " + std::to_string(sizes[i]) + " bytes; argument '" +
+             launch.args[i].name + "' is " + std::to_string(argument_bytes(launch.args[i]));
+  return std::nullopt;
+}
+
+}  // namespace
+
 void GpuEvaluator::check_resources(CUfunction function, const LaunchSpec& launch, const char* who) const {
+  if (const auto mismatch = parameter_mismatch(function, launch))
+    throw Failure{Status::launch_error, std::string(who) + " '" + launch.kernel_name + "' " + *mismatch};
   const cuda::FunctionAttributes attributes = cuda::function_attributes(function);
   const std::int64_t smem =
       static_cast<std::int64_t>(attributes.static_smem_bytes) + launch.dynamic_smem_bytes;

@@ -94,7 +94,7 @@ ArgumentDecl read_tensor_map(const Field& field) {
 ArgumentDecl read_argument(const Field& field) {
   if (field.at("MemoryType").text() == "TensorMap") return read_tensor_map(field);
   field.allow_only({"Name", "Type", "MemoryType", "Size", "AccessType", "FillType", "FillRange", "FillValue",
-                    "SpecialFills", "Value"});
+                    "SpecialFills", "Value", "ConstantSymbol"});
   ArgumentDecl argument;
   argument.name = field.at("Name").identifier();
   const std::string type = field.at("Type").text();
@@ -142,6 +142,10 @@ ArgumentDecl read_argument(const Field& field) {
       fill.allow_only({"FillType", "FillRange", "FillValue"});
       argument.special_fills.push_back(read_fill(fill));
     }
+  if (const auto symbol = field.find("ConstantSymbol")) {
+    if (!argument.is_input) symbol->fail("a WriteOnly argument has no contents to copy into constant memory");
+    argument.constant_symbol = symbol->identifier();
+  }
   return argument;
 }
 

@@ -52,6 +52,7 @@ struct ArgumentDecl {
   bool is_output = false;
   FillSpec fill;
   std::vector<FillSpec> special_fills;  // SpecialFills: one more validation round each
+  std::string constant_symbol;          // ConstantSymbol: also copied into this __constant__ variable
   // MemoryType "TensorMap" (is_vector false, no value): a TMA tensor map over the Vector argument
   // map_buffer, whose type it takes; expressions per dimension, innermost first.
   bool is_tensor_map = false;

@@ -366,8 +366,8 @@ std::vector<BufferSpec> SpaceModel::buffers() const {
     const auto& argument = file_->arguments[i];
     if (!argument.is_vector || argument.is_scratch) continue;
     result.push_back(BufferSpec{argument.name, argument.dtype, whole(*sizes_[i], kCountMax, Scope::sizes),
-                                argument.is_input, argument.is_output, argument.fill,
-                                argument.special_fills});
+                                argument.is_input, argument.is_output, argument.fill, argument.special_fills,
+                                argument.constant_symbol});
   }
   return result;
 }

@@ -138,9 +138,15 @@ Json read_argument(const Field& field, Context& context) {
   const std::string fill = field.find("FillType") ? field.at("FillType").text() : "";
   if (const auto type_size = field.find("TypeSize"))
     ignore(*type_size, context, "the element size follows Type");
-  if (const auto mem_type = field.find("MemType"))
-    ignore(*mem_type, context, "the kernel takes it as a pointer argument, a global buffer");
+  bool constant = false;
+  if (const auto mem_type = field.find("MemType")) {
+    if (mem_type->text() == "Constant")
+      constant = true;
+    else if (mem_type->text() != "Global")
+      mem_type->fail("MemType '" + mem_type->text() + "' is not supported (known: Global, Constant)");
+  }
   if (memory == "Scalar") {
+    if (constant) field.at("MemType").fail("a Scalar argument is passed by value, not in constant memory");
     for (const char* key : {"Size", "DataSource", "Output"})
       if (field.find(key)) field.at(key).fail("not allowed for a Scalar argument");
     if (!fill.empty() && fill != "Constant")
@@ -164,6 +170,11 @@ Json read_argument(const Field& field, Context& context) {
   argument["MemoryType"] = "Vector";
   argument["Size"] = native_expression(field.at("Size"), context);
   argument["AccessType"] = access;
+  // As the suite's runners do: copied into the __constant__ variable of the argument's name, and passed too.
+  if (constant) {
+    if (access != "ReadOnly") field.at("MemType").fail("a Constant argument must be ReadOnly");
+    argument["ConstantSymbol"] = name;
+  }
   if (access == "WriteOnly") {
     if (field.find("FillType"))
       ignore(field.at("FillType"), context, "WriteOnly buffers are NaN-poisoned before each launch");
@@ -199,6 +210,33 @@ Json read_dims(const Field& field, const Context& context) {
   return dims;
 }
 
+// Kernel Tuner's grid: per axis, ceil(ProblemSize / the product of GridDiv's expressions), GridDiv defaulting
+// to the block size of that axis; the suite's own Kernel Tuner runner takes it over GlobalSize when both are
+// given.
+Json grid_from_problem_size(const Field& section, const Json& block, const Context& context) {
+  const Field problem = section.at("ProblemSize");
+  const std::vector<Field> extents =
+      problem.json().is_array() ? problem.elements() : std::vector<Field>{problem};
+  if (extents.empty() || extents.size() > 3) problem.fail("expected one to three extents");
+  const char* axes[] = {"X", "Y", "Z"};
+  Json grid = Json::object();
+  for (std::size_t i = 0; i < 3; ++i) {
+    const std::string axis = axes[i];
+    if (i >= extents.size()) {
+      grid[axis] = "1";
+      continue;
+    }
+    std::string divisor;
+    if (const auto divs = section.find("GridDiv" + axis)) {
+      for (const auto& element : divs->elements())
+        divisor += (divisor.empty() ? "(" : " * (") + native_expression(element, context) + ")";
+    }
+    if (divisor.empty()) divisor = block[axis].get<std::string>();
+    grid[axis] = "cdiv(" + native_expression(extents[i], context) + ", " + divisor + ")";
+  }
+  return grid;
+}
+
 Json read_kernel(const Field& section, Context& context, Json& space) {
   section.allow_only({"Language",       "CompilerOptions", "BenchmarkName", "KernelName",      "KernelFile",
                       "GlobalSizeType", "LocalSize",       "GlobalSize",    "SharedMemory",    "Arguments",
@@ -206,8 +244,10 @@ Json read_kernel(const Field& section, Context& context, Json& space) {
                       "ProblemSize",    "Device",          "Profiling",     "SimulationInput", "Misc"});
   for (const char* key : {"Stream", "BenchmarkPath", "Device", "Profiling", "SimulationInput", "Misc"})
     if (const auto field = section.find(key)) ignore(*field, context);
-  for (const char* key : {"GridDivX", "GridDivY", "GridDivZ", "ProblemSize"})
-    if (const auto field = section.find(key)) ignore(*field, context, "the grid is GlobalSize");
+  const bool problem_size = section.find("ProblemSize").has_value();
+  if (!problem_size)
+    for (const char* key : {"GridDivX", "GridDivY", "GridDivZ"})
+      if (const auto field = section.find(key)) ignore(*field, context, "used only with ProblemSize");
   if (const auto language = section.find("Language"); language && language->text() != "CUDA")
     language->fail("Language '" + language->text() + "' is not supported (evotune tunes CUDA)");
   const std::string size_type = section.find("GlobalSizeType") ? section.at("GlobalSizeType").text() : "CUDA";
@@ -219,8 +259,12 @@ Json read_kernel(const Field& section, Context& context, Json& space) {
                  {"KernelName", section.at("KernelName").identifier()}};
   if (const auto options = section.find("CompilerOptions")) kernel["CompilerOptions"] = options->texts();
   const Json block = read_dims(section.at("LocalSize"), context);
-  Json grid = read_dims(section.at("GlobalSize"), context);
-  if (size_type == "OpenCL")  // a global size in threads: as many blocks as cover it
+  if (problem_size && section.find("GlobalSize"))
+    ignore(section.at("GlobalSize"), context,
+           "the grid is ProblemSize / GridDiv, as Kernel Tuner reads the file");
+  Json grid = problem_size ? grid_from_problem_size(section, block, context)
+                           : read_dims(section.at("GlobalSize"), context);
+  if (size_type == "OpenCL" && !problem_size)  // a global size in threads: as many blocks as cover it
     for (const char* axis : {"X", "Y", "Z"})
       if (grid[axis] != "1" || block[axis] != "1")
         grid[axis] = "cdiv(" + grid[axis].get<std::string>() + ", " + block[axis].get<std::string>() + ")";

@@ -233,8 +233,10 @@ TEST(CoreJson, BufferSpecialFillsRoundTripAndAreLeftOutWhenNone) {
                     true,
                     false,
                     {FillSpec::Kind::random_uniform, -1, 1, 0},
-                    {{FillSpec::Kind::random_uniform, -10, 10, 0}, {FillSpec::Kind::constant, 0, 0, 0.5}}};
+                    {{FillSpec::Kind::random_uniform, -10, 10, 0}, {FillSpec::Kind::constant, 0, 0, 0.5}},
+                    "d_q"};
   const BufferSpec back = round_trip(to_json(buffer), buffer_from_json);
+  EXPECT_EQ(back.constant_symbol, "d_q");
   ASSERT_EQ(back.special_fills.size(), 2u);
   EXPECT_EQ(back.special_fills[0].low, -10);
   EXPECT_EQ(back.special_fills[0].high, 10);

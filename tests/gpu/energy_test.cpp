@@ -59,9 +59,9 @@ TEST(EnergyOnTheGpu, PowerIsPlausibleAndEnergyIsAboutPowerTimesTime) {
   settings.timing = TimingMode::single;
   settings.measure_energy = true;
   settings.energy_window_ms = 1500;
-  std::vector<BufferSpec> buffers{{"x", DType::f32, kN, true, false, {}, {}},
-                                  {"y", DType::f32, kN, true, false, {}, {}},
-                                  {"out", DType::f32, kN, false, true, {}, {}}};
+  std::vector<BufferSpec> buffers{{"x", DType::f32, kN, true, false, {}, {}, {}},
+                                  {"y", DType::f32, kN, true, false, {}, {}, {}},
+                                  {"out", DType::f32, kN, false, true, {}, {}, {}}};
   GpuEvaluator evaluator(0, buffers, compile(gpu_test::kSaxpyReference, "saxpy_ref"), Tolerances{1e-5, 1e-6},
                          settings, compiler.include_dirs());
   const CompiledKernel variant = compile(kBusyVariant, "busy");

@@ -32,9 +32,9 @@ class Evaluator : public ::testing::Test {
 
   std::unique_ptr<GpuEvaluator> make_evaluator(EvalSettings settings = {3, 10, true, 10000},
                                                std::vector<FillSpec> x_special_fills = {}) const {
-    std::vector<BufferSpec> buffers{{"x", DType::f32, kN, true, false, {}, std::move(x_special_fills)},
-                                    {"y", DType::f32, kN, true, false, {}, {}},
-                                    {"out", DType::f32, kN, false, true, {}, {}}};
+    std::vector<BufferSpec> buffers{{"x", DType::f32, kN, true, false, {}, std::move(x_special_fills), {}},
+                                    {"y", DType::f32, kN, true, false, {}, {}, {}},
+                                    {"out", DType::f32, kN, false, true, {}, {}, {}}};
     CompiledKernel reference{compile(gpu_test::kSaxpyReference, "saxpy_ref"), saxpy_launch("saxpy_ref", 256)};
     return std::make_unique<GpuEvaluator>(0, buffers, reference, Tolerances{1e-5, 1e-6}, settings,
                                           compiler_->include_dirs());
@@ -222,6 +222,77 @@ TEST_F(Evaluator, StaticBesideFortyEightKilobytesOfDynamicSharedMemoryRuns) {
   EXPECT_EQ(outcome.status, Status::ok) << outcome.message;
 }
 
+// A launch whose arguments are not the kernel's parameters is a launch_error naming both counts, before
+// anything runs on garbage (the suite's pnpoly file passes four arguments to a kernel of three).
+TEST_F(Evaluator, ArgumentsThatAreNotTheKernelsParametersAreALaunchError) {
+  auto evaluator = make_evaluator();
+  CompiledKernel missing_n = variant(kCorrect);
+  missing_n.launch.args.pop_back();
+  const Outcome fewer = evaluator->evaluate(missing_n, 1);
+  EXPECT_EQ(fewer.status, Status::launch_error) << fewer.message;
+  EXPECT_NE(fewer.message.find("takes 5 parameters; the launch passes 4 arguments"), std::string::npos)
+      << fewer.message;
+  CompiledKernel wide_n = variant(kCorrect);
+  wide_n.launch.args.back().dtype = DType::i64;
+  const Outcome wider = evaluator->evaluate(wide_n, 1);
+  EXPECT_EQ(wider.status, Status::launch_error) << wider.message;
+  EXPECT_NE(wider.message.find("parameter 5 is 4 bytes; argument 'n' is 8"), std::string::npos)
+      << wider.message;
+}
+
+// A buffer with a constant symbol is copied into that __constant__ variable of each module before its
+// launches (T1's MemType Constant): a variant reading the table from constant memory matches a reference
+// reading it through its pointer; a variant without the variable is told so.
+TEST_F(Evaluator, ConstantSymbolBuffersReachConstantMemory) {
+  constexpr int kTable = 1024;
+  const char* reference_source = R"(
+extern "C" __global__ void scale_ref(float* out, const float* table, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = 2.0f * table[i];
+})";
+  const char* constant_source = R"(
+__constant__ float table_constant[1024];
+extern "C" __global__ void scale(float* out, const float* table, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = 2.0f * table_constant[i];
+})";
+  const char* no_symbol_source = R"(
+extern "C" __global__ void scale(float* out, const float* table, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = 2.0f * table[i];
+})";
+  auto launch_of = [&](const std::string& kernel) {
+    LaunchSpec launch;
+    launch.kernel_name = kernel;
+    launch.grid = {kTable / 128, 1, 1};
+    launch.block = {128, 1, 1};
+    launch.args = {{ArgSpec::Kind::buffer, "out", DType::f32, 0, {}},
+                   {ArgSpec::Kind::buffer, "table", DType::f32, 0, {}},
+                   {ArgSpec::Kind::scalar, "n", DType::i32, kTable, {}}};
+    return launch;
+  };
+  std::vector<BufferSpec> buffers{{"table", DType::f32, kTable, true, false, {}, {}, "table_constant"},
+                                  {"out", DType::f32, kTable, false, true, {}, {}, {}}};
+  // No constant symbol named: the variant reads zeros from its constant memory, which is wrong.
+  buffers[0].constant_symbol.clear();
+  GpuEvaluator plain(0, buffers, {compile(reference_source, "scale_ref"), launch_of("scale_ref")},
+                     Tolerances{1e-6, 1e-6}, {1, 5, false, 10000}, compiler_->include_dirs());
+  EXPECT_EQ(plain.evaluate({compile(constant_source, "scale"), launch_of("scale")}, 3).status,
+            Status::wrong_result);
+  buffers[0].constant_symbol = "table_constant";
+  const CompiledKernel reference_with_symbol{compile(constant_source, "scale"), launch_of("scale")};
+  GpuEvaluator copying(0, buffers, reference_with_symbol, Tolerances{1e-6, 1e-6}, {1, 5, false, 10000},
+                       compiler_->include_dirs());
+  const Outcome through_constant =
+      copying.evaluate({compile(constant_source, "scale"), launch_of("scale")}, 3);
+  EXPECT_EQ(through_constant.status, Status::ok) << through_constant.message;
+  const Outcome through_pointer =
+      copying.evaluate({compile(no_symbol_source, "scale"), launch_of("scale")}, 3);
+  EXPECT_EQ(through_pointer.status, Status::launch_error) << through_pointer.message;
+  EXPECT_NE(through_pointer.message.find("no __constant__ variable 'table_constant'"), std::string::npos)
+      << through_pointer.message;
+}
+
 TEST_F(Evaluator, BlockOverTheKernelsThreadLimitIsAResourceError) {
   auto evaluator = make_evaluator();
   const std::string source =
@@ -264,8 +335,8 @@ extern "C" __global__ void axpy_h(half* y, const half* x, half a, int n) {
                  {ArgSpec::Kind::buffer, "x", DType::f16, 0, {}},
                  {ArgSpec::Kind::scalar, "a", DType::f16, 0.5, {}},
                  {ArgSpec::Kind::scalar, "n", DType::i32, kN, {}}};
-  std::vector<BufferSpec> buffers{{"x", DType::f16, kN, true, false, {}, {}},
-                                  {"y", DType::f16, kN, true, true, {}, {}}};
+  std::vector<BufferSpec> buffers{{"x", DType::f16, kN, true, false, {}, {}, {}},
+                                  {"y", DType::f16, kN, true, true, {}, {}, {}}};
   GpuEvaluator evaluator(0, buffers, {compile(source, "axpy_h"), launch}, Tolerances{}, {1, 5, false, 10000},
                          compiler_->include_dirs());
   const Outcome same = evaluator.evaluate({compile(source, "axpy_h"), launch}, 9);
@@ -278,7 +349,7 @@ extern "C" __global__ void axpy_h(half* y, const half* x, half a, int n) {
 }
 
 TEST_F(Evaluator, BrokenReferenceIsASetUpError) {
-  std::vector<BufferSpec> buffers{{"out", DType::f32, kN, false, true, {}, {}}};
+  std::vector<BufferSpec> buffers{{"out", DType::f32, kN, false, true, {}, {}, {}}};
   LaunchSpec launch = saxpy_launch("saxpy_ref", 256);
   EXPECT_THROW(GpuEvaluator(0, buffers, {compile(gpu_test::kSaxpyReference, "saxpy_ref"), launch}, {}, {},
                             compiler_->include_dirs()),

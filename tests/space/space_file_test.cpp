@@ -171,7 +171,7 @@ const BadFile kBadFiles[] = {
      "float, double, int32, int64)"},
     {"unknown_argument_field.json",
      ": KernelSpecification.Arguments[0].Sise: unknown field (known: Name, Type, "
-     "MemoryType, Size, AccessType, FillType, FillRange, FillValue, SpecialFills, Value)"},
+     "MemoryType, Size, AccessType, FillType, FillRange, FillValue, SpecialFills, Value, ConstantSymbol)"},
     {"special_fills_on_output.json",
      ": KernelSpecification.Arguments[1].SpecialFills: a WriteOnly argument is not filled (it is "
      "NaN-poisoned)"},

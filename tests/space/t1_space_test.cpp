@@ -111,6 +111,59 @@ TEST(T1Space, OpenCLGlobalSizesCountThreads) {
                                                        "General.LoggingLevel"}));
 }
 
+// Kernel Tuner's ProblemSize and GridDiv give the grid when present (the suite's own Kernel Tuner runner
+// prefers them to GlobalSize): ceil(extent / product of the divisors), the block size where none is given.
+TEST(T1Space, ProblemSizeAndGridDivGiveTheGrid) {
+  TempSpaces temp;
+  const auto path = edited(temp, "transpose.json", [](Json& j) {
+    auto& kernel = j["KernelSpecification"];
+    kernel["ProblemSize"] = Json::array({"N", 999});
+    kernel["GridDivX"] = Json::array({"TILE", "2"});
+    kernel["GlobalSize"] = {{"X", "262144 // TILE"}, {"Y", "262144 // TILE"}, {"Z", "1"}};
+  });
+  const auto space = SearchSpace::load(path);
+  const Sizes sizes = space.resolve_problem("");
+  const auto launch =
+      space.variant_launch({{"TILE", 16}, {"BLOCK_ROWS", 4}, {"PAD", 0}}, sizes, DeviceInfo{});
+  EXPECT_EQ(launch.grid, (std::array<std::uint32_t, 3>{32, 250, 1}));  // ceil(1000/32), ceil(999/4)
+  const SpaceFile file = read_space_file(path);
+  EXPECT_NE(
+      std::find(file.t1_ignored.begin(), file.t1_ignored.end(),
+                "KernelSpecification.GlobalSize (the grid is ProblemSize / GridDiv, as Kernel Tuner reads "
+                "the file)"),
+      file.t1_ignored.end());
+  const auto one_axis = edited(temp, "transpose.json", [](Json& j) {
+    j["KernelSpecification"]["ProblemSize"] = 100000;
+    j["KernelSpecification"].erase("GlobalSize");
+  });
+  EXPECT_EQ(SearchSpace::load(one_axis)
+                .variant_launch({{"TILE", 32}, {"BLOCK_ROWS", 1}, {"PAD", 0}}, sizes, DeviceInfo{})
+                .grid,
+            (std::array<std::uint32_t, 3>{3125, 1, 1}));
+}
+
+// MemType Constant: the buffer is passed and also copied into the __constant__ variable of its name.
+TEST(T1Space, ConstantMemTypeNamesTheConstantSymbol) {
+  TempSpaces temp;
+  auto with_mem_type = [&](const std::string& mem_type, int argument) {
+    return edited(temp, "transpose.json",
+                  [&](Json& j) { j["KernelSpecification"]["Arguments"][argument]["MemType"] = mem_type; });
+  };
+  const auto space = SearchSpace::load(with_mem_type("Constant", 1));
+  const auto buffers = space.buffers(space.resolve_problem(""));
+  EXPECT_EQ(buffers[1].constant_symbol, "in");
+  EXPECT_EQ(buffers[0].constant_symbol, "");
+  EXPECT_EQ(
+      SearchSpace::load(with_mem_type("Global", 1)).buffers(space.resolve_problem(""))[1].constant_symbol,
+      "");
+  EXPECT_NE(load_error(with_mem_type("Texture", 1)).find("MemType 'Texture' is not supported"),
+            std::string::npos);
+  EXPECT_NE(load_error(with_mem_type("Constant", 0)).find("a Constant argument must be ReadOnly"),
+            std::string::npos);
+  EXPECT_NE(load_error(with_mem_type("Constant", 2)).find("a Scalar argument is passed by value"),
+            std::string::npos);
+}
+
 // `convert` writes the document the reader builds; read back, it is the same space.
 TEST(T1Space, ConversionRoundTrip) {
   TempSpaces temp;
