@@ -94,7 +94,13 @@ GpuSetup gpu_setup() {
                    buffer("mask", {FillSpec::Kind::constant, 0.0, 0.0, -2.75})};
   setup.reference = {kCubin, attention_launch()};
   setup.tolerances = {1e-3, 0.1 + 0.2};
-  setup.settings = {7, 101, false, 1234.5, false, 2, TimingMode::graph};
+  setup.settings = {.warmup = 7,
+                    .repetitions = 101,
+                    .flush_l2 = false,
+                    .timeout_ms = 1234.5,
+                    .reset_in_process = false,
+                    .validation_rounds = 2,
+                    .timing = TimingMode::graph};
   setup.include_dirs = {"/usr/local/cuda/include", "/usr/local/cuda/include/cccl"};
   setup.extra_problems = {
       {"S=513", {buffer("out", {FillSpec::Kind::random_uniform, -1, 1, 0})}, attention_launch()}};
