@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tunes each attention space for each benchmark shape, then compares the stored winners with PyTorch SDPA in
-# one process (scripts/compare_sdpa.py). Each tune's strategy, budget and wall time go to OUT/tunes.tsv, the
+# one process (scripts/compare_torch.py attention). Each tune's strategy, budget and wall time go to OUT/tunes.tsv, the
 # comparison to OUT/compare.json and OUT/compare.txt. Needs a GPU, and PyTorch for the comparison.
 #
 #   scripts/bench_attention.sh [OUT_DIR]   environment: SPACES (space files), SHAPES (B,H,S,D[,causal] ...),
@@ -18,8 +18,8 @@ mkdir -p "$out"
 printf 'space\tproblem\tstrategy\tbudget\twall_s\tsummary\n' >"$out/tunes.tsv"
 shape_args=()
 for shape in $shapes; do
-  IFS=, read -r b h s d causal <<<"$shape"
-  problem="B=$b,H=$h,S=$s,D=$d,CAUSAL=$([ "${causal:-}" = causal ] && echo 1 || echo 0)"
+  problem=$(python3 -c 'import sys; sys.path.insert(0, "scripts"); import compare_torch as c
+print(c.attention_problem(c.parse_attention_shape(sys.argv[1])))' "$shape")  # one shape parser
   shape_args+=(--shape "$shape")
   for space in $spaces; do
     budget_args=()
@@ -35,5 +35,5 @@ for shape in $shapes; do
 done
 space_args=()
 for space in $spaces; do space_args+=(--space "$space"); done
-python3 scripts/compare_sdpa.py "${shape_args[@]}" "${space_args[@]}" --db "$db" --evotune "$evotune" \
+python3 scripts/compare_torch.py attention "${shape_args[@]}" "${space_args[@]}" --db "$db" --evotune "$evotune" \
   --json "$out/compare.json" | tee "$out/compare.txt"

@@ -1,29 +1,80 @@
 #!/usr/bin/env python3
 """Times evotune's stored winners beside PyTorch's own kernels, in one process, the same way.
 
-`gemm`: for each shape M,N,K[,nt] every given GEMM space's fastest stored variant is exported (`evotune
-export`), built with nvcc into a shared library, loaded with ctypes and checked against an fp32 product of the
-same inputs; then it and torch.matmul (B [K, N]) or F.linear (nt: B given as [N, K], nn.Linear's weight),
-both cuBLAS, are timed alike: REPLAYS_PER_GRAPH back-to-back calls captured in a CUDA graph, the graph
-replayed --reps times back to back, each replay between its own CUDA events, the median per call reported (no
-L2 flush). `attention`: scripts/compare_sdpa.py's comparison against SDPA's backends (its arguments follow).
+For each shape every given space's fastest stored variant is exported (`evotune export`), built with nvcc
+into a shared library, loaded with ctypes and checked against an fp32 computation; then it and PyTorch's
+implementations are timed alike (time_callable): REPLAYS_PER_GRAPH back-to-back calls captured in a CUDA
+graph, the graph replayed --reps times back to back, each replay between its own CUDA events, the median time
+per call reported (no L2 flush). One table per operation (each implementation's time and TFLOP/s, PyTorch's
+best / ours, the time the database holds for our winner with how it was taken, and ours / stored: near 1 when
+the tune timed it the same way, `--timing graph --flush-l2 off`) and, with --json, the same numbers.
 
-Example: scripts/compare_torch.py gemm --shape 8192,8192,8192 --shape 16,4096,4096,nt --json results/gemm.json
+`attention`: shapes B,H,S,D[,causal], against every SDPA backend that takes the shape (cuDNN, flash,
+efficient), checked against SDPA's math backend. `gemm`: shapes M,N,K[,nt], against torch.matmul (B [K, N])
+or F.linear (nt: B given as [N, K], nn.Linear's weight), both cuBLAS.
+
+Examples: scripts/compare_torch.py attention --space search_spaces/flash_attn_fwd_mma.json --json out.json
+          scripts/compare_torch.py gemm --shape 8192,8192,8192 --shape 16,4096,4096,nt
 """
 import argparse
 import ctypes
 import json
+import math
 import os
+import statistics
+import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import compare_sdpa  # noqa: E402  (the shared graph timing, launcher signatures and build steps)
+REPLAYS_PER_GRAPH = 10
+SPACE_TYPES = {"half": "fp16", "bfloat16": "bf16"}  # a space's input element type -> --dtype
+SCALAR_TYPES = {"float": ctypes.c_float, "double": ctypes.c_double, "int32": ctypes.c_int32, "int64": ctypes.c_int64}
 
-DEFAULT_GEMM_SHAPES = ["8192,8192,8192", "4096,4096,4096", "16,4096,4096,nt", "4096,14336,4096,nt",
-                       "4095,4097,4093", "1000,3000,2000", "77,5000,4096"]
-DEFAULT_GEMM_SPACES = ["search_spaces/gemm_wgmma.json", "search_spaces/gemm_wgmma_bf16.json"]
-SPACE_TYPES = {"half": "fp16", "bfloat16": "bf16"}
+# --- attention -----------------------------------------------------------------------------------------------
+ATTENTION_SHAPES = ["1,8,512,64", "1,8,4096,64", "8,16,4096,64", "4,16,4096,128", "1,8,512,128",
+                    "2,16,2048,128,causal", "4,32,1024,64", "2,8,1000,64"]
+ATTENTION_SPACES = ["search_spaces/flash_attn_fwd.json", "search_spaces/flash_attn_fwd_mma.json",
+                    "search_spaces/flash_attn_fwd_mma_bf16.json", "search_spaces/flash_attn_fwd_wgmma.json"]
+SDPA_BACKENDS = ["cudnn", "flash", "efficient"]
+# Largest error against the fp32 reference accepted before timing, where a space names none.
+ATTENTION_MAX_ABS_ERROR = 0.02
+
+
+def parse_attention_shape(text):
+    """'B,H,S,D' followed by flags ('causal') -> dict(B, H, S, D, causal). New sizes and flags go here."""
+    parts = text.split(",")
+    sizes, flags = parts[:4], parts[4:]
+    if len(sizes) != 4 or any(flag not in ("causal",) for flag in flags) or len(set(flags)) != len(flags):
+        raise ValueError(f"shape '{text}': expected B,H,S,D or B,H,S,D,causal")
+    shape = dict(zip("BHSD", (int(x) for x in sizes)), causal="causal" in flags)
+    if min(shape[k] for k in "BHSD") < 1:
+        raise ValueError(f"shape '{text}': sizes must be positive")
+    return shape
+
+
+def attention_problem(shape):
+    return f"B={shape['B']},H={shape['H']},S={shape['S']},D={shape['D']},CAUSAL={int(shape['causal'])}"
+
+
+def attention_tag(shape):
+    return "_".join(str(shape[k]) for k in "BHSD") + ("_causal" if shape["causal"] else "")
+
+
+def attention_flops(shape):
+    return 4 * shape["B"] * shape["H"] * shape["S"] * shape["S"] * shape["D"] / (2 if shape["causal"] else 1)
+
+
+def attention_values(names, tensors, shape):
+    """Values for the attention launchers' arguments: buffers by name, sizes, the softmax scale."""
+    return argument_values(names, tensors, {"Q": "q", "K": "k", "V": "v", "O": "o"},
+                           {"B": shape["B"], "H": shape["H"], "S": shape["S"], "scale": 1.0 / math.sqrt(shape["D"])})
+
+
+# --- GEMM ----------------------------------------------------------------------------------------------------
+GEMM_SHAPES = ["8192,8192,8192", "4096,4096,4096", "16,4096,4096,nt", "4096,14336,4096,nt",
+               "4095,4097,4093", "1000,3000,2000", "77,5000,4096"]
+GEMM_SPACES = ["search_spaces/gemm_wgmma.json", "search_spaces/gemm_wgmma_bf16.json"]
+GEMM_MAX_ABS_ERROR = 1.0
 
 
 def parse_gemm_shape(text):
@@ -31,26 +82,75 @@ def parse_gemm_shape(text):
     parts = text.split(",")
     if len(parts) not in (3, 4) or (len(parts) == 4 and parts[3] != "nt"):
         raise ValueError(f"shape '{text}': expected M,N,K or M,N,K,nt")
-    m, n, k = (int(x) for x in parts[:3])
-    if min(m, n, k) < 1:
+    shape = dict(zip("MNK", (int(x) for x in parts[:3])), nt=len(parts) == 4)
+    if min(shape[k] for k in "MNK") < 1:
         raise ValueError(f"shape '{text}': sizes must be positive")
-    return {"M": m, "N": n, "K": k, "nt": len(parts) == 4}
+    return shape
 
 
-def gemm_problem_text(shape):
+def gemm_problem(shape):
     return f"M={shape['M']},N={shape['N']},K={shape['K']},B_KMAJOR={int(shape['nt'])}"
 
 
-def gemm_space_dtype(space):
+def gemm_tag(shape):
+    return f"{shape['M']}_{shape['N']}_{shape['K']}" + ("_nt" if shape["nt"] else "")
+
+
+def gemm_values(names, tensors, shape):
+    return argument_values(names, tensors, {"A": "a", "B": "b", "bias": "bias", "D": "d"},
+                           {"M": shape["M"], "N": shape["N"], "K": shape["K"]})
+
+
+# --- the exported launcher -----------------------------------------------------------------------------------
+def space_dtype(space, argument_name):
+    """'fp16' or 'bf16': the element type of the space's argument (None for another type)."""
     for argument in space["KernelSpecification"]["Arguments"]:
-        if argument["Name"] == "A":
+        if argument["Name"] == argument_name:
             return SPACE_TYPES.get(argument["Type"])
     return None
 
 
-def gemm_argument_values(names, tensors, shape):
-    known = {"A": tensors["a"].data_ptr(), "B": tensors["b"].data_ptr(), "bias": tensors["bias"].data_ptr(),
-             "D": tensors["d"].data_ptr(), "M": shape["M"], "N": shape["N"], "K": shape["K"]}
+def space_arch(space, arch):
+    """The target for a space: the GPU's arch plus the space's ArchSuffix ("a": sm_90a for wgmma)."""
+    suffix = space.get("KernelSpecification", {}).get("ArchSuffix", "")
+    return arch if arch.endswith(suffix) else arch + suffix
+
+
+def takes_workspace(space):
+    """Whether the exported launcher takes a workspace (a space of several launches or with scratch buffers)."""
+    kernel = space["KernelSpecification"]
+    return "Launches" in kernel or any(a["MemoryType"] == "Scratch" for a in kernel["Arguments"])
+
+
+def launcher_signature(space):
+    """The exported launcher's name and ctypes argument types, from the space's kernel arguments (scratch ones
+    left out, a "workspace" pointer after them where the space has any, the stream last)."""
+    kernel = space["KernelSpecification"]
+    argtypes, names = [], []
+    for argument in kernel["Arguments"]:
+        if argument["MemoryType"] in ("Scratch", "TensorMap"):  # the launcher makes these itself
+            continue
+        names.append(argument["Name"])
+        argtypes.append(ctypes.c_void_p if argument["MemoryType"] == "Vector" else SCALAR_TYPES[argument["Type"]])
+    if takes_workspace(space):
+        names.append("workspace")
+        argtypes.append(ctypes.c_void_p)
+    return kernel["KernelName"] + "_launch", names, argtypes + [ctypes.c_void_p]
+
+
+def workspace_signature(space):
+    """The exported `<KernelName>_workspace_bytes`: its name, and the names and ctypes types of its integer
+    arguments."""
+    kernel = space["KernelSpecification"]
+    integers = [a for a in kernel["Arguments"] if a["MemoryType"] == "Scalar" and a["Type"] in ("int32", "int64")]
+    return kernel["KernelName"] + "_workspace_bytes", [a["Name"] for a in integers], [SCALAR_TYPES[a["Type"]] for a in integers]
+
+
+def argument_values(names, tensors, buffers, scalars):
+    """A launcher's argument values: `buffers` maps an argument to its tensor's key, `scalars` gives the rest;
+    the workspace, where the launcher takes one, is tensors["workspace"]."""
+    known = dict(scalars)
+    known.update({name: tensors[key].data_ptr() for name, key in buffers.items()})
     if "workspace" in tensors:
         known["workspace"] = tensors["workspace"].data_ptr()
     missing = [name for name in names if name not in known]
@@ -59,101 +159,209 @@ def gemm_argument_values(names, tensors, shape):
     return [known[name] for name in names]
 
 
-def build_gemm_winner(args, space_file, shape, work):
-    with open(space_file) as f:
-        arch = compare_sdpa.space_arch(json.load(f), args.arch)
-    problem = gemm_problem_text(shape)
-    out = compare_sdpa.run([args.evotune, "best", space_file, "--problem", problem, "--db", args.db, "--json",
-                            "--top", "1"])
-    best = json.loads(out)
-    best = best[0] if best and best[0].get("status") == "ok" else None
-    if best is None:
+def load_launcher(torch, library, space, tensors, values_for):
+    """The exported launcher of `library` (a ctypes.CDLL) as a call on the current stream that raises on a CUDA
+    error; its workspace, where it takes one, allocated into tensors["workspace"]."""
+    symbol, names, argtypes = launcher_signature(space)
+    launcher = getattr(library, symbol)
+    launcher.argtypes = argtypes
+    launcher.restype = ctypes.c_int
+    tensors.pop("workspace", None)
+    if takes_workspace(space):
+        size_symbol, size_names, size_types = workspace_signature(space)
+        workspace_bytes = getattr(library, size_symbol)
+        workspace_bytes.argtypes = size_types
+        workspace_bytes.restype = ctypes.c_size_t
+        size = workspace_bytes(*values_for(size_names, tensors))
+        tensors["workspace"] = torch.empty(max(size, 1), device="cuda", dtype=torch.uint8)
+    values = values_for(names, tensors)
+
+    def call():
+        status = launcher(*values, ctypes.c_void_p(torch.cuda.current_stream().cuda_stream))
+        if status != 0:
+            raise RuntimeError(f"{symbol} returned CUDA error {status}")
+    return call
+
+
+def run(command):
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)}: {(result.stderr or result.stdout).strip().splitlines()[-1]}")
+    return result.stdout
+
+
+def stored_time(best):
+    """The time the database holds for the winner and how it was taken: the rerank's median where the tune
+    re-measured it, else the search's; None without a time."""
+    remeasured = best.get("remeasured")
+    us = remeasured["median_us"] if remeasured else best.get("time_us")
+    if us is None:
+        return None
+    mode = best.get("timing_mode") or "single"
+    if mode == "graph":
+        mode += f" x{best.get('graph_executions')}"
+    mode += ", L2 flushed" if best.get("flush_l2") else ", no L2 flush"
+    return {"us": us, "mode": mode, "reranked": remeasured is not None}
+
+
+def build_winner(args, space_file, space, problem, tag, work):
+    """Exports and builds a space's stored winner; returns (library path, its `best --json` entry)."""
+    arch = space_arch(space, args.arch)
+    best = json.loads(run([args.evotune, "best", space_file, "--problem", problem, "--db", args.db, "--json",
+                           "--top", "1"]))
+    if not best or best[0].get("status") != "ok":
         raise RuntimeError(f"no working variant of {os.path.basename(space_file)} stored for {problem}")
-    tag = f"{shape['M']}_{shape['N']}_{shape['K']}" + ("_nt" if shape["nt"] else "")
+    best = best[0]
+    # The launcher bakes in its problem, and dlopen hands back an already-loaded library for the same path:
+    # one file per space, config and shape.
     stem = os.path.join(work, f"{os.path.splitext(os.path.basename(space_file))[0]}_{best['config_id']}_{tag}")
-    compare_sdpa.run([args.evotune, "export", space_file, "--problem", problem, "--db", args.db, "--config",
-                      str(best["config_id"]), "--arch", arch, "-o", stem + ".cu"])
-    compare_sdpa.run([args.nvcc, f"-arch={arch}", "-O3", "-std=c++17", "-shared", "-Xcompiler", "-fPIC", "-cudart",
-                      "shared", "-o", stem + ".so", stem + ".cu"])
+    run([args.evotune, "export", space_file, "--problem", problem, "--db", args.db, "--config",
+         str(best["config_id"]), "--arch", arch, "-o", stem + ".cu"])
+    run([args.nvcc, f"-arch={arch}", "-O3", "-std=c++17", "-shared", "-Xcompiler", "-fPIC", "-cudart", "shared",
+         "-o", stem + ".so", stem + ".cu"])
     return stem + ".so", best
 
 
-def compare_gemm_shape(torch, functional, shape, spaces, args, work):
-    m, n, k = shape["M"], shape["N"], shape["K"]
+# --- timing --------------------------------------------------------------------------------------------------
+def time_callable(torch, call, reps, warmup, sync_each_replay=False):
+    """Median and quantiles (us per call) of REPLAYS_PER_GRAPH calls captured in a CUDA graph.
+
+    The replays are queued back to back, each between its own pair of events, and read after one
+    synchronisation: the GPU never waits for the host, as in evotune's graph timing. With sync_each_replay the
+    host waits for each replay before queueing the next, so each sample also holds the graph's launch latency
+    (a few us, spread over REPLAYS_PER_GRAPH calls)."""
+    for _ in range(3):  # outside the graph: a call that fails raises here
+        call()
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream), torch.cuda.graph(graph, stream=stream, capture_error_mode="relaxed"):
+        for _ in range(REPLAYS_PER_GRAPH):
+            call()
+    torch.cuda.synchronize()
+    for _ in range(warmup):
+        graph.replay()
+    events = []
+    for _ in range(reps):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        graph.replay()
+        end.record()
+        if sync_each_replay:
+            end.synchronize()
+        events.append((start, end))
+    torch.cuda.synchronize()
+    samples = sorted(start.elapsed_time(end) * 1000.0 / REPLAYS_PER_GRAPH for start, end in events)
+    return {"us": statistics.median(samples), "p20_us": samples[int(0.2 * (len(samples) - 1))],
+            "p80_us": samples[int(0.8 * (len(samples) - 1))]}
+
+
+def timed(torch, call, args, work_flops):
+    timing = time_callable(torch, call, args.reps, args.warmup, args.sync_each_replay)
+    return dict(timing, tflops=work_flops / timing["us"] / 1e6)
+
+
+def time_winners(torch, op, shape, tensors, output, error_of, args, work):
+    """Every space's exported winner for `shape`, loaded, run once on a NaN-filled `output`, checked
+    (error_of() against the space's AbsoluteTolerance) and timed: one entry per space, the fastest as "ours"."""
+    candidates = []
+    for space_file in args.spaces:
+        with open(space_file) as f:
+            space = json.load(f)
+        try:
+            library_path, best = build_winner(args, space_file, space, op["problem"](shape), op["tag"](shape), work)
+        except RuntimeError as e:
+            candidates.append({"space": space_file, "error": str(e)})
+            continue
+        ours = load_launcher(torch, ctypes.CDLL(library_path), space, tensors,
+                             lambda names, tensors: op["values"](names, tensors, shape))
+        output.fill_(float("nan"))
+        ours()
+        torch.cuda.synchronize()
+        error = error_of()
+        tolerance = space.get("Validation", {}).get("AbsoluteTolerance", op["max_abs_error"])
+        if not error["max_abs_error"] <= tolerance:  # NaN fails too (the space's own: bf16 spaces allow more)
+            candidates.append({"space": space_file, "config_id": best["config_id"],
+                               "error": f"max |error| {error['max_abs_error']:.3g}"})
+            continue
+        stored = stored_time(best)
+        timing = timed(torch, ours, args, op["flops"](shape))
+        candidates.append(dict(timing, space=space_file, config_id=best["config_id"], **error, stored=stored,
+                               vs_stored=timing["us"] / stored["us"] if stored else None))
+    fastest = [c for c in candidates if "us" in c]
+    ours = min(fastest, key=lambda c: c["us"]) if fastest else (candidates[0] if candidates else None)
+    return {"candidates": candidates, "ours": ours}
+
+
+def compare_attention(torch, shape, args, work):
+    import torch.nn.functional as functional
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    backends = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION,
+                "efficient": SDPBackend.EFFICIENT_ATTENTION}
     dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}[args.dtype]
-    tensors = {"a": torch.rand(m, k, device="cuda", dtype=dtype) * 2 - 1,
-               "b": torch.rand(n, k, device="cuda", dtype=dtype) * 2 - 1 if shape["nt"]
-               else torch.rand(k, n, device="cuda", dtype=dtype) * 2 - 1,
-               "bias": torch.zeros(n, device="cuda", dtype=dtype),
-               "d": torch.empty(m, n, device="cuda", dtype=dtype)}
+    tensors = {name: torch.rand(*(shape[k] for k in "BHSD"), device="cuda", dtype=dtype) * 2 - 1 for name in "qkv"}
+    tensors["o"] = torch.empty_like(tensors["q"])
     row = dict(shape)
-    work_flops = 2.0 * m * n * k
+    for name in SDPA_BACKENDS:
+        def sdpa(backend=backends[name]):
+            with sdpa_kernel([backend]):
+                functional.scaled_dot_product_attention(tensors["q"], tensors["k"], tensors["v"], is_causal=shape["causal"])
+        try:
+            row[name] = timed(torch, sdpa, args, attention_flops(shape))
+        except RuntimeError as e:  # the backend does not take this shape or build
+            row[name] = {"error": str(e).splitlines()[0]}
+
+    def error_of():
+        # SDPA's math backend in fp32 over the first batch entry's first heads (the whole problem at once
+        # would need B*H*S*S floats).
+        heads = min(shape["H"], 4)
+        q, k, v = (tensors[name][:1, :heads].float() for name in "qkv")
+        with sdpa_kernel([SDPBackend.MATH]):
+            expected = functional.scaled_dot_product_attention(q, k, v, is_causal=shape["causal"])
+        return {"max_abs_error": (tensors["o"][:1, :heads].float() - expected).abs().max().item()}
+    row.update(time_winners(torch, ATTENTION, shape, tensors, tensors["o"], error_of, args, work))
+    best_backend = min((row[n]["us"] for n in SDPA_BACKENDS if "us" in row[n]), default=None)
+    if row["ours"] and "us" in row["ours"] and best_backend:
+        row["ratio"] = best_backend / row["ours"]["us"]  # > 1: ours is faster than every backend
+    return row
+
+
+def compare_gemm(torch, shape, args, work):
+    import torch.nn.functional as functional
+    dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}[args.dtype]
+    m, n, k = shape["M"], shape["N"], shape["K"]
+    tensors = {"a": torch.rand(m, k, device="cuda", dtype=dtype) * 2 - 1,
+               "b": torch.rand(*((n, k) if shape["nt"] else (k, n)), device="cuda", dtype=dtype) * 2 - 1,
+               "bias": torch.zeros(n, device="cuda", dtype=dtype), "d": torch.empty(m, n, device="cuda", dtype=dtype)}
 
     def cublas():
         if shape["nt"]:
             functional.linear(tensors["a"], tensors["b"])
         else:
             torch.matmul(tensors["a"], tensors["b"])
-    timing = compare_sdpa.time_callable(torch, cublas, args.reps, args.warmup)
-    row["cublas"] = dict(timing, tflops=work_flops / timing["us"] / 1e6)
+    row = dict(shape, cublas=timed(torch, cublas, args, 2.0 * m * n * k))
     expected = tensors["a"].float() @ (tensors["b"].float().t() if shape["nt"] else tensors["b"].float())
-    candidates = []
-    for space_file in spaces:
-        try:
-            library_path, best = build_gemm_winner(args, space_file, shape, work)
-        except RuntimeError as e:
-            candidates.append({"space": space_file, "error": str(e)})
-            continue
-        with open(space_file) as f:
-            space = json.load(f)
-        symbol, names, argtypes = compare_sdpa.launcher_signature(space)
-        library = ctypes.CDLL(library_path)
-        launcher = getattr(library, symbol)
-        launcher.argtypes = argtypes
-        launcher.restype = ctypes.c_int
-        tensors.pop("workspace", None)
-        if compare_sdpa.takes_workspace(space):
-            size_symbol, size_names, size_types = compare_sdpa.workspace_signature(space)
-            workspace_bytes = getattr(library, size_symbol)
-            workspace_bytes.argtypes = size_types
-            workspace_bytes.restype = ctypes.c_size_t
-            size = workspace_bytes(*gemm_argument_values(size_names, tensors, shape))
-            tensors["workspace"] = torch.empty(max(size, 1), device="cuda", dtype=torch.uint8)
-        values = gemm_argument_values(names, tensors, shape)
 
-        def ours():
-            status = launcher(*values, ctypes.c_void_p(torch.cuda.current_stream().cuda_stream))
-            if status != 0:
-                raise RuntimeError(f"{symbol} returned CUDA error {status}")
-        tensors["d"].fill_(float("nan"))
-        ours()
-        torch.cuda.synchronize()
-        error = (tensors["d"].float() - expected).abs().max().item()
-        relative = ((tensors["d"].float() - expected).norm() / expected.norm()).item()
-        tolerance = space.get("Validation", {}).get("AbsoluteTolerance", 1.0)
-        if not error <= tolerance:  # NaN fails too
-            candidates.append({"space": space_file, "config_id": best["config_id"], "error": f"max |error| {error:.3g}"})
-            continue
-        timing = compare_sdpa.time_callable(torch, ours, args.reps, args.warmup)
-        stored = compare_sdpa.stored_time(best)
-        candidates.append(dict(timing, space=space_file, config_id=best["config_id"], max_abs_error=error,
-                               relative_l2_error=relative, tflops=work_flops / timing["us"] / 1e6, stored=stored,
-                               vs_stored=timing["us"] / stored["us"] if stored else None))
-    timed = [c for c in candidates if "us" in c]
-    row["candidates"] = candidates
-    row["ours"] = min(timed, key=lambda c: c["us"]) if timed else (candidates[0] if candidates else None)
-    if timed:
+    def error_of():
+        difference = tensors["d"].float() - expected
+        return {"max_abs_error": difference.abs().max().item(),
+                "relative_l2_error": (difference.norm() / expected.norm()).item()}
+    row.update(time_winners(torch, GEMM, shape, tensors, tensors["d"], error_of, args, work))
+    if row["ours"] and "us" in row["ours"]:
         row["ratio"] = row["cublas"]["us"] / row["ours"]["us"]  # > 1: ours is faster than cuBLAS
     return row
 
 
-def format_gemm_table(rows):
-    header = ["M,N,K", "B", "cuBLAS us (TFLOP/s)", "ours us (TFLOP/s)", "ours/cuBLAS", "stored us", "ours/stored",
-              "ours from"]
+# --- the table -----------------------------------------------------------------------------------------------
+def format_table(rows, op):
+    """One line per shape: op's shape cells, each of op's PyTorch implementations, then ours."""
+    header = op["header"] + [f"{name} us (TFLOP/s)" for name in op["torch"].values()] + [
+        "ours us (TFLOP/s)", op["ratio"], "stored us", "ours/stored", "ours from"]
     lines = [header]
     for row in rows:
-        line = [f"{row['M']},{row['N']},{row['K']}", "[N,K]" if row["nt"] else "[K,N]"]
-        for key in ("cublas", "ours"):
+        line = op["cells"](row)
+        for key in list(op["torch"]) + ["ours"]:
             r = row.get(key)
             line.append(f"{r['us']:.1f} ({r['tflops']:.0f})" if r and "us" in r else "-")
         line.append(f"{row['ratio']:.2f}x" if row.get("ratio") else "-")
@@ -168,44 +376,79 @@ def format_gemm_table(rows):
     return "\n".join("  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip() for line in lines)
 
 
-def gemm_main(argv):
-    ap = argparse.ArgumentParser(prog="compare_torch.py gemm", description="GEMM winners against cuBLAS")
-    ap.add_argument("--shape", action="append", help="M,N,K[,nt] (repeatable); default: DEFAULT_GEMM_SHAPES")
-    ap.add_argument("--space", action="append", help="search space (repeatable); default: the GEMM spaces")
+ATTENTION = {"parse": parse_attention_shape, "problem": attention_problem, "tag": attention_tag,
+             "flops": attention_flops, "values": attention_values, "compare": compare_attention,
+             "shapes": ATTENTION_SHAPES, "spaces": ATTENTION_SPACES, "input": "Q",
+             "max_abs_error": ATTENTION_MAX_ABS_ERROR, "shape_help": "B,H,S,D[,causal]",
+             "torch": {name: name for name in SDPA_BACKENDS}, "ratio": "ours/best", "against": "best backend's",
+             "header": ["shape", "causal"],
+             "cells": lambda row: [f"{row['B']},{row['H']},{row['S']},{row['D']}", "yes" if row["causal"] else "no"]}
+GEMM = {"parse": parse_gemm_shape, "problem": gemm_problem, "tag": gemm_tag,
+        "flops": lambda shape: 2.0 * shape["M"] * shape["N"] * shape["K"], "values": gemm_values,
+        "compare": compare_gemm, "shapes": GEMM_SHAPES, "spaces": GEMM_SPACES, "input": "A",
+        "max_abs_error": GEMM_MAX_ABS_ERROR, "shape_help": "M,N,K[,nt]", "torch": {"cublas": "cuBLAS"},
+        "ratio": "ours/cuBLAS", "against": "cuBLAS's", "header": ["M,N,K", "B"],
+        "cells": lambda row: [f"{row['M']},{row['N']},{row['K']}", "[N,K]" if row["nt"] else "[K,N]"]}
+OPERATIONS = {"attention": ATTENTION, "gemm": GEMM}
+
+
+def parse_arguments(argv):
+    """(operation, args) from the command line: the operation's name, then its options."""
+    if not argv or argv[0] not in OPERATIONS:
+        print(f"usage: compare_torch.py {{{'|'.join(OPERATIONS)}}} [options]  (--help after either for its options)",
+              file=sys.stderr)
+        raise SystemExit(2)
+    name, op = argv[0], OPERATIONS[argv[0]]
+    ap = argparse.ArgumentParser(prog=f"compare_torch.py {name}", description=__doc__.splitlines()[0])
+    ap.add_argument("--shape", action="append", help=f"{op['shape_help']} (repeatable); default: {' '.join(op['shapes'])}")
+    ap.add_argument("--space", action="append", help=f"search space (repeatable); default: {' '.join(op['spaces'])}")
     ap.add_argument("--db", default="results/evotune.db")
     ap.add_argument("--evotune", default="build/evotune")
     ap.add_argument("--nvcc", default=os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "nvcc"))
     ap.add_argument("--arch", help="default: the GPU's (sm_XY)")
-    ap.add_argument("--dtype", choices=["fp16", "bf16"], default="fp16")
+    ap.add_argument("--dtype", choices=["fp16", "bf16"], default="fp16",
+                    help="element type of the inputs and output; spaces of the other type are left out")
     ap.add_argument("--reps", type=int, default=100, help="timed graph replays (median reported)")
     ap.add_argument("--warmup", type=int, default=10)
+    ap.add_argument("--sync-each-replay", action="store_true",
+                    help="wait for each replay before queueing the next (each sample then holds a graph launch latency)")
     ap.add_argument("--json", metavar="FILE", help="also write the results as JSON")
-    args = ap.parse_args(argv)
-    shapes = [parse_gemm_shape(text) for text in (args.shape or DEFAULT_GEMM_SHAPES)]
-    spaces = []
-    for space_file in args.space or DEFAULT_GEMM_SPACES:
+    args = ap.parse_args(argv[1:])
+    try:
+        args.shapes = [op["parse"](text) for text in (args.shape or op["shapes"])]
+    except ValueError as e:
+        ap.error(str(e))
+    args.spaces = []
+    for space_file in args.space or op["spaces"]:
         with open(space_file) as f:
-            if gemm_space_dtype(json.load(f)) == args.dtype:
-                spaces.append(space_file)
-    if not spaces:
-        ap.error(f"no {args.dtype} space among " + ", ".join(args.space or DEFAULT_GEMM_SPACES))
+            if space_dtype(json.load(f), op["input"]) == args.dtype:
+                args.spaces.append(space_file)
+            else:
+                print(f"{space_file}: not {args.dtype}, left out", file=sys.stderr)
+    if not args.spaces:
+        ap.error(f"no {args.dtype} space among " + ", ".join(args.space or op["spaces"]))
+    return op, args
+
+
+def main(argv):
+    op, args = parse_arguments(argv)
     import torch
-    import torch.nn.functional as functional
     torch.manual_seed(0)
     major, minor = torch.cuda.get_device_capability()
     args.arch = args.arch or f"sm_{major}{minor}"
     rows = []
     with tempfile.TemporaryDirectory(prefix="evotune-compare-") as work:
-        for shape in shapes:
-            row = compare_gemm_shape(torch, functional, shape, spaces, args, work)
+        for shape in args.shapes:
+            row = op["compare"](torch, shape, args, work)
             row["device"] = torch.cuda.get_device_name()
             rows.append(row)
-            print(format_gemm_table([row]).splitlines()[-1], flush=True)
+            print(format_table([row], op).splitlines()[-1], flush=True)
     print()
-    print(f"{torch.cuda.get_device_name()}, PyTorch {torch.__version__}, {args.dtype}: median of {args.reps} replays of "
-          f"a CUDA graph of {compare_sdpa.REPLAYS_PER_GRAPH} calls, replays queued back to back, no L2 flush; "
-          "ours/cuBLAS = cuBLAS's time / ours")
-    print(format_gemm_table(rows))
+    print(f"{torch.cuda.get_device_name()}, PyTorch {torch.__version__}, {args.dtype}: median of {args.reps} replays of a "
+          f"CUDA graph of {REPLAYS_PER_GRAPH} calls, "
+          f"{'each replay waited for' if args.sync_each_replay else 'replays queued back to back'}, no L2 flush; "
+          f"{op['ratio']} = {op['against']} time / ours")
+    print(format_table(rows, op))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=2)
@@ -213,16 +456,5 @@ def gemm_main(argv):
     return 0
 
 
-def main():
-    if len(sys.argv) < 2 or sys.argv[1] not in ("gemm", "attention"):
-        print("usage: compare_torch.py {gemm|attention} [options]  (--help after either for its options)",
-              file=sys.stderr)
-        return 2
-    if sys.argv[1] == "gemm":
-        return gemm_main(sys.argv[2:])
-    sys.argv = [sys.argv[0] + " attention"] + sys.argv[2:]
-    return compare_sdpa.main()
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

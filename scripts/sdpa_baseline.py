@@ -14,7 +14,7 @@ import torch
 import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
-from compare_sdpa import time_callable
+from compare_torch import time_callable
 
 BACKENDS = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION}
 DEFAULT_SHAPES = ["1,8,512,64", "8,16,4096,64", "4,16,4096,128"]

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The main job: install, build, then tune the attention kernel on this machine's GPU into results/evotune.db.
-# The space is the fastest measured for the GPU (H100, 2026-11-23, scripts/compare_sdpa.py): the wgmma
-# template on sm_90 (Hopper), the mma.sync template elsewhere; EVOTUNE_SPACE names another. With no GPU it
-# says so and checks (compiles) every variant instead. Arguments go to `evotune tune`.
+# The space is the fastest measured for the GPU (H100, 2026-11-23, scripts/compare_torch.py attention): the
+# wgmma template on sm_90 (Hopper), the mma.sync template elsewhere; EVOTUNE_SPACE names another. With no GPU
+# it says so and checks (compiles) every variant instead. Arguments go to `evotune tune`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_deps.sh

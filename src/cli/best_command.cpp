@@ -60,7 +60,8 @@ void run(const BestOptions& options) {
   const std::vector<std::string> problems = problem_list(options.problem, options.problems_file);
   if (problems.size() > 1 || !options.problems_file.empty()) return run_problems(options, problems);
   const StoredSpace stored = open_stored_space(options.space_file, options.problem, options.db);
-  auto results = stored.best(options.objective == Objective::time ? options.top : 0, options.failed);
+  auto results = stored.best(
+      {.top_k = options.objective == Objective::time ? options.top : 0, .include_failed = options.failed});
   results = ranked_by(std::move(results), options.objective);
   if (results.size() > static_cast<std::size_t>(options.top))
     results.resize(static_cast<std::size_t>(options.top));

@@ -5,7 +5,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <limits>
 
 #include "cli/commands.hpp"
 #include "cli/output_file.hpp"
@@ -32,7 +31,7 @@ struct ExportOptions {
 };
 
 RankedResult choose(const StoredSpace& stored, long long config_id) {
-  const auto results = stored.best(std::numeric_limits<int>::max(), true);
+  const auto results = stored.best({.include_failed = true});  // every result: top_k 0 is all
   for (const auto& result : results) {
     if (config_id == 0 && result.status == Status::ok) return result;
     if (config_id != 0 && result.config_id == config_id) return result;

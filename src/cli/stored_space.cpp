@@ -5,10 +5,11 @@
 
 namespace evotune::cli {
 
-std::vector<RankedResult> StoredSpace::best(int top, bool include_failed) const {
+std::vector<RankedResult> StoredSpace::best(BestQuery query) const {
   if (!space_id || !problem_id) return {};
-  return store.best(
-      {.space_id = *space_id, .problem_id = *problem_id, .top_k = top, .include_failed = include_failed});
+  query.space_id = *space_id;
+  query.problem_id = *problem_id;
+  return store.best(query);
 }
 
 std::int64_t stored_space_id(const SearchSpace& space, const Store& store, const std::string& space_file,

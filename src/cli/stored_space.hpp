@@ -17,7 +17,9 @@ struct StoredSpace {
   std::optional<std::int64_t> space_id;    // absent: this version of the space was never tuned
   std::optional<std::int64_t> problem_id;  // absent: this problem was never tuned
 
-  std::vector<RankedResult> best(int top, bool include_failed) const;
+  // The stored results of this space and problem: `query` says how many and whether failures too (its space
+  // and problem are these).
+  std::vector<RankedResult> best(BestQuery query) const;
 };
 
 // The row of this version of the space in `store` (the database file `db`). Throws Error with one line when

@@ -21,10 +21,10 @@ std::string read_kernel_file(const Field& field, const std::filesystem::path& fo
 void read_launch(const Field& section, const std::filesystem::path& folder, KernelDecl& kernel,
                  std::string& source) {
   source = read_kernel_file(section.at("KernelFile"), folder, kernel.file);
-  kernel.name = section.at("KernelName").identifier();
+  kernel.name = identifier(section.at("KernelName"));
   kernel.grid = read_dims(section.at("GlobalSize"));
   kernel.block = read_dims(section.at("LocalSize"));
-  if (const auto shared = section.find("SharedMemory")) kernel.shared_memory = shared->expression();
+  if (const auto shared = section.find("SharedMemory")) kernel.shared_memory = expression_text(*shared);
 }
 
 FillSpec read_fill(const Field& field) {
@@ -52,16 +52,16 @@ FillSpec read_fill(const Field& field) {
 // MemoryType TensorMap: the buffer and each dimension's expressions; the buffer is checked once every
 // argument is read.
 ArgumentDecl read_tensor_map(const Field& field) {
-  field.allow_only({"Name", "MemoryType", "Buffer", "Dims", "Strides", "Box", "Swizzle"});
+  allow_only(field, {"Name", "MemoryType", "Buffer", "Dims", "Strides", "Box", "Swizzle"});
   ArgumentDecl argument;
-  argument.name = field.at("Name").identifier();
+  argument.name = identifier(field.at("Name"));
   argument.is_vector = false;
   argument.is_input = false;
   argument.is_tensor_map = true;
-  argument.map_buffer = field.at("Buffer").identifier();
+  argument.map_buffer = identifier(field.at("Buffer"));
   auto expressions = [&](const char* key) {
     std::vector<std::string> texts;
-    for (const auto& element : field.at(key).elements()) texts.push_back(element.expression());
+    for (const auto& element : field.at(key).elements()) texts.push_back(expression_text(element));
     return texts;
   };
   argument.map_dims = expressions("Dims");
@@ -93,10 +93,10 @@ ArgumentDecl read_tensor_map(const Field& field) {
 
 ArgumentDecl read_argument(const Field& field) {
   if (field.at("MemoryType").text() == "TensorMap") return read_tensor_map(field);
-  field.allow_only({"Name", "Type", "MemoryType", "Size", "AccessType", "FillType", "FillRange", "FillValue",
-                    "SpecialFills", "Value", "ConstantSymbol"});
+  allow_only(field, {"Name", "Type", "MemoryType", "Size", "AccessType", "FillType", "FillRange", "FillValue",
+                     "SpecialFills", "Value", "ConstantSymbol"});
   ArgumentDecl argument;
-  argument.name = field.at("Name").identifier();
+  argument.name = identifier(field.at("Name"));
   const std::string type = field.at("Type").text();
   const auto dtype = dtype_from_string(type);
   if (!dtype)
@@ -109,7 +109,7 @@ ArgumentDecl read_argument(const Field& field) {
         field.at(key).fail("not allowed for a Scratch argument (it is NaN-poisoned, never compared)");
     argument.is_scratch = true;
     argument.is_input = false;
-    argument.size_expr = field.at("Size").expression();
+    argument.size_expr = expression_text(field.at("Size"));
     return argument;
   }
   if (memory == "Scalar") {
@@ -118,14 +118,14 @@ ArgumentDecl read_argument(const Field& field) {
       if (field.find(key)) field.at(key).fail("not allowed for a Scalar argument");
     if (const auto access = field.find("AccessType"); access && access->text() != "ReadOnly")
       access->fail("a Scalar argument is ReadOnly");
-    argument.value_expr = field.at("Value").expression();
+    argument.value_expr = expression_text(field.at("Value"));
     return argument;
   }
   if (memory != "Vector")
     field.at("MemoryType")
         .fail("unknown MemoryType '" + memory + "' (known: Vector, Scalar, Scratch, TensorMap)");
   if (field.find("Value")) field.at("Value").fail("not allowed for a Vector argument (use Size)");
-  argument.size_expr = field.at("Size").expression();
+  argument.size_expr = expression_text(field.at("Size"));
   const std::string access = field.at("AccessType").text();
   if (access != "ReadOnly" && access != "WriteOnly" && access != "ReadWrite")
     field.at("AccessType")
@@ -139,12 +139,12 @@ ArgumentDecl read_argument(const Field& field) {
   argument.fill = read_fill(field);
   if (const auto special = field.find("SpecialFills"))
     for (const auto& fill : special->elements()) {
-      fill.allow_only({"FillType", "FillRange", "FillValue"});
+      allow_only(fill, {"FillType", "FillRange", "FillValue"});
       argument.special_fills.push_back(read_fill(fill));
     }
   if (const auto symbol = field.find("ConstantSymbol")) {
     if (!argument.is_input) symbol->fail("a WriteOnly argument has no contents to copy into constant memory");
-    argument.constant_symbol = symbol->identifier();
+    argument.constant_symbol = identifier(*symbol);
   }
   return argument;
 }
@@ -152,18 +152,18 @@ ArgumentDecl read_argument(const Field& field) {
 }  // namespace
 
 std::array<std::string, 3> read_dims(const Field& field) {
-  field.allow_only({"X", "Y", "Z"});
+  allow_only(field, {"X", "Y", "Z"});
   std::array<std::string, 3> dims{"1", "1", "1"};
-  dims[0] = field.at("X").expression();
-  if (const auto y = field.find("Y")) dims[1] = y->expression();
-  if (const auto z = field.find("Z")) dims[2] = z->expression();
+  dims[0] = expression_text(field.at("X"));
+  if (const auto y = field.find("Y")) dims[1] = expression_text(*y);
+  if (const auto z = field.find("Z")) dims[2] = expression_text(*z);
   return dims;
 }
 
 void read_kernel_section(const Field& section, const std::filesystem::path& folder, SpaceFile& space) {
-  section.allow_only({"Language", "KernelFile", "KernelName", "CompilerOptions", "ArchSuffix",
-                      "GlobalSizeType", "GlobalSize", "LocalSize", "SharedMemory", "ClusterSize", "Arguments",
-                      "Launches"});
+  allow_only(section,
+             {"Language", "KernelFile", "KernelName", "CompilerOptions", "ArchSuffix", "GlobalSizeType",
+              "GlobalSize", "LocalSize", "SharedMemory", "ClusterSize", "Arguments", "Launches"});
   if (const auto language = section.find("Language"); language && language->text() != "CUDA")
     language->fail("unsupported Language '" + language->text() + "' (evotune tunes CUDA)");
   if (const auto type = section.find("GlobalSizeType"); type && type->text() != "CUDA")
@@ -208,7 +208,7 @@ namespace {
 
 // Reference.Config: every tuning parameter with one of its values; the reference is the template at it.
 void read_reference_config(const Field& section, SpaceFile& space) {
-  section.allow_only({"Config"});
+  allow_only(section, {"Config"});
   const auto listed = section.at("Config");
   if (space.launches_listed)
     listed.fail("a space with KernelSpecification.Launches needs a reference kernel of its own");
@@ -234,7 +234,7 @@ void read_reference_config(const Field& section, SpaceFile& space) {
 
 void read_reference_section(const Field& section, const std::filesystem::path& folder, SpaceFile& space) {
   if (section.find("Config")) return read_reference_config(section, space);
-  section.allow_only({"KernelFile", "KernelName", "GlobalSize", "LocalSize", "SharedMemory", "Arguments"});
+  allow_only(section, {"KernelFile", "KernelName", "GlobalSize", "LocalSize", "SharedMemory", "Arguments"});
   read_launch(section, folder, space.reference, space.reference_source);
   for (const auto& element : section.at("Arguments").elements()) {
     const std::string name = element.text();

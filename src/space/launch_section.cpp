@@ -13,15 +13,15 @@ const ArgumentDecl* find_argument(const SpaceFile& space, const std::string& nam
 }
 
 LaunchDecl read_entry(const Field& entry, const SpaceFile& space) {
-  entry.allow_only(
-      {"If", "KernelName", "GlobalSize", "LocalSize", "SharedMemory", "ClusterSize", "Arguments"});
+  allow_only(entry,
+             {"If", "KernelName", "GlobalSize", "LocalSize", "SharedMemory", "ClusterSize", "Arguments"});
   LaunchDecl launch{"", space.kernel};
   launch.kernel.arguments.clear();
-  if (const auto condition = entry.find("If")) launch.condition = condition->expression();
-  if (const auto name = entry.find("KernelName")) launch.kernel.name = name->identifier();
+  if (const auto condition = entry.find("If")) launch.condition = expression_text(*condition);
+  if (const auto name = entry.find("KernelName")) launch.kernel.name = identifier(*name);
   if (const auto grid = entry.find("GlobalSize")) launch.kernel.grid = read_dims(*grid);
   if (const auto block = entry.find("LocalSize")) launch.kernel.block = read_dims(*block);
-  if (const auto shared = entry.find("SharedMemory")) launch.kernel.shared_memory = shared->expression();
+  if (const auto shared = entry.find("SharedMemory")) launch.kernel.shared_memory = expression_text(*shared);
   if (const auto cluster = entry.find("ClusterSize")) launch.kernel.cluster = read_dims(*cluster);
   const auto arguments = entry.at("Arguments");
   for (const auto& element : arguments.elements()) {

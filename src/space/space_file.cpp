@@ -54,15 +54,15 @@ class Names {
 };
 
 TuningParameter read_parameter(const Field& field, Names& names) {
-  field.allow_only({"Name", "Type", "Values"});
+  allow_only(field, {"Name", "Type", "Values"});
   TuningParameter parameter;
-  parameter.name = field.at("Name").identifier();
+  parameter.name = identifier(field.at("Name"));
   names.claim(parameter.name, "a tuning parameter", field.at("Name"));
   const std::string type = field.find("Type") ? field.at("Type").text() : "int";
   if (type != "int" && type != "uint" && type != "bool")
     field.at("Type").fail("unknown Type '" + type + "' (known: int, uint, bool)");
   const auto values = field.at("Values");
-  parameter.values = values.integer_list();
+  parameter.values = integer_list(values);
   for (const auto value : parameter.values) {
     if (type == "uint" && value < 0)
       values.fail("negative value " + std::to_string(value) + " for Type uint");
@@ -74,10 +74,10 @@ TuningParameter read_parameter(const Field& field, Names& names) {
 }
 
 Condition read_condition(const Field& field, const std::vector<TuningParameter>& parameters) {
-  field.allow_only({"Name", "Parameters", "Expression", "Reason"});
+  allow_only(field, {"Name", "Parameters", "Expression", "Reason"});
   Condition condition;
   condition.name = field.at("Name").text();
-  condition.expression = field.at("Expression").expression();
+  condition.expression = expression_text(field.at("Expression"));
   if (const auto reason = field.find("Reason")) condition.reason = reason->text();
   if (const auto listed = field.find("Parameters")) {
     for (const auto& element : listed->elements()) {
@@ -92,7 +92,7 @@ Condition read_condition(const Field& field, const std::vector<TuningParameter>&
 }
 
 void read_configuration_space(const Field& section, SpaceFile& space, Names& names) {
-  section.allow_only({"TuningParameters", "Conditions"});
+  allow_only(section, {"TuningParameters", "Conditions"});
   const auto list = section.at("TuningParameters");
   for (const auto& element : list.elements()) space.parameters.push_back(read_parameter(element, names));
   if (space.parameters.empty()) list.fail("empty list");
@@ -102,11 +102,11 @@ void read_configuration_space(const Field& section, SpaceFile& space, Names& nam
 }
 
 SizeSpec read_size(const Field& field, Names& names) {
-  field.allow_only({"Name", "Default", "Values", "CompileTime"});
+  allow_only(field, {"Name", "Default", "Values", "CompileTime"});
   SizeSpec size;
-  size.name = field.at("Name").identifier();
+  size.name = identifier(field.at("Name"));
   names.claim(size.name, "a problem size", field.at("Name"));
-  if (const auto values = field.find("Values")) size.allowed = values->integer_list();
+  if (const auto values = field.find("Values")) size.allowed = integer_list(*values);
   if (const auto compile_time = field.find("CompileTime")) size.compile_time = compile_time->boolean();
   const auto fallback = field.at("Default");
   size.default_value = fallback.integer();
@@ -121,7 +121,7 @@ SizeSpec read_size(const Field& field, Names& names) {
 
 void read_validation(const Field& section, SpaceFile& space) {
   Tolerances& tolerances = space.tolerances;
-  section.allow_only({"AbsoluteTolerance", "RelativeL2Tolerance", "Deterministic", "ExtraProblems"});
+  allow_only(section, {"AbsoluteTolerance", "RelativeL2Tolerance", "Deterministic", "ExtraProblems"});
   if (const auto extra = section.find("ExtraProblems"))
     for (const auto& problem : extra->elements()) {
       auto& changes = space.extra_problems.emplace_back();
@@ -133,7 +133,7 @@ void read_validation(const Field& section, SpaceFile& space) {
         if (size == space.sizes.end()) member.fail("not a problem size");
         if (size->compile_time)
           member.fail("a compile-time size: every variant is compiled for one value of it");
-        changes.emplace_back(name, member.expression());
+        changes.emplace_back(name, expression_text(member));
       }
       if (changes.empty()) problem.fail("changes no size");
     }
@@ -151,7 +151,7 @@ void read_validation(const Field& section, SpaceFile& space) {
 std::optional<std::int64_t> read_budget(const Field& section) {
   std::optional<std::int64_t> count;
   for (const auto& entry : section.elements()) {
-    entry.allow_only({"Type", "BudgetValue"});
+    allow_only(entry, {"Type", "BudgetValue"});
     const std::string type = entry.at("Type").text();
     const auto value = entry.at("BudgetValue");
     if (value.number() <= 0) value.fail("budget must be positive");
@@ -232,9 +232,9 @@ SpaceFile read_space_file(const std::filesystem::path& file) {
     space.json_text = json.dump(2) + "\n";
     space.t1_ignored = std::move(conversion.ignored);
   }
-  const Field root(json, "", space.label);
-  root.allow_only({"General", "Name", "ConfigurationSpace", "Problem", "Expressions", "KernelSpecification",
-                   "Reference", "Validation", "Work", "Budget", "Baseline", "Seeds"});
+  const Field root = space_root(json, space.label);
+  allow_only(root, {"General", "Name", "ConfigurationSpace", "Problem", "Expressions", "KernelSpecification",
+                    "Reference", "Validation", "Work", "Budget", "Baseline", "Seeds"});
   if (const auto general = root.find("General")) {
     if (const auto version = general->find("FormatVersion"); version && version->integer() != 1)
       version->fail("unsupported format version " + version->json().dump() + " (this evotune reads 1)");
@@ -245,7 +245,7 @@ SpaceFile read_space_file(const std::filesystem::path& file) {
   Names names;
   read_configuration_space(root.at("ConfigurationSpace"), space, names);
   if (const auto problem = root.find("Problem")) {
-    problem->allow_only({"Sizes"});
+    allow_only(*problem, {"Sizes"});
     for (const auto& element : problem->at("Sizes").elements())
       space.sizes.push_back(read_size(element, names));
   }
@@ -253,7 +253,7 @@ SpaceFile read_space_file(const std::filesystem::path& file) {
     for (const auto& [key, field] : expressions->members()) {
       if (!is_c_identifier(key)) field.fail("'" + key + "' is not a C identifier");
       names.claim(key, "a named expression", field);
-      space.expressions.push_back({key, field.expression()});
+      space.expressions.push_back({key, expression_text(field)});
     }
   }
   const auto folder = file.parent_path();
@@ -261,9 +261,9 @@ SpaceFile read_space_file(const std::filesystem::path& file) {
   read_reference_section(root.at("Reference"), folder, space);
   if (const auto validation = root.find("Validation")) read_validation(*validation, space);
   if (const auto work = root.find("Work")) {
-    work->allow_only({"Flops", "Bytes"});
-    if (const auto flops = work->find("Flops")) space.work.flops = flops->expression();
-    if (const auto bytes = work->find("Bytes")) space.work.bytes = bytes->expression();
+    allow_only(*work, {"Flops", "Bytes"});
+    if (const auto flops = work->find("Flops")) space.work.flops = expression_text(*flops);
+    if (const auto bytes = work->find("Bytes")) space.work.bytes = expression_text(*bytes);
   }
   if (const auto budget = root.find("Budget")) space.budget = read_budget(*budget);
   if (const auto baseline = root.find("Baseline")) read_baseline(*baseline, space);

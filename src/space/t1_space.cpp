@@ -63,8 +63,8 @@ void read_benchmark_config(const Field& section, Json& space, Context& context) 
 }
 
 Json read_parameter(const Field& field, Context& context, Json& defaults) {
-  field.allow_only({"Name", "Type", "Values", "Default"});
-  const std::string name = field.at("Name").identifier();
+  allow_only(field, {"Name", "Type", "Values", "Default"});
+  const std::string name = identifier(field.at("Name"));
   const std::string type = field.find("Type") ? field.at("Type").text() : "int";
   if (type != "int" && type != "uint" && type != "bool")
     field.at("Type").fail("Type '" + type +
@@ -102,14 +102,14 @@ Json read_parameter(const Field& field, Context& context, Json& defaults) {
 }
 
 Json read_configuration_space(const Field& section, Context& context, Json& defaults) {
-  section.allow_only({"TuningParameters", "Conditions"});
+  allow_only(section, {"TuningParameters", "Conditions"});
   Json parameters = Json::array();
   for (const auto& element : section.at("TuningParameters").elements())
     parameters.push_back(read_parameter(element, context, defaults));
   Json conditions = Json::array();
   if (const auto list = section.find("Conditions")) {
     for (const auto& element : list->elements()) {
-      element.allow_only({"Expression", "Parameters"});
+      allow_only(element, {"Expression", "Parameters"});
       const auto expression = element.at("Expression");
       Json condition = {{"Name", "T1 condition " + std::to_string(conditions.size() + 1)},
                         {"Expression", native_expression(expression, context)},
@@ -130,9 +130,9 @@ std::string native_type(const Field& field) {
 }
 
 Json read_argument(const Field& field, Context& context) {
-  field.allow_only({"Name", "Type", "MemoryType", "AccessType", "Size", "TypeSize", "FillType", "FillValue",
-                    "DataSource", "Output", "MemType"});
-  const std::string name = field.at("Name").identifier();
+  allow_only(field, {"Name", "Type", "MemoryType", "AccessType", "Size", "TypeSize", "FillType", "FillValue",
+                     "DataSource", "Output", "MemType"});
+  const std::string name = identifier(field.at("Name"));
   Json argument = {{"Name", name}, {"Type", native_type(field.at("Type"))}};
   const std::string memory = field.at("MemoryType").text();
   const std::string fill = field.find("FillType") ? field.at("FillType").text() : "";
@@ -203,7 +203,7 @@ Json read_argument(const Field& field, Context& context) {
 }
 
 Json read_dims(const Field& field, const Context& context) {
-  field.allow_only({"X", "Y", "Z"});
+  allow_only(field, {"X", "Y", "Z"});
   Json dims = Json::object();
   for (const char* axis : {"X", "Y", "Z"})
     dims[axis] = field.find(axis) ? native_expression(field.at(axis), context) : "1";
@@ -238,10 +238,10 @@ Json grid_from_problem_size(const Field& section, const Json& block, const Conte
 }
 
 Json read_kernel(const Field& section, Context& context, Json& space) {
-  section.allow_only({"Language",       "CompilerOptions", "BenchmarkName", "KernelName",      "KernelFile",
-                      "GlobalSizeType", "LocalSize",       "GlobalSize",    "SharedMemory",    "Arguments",
-                      "Stream",         "BenchmarkPath",   "GridDivX",      "GridDivY",        "GridDivZ",
-                      "ProblemSize",    "Device",          "Profiling",     "SimulationInput", "Misc"});
+  allow_only(section, {"Language",       "CompilerOptions", "BenchmarkName", "KernelName",      "KernelFile",
+                       "GlobalSizeType", "LocalSize",       "GlobalSize",    "SharedMemory",    "Arguments",
+                       "Stream",         "BenchmarkPath",   "GridDivX",      "GridDivY",        "GridDivZ",
+                       "ProblemSize",    "Device",          "Profiling",     "SimulationInput", "Misc"});
   for (const char* key : {"Stream", "BenchmarkPath", "Device", "Profiling", "SimulationInput", "Misc"})
     if (const auto field = section.find(key)) ignore(*field, context);
   const bool problem_size = section.find("ProblemSize").has_value();
@@ -256,7 +256,7 @@ Json read_kernel(const Field& section, Context& context, Json& space) {
         .fail("GlobalSizeType '" + size_type + "' is not supported (known: CUDA, OpenCL)");
   Json kernel = {{"Language", "CUDA"},
                  {"KernelFile", section.at("KernelFile").text()},
-                 {"KernelName", section.at("KernelName").identifier()}};
+                 {"KernelName", identifier(section.at("KernelName"))}};
   if (const auto options = section.find("CompilerOptions")) kernel["CompilerOptions"] = options->texts();
   const Json block = read_dims(section.at("LocalSize"), context);
   if (problem_size && section.find("GlobalSize"))
@@ -291,7 +291,7 @@ Json read_budget(const Field& field) {
   Json list = Json::array();
   const auto entries = field.json().is_object() ? std::vector<Field>{field} : field.elements();
   for (const auto& entry : entries) {
-    entry.allow_only({"Type", "BudgetValue"});
+    allow_only(entry, {"Type", "BudgetValue"});
     list.push_back({{"Type", entry.at("Type").text()}, {"BudgetValue", entry.at("BudgetValue").json()}});
   }
   return list;
@@ -310,9 +310,9 @@ T1Conversion convert_t1(const nlohmann::ordered_json& document, const std::strin
   T1Conversion conversion;
   Context context;
   context.ignored = &conversion.ignored;
-  const Field root(document, "", label);
-  root.allow_only({"General", "ConfigurationSpace", "Budget", "KernelSpecification", "BenchmarkConfig",
-                   "Search", "Misc", "verification"});
+  const Field root = space_root(document, label);
+  allow_only(root, {"General", "ConfigurationSpace", "Budget", "KernelSpecification", "BenchmarkConfig",
+                    "Search", "Misc", "verification"});
   Json& space = conversion.space;
   space["General"] = {{"FormatVersion", 1}};
   if (const auto general = root.find("General"))

@@ -74,17 +74,21 @@ TEST(CompileWire, FailedCompileResultRoundTripsWithItsMessage) {
 
 TEST(CompileWire, MalformedMessagesAreOneLineNamingTheField) {
   using core_test::expect_error;
-  expect_error([] { compile_request_from_json({{"source", "x"}}); }, "compile request: file_name: missing");
+  expect_error(
+      [] {
+        compile_request_from_json({{"source", "x"}});
+      },
+      "compile request: file_name: missing required field");
   json unknown = to_json(CompileResult{});
   unknown["status"] = "melted";
   expect_error([&] { compile_result_from_json(unknown); }, "compile answer: status: unknown status 'melted'");
   json text_cubin = to_json(CompileResult{});
   text_cubin["cubin"] = "ELF";
   expect_error([&] { compile_result_from_json(text_cubin); },
-               "compile answer: cubin: expected binary data, got a string");
+               "compile answer: cubin: expected binary data, got \"ELF\"");
   json no_info = to_json(CompileResult{});
   no_info.erase("info");
-  expect_error([&] { compile_result_from_json(no_info); }, "compile answer: info: missing");
+  expect_error([&] { compile_result_from_json(no_info); }, "compile answer: info: missing required field");
   json bad_info = to_json(CompileResult{});
   bad_info["info"]["registers"] = "many";
   expect_error([&] { compile_result_from_json(bad_info); },

@@ -51,8 +51,7 @@ TEST(CoreJson, DeviceLimitsTheStoreDoesNotKeepMayBeAbsent) {
 }
 
 TEST(CoreJson, TimingSettingsAreDescribedForRuns) {
-  EvalSettings settings;
-  settings.timing = TimingMode::single;
+  EvalSettings settings{.timing = TimingMode::single};
   EXPECT_EQ(describe_timing(to_json(settings)),
             "CUDA events, 3 warm-up + 30 timed launches, L2 flushed before each, 2 validation rounds");
   settings.flush_l2 = false;
@@ -160,8 +159,7 @@ TEST(CoreJson, ToleranceAndSettingsRoundTrip) {
   EXPECT_FALSE(s.reset_in_process);
   EXPECT_EQ(s.timing, TimingMode::automatic);
   for (const TimingMode mode : {TimingMode::single, TimingMode::graph, TimingMode::automatic}) {
-    EvalSettings settings;
-    settings.timing = mode;
+    const EvalSettings settings{.timing = mode};
     EXPECT_EQ(round_trip(to_json(settings), settings_from_json).timing, mode) << to_string(mode);
   }
   json unknown = json(to_json(EvalSettings{}));
@@ -193,9 +191,7 @@ TEST(CoreJson, EnergyRoundTripsWithTheOutcomeAndIsLeftOutWhenNotMeasured) {
 }
 
 TEST(CoreJson, EnergySettingsRoundTripAndOlderSettingsMeasureNone) {
-  EvalSettings settings;
-  settings.measure_energy = true;
-  settings.energy_window_ms = 350;
+  const EvalSettings settings{.measure_energy = true, .energy_window_ms = 350};
   const EvalSettings back = round_trip(to_json(settings), settings_from_json);
   EXPECT_TRUE(back.measure_energy);
   EXPECT_EQ(back.energy_window_ms, 350);
@@ -208,8 +204,7 @@ TEST(CoreJson, EnergySettingsRoundTripAndOlderSettingsMeasureNone) {
 }
 
 TEST(CoreJson, SustainedWarmupRoundTripsAndOlderSettingsHaveNone) {
-  EvalSettings settings;
-  settings.warmup_ms = 750;
+  const EvalSettings settings{.warmup_ms = 750};
   EXPECT_EQ(round_trip(to_json(settings), settings_from_json).warmup_ms, 750);
   json older = json(to_json(settings));
   older.erase("warmup_ms");
@@ -218,8 +213,7 @@ TEST(CoreJson, SustainedWarmupRoundTripsAndOlderSettingsHaveNone) {
 
 // evotune sanitize's exact buffers reach the worker; settings written before them had guard margins.
 TEST(CoreJson, ExactBuffersRoundTripAndOlderSettingsHaveGuardMargins) {
-  EvalSettings settings;
-  settings.guard_margins = false;
+  const EvalSettings settings{.guard_margins = false};
   EXPECT_FALSE(round_trip(to_json(settings), settings_from_json).guard_margins);
   json older = json(to_json(settings));
   older.erase("guard_margins");

@@ -47,11 +47,11 @@ TEST(JsonFields, BinaryDataKeepsEveryByte) {
       6);
   const json document = {{"cubin", json::binary(std::vector<std::uint8_t>(bytes.begin(), bytes.end()))}};
   EXPECT_EQ(Fields(document, "", "message").bytes("cubin"), bytes);
-  expect_error([] { top().bytes("name"); }, "runs/doc.json: name: expected binary data, got a string");
+  expect_error([] { top().bytes("name"); }, "runs/doc.json: name: expected binary data, got \"tiny\"");
 }
 
 TEST(JsonFields, ErrorsNameTheSourceAndTheFieldsPath) {
-  expect_error([] { top().text("missing"); }, "runs/doc.json: missing: missing");
+  expect_error([] { top().text("missing"); }, "runs/doc.json: missing: missing required field");
   expect_error([] { top().object("inner").object("deeper").integer("value"); },
                "runs/doc.json: inner.deeper.value: expected an integer, got \"text\"");
   expect_error([] { top().text("count"); }, "runs/doc.json: count: expected a string, got 12");
@@ -64,7 +64,7 @@ TEST(JsonFields, ErrorsNameTheSourceAndTheFieldsPath) {
                "runs/doc.json: seed: expected an integer, got 18446744073709551615");
   expect_error([] { top().unsigned_integer("ratio"); },
                "runs/doc.json: ratio: expected an integer in [0, 2^64), got 0.5");
-  expect_error([] { top().int_map("grid"); }, "runs/doc.json: grid: expected a JSON object");
+  expect_error([] { top().int_map("grid"); }, "runs/doc.json: grid: expected an object, got a list");
   expect_error([] { top().object("sizes").small_integer("OFFSET"); },
                "runs/doc.json: sizes.OFFSET: expected an integer in [0, 2147483647], got -3");
 }
@@ -74,8 +74,8 @@ TEST(JsonFields, ArrayErrorsNameTheItem) {
   expect_error([] { top().integers("grid", 0, 5, 3); },
                "runs/doc.json: grid[1]: expected an integer in [0, 5], got 8");
   expect_error([] { top().texts("grid"); }, "runs/doc.json: grid[0]: expected a string, got 4");
-  expect_error([] { top().texts("name"); }, "runs/doc.json: name: expected an array");
-  expect_error([] { top().objects("items"); }, "runs/doc.json: items[2]: expected a JSON object");
+  expect_error([] { top().texts("name"); }, "runs/doc.json: name: expected a list, got \"tiny\"");
+  expect_error([] { top().objects("items"); }, "runs/doc.json: items[2]: expected an object, got 3");
   const json two = {{"items", {{{"x", 1}}, {{"x", "two"}}}}};
   const auto items = Fields(two, "", "message").objects("items");
   ASSERT_EQ(items.size(), 2u);
@@ -84,11 +84,12 @@ TEST(JsonFields, ArrayErrorsNameTheItem) {
 }
 
 TEST(JsonFields, UnknownFieldsAndNonObjectsAreErrors) {
-  expect_error([] { top().object("inner").only({"deep"}); }, "runs/doc.json: inner.deeper: unknown field");
+  expect_error([] { top().object("inner").only({"deep"}); },
+               "runs/doc.json: inner.deeper: unknown field (known: deep)");
   top().object("inner").only({"deeper"});  // no error
   expect_error([] { Fields(json::array(), "", "a worker's answer"); },
-               "a worker's answer: top level: expected a JSON object");
-  expect_error([] { top().object("name"); }, "runs/doc.json: name: expected a JSON object");
+               "a worker's answer: expected an object, got a list");
+  expect_error([] { top().object("name"); }, "runs/doc.json: name: expected an object, got \"tiny\"");
 }
 
 }  // namespace

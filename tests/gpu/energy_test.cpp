@@ -55,10 +55,7 @@ TEST(EnergyOnTheGpu, PowerIsPlausibleAndEnergyIsAboutPowerTimesTime) {
     EXPECT_EQ(result.status, Status::ok) << result.message;
     return CompiledKernel{result.cubin, saxpy_launch(kernel)};
   };
-  EvalSettings settings;
-  settings.timing = TimingMode::single;
-  settings.measure_energy = true;
-  settings.energy_window_ms = 1500;
+  const EvalSettings settings{.timing = TimingMode::single, .measure_energy = true, .energy_window_ms = 1500};
   std::vector<BufferSpec> buffers{{"x", DType::f32, kN, true, false, {}, {}, {}},
                                   {"y", DType::f32, kN, true, false, {}, {}, {}},
                                   {"out", DType::f32, kN, false, true, {}, {}, {}}};

@@ -30,8 +30,9 @@ class Evaluator : public ::testing::Test {
     return gpu_test::saxpy_launch(kernel, block, kN);
   }
 
-  std::unique_ptr<GpuEvaluator> make_evaluator(EvalSettings settings = {3, 10, true, 10000},
-                                               std::vector<FillSpec> x_special_fills = {}) const {
+  std::unique_ptr<GpuEvaluator> make_evaluator(
+      EvalSettings settings = {.warmup = 3, .repetitions = 10, .flush_l2 = true, .timeout_ms = 10000},
+      std::vector<FillSpec> x_special_fills = {}) const {
     std::vector<BufferSpec> buffers{{"x", DType::f32, kN, true, false, {}, std::move(x_special_fills), {}},
                                     {"y", DType::f32, kN, true, false, {}, {}, {}},
                                     {"out", DType::f32, kN, false, true, {}, {}, {}}};
@@ -87,8 +88,8 @@ TEST_F(Evaluator, CorrectVariantIsOkAndTimed) {
 }
 
 TEST_F(Evaluator, GraphTimingReplaysSeveralExecutionsAndARetimingSkipsValidation) {
-  EvalSettings settings{.warmup = 3, .repetitions = 10, .flush_l2 = true, .timeout_ms = 10000};
-  settings.timing = TimingMode::graph;
+  const EvalSettings settings{
+      .warmup = 3, .repetitions = 10, .flush_l2 = true, .timeout_ms = 10000, .timing = TimingMode::graph};
   auto evaluator = make_evaluator(settings);
   const Outcome graph = evaluator->evaluate(variant(kCorrect), 1234);
   ASSERT_EQ(graph.status, Status::ok) << graph.message;
@@ -116,8 +117,8 @@ TEST_F(Evaluator, GraphTimingReplaysSeveralExecutionsAndARetimingSkipsValidation
 // phase (bench_ms) then lasts at least as long, and the samples are the usual ones.
 TEST_F(Evaluator, SustainedWarmupRunsTheVariantThatLongBeforeTiming) {
   for (const TimingMode mode : {TimingMode::single, TimingMode::graph}) {
-    EvalSettings settings{.warmup = 3, .repetitions = 10, .flush_l2 = true, .timeout_ms = 10000};
-    settings.timing = mode;
+    EvalSettings settings{
+        .warmup = 3, .repetitions = 10, .flush_l2 = true, .timeout_ms = 10000, .timing = mode};
     const Outcome quick = make_evaluator(settings)->evaluate(variant(kCorrect), 1);
     settings.warmup_ms = 400;
     const Outcome sustained = make_evaluator(settings)->evaluate(variant(kCorrect), 1);

@@ -6,11 +6,7 @@
 // bf16, M = 1. Skips where the GPU is not compute capability 9.0, which has no wgmma.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
-
-#include "cuda/driver.hpp"
-#include "eval/device_query.hpp"
-#include "support/run_command.hpp"
+#include "support/eval_variant.hpp"
 
 namespace evotune {
 namespace {
@@ -24,21 +20,9 @@ struct Case {
 class GemmWgmma : public ::testing::TestWithParam<Case> {};
 
 TEST_P(GemmWgmma, MatchesTheReference) {
-  if (cuda::device_count() == 0) GTEST_SKIP() << cuda::no_device_reason();
-  const DeviceInfo device = query_gpu(0);
-  if (device.cc_major * 10 + device.cc_minor != 90)
-    GTEST_SKIP() << device.name << " is not compute capability 9.0, which alone has wgmma";
-  const auto result =
-      test::run_evotune(std::string("eval kernels/gemm/gemm_wgmma.cu --json --space ") + GetParam().space +
-                        " --problem " + GetParam().problem + " --params " + GetParam().params);
-  ASSERT_EQ(result.exit_code, 0) << result.err;
-  const auto json = nlohmann::json::parse(result.out);
-  EXPECT_EQ(json.at("status"), "ok") << json.dump(2);
-  EXPECT_EQ(json.at("validation").at("rounds"), 2 + 1 + 1) << "two random rounds, A = 1, the tails problem";
-  std::printf("%s %s %s: %s us, max_abs %s, %s registers\n", GetParam().space, GetParam().problem,
-              GetParam().params, json.at("time_us").dump().c_str(),
-              json.at("error").at("max_abs").dump().c_str(),
-              json.at("resources").at("registers").dump().c_str());
+  if (const std::string why = test::missing_gpu(true); !why.empty()) GTEST_SKIP() << why;
+  test::eval_variant("kernels/gemm/gemm_wgmma.cu", GetParam().space, GetParam().problem, GetParam().params,
+                     2 + 1 + 1, "two random rounds, A = 1, the tails problem");
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""The parts of scripts/compare_torch.py's GEMM comparison that need no GPU: shapes, the launcher's signature
-read from the GEMM spaces, its argument values, and the table."""
+"""The parts of scripts/compare_torch.py that need no GPU: shapes, the launchers' signatures read from the
+spaces, their argument values, the command line, the tables, and the shared loop (loading a launcher, the
+CUDA-graph timing) on a stand-in for torch and for the built library."""
+import contextlib
 import ctypes
+import io
 import json
 import os
 import sys
@@ -13,41 +16,200 @@ import compare_torch  # noqa: E402
 
 
 class FakeTensor:
-    def __init__(self, address):
-        self.address = address
+    def __init__(self, address, size=0):
+        self.address, self.size = address, size
 
     def data_ptr(self):
         return self.address
 
 
-class CompareTorchGemmTest(unittest.TestCase):
+class FakeTorch:
+    """What time_callable and load_launcher use of torch, on a clock that only the recorded events advance:
+    each replay of the graph takes `replay_ms[i]` (cycling), each event is stamped when recorded."""
+
+    def __init__(self, replay_ms):
+        self.log, self.replay_ms, self.clock, self.replays = [], replay_ms, 0.0, 0
+        self.capturing = False
+        torch = self
+
+        class Event:
+            def __init__(self, enable_timing):
+                assert enable_timing
+                self.time = None
+
+            def record(self):
+                self.time = torch.clock
+
+            def synchronize(self):
+                torch.log.append("wait")
+
+            def elapsed_time(self, end):
+                return end.time - self.time
+
+        class Graph:
+            def replay(self):
+                torch.clock += torch.replay_ms[torch.replays % len(torch.replay_ms)]
+                torch.replays += 1
+
+        class Stream:
+            cuda_stream = 1234
+
+            def wait_stream(self, other):
+                pass
+
+        @contextlib.contextmanager
+        def capture(graph, stream, capture_error_mode):
+            self.capturing = True
+            yield
+            self.capturing = False
+
+        class Cuda:
+            CUDAGraph = Graph
+
+            @staticmethod
+            def synchronize():
+                torch.log.append("sync")
+
+            @staticmethod
+            def current_stream():
+                return Stream()
+
+            @staticmethod
+            def Stream():
+                return Stream()
+
+            @staticmethod
+            def stream(stream):
+                return contextlib.nullcontext()
+
+            @staticmethod
+            def graph(graph, stream, capture_error_mode):
+                return capture(graph, stream, capture_error_mode)
+
+        Cuda.Event = Event
+        self.cuda = Cuda
+        self.uint8 = "uint8"
+
+    def empty(self, size, device, dtype):
+        self.log.append(("empty", size, device, dtype))
+        return FakeTensor(4096, size)
+
+
+class FakeFunction:
+    """A ctypes function of the stand-in library: records its calls, returns `result`."""
+
+    def __init__(self, result):
+        self.result, self.calls = result, []
+
+    def __call__(self, *args):
+        self.calls.append(args)
+        return self.result
+
+
+class AttentionTest(unittest.TestCase):
+    def test_shapes(self):
+        self.assertEqual(compare_torch.parse_attention_shape("2,16,2048,128,causal"),
+                         {"B": 2, "H": 16, "S": 2048, "D": 128, "causal": True})
+        shape = compare_torch.parse_attention_shape("1,8,512,64")
+        self.assertFalse(shape["causal"])
+        self.assertEqual(compare_torch.attention_problem(shape), "B=1,H=8,S=512,D=64,CAUSAL=0")
+        self.assertEqual(compare_torch.attention_tag(dict(shape, causal=True)), "1_8_512_64_causal")
+        self.assertEqual(compare_torch.attention_flops(shape), 4 * 8 * 512 * 512 * 64)
+        self.assertEqual(compare_torch.attention_flops(dict(shape, causal=True)), 2 * 8 * 512 * 512 * 64)
+        for bad in ["1,8,512", "1,8,512,64,noncausal", "1,8,512,64,causal,causal", "0,8,512,64", "a,b,c,d"]:
+            with self.assertRaises(ValueError, msg=bad):
+                compare_torch.parse_attention_shape(bad)
+        for text in compare_torch.ATTENTION_SHAPES:
+            compare_torch.parse_attention_shape(text)
+        self.assertTrue(any(compare_torch.parse_attention_shape(t)["S"] % 64 for t in compare_torch.ATTENTION_SHAPES),
+                        "the default list has an S that is not a multiple of 64")
+
+    def test_launcher_signature_and_values_follow_the_space(self):
+        for space_file in compare_torch.ATTENTION_SPACES:
+            with open(os.path.join(ROOT, space_file)) as f:
+                space = json.load(f)
+            symbol, names, argtypes = compare_torch.launcher_signature(space)
+            self.assertEqual(symbol, space["KernelSpecification"]["KernelName"] + "_launch")
+            # Spaces of several launches (the mma spaces' SPLITS, the wgmma spaces' TMA_LOADS) export one
+            # signature for every config: with a workspace, which their scratch buffers (if any) come from.
+            workspace = ["workspace"] if "fwd_mma" in space_file or "fwd_wgmma" in space_file else []
+            self.assertEqual(names, ["Q", "K", "V", "O", "B", "H", "S", "scale"] + workspace)
+            self.assertEqual(argtypes, [ctypes.c_void_p] * 4 + [ctypes.c_int32] * 3 + [ctypes.c_float] +
+                             [ctypes.c_void_p] * len(workspace) + [ctypes.c_void_p])
+            if workspace:
+                self.assertEqual(compare_torch.workspace_signature(space),
+                                 (space["KernelSpecification"]["KernelName"] + "_workspace_bytes", ["B", "H", "S"],
+                                  [ctypes.c_int32] * 3))
+        tensors = {name: FakeTensor(address) for name, address in zip("qkvo", [16, 32, 48, 64])}
+        tensors["workspace"] = FakeTensor(80)
+        with open(os.path.join(ROOT, "search_spaces/flash_attn_fwd_mma_bf16.json")) as f:
+            names = compare_torch.launcher_signature(json.load(f))[1]
+        shape = compare_torch.parse_attention_shape("2,4,100,64")
+        self.assertEqual(compare_torch.attention_values(names, tensors, shape), [16, 32, 48, 64, 2, 4, 100, 0.125, 80])
+        with self.assertRaises(ValueError):
+            compare_torch.attention_values(["Q", "bias"], tensors, shape)
+
+    def test_space_dtypes_and_arch(self):
+        dtypes = {}
+        for space_file in compare_torch.ATTENTION_SPACES:
+            with open(os.path.join(ROOT, space_file)) as f:
+                dtypes[os.path.basename(space_file)] = compare_torch.space_dtype(json.load(f), "Q")
+        self.assertEqual(dtypes, {"flash_attn_fwd.json": "fp16", "flash_attn_fwd_mma.json": "fp16",
+                                  "flash_attn_fwd_mma_bf16.json": "bf16", "flash_attn_fwd_wgmma.json": "fp16"})
+        with open(os.path.join(ROOT, "search_spaces/flash_attn_fwd_wgmma.json")) as f:
+            wgmma = json.load(f)
+        with open(os.path.join(ROOT, "search_spaces/flash_attn_fwd_mma.json")) as f:
+            mma = json.load(f)
+        self.assertEqual(compare_torch.space_arch(wgmma, "sm_90"), "sm_90a")
+        self.assertEqual(compare_torch.space_arch(wgmma, "sm_90a"), "sm_90a")
+        self.assertEqual(compare_torch.space_arch(mma, "sm_90"), "sm_90")
+
+    def test_table(self):
+        row = dict(compare_torch.parse_attention_shape("8,16,4096,64"),
+                   cudnn={"us": 1233.4, "tflops": 445.7}, flash={"us": 1829.2, "tflops": 300.5},
+                   efficient={"error": "not supported"},
+                   ours={"us": 1100.0, "tflops": 499.7, "space": "search_spaces/flash_attn_fwd_mma.json",
+                         "config_id": 42}, ratio=1233.4 / 1100.0)
+        table = compare_torch.format_table([row], compare_torch.ATTENTION).splitlines()
+        self.assertEqual(len(table), 2)
+        self.assertEqual(table[0].split()[:6], ["shape", "causal", "cudnn", "us", "(TFLOP/s)", "flash"])
+        self.assertIn("ours/best", table[0])
+        self.assertIn("1233.4 (446)", table[1])
+        self.assertIn("1.12x", table[1])
+        self.assertIn("flash_attn_fwd_mma.json #42", table[1])
+        failed = dict(row, ours={"space": "x.json", "error": "no working variant"}, ratio=None)
+        self.assertIn("no working variant", compare_torch.format_table([failed], compare_torch.ATTENTION))
+
+
+class GemmTest(unittest.TestCase):
     def test_shapes(self):
         self.assertEqual(compare_torch.parse_gemm_shape("16,4096,4096,nt"), {"M": 16, "N": 4096, "K": 4096, "nt": True})
         shape = compare_torch.parse_gemm_shape("4095,4097,4093")
         self.assertFalse(shape["nt"])
-        self.assertEqual(compare_torch.gemm_problem_text(shape), "M=4095,N=4097,K=4093,B_KMAJOR=0")
+        self.assertEqual(compare_torch.gemm_problem(shape), "M=4095,N=4097,K=4093,B_KMAJOR=0")
+        self.assertEqual(compare_torch.GEMM["flops"](shape), 2.0 * 4095 * 4097 * 4093)
         for bad in ["1,2", "1,2,3,tn", "0,8,8", "a,b,c"]:
             with self.assertRaises(ValueError, msg=bad):
                 compare_torch.parse_gemm_shape(bad)
-        for text in compare_torch.DEFAULT_GEMM_SHAPES:
+        for text in compare_torch.GEMM_SHAPES:
             compare_torch.parse_gemm_shape(text)
 
     def test_launcher_signature_and_values_follow_the_space(self):
-        for space_file in compare_torch.DEFAULT_GEMM_SPACES:
+        for space_file in compare_torch.GEMM_SPACES:
             with open(os.path.join(ROOT, space_file)) as f:
                 space = json.load(f)
-            self.assertIn(compare_torch.gemm_space_dtype(space), ("fp16", "bf16"))
-            symbol, names, argtypes = compare_torch.compare_sdpa.launcher_signature(space)
+            self.assertIn(compare_torch.space_dtype(space, "A"), ("fp16", "bf16"))
+            symbol, names, argtypes = compare_torch.launcher_signature(space)
             self.assertEqual(symbol, "gemm_wgmma_launch")
             self.assertEqual(names, ["A", "B", "bias", "D", "M", "N", "K", "workspace"])
             self.assertEqual(argtypes, [ctypes.c_void_p] * 4 + [ctypes.c_int32] * 3 + [ctypes.c_void_p] * 2)
         tensors = {name: FakeTensor(address) for name, address in zip(["a", "b", "bias", "d", "workspace"],
                                                                       [16, 32, 48, 64, 80])}
-        values = compare_torch.gemm_argument_values(["A", "B", "bias", "D", "M", "N", "K", "workspace"], tensors,
-                                                    compare_torch.parse_gemm_shape("3,5,7"))
+        shape = compare_torch.parse_gemm_shape("3,5,7")
+        values = compare_torch.gemm_values(["A", "B", "bias", "D", "M", "N", "K", "workspace"], tensors, shape)
         self.assertEqual(values, [16, 32, 48, 64, 3, 5, 7, 80])
         with self.assertRaises(ValueError):
-            compare_torch.gemm_argument_values(["alpha"], tensors, compare_torch.parse_gemm_shape("3,5,7"))
+            compare_torch.gemm_values(["alpha"], tensors, shape)
 
     def test_table(self):
         row = dict(compare_torch.parse_gemm_shape("8192,8192,8192"),
@@ -55,15 +217,101 @@ class CompareTorchGemmTest(unittest.TestCase):
                    ours={"us": 1300.0, "tflops": 845.8, "space": "search_spaces/gemm_wgmma.json", "config_id": 7,
                          "stored": {"us": 1290.0, "mode": "graph x1, no L2 flush"}, "vs_stored": 1.008},
                    ratio=1400.0 / 1300.0)
-        table = compare_torch.format_gemm_table([row]).splitlines()
+        table = compare_torch.format_table([row], compare_torch.GEMM).splitlines()
         self.assertEqual(len(table), 2)
+        self.assertIn("cuBLAS us (TFLOP/s)", table[0])
+        self.assertIn("ours/cuBLAS", table[0])
         self.assertIn("8192,8192,8192", table[1])
+        self.assertIn("[K,N]", table[1])
         self.assertIn("1400.0 (785)", table[1])
         self.assertIn("1.08x", table[1])
+        self.assertIn("1290.0 (graph x1, no L2 flush)", table[1])
         self.assertIn("gemm_wgmma.json #7", table[1])
         failed = dict(compare_torch.parse_gemm_shape("1,2,8,nt"), cublas={"us": 5.0, "tflops": 0.0},
                       ours={"space": "x.json", "error": "no working variant"})
-        self.assertIn("no working variant", compare_torch.format_gemm_table([failed]).splitlines()[1])
+        self.assertIn("no working variant", compare_torch.format_table([failed], compare_torch.GEMM).splitlines()[1])
+
+
+class CommandLineTest(unittest.TestCase):
+    def setUp(self):
+        self.cwd = os.getcwd()
+        os.chdir(ROOT)
+
+    def tearDown(self):
+        os.chdir(self.cwd)
+
+    def test_each_operation_reads_its_shapes_and_keeps_the_spaces_of_its_dtype(self):
+        with contextlib.redirect_stderr(io.StringIO()) as err:
+            op, args = compare_torch.parse_arguments(["attention", "--shape", "2,8,1000,64,causal"])
+        self.assertIs(op, compare_torch.ATTENTION)
+        self.assertEqual(args.shapes, [{"B": 2, "H": 8, "S": 1000, "D": 64, "causal": True}])
+        self.assertNotIn("search_spaces/flash_attn_fwd_mma_bf16.json", args.spaces)
+        self.assertIn("flash_attn_fwd_mma_bf16.json: not fp16, left out", err.getvalue())
+        self.assertEqual((args.reps, args.warmup, args.sync_each_replay), (100, 10, False))
+        with contextlib.redirect_stderr(io.StringIO()):
+            op, args = compare_torch.parse_arguments(["gemm", "--dtype", "bf16", "--sync-each-replay"])
+        self.assertIs(op, compare_torch.GEMM)
+        self.assertEqual(args.spaces, ["search_spaces/gemm_wgmma_bf16.json"])
+        self.assertEqual(len(args.shapes), len(compare_torch.GEMM_SHAPES))
+        self.assertTrue(args.sync_each_replay)
+
+    def test_bad_command_lines_exit_with_usage(self):
+        for argv in ([], ["conv"], ["attention", "--shape", "1,8,512"], ["gemm", "--shape", "1,2,3,tn"]):
+            with contextlib.redirect_stderr(io.StringIO()) as err, self.assertRaises(SystemExit, msg=argv) as exit:
+                compare_torch.parse_arguments(argv)
+            self.assertEqual(exit.exception.code, 2, argv)
+            self.assertIn("usage: compare_torch.py", err.getvalue())
+
+
+class SharedLoopTest(unittest.TestCase):
+    def test_time_callable_captures_a_graph_of_calls_and_reports_the_median_per_call(self):
+        torch = FakeTorch(replay_ms=[1.0, 2.0, 4.0, 3.0, 5.0])
+        calls = []
+        timing = compare_torch.time_callable(torch, lambda: calls.append(torch.capturing), reps=5, warmup=7)
+        # Three calls outside the graph (a failing call raises there), then REPLAYS_PER_GRAPH captured.
+        self.assertEqual(calls, [False] * 3 + [True] * compare_torch.REPLAYS_PER_GRAPH)
+        self.assertEqual(torch.replays, 7 + 5)
+        # The warm-up replays took 1, 2, 4, 3, 5, 1, 2 ms; the timed ones 4, 3, 5, 1, 2 ms, per 10 calls.
+        self.assertAlmostEqual(timing["us"], 300.0)
+        self.assertAlmostEqual(timing["p20_us"], 100.0)
+        self.assertAlmostEqual(timing["p80_us"], 400.0)
+        self.assertNotIn("wait", torch.log, "replays are queued back to back")
+        waited = FakeTorch(replay_ms=[1.0])
+        compare_torch.time_callable(waited, lambda: None, reps=4, warmup=0, sync_each_replay=True)
+        self.assertEqual(waited.log.count("wait"), 4)
+
+    def test_a_failing_call_raises_before_the_capture(self):
+        torch = FakeTorch(replay_ms=[1.0])
+
+        def fail():
+            raise RuntimeError("the backend does not take this shape")
+        with self.assertRaises(RuntimeError):
+            compare_torch.time_callable(torch, fail, reps=3, warmup=1)
+        self.assertEqual(torch.replays, 0)
+
+    def test_load_launcher_sizes_the_workspace_and_passes_the_stream(self):
+        with open(os.path.join(ROOT, "search_spaces/gemm_wgmma.json")) as f:
+            space = json.load(f)
+        torch = FakeTorch(replay_ms=[1.0])
+        library = type("Library", (), {})()
+        library.gemm_wgmma_launch, library.gemm_wgmma_workspace_bytes = FakeFunction(0), FakeFunction(0)
+        tensors = {name: FakeTensor(address) for name, address in zip(["a", "b", "bias", "d"], [16, 32, 48, 64])}
+        tensors["workspace"] = FakeTensor(1)  # a previous space's: replaced
+        shape = compare_torch.parse_gemm_shape("3,5,7")
+        call = compare_torch.load_launcher(torch, library, space, tensors,
+                                           lambda names, tensors: compare_torch.gemm_values(names, tensors, shape))
+        self.assertEqual(library.gemm_wgmma_workspace_bytes.calls, [(3, 5, 7)])
+        self.assertEqual(library.gemm_wgmma_workspace_bytes.restype, ctypes.c_size_t)
+        self.assertEqual(torch.log, [("empty", 1, "cuda", "uint8")])  # at least one byte
+        self.assertEqual(library.gemm_wgmma_launch.argtypes, compare_torch.launcher_signature(space)[2])
+        self.assertEqual(library.gemm_wgmma_launch.calls, [], "loading launches nothing")
+        call()
+        (args,) = library.gemm_wgmma_launch.calls
+        self.assertEqual(list(args[:-1]), [16, 32, 48, 64, 3, 5, 7, 4096])
+        self.assertEqual(args[-1].value, 1234)  # the current stream
+        library.gemm_wgmma_launch.result = 700
+        with self.assertRaisesRegex(RuntimeError, "gemm_wgmma_launch returned CUDA error 700"):
+            call()
 
 
 if __name__ == "__main__":

@@ -4,10 +4,9 @@
 # nearby problems, `best` prints the problem-by-config table, and bad input stops before any search.
 # Usage: tests/session/multi_problem_tune.sh EVOTUNE
 set -euo pipefail
-evotune=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-db="$work/tune.db"
+evotune=$1 backend=sqlite
+root=$(cd "$(dirname "$0")/../.." && pwd)
+source "$root/tests/support/test_db.sh"
 space=tests/data/spaces/saxpy.json
 replays=()
 for n in 4096 8192 16384 65536; do
@@ -17,7 +16,7 @@ for n in 4096 8192 16384 65536; do
 done
 status=0
 fail() { echo "FAIL: $*"; status=1; }
-runs() { scripts/sqlite_query.sh "$db" "SELECT COUNT(*) FROM runs"; }
+runs() { sql "SELECT COUNT(*) FROM runs"; }
 
 "$evotune" tune $space --problem "ALIGN=4,N=4096,8192,16384" --strategy evolve --budget 10 "${replays[@]}" \
   --db "$db" >"$work/out1" 2>"$work/log1" || { fail "the list tune failed"; cat "$work/log1"; }

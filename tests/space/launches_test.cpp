@@ -110,13 +110,13 @@ TEST_F(LaunchErrors, MalformedLists) {
   EXPECT_EQ(load_error([&](auto& json) {
               launches(json) = {{"KernelName", "row_sum"}};
             }),
-            ": KernelSpecification.Launches: expected a list, found an object");
+            ": KernelSpecification.Launches: expected a list, got an object");
   EXPECT_EQ(
       load_error([&](auto& json) {
         launches(json)[1]["Grid"] = {{"X", 1}};
       }),
       ": KernelSpecification.Launches[1].Grid: unknown field (known: If, KernelName, GlobalSize, LocalSize, "
-      "SharedMemory, ClusterSize, Arguments)");
+      "SharedMemory, ClusterSize, Arguments, Description)");
   EXPECT_EQ(load_error([&](auto& json) { launches(json)[2].erase("Arguments"); }),
             ": KernelSpecification.Launches[2].Arguments: missing required field");
   EXPECT_EQ(load_error([&](auto& json) { launches(json)[1]["KernelName"] = "row-sum"; }),

@@ -171,7 +171,8 @@ const BadFile kBadFiles[] = {
      "float, double, int32, int64)"},
     {"unknown_argument_field.json",
      ": KernelSpecification.Arguments[0].Sise: unknown field (known: Name, Type, "
-     "MemoryType, Size, AccessType, FillType, FillRange, FillValue, SpecialFills, Value, ConstantSymbol)"},
+     "MemoryType, Size, AccessType, FillType, FillRange, FillValue, SpecialFills, Value, ConstantSymbol, "
+     "Description)"},
     {"special_fills_on_output.json",
      ": KernelSpecification.Arguments[1].SpecialFills: a WriteOnly argument is not filled (it is "
      "NaN-poisoned)"},
@@ -183,7 +184,7 @@ const BadFile kBadFiles[] = {
     {"extra_problem_unknown_size.json", ": Validation.ExtraProblems[0].M: not a problem size"},
     {"unknown_top_field.json",
      ": Expresions: unknown field (known: General, Name, ConfigurationSpace, Problem, "
-     "Expressions, KernelSpecification, Reference, Validation, Work, Budget, Baseline, Seeds)"},
+     "Expressions, KernelSpecification, Reference, Validation, Work, Budget, Baseline, Seeds, Description)"},
     {"no_output.json",
      ": KernelSpecification.Arguments: no output argument (AccessType WriteOnly or ReadWrite): "
      "nothing to validate"},
@@ -233,7 +234,7 @@ TEST(SpaceFile, MoreErrors) {
   EXPECT_EQ(error([](auto& j) {
               j["ConfigurationSpace"]["TuningParameters"][0]["Values"] = {32, 1.5};
             }),
-            "ConfigurationSpace.TuningParameters[0].Values: expected integers, found a number 1.5");
+            "ConfigurationSpace.TuningParameters[0].Values[1]: expected an integer, got 1.5");
   EXPECT_EQ(
       error([](auto& j) { j["ConfigurationSpace"]["TuningParameters"] = nlohmann::ordered_json::array(); }),
       "ConfigurationSpace.TuningParameters: empty list");
@@ -241,8 +242,7 @@ TEST(SpaceFile, MoreErrors) {
             "ConfigurationSpace.Conditions[0].Expression: missing required field");
   EXPECT_EQ(
       error([](auto& j) { j["ConfigurationSpace"]["Conditions"][0]["Expression"] = true; }),
-      "ConfigurationSpace.Conditions[0].Expression: expected an expression (a string or a number), found a "
-      "boolean");
+      "ConfigurationSpace.Conditions[0].Expression: expected an expression (a string or a number), got true");
   EXPECT_EQ(error([](auto& j) { j["Problem"]["Sizes"][0]["Default"] = 0; }),
             "Problem.Sizes[0].Default: default 0 is not positive (list Values to allow it)");
   EXPECT_EQ(error([](auto& j) { j["Problem"]["Sizes"][0].erase("Default"); }),
@@ -256,7 +256,7 @@ TEST(SpaceFile, MoreErrors) {
   EXPECT_EQ(error([](auto& j) { j["KernelSpecification"]["GlobalSize"].erase("X"); }),
             "KernelSpecification.GlobalSize.X: missing required field");
   EXPECT_EQ(error([](auto& j) { j["KernelSpecification"]["LocalSize"]["W"] = 1; }),
-            "KernelSpecification.LocalSize.W: unknown field (known: X, Y, Z)");
+            "KernelSpecification.LocalSize.W: unknown field (known: X, Y, Z, Description)");
   EXPECT_EQ(
       error([](auto& j) { j["KernelSpecification"]["Arguments"][0]["FillType"] = "Generator"; }),
       "KernelSpecification.Arguments[0].FillType: unknown FillType 'Generator' (known: Random, Constant)");
@@ -290,7 +290,7 @@ TEST(SpaceFile, MoreErrors) {
   EXPECT_EQ(error([](auto& j) { j["Budget"][0]["BudgetValue"] = 0; }),
             "Budget[0].BudgetValue: budget must be positive");
   EXPECT_EQ(error([](auto& j) { j["Work"]["Flopz"] = "1"; }),
-            "Work.Flopz: unknown field (known: Flops, Bytes)");
+            "Work.Flopz: unknown field (known: Flops, Bytes, Description)");
 }
 
 TEST(SpaceFile, DescriptionAndGeneralAreFreeForm) {
@@ -307,7 +307,7 @@ TEST(SpaceFile, MissingFileAndNotAnObject) {
   EXPECT_EQ(load_error("tests/data/spaces/nope.json"), "tests/data/spaces/nope.json: cannot read the file");
   TempSpaces temp;
   const auto file = temp.write_text("list.json", "[1, 2]");
-  EXPECT_EQ(load_error(file), file.string() + ": expected an object, found a list");
+  EXPECT_EQ(load_error(file), file.string() + ": expected an object, got a list");
 }
 
 }  // namespace

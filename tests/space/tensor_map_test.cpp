@@ -88,7 +88,7 @@ TEST_F(TensorMaps, MalformedMapsAreRefusedNamingTheField) {
             ": KernelSpecification.Arguments[4].Dims: a tensor map has 1 to 5 dimensions, not 0");
   EXPECT_EQ(load_error([&](auto& json) { map(json)["Type"] = "float"; }),
             ": KernelSpecification.Arguments[4].Type: unknown field (known: Name, MemoryType, Buffer, Dims, "
-            "Strides, Box, Swizzle)");
+            "Strides, Box, Swizzle, Description)");
   EXPECT_EQ(load_error([&](auto& json) { json["Reference"]["Arguments"].push_back("x_map"); }),
             ": Reference.Arguments[4]: 'x_map' is a TensorMap argument: the reference takes plain buffers");
   const std::string past = load_error([&](auto& json) { map(json)["Dims"] = {"8", "N"}; });

@@ -94,7 +94,13 @@ GpuSetup gpu_setup() {
                    buffer("mask", {FillSpec::Kind::constant, 0.0, 0.0, -2.75})};
   setup.reference = {kCubin, attention_launch()};
   setup.tolerances = {1e-3, 0.1 + 0.2};
-  setup.settings = {7, 101, false, 1234.5, false, 2, TimingMode::graph};
+  setup.settings = {.warmup = 7,
+                    .repetitions = 101,
+                    .flush_l2 = false,
+                    .timeout_ms = 1234.5,
+                    .reset_in_process = false,
+                    .validation_rounds = 2,
+                    .timing = TimingMode::graph};
   setup.include_dirs = {"/usr/local/cuda/include", "/usr/local/cuda/include/cccl"};
   setup.extra_problems = {
       {"S=513", {buffer("out", {FillSpec::Kind::random_uniform, -1, 1, 0})}, attention_launch()}};
@@ -320,23 +326,25 @@ TEST(MessageCodec, MalformedAnswersAreOneLineNamingTheField) {
   const json good = encode(WorkerAnswer{ResultAnswer{1, full_outcome(), true}});
   json missing = good;
   missing["outcome"].erase("status");
-  expect_error([&] { decode_answer(missing); }, "worker answer: outcome.status: missing");
+  expect_error([&] { decode_answer(missing); }, "worker answer: outcome.status: missing required field");
   json unknown_status = good;
   unknown_status["outcome"]["status"] = "exploded";
   expect_error([&] { decode_answer(unknown_status); },
                "worker answer: outcome.status: unknown status 'exploded'");
   json short_timing = good;
   short_timing["outcome"]["timing"].erase("p80_us");
-  expect_error([&] { decode_answer(short_timing); }, "worker answer: outcome.timing.p80_us: missing");
+  expect_error([&] { decode_answer(short_timing); },
+               "worker answer: outcome.timing.p80_us: missing required field");
   json unknown_type = good;
   unknown_type["type"] = "gossip";
   expect_error([&] { decode_answer(unknown_type); }, "worker answer: type: unknown answer type 'gossip'");
   json extra = good;
   extra["mood"] = "fine";
-  expect_error([&] { decode_answer(extra); }, "worker answer: mood: unknown field");
+  expect_error([&] { decode_answer(extra); },
+               "worker answer: mood: unknown field (known: type, ticket, outcome, healthy)");
   json no_device = encode(WorkerAnswer{ReadyAnswer{}});
   no_device["device"] = json::object();
-  expect_error([&] { decode_answer(no_device); }, "worker answer: device.name: missing");
+  expect_error([&] { decode_answer(no_device); }, "worker answer: device.name: missing required field");
 }
 
 TEST(MessageCodec, MalformedSetupsAndJobsAreOneLineNamingTheField) {
@@ -351,14 +359,14 @@ TEST(MessageCodec, MalformedSetupsAndJobsAreOneLineNamingTheField) {
   json text_cubin = good;
   text_cubin["reference"]["cubin"] = "ELF";
   expect_error([&] { decode_setup(text_cubin); },
-               "setup message: reference.cubin: expected binary data, got a string");
+               "setup message: reference.cubin: expected binary data, got \"ELF\"");
   json short_grid = good;
   short_grid["reference"]["launch"]["grid"] = {1, 2};
   expect_error([&] { decode_setup(short_grid); },
                "setup message: reference.launch.grid: expected 3 items, got 2");
   json settings = good;
   settings["settings"] = json::array();
-  expect_error([&] { decode_setup(settings); }, "setup message: settings: expected a JSON object");
+  expect_error([&] { decode_setup(settings); }, "setup message: settings: expected an object, got a list");
   expect_error(
       [] {
         decode_setup({{"engine", "quantum"}});
