@@ -23,7 +23,11 @@ def stamp(text):
 
 def evotune_run(db):
     con = sqlite3.connect(db)
-    started, finished = con.execute("SELECT started_at, finished_at FROM runs ORDER BY id LIMIT 1").fetchone()
+    run = con.execute("SELECT started_at, finished_at FROM runs ORDER BY id LIMIT 1").fetchone() \
+        if con.execute("SELECT 1 FROM sqlite_master WHERE name = 'runs'").fetchone() else None
+    if run is None:  # the tune stopped before its run began (its log says why)
+        return [], 0
+    started, finished = run
     rows = con.execute("SELECT status, time_median_us, created_at FROM measurements ORDER BY id").fetchall()
     start = stamp(started)
     end = stamp(finished) if finished else (stamp(rows[-1][2]) if rows else start)
@@ -69,7 +73,8 @@ def main():
     for db in sorted(glob.glob(os.path.join(out, "*.evolve.*.db"))):
         name, _, budget, seed, _ = os.path.basename(db).split(".")
         rows, wall = evotune_run(db)
-        entries.append((name, "evotune evolve", budget, seed, summary(rows, wall), None))
+        entries.append((name, "evotune evolve", budget, seed, summary(rows, wall),
+                        None if rows else "no run stored (see the tune's log)"))
     for path in sorted(glob.glob(os.path.join(out, "*.kt_*.json"))):
         parts = os.path.basename(path).split(".")
         name, tuner = parts[0], "Kernel Tuner " + ("GA" if parts[1] == "kt_ga" else "brute force (default)")
