@@ -277,6 +277,52 @@ TEST(SearchSpace, DeviceVariables) {
   EXPECT_FALSE(space.check(config, space.resolve_problem(""), device).valid);
 }
 
+// A cache length drawn up to the cache's capacity: fill bounds and values are expressions of the sizes,
+// evaluated for each problem; a range that comes out empty, or a tuning parameter in one, names its field.
+TEST(SearchSpace, FillsAreExpressionsOfTheSizes) {
+  TempSpaces temp;
+  const auto space = SearchSpace::load(temp.write([](auto& json) {
+    auto& x = json["KernelSpecification"]["Arguments"][0];
+    x["FillRange"] = {0, "N - 1"};
+    x["SpecialFills"] = {{{"FillType", "Constant"}, {"FillValue", "N / 2"}}};
+  }));
+  const auto buffers = space.buffers(space.resolve_problem("N=100"));
+  EXPECT_EQ(buffers[0].fill.low, 0);
+  EXPECT_EQ(buffers[0].fill.high, 99);
+  ASSERT_EQ(buffers[0].special_fills.size(), 1u);
+  EXPECT_EQ(buffers[0].special_fills[0].kind, FillSpec::Kind::constant);
+  EXPECT_EQ(buffers[0].special_fills[0].value, 50);
+  EXPECT_EQ(buffers[1].fill.value, 0.5);  // a number, as before
+
+  const auto empty = SearchSpace::load(temp.write(
+      [](auto& json) {
+        json["KernelSpecification"]["Arguments"][0]["FillRange"] = {"N", 10};
+      },
+      "empty.json"));
+  EXPECT_NO_THROW(empty.buffers(empty.resolve_problem("N=10")));
+  try {
+    empty.buffers(empty.resolve_problem("N=11"));
+    FAIL() << "an empty range was accepted";
+  } catch (const SpaceError& error) {
+    EXPECT_NE(std::string(error.what())
+                  .find("KernelSpecification.Arguments[0].FillRange[0]: low 11 is above high 10"),
+              std::string::npos)
+        << error.what();
+  }
+  try {
+    SearchSpace::load(temp.write(
+        [](auto& json) {
+          json["KernelSpecification"]["Arguments"][0]["FillRange"] = {0, "BLOCK"};
+        },
+        "parameter.json"));
+    FAIL() << "a tuning parameter in a fill was accepted";
+  } catch (const SpaceError& error) {
+    EXPECT_NE(std::string(error.what()).find("FillRange[1]: 'BLOCK' is a tuning parameter"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
 TEST(SearchSpace, ConditionThatCannotBeEvaluated) {
   TempSpaces temp;
   const auto space = SearchSpace::load(temp.write([](auto& json) {
