@@ -149,28 +149,35 @@ __device__ __forceinline__ int swizzled(int row, int chunk) { return row * D + (
 struct KeyRows {
   const int* block_table;
   int b, h, hkv, skv, max_pages;
-  __device__ __forceinline__ long long offset(int j) const {
-    long long row;
+  // The cache row (of hkv * D values) that holds key j.
+  __device__ __forceinline__ long long row(int j) const {
     if constexpr (PAGED)
-      row = static_cast<long long>(block_table[static_cast<long long>(b) * max_pages + j / PAGE]) * PAGE +
-            j % PAGE;
+      return static_cast<long long>(block_table[static_cast<long long>(b) * max_pages + j / PAGE]) * PAGE +
+             j % PAGE;
     else
-      row = static_cast<long long>(b) * skv + j;
-    return (row * hkv + h) * D;
+      return static_cast<long long>(b) * skv + j;
   }
+  __device__ __forceinline__ long long offset(long long cache_row) const { return (cache_row * hkv + h) * D; }
 };
 
+// A tile never crosses a page: its rows follow its first key's (one block-table read a tile, not a row).
+constexpr bool TILE_IN_PAGE = !PAGED || PAGE % BLOCK_N == 0;
+
 // The producer role: every thread copies its chunks of key tile `tile` into ring slot `slot`; rows at or past
-// the sequence's length are zero-filled (V rows must be finite: P is 0 there, but 0 * NaN is not).
+// the sequence's length are zero-filled (V rows must be finite: P is 0 there, but 0 * NaN is not). The tile's
+// first key is below the length.
 __device__ __forceinline__ void load_tile(SharedStorage& smem, const elem* k_cache, const elem* v_cache,
                                           const KeyRows& rows, int length, int tile, int slot) {
+  const int key0 = tile * BLOCK_N;
+  long long row0 = 0;
+  if constexpr (TILE_IN_PAGE) row0 = rows.row(key0);
 #pragma unroll 4
   for (int i = 0; i < TILE_CHUNKS / THREADS; ++i) {
     const int c = threadIdx.x + i * THREADS;
     const int row = c / CHUNKS, chunk = c % CHUNKS;
-    const int key = tile * BLOCK_N + row;
-    const bool in = key < length;
-    const long long offset = in ? rows.offset(key) + chunk * 8 : 0;
+    const bool in = key0 + row < length;
+    long long offset = 0;
+    if (in) offset = rows.offset(TILE_IN_PAGE ? row0 + row : rows.row(key0 + row)) + chunk * 8;
     sm80::copy_16<L2_256B != 0>(&smem.ring.k[slot][swizzled(row, chunk)], k_cache + offset, in ? 16 : 0);
     sm80::copy_16<L2_256B != 0>(&smem.ring.v[slot][swizzled(row, chunk)], v_cache + offset, in ? 16 : 0);
   }

@@ -5,9 +5,10 @@
 // cache_seqlens [B], clamped to [0, skv]; query i of SQ sees keys j < L - SQ + 1 + i (CAUSAL) or j < L; a
 // query that sees no key gets 0. G, SQ, D, CAUSAL, PAGED and PAGE are #defined like for the tuned kernel.
 //
-// One block of 256 threads per query row (grid B * HQ * SQ), two passes over the row's keys: the largest
+// One block of 8 warps per query row (grid B * HQ * SQ); warp w takes keys w, w + 8, ..., its lanes the
+// columns lane, lane + 32, ... (coalesced reads of a key's row). Two passes over the row's keys: the largest
 // score, then the sum of exp(score - max) and the weighted sum of V, every product and sum in double; the
-// partial sums are added in a fixed order, so the output does not depend on timing.
+// warps' partial sums are added in warp order, so the output does not depend on timing.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -27,32 +28,23 @@ static_assert(false, "D, G, SQ, CAUSAL, PAGED and PAGE must be #defined");
 
 #define NEG_INF (-__longlong_as_double(0x7ff0000000000000LL))  // -inf, without <cmath>
 
-constexpr int REF_THREADS = 256;
-constexpr int PARTS = REF_THREADS / D;  // threads per output column in the second pass
-static_assert(REF_THREADS % D == 0, "the block's threads cover the columns a whole number of times");
+constexpr int REF_WARPS = 8;
+constexpr int COLUMNS = D / 32;  // columns per lane
+static_assert(D % 32 == 0, "each lane owns D / 32 columns");
 
-__device__ double block_reduce(double x, double* scratch, bool take_max) {
-  scratch[threadIdx.x] = x;
-  __syncthreads();
-  for (int stride = REF_THREADS / 2; stride > 0; stride /= 2) {
-    if (threadIdx.x < stride) {
-      const double other = scratch[threadIdx.x + stride];
-      scratch[threadIdx.x] = take_max ? fmax(scratch[threadIdx.x], other) : scratch[threadIdx.x] + other;
-    }
-    __syncthreads();
-  }
-  const double result = scratch[0];
-  __syncthreads();
-  return result;
+__device__ double warp_sum(double x) {
+  for (int offset = 16; offset > 0; offset /= 2) x += __shfl_xor_sync(0xffffffffu, x, offset);
+  return x;
 }
 
-extern "C" __global__ void __launch_bounds__(REF_THREADS)
+extern "C" __global__ void __launch_bounds__(32 * REF_WARPS)
     decode_attn_ref(const elem* q, const elem* k_cache, const elem* v_cache, const int* cache_seqlens,
                     const int* block_table, elem* o, int hkv, int skv, float scale) {
-  __shared__ double q_s[D];
-  __shared__ double p_s[REF_THREADS];
-  __shared__ double scratch[REF_THREADS];
+  __shared__ double warp_max[REF_WARPS];
+  __shared__ double warp_total[REF_WARPS];
+  __shared__ double warp_acc[REF_WARPS][D];
 
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const long long row = blockIdx.x;  // (b * HQ + head) * SQ + i
   const int hq = G * hkv;
   const int i = static_cast<int>(row % SQ);
@@ -70,39 +62,40 @@ extern "C" __global__ void __launch_bounds__(REF_THREADS)
               : static_cast<long long>(b) * skv + j;
     return (key_row * hkv + h) * D;
   };
+  double q_lane[COLUMNS];
+  for (int c = 0; c < COLUMNS; ++c) q_lane[c] = to_double(q[row * D + lane + 32 * c]);
   auto score = [&](int j) {
     const elem* k = k_cache + key_offset(j);
     double dot = 0.0;
-    for (int d = 0; d < D; ++d) dot += q_s[d] * to_double(k[d]);
-    return dot * static_cast<double>(scale);
+    for (int c = 0; c < COLUMNS; ++c) dot += q_lane[c] * to_double(k[lane + 32 * c]);
+    return warp_sum(dot) * static_cast<double>(scale);
   };
 
-  for (int d = threadIdx.x; d < D; d += REF_THREADS) q_s[d] = to_double(q[row * D + d]);
+  double m = NEG_INF;
+  for (int j = warp; j < limit; j += REF_WARPS) m = fmax(m, score(j));
+  if (lane == 0) warp_max[warp] = m;
   __syncthreads();
+  double row_max = NEG_INF;
+  for (int w = 0; w < REF_WARPS; ++w) row_max = fmax(row_max, warp_max[w]);
 
-  double local_max = NEG_INF;
-  for (int j = threadIdx.x; j < limit; j += REF_THREADS) local_max = fmax(local_max, score(j));
-  const double row_max = block_reduce(local_max, scratch, true);
-
-  double local_sum = 0.0;
-  double acc = 0.0;  // column threadIdx.x % D over keys of this thread's part
-  const int column = threadIdx.x % D, part = threadIdx.x / D;
-  for (int j0 = 0; j0 < limit; j0 += REF_THREADS) {
-    const int j = j0 + threadIdx.x;
-    const double p = j < limit ? exp(score(j) - row_max) : 0.0;
-    p_s[threadIdx.x] = p;
-    local_sum += p;
-    __syncthreads();
-    for (int jj = part; jj < REF_THREADS && j0 + jj < limit; jj += PARTS)
-      acc += p_s[jj] * to_double(v_cache[key_offset(j0 + jj) + column]);
-    __syncthreads();
+  double total = 0.0;
+  double acc[COLUMNS];
+  for (int c = 0; c < COLUMNS; ++c) acc[c] = 0.0;
+  for (int j = warp; j < limit; j += REF_WARPS) {
+    const double p = exp(score(j) - row_max);
+    total += p;
+    const elem* v = v_cache + key_offset(j);
+    for (int c = 0; c < COLUMNS; ++c) acc[c] += p * to_double(v[lane + 32 * c]);
   }
-  const double sum = block_reduce(local_sum, scratch, false);
-  scratch[threadIdx.x] = acc;
+  if (lane == 0) warp_total[warp] = total;
+  for (int c = 0; c < COLUMNS; ++c) warp_acc[warp][lane + 32 * c] = acc[c];
   __syncthreads();
   if (threadIdx.x < D) {
-    double out = 0.0;
-    for (int k = 0; k < PARTS; ++k) out += scratch[k * D + threadIdx.x];
+    double out = 0.0, sum = 0.0;
+    for (int w = 0; w < REF_WARPS; ++w) {
+      out += warp_acc[w][threadIdx.x];
+      sum += warp_total[w];
+    }
     o[row * D + threadIdx.x] = from_double(limit > 0 ? out / sum : 0.0);
   }
 }
