@@ -2,20 +2,20 @@
 //
 // q, o: fp16 [B, HQ, SQ, D] (bf16 when the space compiles with -DBF16=1), contiguous; HQ = G * HKV, query
 // head hq reads KV head hq / G. The SQ queries are the last SQ positions of their sequence: with cache length
-// L = cache_seqlens[b] (clamped to [0, SKV]), query i sits at L - SQ + i and, CAUSAL, sees keys j < L - SQ +
-// 1 + i (bottom-right aligned, as FlashAttention's kvcache path); not CAUSAL, keys j < L. A query that sees
-// no key (L = 0, or L < SQ under CAUSAL) gets 0, never NaN. Key j's row of HKV * D values:
-//   PAGED = 0: k_cache, v_cache [B, SKV, HKV, D], the row at (b * SKV + j) (flash_attn_with_kvcache's
-//   layout); PAGED = 1: k_cache, v_cache [num_pages, PAGE, HKV, D] and block_table int32 [B, MAX_PAGES] with
-//              MAX_PAGES = cdiv(SKV, PAGE): the row at (block_table[b][j / PAGE] * PAGE + j % PAGE).
+// L = cache_seqlens[b] (clamped to [0, SKV]), query i sits at L - SQ + i and, CAUSAL, sees the keys
+// j < L - SQ + 1 + i (bottom-right aligned, as FlashAttention's kvcache path); not CAUSAL, the keys j < L. A
+// query that sees no key (L = 0, or L < SQ under CAUSAL) gets 0, never NaN. Key j's row of HKV * D values:
+//   PAGED = 0: k_cache, v_cache [B, SKV, HKV, D] (flash_attn_with_kvcache's layout), row b * SKV + j;
+//   PAGED = 1: k_cache, v_cache [num_pages, PAGE, HKV, D] and block_table int32 [B, MAX_PAGES],
+//              MAX_PAGES = cdiv(SKV, PAGE), row block_table[b][j / PAGE] * PAGE + j % PAGE.
 // Keys at or past L are never read (their shared-memory rows are zero-filled), so a page table may hold
 // anything past a sequence's last page.
 //
 // One block per (row block, split, KV head, batch): grid (ROW_BLOCKS * NUM_SPLITS, HKV, B). The G * SQ query
 // rows of a KV head (row = head_in_group * SQ + query, so they are one contiguous [G * SQ, D] slab of q and
 // o) share every K/V tile the block loads: K and V are read once per group, which keeps decode
-// bandwidth-bound. A block takes 16 * M_TILES of them (ROW_BLOCKS = cdiv(G * SQ, 16 * M_TILES) blocks share a
-// split, adjacent in the grid, so that the K/V they all read comes from L2 after the first).
+// bandwidth-bound. A block takes 16 * M_TILES of them (ROW_BLOCKS = cdiv(G * SQ, 16 * M_TILES) blocks share
+// a split, adjacent in the grid, so that the K/V they all read comes from L2 after the first).
 //
 // Split s of a sequence of T = cdiv(L, BLOCK_N) key tiles takes tiles [s * P, min((s + 1) * P, T)) with
 // P = cdiv(T, NUM_SPLITS); later splits are empty. The tiles stream through a ring of STAGES shared-memory
@@ -26,14 +26,16 @@
 // order (deterministic), and the block writes
 //   NUM_SPLITS = 1: o, normalised (decode_attn);
 //   NUM_SPLITS > 1: its normalised O, fp32, to O_part [NUM_SPLITS][B * HQ * SQ][D] and the base-2
-//                   log-sum-exp of its scaled scores to L_part [NUM_SPLITS][B * HQ * SQ] (-inf and O 0 where
-//                   it saw no key) (decode_attn_split); decode_attn_combine then weighs the splits into o.
+//                   log-sum-exp of its scaled scores to L_part [NUM_SPLITS][B * HQ * SQ] (-inf, and O 0,
+//                   where it saw no key) (decode_attn_split); decode_attn_combine weighs the splits into o.
 //
 // Tuning parameters (#defined by the tuner, never here):
-//   BLOCK_N      keys per K/V tile             WARPS    warps per block; each owns BLOCK_N / WARPS keys of a
-//   tile STAGES       K/V ring depth: STAGES - 1 tiles in flight while one is computed M_TILES      16-row
-//   query tiles per block (1 or 2) NUM_SPLITS   key ranges per sequence, each its own block; 1 = no combine
-//   launch L2_256B      1 = the copies ask L2 to prefetch 256 bytes (cp.async's .L2::256B hint); 0 = no hint
+//   BLOCK_N     keys per K/V tile
+//   WARPS       warps per block; each owns BLOCK_N / WARPS keys of every tile
+//   STAGES      K/V ring depth: STAGES - 1 tiles in flight while one is computed
+//   M_TILES     16-row query tiles per block (1 or 2)
+//   NUM_SPLITS  key ranges per sequence, each its own block; 1 = no combine launch
+//   L2_256B     1 = the copies ask L2 to prefetch 256 bytes (cp.async's .L2::256B hint); 0 = no hint
 //   Problem sizes: D (64 or 128), G (query heads per KV head), SQ (queries per sequence, 1..16), CAUSAL,
 //   PAGED, PAGE (page size, keys).
 //
