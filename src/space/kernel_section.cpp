@@ -27,22 +27,25 @@ void read_launch(const Field& section, const std::filesystem::path& folder, Kern
   if (const auto shared = section.find("SharedMemory")) kernel.shared_memory = expression_text(*shared);
 }
 
-FillSpec read_fill(const Field& field) {
-  FillSpec fill;
+FillDecl read_fill(const Field& field) {
+  FillDecl fill;
   const std::string type = field.find("FillType") ? field.at("FillType").text() : "Random";
   if (type == "Random") {
     if (field.find("FillValue")) field.at("FillValue").fail("FillValue needs FillType Constant");
     if (const auto range = field.find("FillRange")) {
       const auto bounds = range->elements();
       if (bounds.size() != 2) range->fail("expected [low, high]");
-      fill.low = bounds[0].number();
-      fill.high = bounds[1].number();
-      if (fill.low > fill.high) range->fail("low is above high");
+      fill.low = expression_text(bounds[0]);
+      fill.high = expression_text(bounds[1]);
+      // Bounds that are expressions are compared when a problem gives them values (SpaceModel::buffers).
+      if (bounds[0].json().is_number() && bounds[1].json().is_number() &&
+          bounds[0].number() > bounds[1].number())
+        range->fail("low is above high");
     }
   } else if (type == "Constant") {
     if (field.find("FillRange")) field.at("FillRange").fail("FillRange needs FillType Random");
     fill.kind = FillSpec::Kind::constant;
-    fill.value = field.at("FillValue").number();
+    fill.value = expression_text(field.at("FillValue"));
   } else {
     field.at("FillType").fail("unknown FillType '" + type + "' (known: Random, Constant)");
   }

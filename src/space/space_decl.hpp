@@ -41,6 +41,15 @@ struct SizeSpec {
   bool compile_time = false;          // baked into the kernel source as #define
 };
 
+// A Vector argument's fill as declared: its bounds or value are expressions of the problem sizes (a cache
+// length's range can follow the cache), evaluated into a FillSpec for each problem.
+struct FillDecl {
+  FillSpec::Kind kind = FillSpec::Kind::random_uniform;
+  std::string low = "-1";  // random_uniform range
+  std::string high = "1";
+  std::string value = "0";  // constant
+};
+
 struct ArgumentDecl {
   std::string name;
   DType dtype = DType::f32;
@@ -50,8 +59,8 @@ struct ArgumentDecl {
   std::string value_expr;   // scalar: value
   bool is_input = true;
   bool is_output = false;
-  FillSpec fill;
-  std::vector<FillSpec> special_fills;  // SpecialFills: one more validation round each
+  FillDecl fill;
+  std::vector<FillDecl> special_fills;  // SpecialFills: one more validation round each
   std::string constant_symbol;          // ConstantSymbol: also copied into this __constant__ variable
   // MemoryType "TensorMap" (is_vector false, no value): a TMA tensor map over the Vector argument
   // map_buffer, whose type it takes; expressions per dimension, innermost first.

@@ -24,7 +24,7 @@ std::string number_text(double value) {
 }
 
 std::string scope_text(Scope scope) {
-  return scope == Scope::reference ? "the reference's launch" : "buffer sizes and Work";
+  return scope == Scope::reference ? "the reference's launch" : "buffer sizes, fills and Work";
 }
 
 template <typename T>
@@ -81,6 +81,7 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
     const auto& argument = file.arguments[i];
     const std::string path = "KernelSpecification.Arguments[" + std::to_string(i) + "].";
     sizes_.emplace_back();
+    fills_.emplace_back();
     variant_values_.emplace_back();
     reference_values_.emplace_back();
     maps_.emplace_back();
@@ -101,6 +102,11 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
     if (argument.is_vector) {
       sizes_.back() = compile(argument.size_expr, path + "Size",
                               argument.is_scratch ? Scope::variant : Scope::sizes, all);
+      if (argument.is_scratch || !argument.is_input) continue;
+      fills_.back().push_back(compile_fill(argument.fill, path));
+      for (std::size_t f = 0; f < argument.special_fills.size(); ++f)
+        fills_.back().push_back(
+            compile_fill(argument.special_fills[f], path + "SpecialFills[" + std::to_string(f) + "]."));
       continue;
     }
     variant_values_.back() = compile(argument.value_expr, path + "Value", Scope::variant, all);
@@ -360,14 +366,57 @@ LaunchSpec SpaceModel::launch(Scope scope) const {
   return first;
 }
 
+SpaceModel::CompiledFill SpaceModel::compile_fill(const FillDecl& fill, const std::string& path) {
+  CompiledFill compiled{fill.kind, {}, {}, {}};
+  const std::size_t all = named_.size();
+  if (fill.kind == FillSpec::Kind::constant) {
+    compiled.value = compile(fill.value, path + "FillValue", Scope::sizes, all);
+  } else {
+    compiled.low = compile(fill.low, path + "FillRange[0]", Scope::sizes, all);
+    compiled.high = compile(fill.high, path + "FillRange[1]", Scope::sizes, all);
+  }
+  return compiled;
+}
+
+FillSpec SpaceModel::fill(const CompiledFill& compiled) const {
+  const auto finite = [&](const Compiled& bound) {
+    const double value = bound.expression.evaluate();
+    if (!std::isfinite(value))
+      throw SpaceError(file_->label + ": " + bound.path + ": evaluates to " + number_text(value) +
+                       ", not a finite number" + context(Scope::sizes));
+    return value;
+  };
+  FillSpec spec;
+  spec.kind = compiled.kind;
+  if (compiled.value) spec.value = finite(*compiled.value);
+  if (compiled.low) {
+    spec.low = finite(*compiled.low);
+    spec.high = finite(*compiled.high);
+    if (spec.low > spec.high)
+      throw SpaceError(file_->label + ": " + compiled.low->path + ": low " + number_text(spec.low) +
+                       " is above high " + number_text(spec.high) + context(Scope::sizes));
+  }
+  return spec;
+}
+
 std::vector<BufferSpec> SpaceModel::buffers() const {
   std::vector<BufferSpec> result;
   for (std::size_t i = 0; i < file_->arguments.size(); ++i) {
     const auto& argument = file_->arguments[i];
     if (!argument.is_vector || argument.is_scratch) continue;
-    result.push_back(BufferSpec{argument.name, argument.dtype, whole(*sizes_[i], kCountMax, Scope::sizes),
-                                argument.is_input, argument.is_output, argument.fill, argument.special_fills,
-                                argument.constant_symbol});
+    BufferSpec buffer{argument.name,
+                      argument.dtype,
+                      whole(*sizes_[i], kCountMax, Scope::sizes),
+                      argument.is_input,
+                      argument.is_output,
+                      {},
+                      {},
+                      argument.constant_symbol};
+    if (!fills_[i].empty()) {
+      buffer.fill = fill(fills_[i].front());
+      for (std::size_t f = 1; f < fills_[i].size(); ++f) buffer.special_fills.push_back(fill(fills_[i][f]));
+    }
+    result.push_back(std::move(buffer));
   }
   return result;
 }

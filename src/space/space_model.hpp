@@ -100,6 +100,13 @@ class SpaceModel {
     std::vector<Compiled> dims, strides, box;
   };
   std::vector<std::optional<CompiledMap>> maps_;  // per argument: TensorMap
+  struct CompiledFill {
+    FillSpec::Kind kind = FillSpec::Kind::random_uniform;
+    std::optional<Compiled> low, high, value;  // random_uniform: low, high; constant: value
+  };
+  CompiledFill compile_fill(const FillDecl& fill, const std::string& path);
+  FillSpec fill(const CompiledFill& fill) const;
+  std::vector<std::vector<CompiledFill>> fills_;  // per argument: Vector input: its fill, then SpecialFills
   std::optional<Compiled> flops_;
   std::vector<std::vector<std::pair<std::string, Compiled>>> extra_problems_;
   std::optional<Compiled> bytes_;

@@ -6,13 +6,10 @@
 #include <cmath>
 #include <random>
 
-#include "compile/compiler.hpp"
 #include "cuda/driver.hpp"
-#include "cuda/resources.hpp"
 #include "eval/host_convert.hpp"
-#include "eval/launch_args.hpp"
-#include "gen/kernel_source.hpp"
 #include "space/search_space.hpp"
+#include "support/reference_kernel.hpp"
 
 namespace evotune {
 namespace {
@@ -28,20 +25,12 @@ TEST_P(AttentionReference, MatchesFloat64OnTheCpu) {
   if (cuda::device_count() == 0) GTEST_SKIP() << cuda::no_device_reason();
   const SearchSpace space = SearchSpace::load(GetParam().space);
   const Sizes sizes = space.resolve_problem(GetParam().problem);
-  const DeviceInfo device = cuda::query_device(0);
   const cuda::PrimaryContext context(0);
   context.make_current();
 
-  const Compiler compiler(cuda_include_dirs());
-  const KernelSource source =
-      render_source(space.reference_source(), "flash_attn_ref.cu", space.reference_constants(sizes));
-  const CompileResult compiled = compiler.compile(
-      {source.text, source.file_name, space.reference().name, device.arch(), space.compiler_options()});
-  ASSERT_EQ(compiled.status, Status::ok) << compiled.message;
-
   std::mt19937_64 rng(GetParam().problem[0] + 17);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  std::map<std::string, cuda::DeviceMemory> memory;
+  std::map<std::string, std::vector<unsigned char>> buffers;
   std::map<std::string, std::vector<double>> host;
   const DType dtype = space.buffers(sizes).front().dtype;  // f16 or bf16, the same for Q, K, V, O
   ASSERT_TRUE(dtype == DType::f16 || dtype == DType::bf16);
@@ -52,26 +41,12 @@ TEST_P(AttentionReference, MatchesFloat64OnTheCpu) {
     if (buffer.is_input)
       for (auto& b : bits) b = to_bits(uniform(rng));
     host[buffer.name] = to_doubles(bits.data(), dtype, buffer.count);
-    memory.emplace(buffer.name, cuda::DeviceMemory(bits.size() * 2));
-    memory.at(buffer.name).upload(bits.data(), bits.size() * 2);
+    buffers[buffer.name] = test::as_bytes(bits);
   }
-  const LaunchSpec launch = space.reference_launch(sizes, device);
-  KernelArgs args(launch.args, [&](const std::string& name) -> std::optional<std::uint64_t> {
-    if (!memory.contains(name)) return std::nullopt;
-    return memory.at(name).get();
-  });
-  const cuda::Module module = cuda::Module::load(compiled.cubin);
-  const auto& g = launch.grid;
-  const auto& b = launch.block;
-  cuda::check(cuda::driver().cuLaunchKernel(module.function(launch.kernel_name), g[0], g[1], g[2], b[0], b[1],
-                                            b[2], launch.dynamic_smem_bytes, nullptr, args.params(), nullptr),
-              "cuLaunchKernel");
-  cuda::check(cuda::driver().cuCtxSynchronize(), "cuCtxSynchronize");
-
-  std::vector<std::uint16_t> out_bits(host["O"].size());
-  memory.at("O").download(out_bits.data(), out_bits.size() * 2);
+  const std::vector<unsigned char> out_bytes = test::run_reference(space, sizes, buffers, "O");
+  ASSERT_FALSE(out_bytes.empty());
   const std::vector<double> out =
-      to_doubles(out_bits.data(), dtype, static_cast<std::int64_t>(out_bits.size()));
+      to_doubles(out_bytes.data(), dtype, static_cast<std::int64_t>(out_bytes.size() / 2));
   const std::vector<double> expected =
       test::attention_float64(host["Q"], host["K"], host["V"], sizes.at("B") * sizes.at("H"), sizes.at("S"),
                               sizes.at("D"), sizes.at("CAUSAL") != 0);

@@ -210,6 +210,59 @@ TEST(AttentionSpace, SpecialFillsReachTheBuffers) {
   EXPECT_TRUE(buffers[2].special_fills.empty());
 }
 
+// The decode space: the cache lengths fill the cache (the timed case), and its special rounds and the page
+// table follow the problem's capacity; one split is one launch, more add the combine and their scratch.
+TEST(DecodeSpace, FillsFollowTheCacheAndSplitsAddTheCombine) {
+  const SearchSpace decode = SearchSpace::load("search_spaces/decode_attn.json");
+  const Sizes sizes = decode.resolve_problem("B=2,HKV=2,G=4,SQ=3,SKV=1000,PAGED=1,PAGE=64");
+  std::map<std::string, BufferSpec> buffers;
+  for (auto& buffer : decode.buffers(sizes)) buffers[buffer.name] = buffer;
+  const BufferSpec& lengths = buffers.at("cache_seqlens");
+  EXPECT_EQ(lengths.count, 2);
+  EXPECT_EQ(lengths.fill.kind, FillSpec::Kind::constant);
+  EXPECT_EQ(lengths.fill.value, 1000);
+  ASSERT_EQ(lengths.special_fills.size(), 3u);
+  EXPECT_EQ(lengths.special_fills[0].low, 1);  // ragged
+  EXPECT_EQ(lengths.special_fills[0].high, 1000);
+  EXPECT_EQ(lengths.special_fills[1].high, 7);  // 2 * SQ + 1: queries that see no key
+  EXPECT_EQ(lengths.special_fills[2].value, 0);
+  const BufferSpec& table = buffers.at("block_table");
+  EXPECT_EQ(table.count, 2 * 16);  // cdiv(1000, 64) pages a sequence
+  EXPECT_EQ(table.fill.low, 0);
+  EXPECT_EQ(table.fill.high, 2 * 16 - 1);
+  EXPECT_EQ(buffers.at("k_cache").count, 2 * 16 * 64 * 2 * 128);
+  EXPECT_EQ(buffers.at("o").count, 2 * 8 * 3 * 128);
+
+  const auto extra = decode.extra_problems(sizes);
+  ASSERT_EQ(extra.size(), 1u);
+  EXPECT_EQ(extra[0].at("SKV"), 1037);
+  std::map<std::string, BufferSpec> past;
+  for (auto& buffer : decode.buffers(extra[0])) past[buffer.name] = buffer;
+  EXPECT_EQ(past.at("cache_seqlens").fill.value, 1037);
+  EXPECT_EQ(past.at("block_table").fill.high, 2 * 17 - 1);
+
+  const DeviceInfo device = test_device();
+  Config config{{"BLOCK_N", 64}, {"WARPS", 4},      {"STAGES", 3},
+                {"M_TILES", 1},  {"NUM_SPLITS", 1}, {"L2_256B", 1}};
+  ASSERT_TRUE(decode.check(config, sizes, device).valid) << decode.check(config, sizes, device).reason;
+  const LaunchSpec one = decode.variant_launch(config, sizes, device);
+  EXPECT_EQ(one.kernel_name, "decode_attn");
+  EXPECT_EQ(one.grid, (std::array<std::uint32_t, 3>{1, 2, 2}));  // 12 rows: one 16-row tile
+  EXPECT_TRUE(one.then.empty() && one.scratch.empty());
+  config["NUM_SPLITS"] = 4;
+  ASSERT_TRUE(decode.check(config, sizes, device).valid) << decode.check(config, sizes, device).reason;
+  const LaunchSpec split = decode.variant_launch(config, sizes, device);
+  EXPECT_EQ(split.kernel_name, "decode_attn_split");
+  EXPECT_EQ(split.grid, (std::array<std::uint32_t, 3>{4, 2, 2}));
+  ASSERT_EQ(split.then.size(), 1u);
+  EXPECT_EQ(split.then[0].kernel_name, "decode_attn_combine");
+  EXPECT_EQ(split.then[0].grid, (std::array<std::uint32_t, 3>{12, 1, 1}));  // 2 * 8 * 3 rows, 4 a block
+  ASSERT_EQ(split.scratch.size(), 2u);
+  EXPECT_EQ(split.scratch[0].count, 4 * 48 * 128);
+  EXPECT_EQ(split.scratch[1].count, 4 * 48);
+  EXPECT_EQ(decode.bytes(sizes), 2.0 * 2 * 2 * 1000 * 2 * 128 + 2.0 * 2 * 2 * 8 * 3 * 128);
+}
+
 TEST_F(SaxpySpace, CompileTimeConstants) {
   const Config config{{"BLOCK", 128}, {"ITEMS", 4}, {"VECTOR", 1}};
   EXPECT_EQ(space.compile_time_constants(config, space.resolve_problem("ALIGN=1")),
@@ -275,6 +328,52 @@ TEST(SearchSpace, DeviceVariables) {
   EXPECT_TRUE(space.check(config, space.resolve_problem(""), device).valid);
   device.cc_minor = 9;
   EXPECT_FALSE(space.check(config, space.resolve_problem(""), device).valid);
+}
+
+// A cache length drawn up to the cache's capacity: fill bounds and values are expressions of the sizes,
+// evaluated for each problem; a range that comes out empty, or a tuning parameter in one, names its field.
+TEST(SearchSpace, FillsAreExpressionsOfTheSizes) {
+  TempSpaces temp;
+  const auto space = SearchSpace::load(temp.write([](auto& json) {
+    auto& x = json["KernelSpecification"]["Arguments"][0];
+    x["FillRange"] = {0, "N - 1"};
+    x["SpecialFills"] = {{{"FillType", "Constant"}, {"FillValue", "N / 2"}}};
+  }));
+  const auto buffers = space.buffers(space.resolve_problem("N=100"));
+  EXPECT_EQ(buffers[0].fill.low, 0);
+  EXPECT_EQ(buffers[0].fill.high, 99);
+  ASSERT_EQ(buffers[0].special_fills.size(), 1u);
+  EXPECT_EQ(buffers[0].special_fills[0].kind, FillSpec::Kind::constant);
+  EXPECT_EQ(buffers[0].special_fills[0].value, 50);
+  EXPECT_EQ(buffers[1].fill.value, 0.5);  // a number, as before
+
+  const auto empty = SearchSpace::load(temp.write(
+      [](auto& json) {
+        json["KernelSpecification"]["Arguments"][0]["FillRange"] = {"N", 10};
+      },
+      "empty.json"));
+  EXPECT_NO_THROW(empty.buffers(empty.resolve_problem("N=10")));
+  try {
+    empty.buffers(empty.resolve_problem("N=11"));
+    FAIL() << "an empty range was accepted";
+  } catch (const SpaceError& error) {
+    EXPECT_NE(std::string(error.what())
+                  .find("KernelSpecification.Arguments[0].FillRange[0]: low 11 is above high 10"),
+              std::string::npos)
+        << error.what();
+  }
+  try {
+    SearchSpace::load(temp.write(
+        [](auto& json) {
+          json["KernelSpecification"]["Arguments"][0]["FillRange"] = {0, "BLOCK"};
+        },
+        "parameter.json"));
+    FAIL() << "a tuning parameter in a fill was accepted";
+  } catch (const SpaceError& error) {
+    EXPECT_NE(std::string(error.what()).find("FillRange[1]: 'BLOCK' is a tuning parameter"),
+              std::string::npos)
+        << error.what();
+  }
 }
 
 TEST(SearchSpace, ConditionThatCannotBeEvaluated) {

@@ -56,12 +56,12 @@ TEST(SpaceFile, ReadsEveryField) {
   EXPECT_EQ(x.dtype, DType::f32);
   EXPECT_EQ(x.size_expr, "N");
   EXPECT_EQ(x.fill.kind, FillSpec::Kind::random_uniform);
-  EXPECT_EQ(x.fill.low, -2);
-  EXPECT_EQ(x.fill.high, 2);
+  EXPECT_EQ(x.fill.low, "-2");
+  EXPECT_EQ(x.fill.high, "2");
   const auto& y = space.arguments()[1];
   EXPECT_TRUE(y.is_input && y.is_output);
   EXPECT_EQ(y.fill.kind, FillSpec::Kind::constant);
-  EXPECT_EQ(y.fill.value, 0.5);
+  EXPECT_EQ(y.fill.value, "0.5");
   const auto& n = space.arguments()[2];
   EXPECT_FALSE(n.is_vector);
   EXPECT_EQ(n.dtype, DType::i32);
@@ -190,7 +190,7 @@ const BadFile kBadFiles[] = {
      "nothing to validate"},
     {"parameter_in_size.json",
      ": KernelSpecification.Arguments[1].Size: 'BLOCK' is a tuning parameter, not visible "
-     "in buffer sizes and Work"},
+     "in buffer sizes, fills and Work"},
     {"unknown_reference_argument.json",
      ": Reference.Arguments[2]: unknown argument 'z' (not in "
      "KernelSpecification.Arguments)"},
@@ -200,10 +200,10 @@ const BadFile kBadFiles[] = {
      ": Reference.LocalSize.X: 'BLOCK' is a tuning parameter, not visible in the "
      "reference's launch"},
     {"parameter_in_work.json",
-     ": Work.Flops: 'BLOCKS' depends on tuning parameters, not visible in buffer sizes and "
+     ": Work.Flops: 'BLOCKS' depends on tuning parameters, not visible in buffer sizes, fills and "
      "Work"},
     {"device_in_work.json",
-     ": Work.Bytes: 'DEVICE_SM_COUNT' is a device limit, not visible in buffer sizes and Work"},
+     ": Work.Bytes: 'DEVICE_SM_COUNT' is a device limit, not visible in buffer sizes, fills and Work"},
 };
 
 INSTANTIATE_TEST_SUITE_P(EveryErrorClass, BadSpaceFile, ::testing::ValuesIn(kBadFiles), [](const auto& info) {
@@ -270,10 +270,10 @@ TEST(SpaceFile, MoreErrors) {
             "KernelSpecification.Arguments[2].Value: missing required field");
   EXPECT_EQ(error([](auto& j) { j["KernelSpecification"]["Arguments"][3]["Name"] = "x"; }),
             "KernelSpecification.Arguments[3].Name: duplicate argument 'x'");
-  EXPECT_EQ(
-      error([](auto& j) { j["KernelSpecification"]["Arguments"][0]["Size"] = "cdiv(N, DEVICE_CC)"; }),
-      "KernelSpecification.Arguments[0].Size: 'DEVICE_CC' is a device limit, not visible in buffer sizes and "
-      "Work");
+  EXPECT_EQ(error([](auto& j) { j["KernelSpecification"]["Arguments"][0]["Size"] = "cdiv(N, DEVICE_CC)"; }),
+            "KernelSpecification.Arguments[0].Size: 'DEVICE_CC' is a device limit, not visible in buffer "
+            "sizes, fills and "
+            "Work");
   EXPECT_EQ(error([](auto& j) {
               j["Reference"]["Arguments"] = {"n", "a", "x", "y", "x"};
             }),

@@ -1,0 +1,479 @@
+// Decode attention over a KV cache, split over the keys (flash-decoding), on mma.sync tensor cores.
+//
+// q, o: fp16 [B, HQ, SQ, D] (bf16 when the space compiles with -DBF16=1), contiguous; HQ = G * HKV, query
+// head hq reads KV head hq / G. The SQ queries are the last SQ positions of their sequence: with cache length
+// L = cache_seqlens[b] (clamped to [0, SKV]), query i sits at L - SQ + i and, CAUSAL, sees the keys
+// j < L - SQ + 1 + i (bottom-right aligned, as FlashAttention's kvcache path); not CAUSAL, the keys j < L. A
+// query that sees no key (L = 0, or L < SQ under CAUSAL) gets 0, never NaN. Key j's row of HKV * D values:
+//   PAGED = 0: k_cache, v_cache [B, SKV, HKV, D] (flash_attn_with_kvcache's layout), row b * SKV + j;
+//   PAGED = 1: k_cache, v_cache [num_pages, PAGE, HKV, D] and block_table int32 [B, MAX_PAGES],
+//              MAX_PAGES = cdiv(SKV, PAGE), row block_table[b][j / PAGE] * PAGE + j % PAGE.
+// Keys at or past L are never read (their shared-memory rows are zero-filled), so a page table may hold
+// anything past a sequence's last page.
+//
+// One block per (row block, split, KV head, batch): grid (ROW_BLOCKS * NUM_SPLITS, HKV, B). The G * SQ query
+// rows of a KV head (row = head_in_group * SQ + query, so they are one contiguous [G * SQ, D] slab of q and
+// o) share every K/V tile the block loads: K and V are read once per group, which keeps decode
+// bandwidth-bound. A block takes 16 * M_TILES of them (ROW_BLOCKS = cdiv(G * SQ, 16 * M_TILES) blocks share
+// a split, adjacent in the grid, so that the K/V they all read comes from L2 after the first).
+//
+// Split s of a sequence of T = cdiv(L, BLOCK_N) key tiles takes tiles [s * P, min((s + 1) * P, T)) with
+// P = cdiv(T, NUM_SPLITS); later splits are empty. The tiles stream through a ring of STAGES shared-memory
+// slots filled with 16-byte cp.async by every thread; each of the WARPS warps computes S = Q K^T for its own
+// BLOCK_N / WARPS keys of a tile (mma.sync.m16n8k16, fp32 accumulators, fragments by ldmatrix), runs its own
+// online softmax (base 2, the scale folded in) and accumulates P V into its own O, P reused from the S
+// accumulators in registers. At the end the warps' (max, sum, O) are merged through shared memory in warp
+// order (deterministic), and the block writes
+//   NUM_SPLITS = 1: o, normalised (decode_attn);
+//   NUM_SPLITS > 1: its normalised O, fp32, to O_part [NUM_SPLITS][B * HQ * SQ][D] and the base-2
+//                   log-sum-exp of its scaled scores to L_part [NUM_SPLITS][B * HQ * SQ] (-inf, and O 0,
+//                   where it saw no key) (decode_attn_split); decode_attn_combine weighs the splits into o.
+//
+// Tuning parameters (#defined by the tuner, never here):
+//   BLOCK_N     keys per K/V tile
+//   WARPS       warps per block; each owns BLOCK_N / WARPS keys of every tile
+//   STAGES      K/V ring depth: STAGES - 1 tiles in flight while one is computed
+//   M_TILES     16-row query tiles per block (1 or 2)
+//   NUM_SPLITS  key ranges per sequence, each its own block; 1 = no combine launch
+//   L2_256B     1 = the copies ask L2 to prefetch 256 bytes (cp.async's .L2::256B hint); 0 = no hint
+//   Problem sizes: D (64 or 128), G (query heads per KV head), SQ (queries per sequence, 1..16), CAUSAL,
+//   PAGED, PAGE (page size, keys).
+//
+// Shared memory (SharedStorage below; the space's SMEM_BYTES must equal its size, a launch with less traps):
+//   q [16 * M_TILES][D]; then either the ring k, v [STAGES][BLOCK_N][D] (rows of 16-byte chunks XOR-swizzled
+//   by row % 8, so that ldmatrix and cp.async meet no bank conflicts) or, once the keys are done, the merge
+//   area: o [16 * M_TILES][D] fp32 and each warp's row maxima and sums.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include "../common/sm80/mma.cuh"
+
+#ifndef D
+static_assert(false, "D (head dimension) must be #defined");
+#endif
+#ifndef G
+static_assert(false, "G (query heads per KV head) must be #defined");
+#endif
+#ifndef SQ
+static_assert(false, "SQ (queries per sequence) must be #defined");
+#endif
+#ifndef CAUSAL
+static_assert(false, "CAUSAL (0 or 1) must be #defined");
+#endif
+#ifndef PAGED
+static_assert(false, "PAGED (0 or 1) must be #defined");
+#endif
+#ifndef PAGE
+static_assert(false, "PAGE (page size) must be #defined");
+#endif
+#ifndef BLOCK_N
+static_assert(false, "BLOCK_N must be #defined");
+#endif
+#ifndef WARPS
+static_assert(false, "WARPS must be #defined");
+#endif
+#ifndef STAGES
+static_assert(false, "STAGES must be #defined");
+#endif
+#ifndef M_TILES
+static_assert(false, "M_TILES must be #defined");
+#endif
+#ifndef NUM_SPLITS
+static_assert(false, "NUM_SPLITS must be #defined");
+#endif
+#ifndef L2_256B
+static_assert(false, "L2_256B (0 or 1) must be #defined");
+#endif
+
+namespace {
+
+#if defined(BF16) && BF16
+typedef __nv_bfloat16 elem;
+constexpr bool IS_BF16 = true;
+__device__ __forceinline__ unsigned pack(float lo, float hi) {
+  const __nv_bfloat162 pair = __floats2bfloat162_rn(lo, hi);
+  return *reinterpret_cast<const unsigned*>(&pair);
+}
+__device__ __forceinline__ elem to_elem(float x) { return __float2bfloat16(x); }
+#else
+typedef half elem;
+constexpr bool IS_BF16 = false;
+__device__ __forceinline__ unsigned pack(float lo, float hi) {
+  const __half2 pair = __floats2half2_rn(lo, hi);
+  return *reinterpret_cast<const unsigned*>(&pair);
+}
+__device__ __forceinline__ elem to_elem(float x) { return __float2half(x); }
+#endif
+
+constexpr int THREADS = 32 * WARPS;
+constexpr int ROWS = G * SQ;  // query rows of one KV head
+constexpr int BLOCK_ROWS = 16 * M_TILES;
+constexpr int ROW_BLOCKS = (ROWS + BLOCK_ROWS - 1) / BLOCK_ROWS;
+constexpr int WARP_KEYS = BLOCK_N / WARPS;
+constexpr int N_TILES = WARP_KEYS / 8;  // 8-key n tiles of a warp's S
+constexpr int D_TILES = D / 8;          // 8-column n tiles of O
+constexpr int CHUNKS = D / 8;           // 16-byte chunks of a row
+constexpr int TILE_CHUNKS = BLOCK_N * CHUNKS;
+constexpr float LOG2E = 1.4426950408889634f;
+#define NEG_INF (-__int_as_float(0x7f800000))  // -inf, without <cmath>
+
+static_assert(D == 64 || D == 128, "D is 64 or 128: rows of 8 or 16 chunks, swizzled by row % 8");
+static_assert(SQ >= 1 && SQ <= 16 && G >= 1,
+              "1 to 16 queries per sequence, at least one query head per KV head");
+static_assert(M_TILES == 1 || M_TILES == 2, "a block holds one or two 16-row query tiles");
+static_assert(WARP_KEYS % 16 == 0, "each warp's keys of a tile are whole k16 steps of P V");
+static_assert(TILE_CHUNKS % THREADS == 0, "every thread copies the same number of 16-byte chunks of a tile");
+static_assert(STAGES >= 2, "the ring keeps at least one tile in flight while one is computed");
+static_assert(NUM_SPLITS >= 1, "at least one split");
+static_assert(!PAGED || PAGE > 0, "pages hold at least one key");
+
+struct SharedStorage {
+  elem q[BLOCK_ROWS * D];
+  union {
+    struct {
+      elem k[STAGES][BLOCK_N * D];
+      elem v[STAGES][BLOCK_N * D];
+    } ring;
+    struct {
+      float o[BLOCK_ROWS * D];
+      float max[WARPS][BLOCK_ROWS];  // base 2, scaled; -inf: the warp saw no key of the row
+      float sum[WARPS][BLOCK_ROWS];
+      float row_max[BLOCK_ROWS];  // over the warps; 0 where every warp's is -inf
+      float row_sum[BLOCK_ROWS];
+    } merge;
+  };
+};
+
+// Element offset of (row, chunk) with the chunk XOR-swizzled by row % 8.
+__device__ __forceinline__ int swizzled(int row, int chunk) { return row * D + ((chunk ^ (row & 7)) << 3); }
+
+// Where key j of sequence b, KV head h starts in k_cache and v_cache: the layout's one difference.
+struct KeyRows {
+  const int* block_table;
+  int b, h, hkv, skv, max_pages;
+  // The cache row (of hkv * D values) that holds key j.
+  __device__ __forceinline__ long long row(int j) const {
+    if constexpr (PAGED)
+      return static_cast<long long>(block_table[static_cast<long long>(b) * max_pages + j / PAGE]) * PAGE +
+             j % PAGE;
+    else
+      return static_cast<long long>(b) * skv + j;
+  }
+  __device__ __forceinline__ long long offset(long long cache_row) const { return (cache_row * hkv + h) * D; }
+};
+
+// A tile never crosses a page: its rows follow its first key's (one block-table read a tile, not a row).
+constexpr bool TILE_IN_PAGE = !PAGED || PAGE % BLOCK_N == 0;
+
+// The producer role: every thread copies its chunks of key tile `tile` into ring slot `slot`; rows at or past
+// the sequence's length are zero-filled (V rows must be finite: P is 0 there, but 0 * NaN is not). The tile's
+// first key is below the length.
+__device__ __forceinline__ void load_tile(SharedStorage& smem, const elem* k_cache, const elem* v_cache,
+                                          const KeyRows& rows, int length, int tile, int slot) {
+  const int key0 = tile * BLOCK_N;
+  long long row0 = 0;
+  if constexpr (TILE_IN_PAGE) row0 = rows.row(key0);
+#pragma unroll 4
+  for (int i = 0; i < TILE_CHUNKS / THREADS; ++i) {
+    const int c = threadIdx.x + i * THREADS;
+    const int row = c / CHUNKS, chunk = c % CHUNKS;
+    const bool in = key0 + row < length;
+    long long offset = 0;
+    if (in) offset = rows.offset(TILE_IN_PAGE ? row0 + row : rows.row(key0 + row)) + chunk * 8;
+    sm80::copy_16<L2_256B != 0>(&smem.ring.k[slot][swizzled(row, chunk)], k_cache + offset, in ? 16 : 0);
+    sm80::copy_16<L2_256B != 0>(&smem.ring.v[slot][swizzled(row, chunk)], v_cache + offset, in ? 16 : 0);
+  }
+}
+
+// One warp's running softmax state and output for the block's 16 * M_TILES rows. Lane (gid = lane / 4,
+// tq = lane % 4) holds rows gid and gid + 8 of each m tile (index 2 * mt + half), the accumulator columns
+// 2 * tq and 2 * tq + 1 of each 8-column n tile.
+struct WarpState {
+  float o[M_TILES][D_TILES][4];
+  float max[2 * M_TILES];  // base 2, scaled
+  float sum[2 * M_TILES];  // this lane's part; the quad's sum at the end
+  int limit[2 * M_TILES];  // keys < limit are visible to the row
+};
+
+// The consumer role: this warp's keys of the tile in `slot` (key0 its first key) into its state.
+__device__ __forceinline__ void consume_tile(const SharedStorage& smem, WarpState& st, int slot, int key0,
+                                             bool masked, float scale_log2) {
+  const int lane = threadIdx.x % 32;
+  const int warp = threadIdx.x / 32;
+  const elem* k_tile = smem.ring.k[slot];
+  const elem* v_tile = smem.ring.v[slot];
+
+  float s[M_TILES][N_TILES][4];
+#pragma unroll
+  for (int mt = 0; mt < M_TILES; ++mt)
+#pragma unroll
+    for (int nt = 0; nt < N_TILES; ++nt)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) s[mt][nt][e] = 0.0f;
+
+#pragma unroll
+  for (int ks = 0; ks < D / 16; ++ks) {
+    unsigned a[M_TILES][4];
+#pragma unroll
+    for (int mt = 0; mt < M_TILES; ++mt)
+      sm80::ldmatrix_x4(a[mt], smem.q + swizzled(mt * 16 + lane % 16, ks * 2 + lane / 16));
+#pragma unroll
+    for (int np = 0; np < N_TILES / 2; ++np) {
+      unsigned b[4];
+      const int key = warp * WARP_KEYS + np * 16 + lane % 8 + (lane / 16) * 8;
+      sm80::ldmatrix_x4(b, k_tile + swizzled(key, ks * 2 + (lane / 8) % 2));
+#pragma unroll
+      for (int mt = 0; mt < M_TILES; ++mt) {
+        sm80::mma_16816<IS_BF16>(s[mt][2 * np], a[mt], b[0], b[1]);
+        sm80::mma_16816<IS_BF16>(s[mt][2 * np + 1], a[mt], b[2], b[3]);
+      }
+    }
+  }
+
+#pragma unroll
+  for (int mt = 0; mt < M_TILES; ++mt) {
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const int r = 2 * mt + half;
+      float tile_max = NEG_INF;
+#pragma unroll
+      for (int nt = 0; nt < N_TILES; ++nt)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          float& x = s[mt][nt][2 * half + e];
+          x *= scale_log2;
+          if (masked && key0 + warp * WARP_KEYS + nt * 8 + 2 * (lane % 4) + e >= st.limit[r]) x = NEG_INF;
+          tile_max = fmaxf(tile_max, x);
+        }
+      const float new_max = fmaxf(st.max[r], sm80::quad_max(tile_max));
+      const float base = new_max == NEG_INF ? 0.0f : new_max;  // every key so far masked: keep 0 * ... finite
+      const float correction = exp2f(st.max[r] - base);
+      st.max[r] = new_max;
+      float tile_sum = 0.0f;
+#pragma unroll
+      for (int nt = 0; nt < N_TILES; ++nt)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          float& x = s[mt][nt][2 * half + e];
+          x = exp2f(x - base);
+          tile_sum += x;
+        }
+      st.sum[r] = st.sum[r] * correction + tile_sum;
+#pragma unroll
+      for (int dt = 0; dt < D_TILES; ++dt) {
+        st.o[mt][dt][2 * half] *= correction;
+        st.o[mt][dt][2 * half + 1] *= correction;
+      }
+    }
+  }
+
+#pragma unroll
+  for (int kk = 0; kk < WARP_KEYS / 16; ++kk) {
+    unsigned p[M_TILES][4];
+#pragma unroll
+    for (int mt = 0; mt < M_TILES; ++mt) {
+      p[mt][0] = pack(s[mt][2 * kk][0], s[mt][2 * kk][1]);
+      p[mt][1] = pack(s[mt][2 * kk][2], s[mt][2 * kk][3]);
+      p[mt][2] = pack(s[mt][2 * kk + 1][0], s[mt][2 * kk + 1][1]);
+      p[mt][3] = pack(s[mt][2 * kk + 1][2], s[mt][2 * kk + 1][3]);
+    }
+    const int key = warp * WARP_KEYS + kk * 16 + lane % 8 + ((lane / 8) % 2) * 8;
+#pragma unroll
+    for (int dp = 0; dp < D_TILES / 2; ++dp) {
+      unsigned b[4];
+      sm80::ldmatrix_x4_trans(b, v_tile + swizzled(key, 2 * dp + lane / 16));
+#pragma unroll
+      for (int mt = 0; mt < M_TILES; ++mt) {
+        sm80::mma_16816<IS_BF16>(st.o[mt][2 * dp], p[mt], b[0], b[1]);
+        sm80::mma_16816<IS_BF16>(st.o[mt][2 * dp + 1], p[mt], b[2], b[3]);
+      }
+    }
+  }
+}
+
+// The merge: the warps' states into smem.merge.o (unnormalised, at the rows' common maximum) and each row's
+// maximum and sum; in warp order, so the result does not depend on timing. Call with the ring drained.
+__device__ __forceinline__ void merge_warps(SharedStorage& smem, WarpState& st) {
+  const int lane = threadIdx.x % 32;
+  const int warp = threadIdx.x / 32;
+#pragma unroll
+  for (int r = 0; r < 2 * M_TILES; ++r) {
+    st.sum[r] = sm80::quad_sum(st.sum[r]);
+    if (lane % 4 == 0) {
+      const int row = (r / 2) * 16 + lane / 4 + (r % 2) * 8;
+      smem.merge.max[warp][row] = st.max[r];
+      smem.merge.sum[warp][row] = st.sum[r];
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x < BLOCK_ROWS) {
+    const int row = threadIdx.x;
+    float m = NEG_INF;
+    for (int w = 0; w < WARPS; ++w) m = fmaxf(m, smem.merge.max[w][row]);
+    const float base = m == NEG_INF ? 0.0f : m;
+    float l = 0.0f;
+    for (int w = 0; w < WARPS; ++w) l += smem.merge.sum[w][row] * exp2f(smem.merge.max[w][row] - base);
+    smem.merge.row_max[row] = base;
+    smem.merge.row_sum[row] = l;
+  }
+  __syncthreads();
+  for (int w = 0; w < WARPS; ++w) {
+    if (warp == w) {
+#pragma unroll
+      for (int mt = 0; mt < M_TILES; ++mt)
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+          const int row = mt * 16 + lane / 4 + half * 8;
+          const float factor = exp2f(st.max[2 * mt + half] - smem.merge.row_max[row]);
+#pragma unroll
+          for (int dt = 0; dt < D_TILES; ++dt)
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+              float& out = smem.merge.o[row * D + dt * 8 + 2 * (lane % 4) + e];
+              out = (w == 0 ? 0.0f : out) + factor * st.o[mt][dt][2 * half + e];
+            }
+        }
+    }
+    __syncthreads();
+  }
+}
+
+// The whole block: its split's key tiles through the ring, then the merge. Leaves smem.merge filled.
+__device__ __forceinline__ void attend(SharedStorage& smem, const elem* q, const elem* k_cache,
+                                       const elem* v_cache, const int* cache_seqlens, const int* block_table,
+                                       int hkv, int skv, float scale, int& split, int& row0, int& length) {
+  unsigned dynamic_bytes;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamic_bytes));
+  if (dynamic_bytes < sizeof(SharedStorage)) __trap();  // the space's SMEM_BYTES disagrees with this layout
+
+  const int b = blockIdx.z, h = blockIdx.y;
+  split = blockIdx.x / ROW_BLOCKS;
+  const int row_block = blockIdx.x % ROW_BLOCKS;
+  row0 = row_block * BLOCK_ROWS;  // the block's first row among the KV head's ROWS
+  length = min(max(cache_seqlens[b], 0), skv);
+  const KeyRows rows{block_table, b, h, hkv, skv, (skv + PAGE - 1) / PAGE};
+
+  const int tiles = (length + BLOCK_N - 1) / BLOCK_N;
+  const int per_split = (tiles + NUM_SPLITS - 1) / NUM_SPLITS;
+  const int first = split * per_split;
+  const int count = max(0, min(tiles - first, per_split));
+
+  // Q rows past the group's are zero: their scores are 0, finite, and never written out.
+  const elem* q_rows = q + (static_cast<long long>(b) * hkv + h) * ROWS * D;
+  for (int c = threadIdx.x; c < BLOCK_ROWS * CHUNKS; c += THREADS) {
+    const int row = c / CHUNKS, chunk = c % CHUNKS;
+    const bool in = row0 + row < ROWS && count > 0;
+    sm80::copy_16<L2_256B != 0>(&smem.q[swizzled(row, chunk)],
+                                q_rows + (in ? (row0 + row) * D + chunk * 8 : 0), in ? 16 : 0);
+  }
+#pragma unroll
+  for (int stage = 0; stage < STAGES - 1; ++stage) {
+    if (stage < count) load_tile(smem, k_cache, v_cache, rows, length, first + stage, stage);
+    sm80::commit_copies();  // empty groups too: the wait below counts groups
+  }
+
+  WarpState st;
+  const int lane = threadIdx.x % 32;
+#pragma unroll
+  for (int r = 0; r < 2 * M_TILES; ++r) {
+    const int row = row0 + (r / 2) * 16 + lane / 4 + (r % 2) * 8;
+    st.max[r] = NEG_INF;
+    st.sum[r] = 0.0f;
+    st.limit[r] = CAUSAL ? length - SQ + 1 + row % SQ : length;
+  }
+#pragma unroll
+  for (int mt = 0; mt < M_TILES; ++mt)
+#pragma unroll
+    for (int dt = 0; dt < D_TILES; ++dt)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) st.o[mt][dt][e] = 0.0f;
+  // Tiles ending past the first row's limit need the mask (the sequence's tail, and the causal corner).
+  const int mask_from = CAUSAL ? length - SQ + 1 : length;
+  const float scale_log2 = scale * LOG2E;
+
+  for (int i = 0; i < count; ++i) {
+    sm80::wait_copies<STAGES - 2>();
+    __syncthreads();  // tile i is in; every warp is done with the slot the next copy overwrites
+    if (i + STAGES - 1 < count)
+      load_tile(smem, k_cache, v_cache, rows, length, first + i + STAGES - 1, (i + STAGES - 1) % STAGES);
+    sm80::commit_copies();
+    const int key0 = (first + i) * BLOCK_N;
+    consume_tile(smem, st, i % STAGES, key0, key0 + BLOCK_N > mask_from, scale_log2);
+  }
+  sm80::wait_copies<0>();
+  __syncthreads();  // the ring becomes the merge area
+  merge_warps(smem, st);
+}
+
+}  // namespace
+
+// NUM_SPLITS = 1: o directly.
+extern "C" __global__ void __launch_bounds__(THREADS)
+    decode_attn(const elem* q, const elem* k_cache, const elem* v_cache, const int* cache_seqlens,
+                const int* block_table, elem* o, int hkv, int skv, float scale) {
+  extern __shared__ __align__(16) unsigned char smem_bytes[];
+  SharedStorage& smem = *reinterpret_cast<SharedStorage*>(smem_bytes);
+  int split, row0, length;
+  attend(smem, q, k_cache, v_cache, cache_seqlens, block_table, hkv, skv, scale, split, row0, length);
+  elem* o_rows = o + (static_cast<long long>(blockIdx.z) * hkv + blockIdx.y) * ROWS * D;
+  for (int e = threadIdx.x; e < BLOCK_ROWS * D; e += THREADS) {
+    const int row = e / D;
+    if (row0 + row >= ROWS) break;
+    const float l = smem.merge.row_sum[row];
+    o_rows[static_cast<long long>(row0) * D + e] = to_elem(l > 0.0f ? smem.merge.o[e] / l : 0.0f);
+  }
+}
+
+// NUM_SPLITS > 1: this split's normalised O and log-sum-exp, for decode_attn_combine.
+extern "C" __global__ void __launch_bounds__(THREADS)
+    decode_attn_split(const elem* q, const elem* k_cache, const elem* v_cache, const int* cache_seqlens,
+                      const int* block_table, float* O_part, float* L_part, int batch, int hkv, int skv,
+                      float scale) {
+  extern __shared__ __align__(16) unsigned char smem_bytes[];
+  SharedStorage& smem = *reinterpret_cast<SharedStorage*>(smem_bytes);
+  int split, row0, length;
+  attend(smem, q, k_cache, v_cache, cache_seqlens, block_table, hkv, skv, scale, split, row0, length);
+  const long long total_rows = static_cast<long long>(batch) * hkv * ROWS;
+  const long long first_row = static_cast<long long>(split) * total_rows +
+                              (static_cast<long long>(blockIdx.z) * hkv + blockIdx.y) * ROWS + row0;
+  for (int e = threadIdx.x; e < BLOCK_ROWS * D; e += THREADS) {
+    const int row = e / D;
+    if (row0 + row >= ROWS) break;
+    const float l = smem.merge.row_sum[row];
+    O_part[first_row * D + e] = l > 0.0f ? smem.merge.o[e] / l : 0.0f;
+  }
+  if (threadIdx.x < BLOCK_ROWS && row0 + static_cast<int>(threadIdx.x) < ROWS) {
+    const float l = smem.merge.row_sum[threadIdx.x];
+    L_part[first_row + threadIdx.x] = l > 0.0f ? smem.merge.row_max[threadIdx.x] + log2f(l) : NEG_INF;
+  }
+}
+
+// The combine: one warp per output row (of B * HQ * SQ), 4 warps a block; each lane owns D / 32 columns.
+// Splits with L = -inf saw no key of the row and are skipped (their O_part is 0, but never read); a row no
+// split saw is 0.
+extern "C" __global__ void __launch_bounds__(128)
+    decode_attn_combine(const float* O_part, const float* L_part, elem* o, int total_rows) {
+  const int row = blockIdx.x * 4 + threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  if (row >= total_rows) return;
+  float m = NEG_INF;
+  for (int s = 0; s < NUM_SPLITS; ++s) m = fmaxf(m, L_part[static_cast<long long>(s) * total_rows + row]);
+  float acc[D / 32];
+#pragma unroll
+  for (int c = 0; c < D / 32; ++c) acc[c] = 0.0f;
+  float sum = 0.0f;
+  if (m != NEG_INF) {
+    for (int s = 0; s < NUM_SPLITS; ++s) {
+      const long long at = static_cast<long long>(s) * total_rows + row;
+      const float lse = L_part[at];
+      if (lse == NEG_INF) continue;
+      const float w = exp2f(lse - m);
+      sum += w;
+#pragma unroll
+      for (int c = 0; c < D / 32; ++c) acc[c] += w * O_part[at * D + lane * (D / 32) + c];
+    }
+  }
+#pragma unroll
+  for (int c = 0; c < D / 32; ++c)
+    o[static_cast<long long>(row) * D + lane * (D / 32) + c] = to_elem(sum > 0.0f ? acc[c] / sum : 0.0f);
+}
