@@ -1,158 +1,30 @@
-// Forward attention O = softmax(Q K^T * scale) V on Hopper's warpgroup tensor cores (wgmma, sm_90a).
-//
-// Q, K, V, O: fp16 [B, H, S, D] (bf16 when the space compiles with -DBF16=1), contiguous, D fastest; offsets
-// are 64-bit. Grid (cdiv(S, BLOCK_M), H, B) (CLUSTER 2: the first rounded up to even; PERSISTENT: min(SMs,
-// work tiles) blocks, below);
-// block = 128 * (CONSUMER_WARPGROUPS + WARP_SPECIALIZE) threads; dynamic shared memory = SMEM_BYTES below
-// (the space's SMEM_BYTES expression must equal it; a launch with less traps instead of overrunning).
-//
-// Each warpgroup (4 warps, 128 threads) owns 64 query rows; BLOCK_M = 64 * CONSUMER_WARPGROUPS, and the
-// warpgroups of a block share every K/V tile. Per tile of BLOCK_N keys a warpgroup computes
-//   S = Q K^T   with D / 16 wgmma.mma_async.m64n<BLOCK_N>k16 (A = Q and B = K both from shared memory),
-//   the online softmax on the S accumulators in registers (base 2, the scale folded into one multiply),
-//   O += P V    with BLOCK_N / 16 wgmma.mma_async.m64n<D>k16, A = P from registers (the S accumulators packed
-//               to fp16), B = V from shared memory, transposed (V is stored key-major, D contiguous).
-// O stays in fp32 registers until the epilogue divides by the row sums (0 for a row with every key masked,
-// never NaN), stages the fp16 tile in the Q tile and writes it with 16-byte stores (or TMA), rows < S only.
-// Keys >= S and (CAUSAL) keys after the query get -inf on the tiles that reach them only; K/V tiles after a
-// block's last row are not loaded (causal), and a warpgroup skips tiles entirely after its own rows.
-//
-// Tuning parameters (#defined by the tuner, never here):
-//   CONSUMER_WARPGROUPS  warpgroups per block (1..3), each owning 64 query rows
-//   BLOCK_N              keys per K/V tile: the n of the S wgmma and the k extent of P V (a multiple of 16)
-//   STAGES               K/V ring depth: 1 = load, wait, compute; 2..4 = the next STAGES - 1 tiles are in
-//                        flight while one is computed
-//   INTRA_WG_OVERLAP     0/1: FlashAttention-3's overlap of one tile's softmax with the wgmmas (below)
-//   WARP_SPECIALIZE      0/1: a producer warpgroup loads K/V on mbarriers, with setmaxnreg (below)
-//   PINGPONG             0/1: FlashAttention-3's inter-warpgroup pingpong, the consumer warpgroups taking
-//                        turns to issue their wgmmas (below; needs both flags above and 2..3 consumers)
-//   TMA_LOADS            0/1: the producer loads Q, K and V with TMA (cp.async.bulk.tensor) instead of
-//                        cp.async (below; needs WARP_SPECIALIZE); the kernel then takes three tensor maps
-//   TMA_STORE            0/1: each consumer warpgroup stores its 64 rows of O with TMA from the staging tile
-//                        (one thread, cp.async.bulk.tensor global <- shared; needs TMA_LOADS): an O tensor
-//                        map replaces the O pointer
-//   PERSISTENT           0/1: min(SMs, work tiles) blocks walk the work tiles (below; needs TMA_LOADS)
-//   REG_SPLIT            0..2: the consumers' setmaxnreg count 8 * REG_SPLIT below the most that fits (240
-//                        with 2 consumer warpgroups, 160 with 3), the producer's that much higher per
-//                        consumer warpgroup
-//   LONGEST_FIRST        0/1 (CAUSAL only): the longest work tiles first (below)
-//   CLUSTER              1/2: two blocks of adjacent query blocks share K/V through TMA multicast (below)
-//   Problem sizes: D (head dimension, 64 or 128), CAUSAL (1 = key j > query i is masked).
-//
-// Shared memory (1024-byte aligned; every tile is a multiple of 1024 bytes):
-//   Q [BLOCK_M rows]   K [STAGES][BLOCK_N rows]   V [STAGES][BLOCK_N rows]
-// A tile of R rows of D halves is D / 64 slabs of [R][64 halves]: each slab row is 128 bytes, and the 16-byte
-// chunk c (halves 8c..8c+7) of row r sits at chunk position c ^ (r % 8), the 128-byte swizzle (CUTLASS's
-// Swizzle<3,4,3>: address bits [4,7) ^= bits [7,10)). Eight rows are one 1024-byte swizzle atom; since every
-// slab starts on a 1024-byte boundary, the XOR is the one the hardware applies to the absolute address.
-//
-// Matrix descriptors (64 bits, PTX ISA "matrix descriptor format"):
-//   bits  0..13  start address >> 4          bits 16..29  leading dimension byte offset (LBO) >> 4
-//   bits 32..45  stride dimension byte offset (SBO) >> 4   bits 49..51  base offset (0: atoms 1024-aligned)
-//   bits 62..63  swizzle mode: 1 = 128-byte swizzle
-// Q (A) and K (B) are K-major (D contiguous): one k16 step is 32 bytes of one slab row, so step ks starts at
-// slab (ks / 4) + 32 * (ks % 4) bytes; SBO = 1024 (the next 8 rows); LBO is unused with a 128-byte swizzle
-// (encoded 1). A warpgroup's Q rows start 64 * 128 bytes further per warpgroup. V (B of P V) is MN-major
-// (D is the N dimension and contiguous), imm-trans-b = 1: one k16 step is 16 keys = 2048 bytes, SBO = 1024
-// (the next 8 keys), LBO = BLOCK_N * 128 (the next 64 columns of D: the next slab; used when D = 128).
-//
-// Register fragments (thread t of the warpgroup: warp w = t / 32, g = (t % 32) / 4, q = t % 4):
-//   accumulator of m64nNk16, N / 2 floats: d[4j + e] is row 16w + g + 8 (e / 2), column 8j + 2q + e % 2;
-//   A of m64nNk16 (f16), 4 registers of 2 halves: a0 = (row 16w + g, k 2q..2q+1), a1 = (row + 8, same k),
-//   a2 = (row, k 8 + 2q..), a3 = (row + 8, k 8 + 2q..).
-// So the S accumulators of key columns [16 kt, 16 kt + 16) packed pairwise, d[8kt + 2i], d[8kt + 2i + 1] for
-// i = 0..3, are the A fragment of P V's k-step kt as they stand: P never goes through shared memory.
-//
-// Synchronisation with INTRA_WG_OVERLAP = WARP_SPECIALIZE = 0 (the first step), per K/V tile:
-// cp.async.wait_group (this thread's copies of the tile have landed), fence.proxy.async.shared::cta (they
-// become visible to the async proxy, which wgmma reads through), __syncthreads (everyone's have); then
-// wgmma.fence (orders the accumulator and P register writes before the wgmmas), the wgmmas,
-// wgmma.commit_group, wgmma.wait_group 0, and an empty asm on every accumulator so that no read of it is
-// scheduled before the wait. A closing __syncthreads keeps a stage from being refilled while another
-// warpgroup's wgmma may still read it (each waits for its own wgmmas before reaching it). Every wgmma batch
-// is waited for at once, and the consumers load. This path compiles to the same cubin as before the two
-// flags.
-//
-// INTRA_WG_OVERLAP = 1, FlashAttention-3's intra-warpgroup pipelining (STAGES = 3; >= 2 with a producer).
-// Per tile j >= 1 a warpgroup issues, after one wgmma.fence, S_j = Q K_j^T (commit group 1) and
-// O += P_{j-1} V_{j-1} (commit group 2); wgmma.wait_group 1 (S_j has completed, P V may still run); the
-// softmax of tile j into registers; wgmma.wait_group 0 (P V has completed: the stage of tile j - 1 is
-// released, O is rescaled, P_j packed into P_{j-1}'s registers). Tile 0 issues S_0 alone (wait_group 0); the
-// last P V comes after the loop (wait_group 0). Extra registers: P_{j-1}'s BLOCK_N / 4. Two stages are read
-// at once (K_j, V_{j-1}). Without a producer, tile j's step is cp.async.wait_group 0 (tile j, loaded during
-// step j - 1), fence.proxy.async, __syncthreads, then the loads of tile j + 1 into the stage of tile j - 2:
-// that barrier also says every warpgroup has waited for its P V of tile j - 2 (in its step j - 1). There is
-// no closing barrier; with causal skipping a warpgroup still passes the barrier of every tile of the block.
-//
-// WARP_SPECIALIZE = 1: the last warpgroup is a producer (setmaxnreg.dec to 24, 32 with three consumer
-// warpgroups; the consumers setmaxnreg.inc to 240, 160 with three; none with one consumer warpgroup, whose
-// 256-thread block may use 255 registers a thread anyway). It loads Q with tile 0 and then every K/V tile
-// with 16-byte cp.async into the same swizzled layout, each tile followed by cp.async.mbarrier.arrive.noinc
-// on full[stage] (initialised to 128: one arrival per producer thread, once all its earlier copies have
-// landed). Tile t uses stage t % STAGES in round r = t / STAGES. Before loading a round r >= 1 the producer
-// waits on empty[stage] for parity (r - 1) & 1. Every consumer thread waits on full[stage] for parity r & 1,
-// then fence.proxy.async.shared::cta (the copies were generic-proxy writes; wgmma reads through the async
-// proxy). Once a warp's wgmmas reading the tile have completed (wgmma.wait_group 0, then __syncwarp), its
-// lane 0 arrives on empty[stage] (initialised to 4 * CONSUMER_WARPGROUPS: one arrival per consumer warp).
-// Every consumer warp waits for and releases every tile of the block, those causal masking lets it skip too,
-// so each phase gets all its arrivals, and it releases round r only after waiting for round r, so no arrival
-// lands in an earlier phase. No deadlock: before it waits for tile j a warp has released every tile <= j - 1
-// (<= j - 2 with the overlap), and the producer needs tile j - STAGES released. The consumers synchronise the
-// epilogue on named barrier 1; the producer exits after cp.async.wait_group 0.
-//
-// TMA_LOADS = 1 (with WARP_SPECIALIZE): the kernel takes q_map, k_map and v_map instead of Q, K and V: tensor
-// maps of [B * H][S][D] (dims D, S, B * H innermost first) with boxes of 64 columns by BLOCK_M (Q) or
-// BLOCK_N (K, V) rows and the 128-byte swizzle, which the host encodes (the space's TensorMap arguments).
-// One producer thread issues all copies: for tile t, one mbarrier.arrive.expect_tx on full[stage] for the
-// tile's bytes (with tile 0, Q's too), then one box per 64-column slab of K and V (and Q), each landing in
-// the slab's place of the same swizzled layout as above and counting its bytes on full[stage]; full[s] is
-// initialised to one arrival. Rows past S are written as zeros by the hardware. TMA writes through the async
-// proxy, so the consumers need no proxy fence after the wait; the empty barriers work as before.
-//
-// PINGPONG = 1 (with both flags above and 2 or 3 consumer warpgroups): the consumer warpgroups issue their
-// wgmma batches in turn, round robin, so that while one warpgroup's wgmmas run on the tensor cores another
-// computes its softmax (FlashAttention-3's inter-warpgroup overlap). Warpgroup w waits for its turn on named
-// barrier 2 + w (bar.sync, 256 threads) and, once its batch is issued and committed, passes the turn to
-// w + 1 (mod the count) with bar.arrive on that warpgroup's barrier; the last warpgroup passes the first
-// turn to warpgroup 0 before tile 0. Every warpgroup takes the same number of turns, tiles + 1 (S of tile 0,
-// S of tile j with P V of tile j - 1 for j >= 1, the last P V, and an empty turn for each tile that causal
-// masking lets it skip), and warpgroup 0 finally waits for the last warpgroup's last pass, so every barrier
-// phase gets its 256 threads. A warpgroup waits for its turn only after acquiring its tile, and the turn
-// order needs nothing from the producer that the ring without turns does not: no deadlock.
-//
-// PERSISTENT = 1 (with TMA_LOADS): a block walks the work tiles (BLOCK_M rows of one head) blockIdx.x,
-// blockIdx.x + gridDim.x, ... (work_tile() below). The ring's tiles are numbered across work tiles (ring
-// number = tiles of the block's earlier work tiles + tile), so stages and parities run on; the producer
-// issues a work tile's first K/V tile, then waits on q_empty (initialised to one arrival per consumer
-// warpgroup) for the previous work tile's epilogue to have left the Q tile (its staged O stored and, with
-// TMA_STORE, read by the bulk store), and loads Q onto the same full barrier, whose phase cannot complete
-// before Q's bytes have landed. Each consumer warpgroup arrives on q_empty once its rows are stored (after
-// fence.proxy.async: its generic writes to the staging rows come before the next Q's TMA writes). PINGPONG's
-// turns run on too: every warpgroup takes tiles + 1 turns per work tile.
-//
-// LONGEST_FIRST = 1 (CAUSAL): without PERSISTENT the query blocks are taken in reverse of blockIdx.x, so that
-// the hardware, which starts blocks in blockIdx order, starts the longest first; with it the work tiles are
-// numbered every head's last query block first, then every head's last but one, ...
-//
-// CLUSTER = 2 (with TMA_LOADS, not PERSISTENT): the two blocks of a cluster (blockIdx.x 2k and 2k + 1:
-// adjacent query blocks of one head) go through the same K/V tiles in step, as many as the later one needs
-// (the other acquires and releases those past its rows). For each tile the producer of block rank r loads
-// rows [r, r + 1) * BLOCK_N / 2 of K and V (the maps' box is BLOCK_N / 2 rows) with .multicast::cluster into
-// the same offset of both blocks, counting on the full barrier at that offset in each; each block's full
-// barrier expects the whole tile (its own half and the peer's). A stage may be refilled once the consumers of
-// both blocks have released it: every consumer warp arrives on its own block's empty barrier and on the
-// peer's (mapa + mbarrier.arrive.release.cluster), empty barriers count 8 W arrivals, and the producer waits
-// on them with cluster scope (acquire.cluster). The barriers are initialised
-// (fence.mbarrier_init.release.cluster) before a cluster barrier that every thread of both blocks passes, and
-// every thread passes another before it exits, so that no multicast copy or remote arrival reaches a block
-// that has exited. An extra block (an odd number of query blocks) has all its rows past S: it computes on
-// zeros and stores nothing.
+// Forward attention O = softmax(Q K^T * scale) V on Hopper's warpgroup tensor cores (wgmma, sm_90a), on the
+// kernels/common/sm90 primitives. Q, K, V, O: fp16 [B, H, S, D] (bf16 with -DBF16=1), contiguous, D fastest.
+// A block computes BLOCK_M = 64 * CONSUMER_WARPGROUPS query rows of one head; its roles, in file order:
+//   scheduler  which work tile a block computes: the grid's, in order or (causal) longest first, or a
+//              persistent walk (Scheduler)
+//   producer   K/V tiles into a ring of STAGES shared-memory stages: by the consumers themselves with
+//   cp.async
+//              on block barriers (SelfLoadedKv), or by a producer warpgroup (WARP_SPECIALIZE) on the ring's
+//              mbarriers (KvRing, ProducedKv) with cp.async or TMA (TMA_LOADS), in clusters of two blocks
+//              through multicast (CLUSTER 2)
+//   mainloop   per K/V tile S = Q K^T and O += P V (TileMma), each batch waited for at once or overlapped
+//   with
+//              the softmax (INTRA_WG_OVERLAP), the consumer warpgroups taking turns (PINGPONG: Turns)
+//   softmax    the online softmax in base 2 on the S accumulators (ScoreMask, Softmax)
+//   epilogue   O / row sums staged in the Q tile, stored with 16-byte stores or TMA (TMA_STORE)
+// The kernel at the end composes them. Tuning parameters and problem sizes arrive as #defines
+// (search_spaces/flash_attn_fwd_wgmma.json); the design notes (layouts, descriptors, fragments, the
+// synchronisation of every mode) are in docs/kernels/attention_wgmma.md.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
 #include "../common/sm90/arch.cuh"
 #include "../common/sm90/cluster.cuh"
 #include "../common/sm90/mbarrier.cuh"
+#include "../common/sm90/named_barrier.cuh"
+#include "../common/sm90/pipeline.cuh"
+#include "../common/sm90/registers.cuh"
 #include "../common/sm90/tma.cuh"
 #include "../common/sm90/wgmma.cuh"
 
@@ -198,11 +70,8 @@ static_assert(false, "LONGEST_FIRST (0 or 1) must be #defined");
 #ifndef CLUSTER
 static_assert(false, "CLUSTER (1 or 2) must be #defined");
 #endif
-// wgmma, setmaxnreg, TMA, mbarriers, descriptors and the tensor-map type come from kernels/common/sm90 (every
-// template's shared primitives); SM90A_ASM keeps an exported variant's compute_90 pass building (arch.cuh).
-using sm90::TensorMap;
 
-namespace {
+namespace attn {
 
 #if defined(BF16) && BF16
 typedef __nv_bfloat16 elem;  // the element type of Q, K, V, O
@@ -225,20 +94,19 @@ constexpr int THREADS = CONSUMER_THREADS + 128 * WARP_SPECIALIZE;  // the produc
 constexpr int BLOCK_M = 64 * CONSUMER_WARPGROUPS;
 constexpr int Q_BYTES = 2 * BLOCK_M * D;
 constexpr int KV_TILE_BYTES = 2 * BLOCK_N * D;
-// full[STAGES], empty[STAGES] and q_empty, 8 bytes each (at most 72: 128 keeps the tiles' alignment simple)
-constexpr int BARRIER_BYTES = WARP_SPECIALIZE ? 128 : 0;
-constexpr int SMEM_BYTES =
-    Q_BYTES + 2 * STAGES * KV_TILE_BYTES + BARRIER_BYTES + 1024;  // + room to align to 1024
-#if !WARP_SPECIALIZE
-// Tiles in flight while one is computed when the consumers load (no producer): with the overlap two stages
-// are being read (K of tile j, V of tile j - 1).
+constexpr int CHUNKS = D / 8;  // 16-byte chunks per row
+// The space's SMEM_BYTES: the tiles, the producer's mbarriers (at most 72 bytes, 128 counted) and room to
+// align the tiles to 1024 bytes.
+constexpr int SMEM_BYTES = Q_BYTES + 2 * STAGES * KV_TILE_BYTES + (WARP_SPECIALIZE ? 128 : 0) + 1024;
+// The consumers loading the ring themselves: tiles in flight while one is computed (with the overlap two
+// stages are being read: K of tile j, V of tile j - 1).
 constexpr int PREFETCH = STAGES - 1 - INTRA_WG_OVERLAP;
-#endif
 // setmaxnreg (warp specialisation with 2 or 3 consumer warpgroups; with 1 the block's 256 threads may have
 // 255 registers each anyway): producer + consumers fit 64K registers, (PRODUCER_REGS + W CONSUMER_REGS) 128
 // <= 65536. REG_SPLIT k moves 8 k registers a thread from each consumer warpgroup to the producer.
 constexpr int PRODUCER_REGS = (CONSUMER_WARPGROUPS == 3 ? 32 : 24) + 8 * REG_SPLIT * CONSUMER_WARPGROUPS;
 constexpr int CONSUMER_REGS = (CONSUMER_WARPGROUPS == 3 ? 160 : 240) - 8 * REG_SPLIT;
+constexpr float kLog2e = 1.4426950408889634f;
 
 static_assert(D == 64 || D == 128, "D must be 64 or 128 (one or two 64-column slabs)");
 static_assert(CONSUMER_WARPGROUPS >= 1 && CONSUMER_WARPGROUPS <= 3, "1..3 consumer warpgroups");
@@ -270,28 +138,166 @@ static_assert(!WARP_SPECIALIZE || CONSUMER_WARPGROUPS == 1 ||
                   (PRODUCER_REGS + CONSUMER_WARPGROUPS * CONSUMER_REGS) * 128 <= 65536,
               "the producer's and the consumers' setmaxnreg counts must fit the 64K registers of an SM");
 
-constexpr float kLog2e = 1.4426950408889634f;
-#define NEG_INF (-__int_as_float(0x7f800000))  // -inf, without <cmath>
+template <bool Condition, typename IfTrue, typename IfFalse>
+struct Select {
+  using type = IfTrue;
+};
+template <typename IfTrue, typename IfFalse>
+struct Select<false, IfTrue, IfFalse> {
+  using type = IfFalse;
+};
 
-using sm90::smem_address;
+__device__ __forceinline__ float neg_inf() { return -__int_as_float(0x7f800000); }
 
-// Byte offset of 16-byte chunk `chunk` (halves 8 chunk .. 8 chunk + 7) of row `row` in a swizzled tile of
+__device__ __forceinline__ float exp2_approx(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(y) : "f"(x));
+  return y;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Shared memory and named barriers
+
+// The block's shared memory, 1024-byte aligned. A tile of R rows is D / 64 slabs of [R][64] elements, each
+// 128-byte row swizzled (chunk c of row r at c ^ (r % 8)); every tile is a multiple of 1024 bytes.
+struct SharedStorage {
+  elem q[BLOCK_M * D];          // Q; in the epilogue, the staged O
+  elem k[STAGES][BLOCK_N * D];  // the K/V ring
+  elem v[STAGES][BLOCK_N * D];
+  // WARP_SPECIALIZE only (the space's SMEM_BYTES counts them then; otherwise they lie past it, unused):
+  unsigned long long full[STAGES];   // the stage's tile has landed
+  unsigned long long empty[STAGES];  // every consumer warp (of both blocks of a cluster) is done with it
+  unsigned long long q_empty;        // (PERSISTENT) every consumer warpgroup has stored O from the Q tile
+};
+// Byte offsets of its members: in order, without padding (NVRTC has no offsetof).
+constexpr unsigned OFFSET_Q = 0;
+constexpr unsigned OFFSET_K = OFFSET_Q + sizeof(SharedStorage::q);
+constexpr unsigned OFFSET_V = OFFSET_K + sizeof(SharedStorage::k);
+constexpr unsigned OFFSET_FULL = OFFSET_V + sizeof(SharedStorage::v);
+constexpr unsigned OFFSET_EMPTY = OFFSET_FULL + sizeof(SharedStorage::full);
+constexpr unsigned OFFSET_Q_EMPTY = OFFSET_EMPTY + sizeof(SharedStorage::empty);
+static_assert(OFFSET_Q_EMPTY + sizeof(SharedStorage::q_empty) == sizeof(SharedStorage),
+              "SharedStorage has no padding: the offsets above are its members'");
+static_assert(sizeof(SharedStorage::k[0]) == KV_TILE_BYTES, "a stage is one K (or V) tile");
+static_assert((WARP_SPECIALIZE ? sizeof(SharedStorage) : OFFSET_FULL) + 1024 <= SMEM_BYTES,
+              "SMEM_BYTES (the space's expression) holds the layout and its alignment");
+
+// Shared addresses of the block's SharedStorage (what cp.async, TMA, mbarriers and descriptors take), and the
+// generic address of its Q tile (the epilogue's staging stores).
+struct Smem {
+  unsigned base;  // 1024-aligned
+  unsigned char* staging;
+
+  static __device__ __forceinline__ Smem of(unsigned char* raw) {
+    const unsigned raw_address = sm90::smem_address(raw);
+    const unsigned base = (raw_address + 1023) & ~1023u;
+    return {base, raw + (base - raw_address)};
+  }
+  __device__ __forceinline__ unsigned q() const { return base + OFFSET_Q; }
+  __device__ __forceinline__ unsigned k(int stage = 0) const {
+    return base + OFFSET_K + stage * KV_TILE_BYTES;
+  }
+  __device__ __forceinline__ unsigned v(int stage = 0) const {
+    return base + OFFSET_V + stage * KV_TILE_BYTES;
+  }
+  __device__ __forceinline__ unsigned full() const { return base + OFFSET_FULL; }
+  __device__ __forceinline__ unsigned empty() const { return base + OFFSET_EMPTY; }
+  __device__ __forceinline__ unsigned q_empty() const { return base + OFFSET_Q_EMPTY; }
+};
+// Byte offset of 16-byte chunk `chunk` (elements 8 chunk .. 8 chunk + 7) of row `row` in a swizzled tile of
 // ROWS rows.
 template <int ROWS>
 __device__ __forceinline__ int swizzled_offset(int row, int chunk) {
   return (chunk >> 3) * (ROWS * 128) + row * 128 + (((chunk & 7) ^ (row & 7)) << 4);
 }
 
-}  // namespace
+// Named barriers (0 is __syncthreads); the first of a kind plus w is consumer warpgroup w's.
+enum class Barrier : int {
+  turn = 2,       // (PINGPONG) warpgroup w's turn to issue its wgmmas: 256 threads, its own and the passer's
+  warpgroup = 5,  // warpgroup w alone (its epilogue): 128 threads
+};
+__device__ __forceinline__ Barrier of_warpgroup(Barrier first, int warpgroup) {
+  return static_cast<Barrier>(static_cast<int>(first) + warpgroup);
+}
 
-// The consumers' and the cp.async producer's shared-memory copies (TMA, descriptors and fences are
-// kernels/common/sm90's). Outside the anonymous namespace, as ring_sync below: a variant that leaves some of
-// them unused (the TMA paths) then gets no "declared but never referenced".
-namespace smem_ops {
+// ---------------------------------------------------------------------------------------------------------
+// Scheduler
 
-enum : int { CHUNKS = D / 8 };  // 16-byte chunks per row (an enumerator: unused, it draws no warning)
+// One work tile: BLOCK_M query rows of one (batch, head).
+struct WorkTile {
+  int m0;          // first query row
+  int bh;          // batch * H + head
+  int tiles;       // K/V tiles it needs: all keys, or (causal) up to its last row
+  long long head;  // the offset of its (batch, head) in Q, K, V and O, in elements
+};
 
-// 16 bytes from global to shared; src_bytes = 0 writes zeros (rows past S).
+// The work tiles of a block: the grid's one (query block, head, batch), or (PERSISTENT) every gridDim.x-th
+// from blockIdx.x. LONGEST_FIRST (causal) starts the longest first: without PERSISTENT the query blocks are
+// taken in reverse of blockIdx.x (the hardware starts blocks in blockIdx order, so the short ones fill the
+// tail); with it every head's last query block comes first, then every head's last but one, ..., so that each
+// round of gridDim.x work tiles is of nearly equal lengths (otherwise head-major: the blocks running at once
+// share the K/V of a few heads in L2).
+struct Scheduler {
+  int first, count, step;  // work tiles first, first + step, ... below count
+  int S, bh_count;
+
+  static __device__ __forceinline__ Scheduler of_block(int S, int H, int B) {
+    if constexpr (PERSISTENT)
+      return {static_cast<int>(blockIdx.x), (S + BLOCK_M - 1) / BLOCK_M * H * B, static_cast<int>(gridDim.x),
+              S, B * H};
+    else
+      return {0, 1, 1, S, B * H};
+  }
+
+  __device__ __forceinline__ WorkTile work_tile(int item) const {
+    const int m_blocks = (S + BLOCK_M - 1) / BLOCK_M;
+    WorkTile work;
+    int m_block;
+    if constexpr (PERSISTENT) {
+      work.bh = LONGEST_FIRST ? item % bh_count : item / m_blocks;
+      m_block = LONGEST_FIRST ? m_blocks - 1 - item / bh_count : item % m_blocks;
+    } else {
+      work.bh = blockIdx.z * gridDim.y + blockIdx.y;  // the grid is (query blocks, H, B)
+      m_block = LONGEST_FIRST ? last_block() - static_cast<int>(blockIdx.x) : static_cast<int>(blockIdx.x);
+    }
+    work.m0 = m_block * BLOCK_M;
+    const int key_end = CAUSAL ? min(S, work.m0 + BLOCK_M) : S;
+    work.tiles = (key_end + BLOCK_N - 1) / BLOCK_N;
+    if constexpr (CLUSTER > 1) {
+      // The two blocks of a cluster (adjacent query blocks of one head) go through the same K/V tiles, in
+      // step: as many as the later one needs (the other acquires and releases those past its rows, as a
+      // warpgroup does for the tiles causal masking lets it skip).
+      const int peer_x = static_cast<int>(blockIdx.x ^ 1);
+      const int peer_block = LONGEST_FIRST ? last_block() - peer_x : peer_x;
+      const int peer_key_end = CAUSAL ? min(S, (peer_block + 1) * BLOCK_M) : S;
+      work.tiles = max(work.tiles, (peer_key_end + BLOCK_N - 1) / BLOCK_N);
+    }
+    work.head = static_cast<long long>(work.bh) * S * D;
+    return work;
+  }
+
+  // gridDim.x is the query blocks, or with CLUSTER 2 their number rounded up to even (the extra block's rows
+  // are all past S: it computes on zeros and stores nothing).
+  static __device__ __forceinline__ int last_block() { return static_cast<int>(gridDim.x) - 1; }
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// Producer: the K/V ring
+
+// The kernel's inputs: Q, K and V as pointers, or (TMA_LOADS) as tensor maps of [B * H][S][D] with boxes of
+// 64 columns by BLOCK_M (Q) or BLOCK_N / CLUSTER (K, V) rows and the 128-byte swizzle.
+struct PointerInputs {
+  const elem* q;
+  const elem* k;
+  const elem* v;
+};
+struct TmaInputs {
+  const sm90::TensorMap& q;
+  const sm90::TensorMap& k;
+  const sm90::TensorMap& v;
+};
+
+// cp.async: 16 bytes from global to shared; src_bytes = 0 writes zeros (rows past S).
 __device__ __forceinline__ void copy_16(unsigned dst, const elem* src, bool valid) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(valid ? 16 : 0)
                : "memory");
@@ -302,8 +308,8 @@ __device__ __forceinline__ void wait_copies() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING) : "memory");
 }
 
-// ROWS rows of D halves from global (row stride D) into the swizzled tile at shared address `tile`; rows at
-// or past `valid_rows` are zero-filled.
+// ROWS rows of D elements from global (row stride D) into the swizzled tile at shared address `tile`, by
+// every thread of the block; rows at or past `valid_rows` are zero-filled.
 template <int ROWS>
 __device__ __forceinline__ void load_tile(unsigned tile, const elem* global, int valid_rows) {
   for (int chunk = threadIdx.x; chunk < ROWS * CHUNKS; chunk += THREADS) {
@@ -315,9 +321,9 @@ __device__ __forceinline__ void load_tile(unsigned tile, const elem* global, int
   }
 }
 
-// The producer's share of a ROWS-row tile (as load_tile, by 128 threads): thread `loader` copies chunk column
-// loader % CHUNKS of rows loader / CHUNKS + k ROW_STEP, so its swizzle (row % 8) and address steps are fixed
-// and it needs few registers (setmaxnreg leaves the producer 24 or 32).
+// The producer warpgroup's share of a ROWS-row tile (as load_tile, by 128 threads): thread `loader` copies
+// chunk column loader % CHUNKS of rows loader / CHUNKS + k ROW_STEP, so its swizzle (row % 8) and address
+// steps are fixed and it needs few registers (setmaxnreg leaves the producer 24 or 32).
 template <int ROWS>
 __device__ __forceinline__ void produce_tile(unsigned tile, const elem* global, int valid_rows, int loader) {
   constexpr int ROW_STEP = 128 / CHUNKS;  // 16 or 8: a whole number of 8-row swizzle atoms
@@ -333,601 +339,666 @@ __device__ __forceinline__ void produce_tile(unsigned tile, const elem* global, 
   }
 }
 
-}  // namespace smem_ops
+// The ring between the producer warpgroup and the consumers (WARP_SPECIALIZE), on sm90::TmaPipeline's
+// barriers. Its tiles are numbered across the block's work tiles: ring tile r sits in stage r % STAGES, in
+// round r / STAGES, whose full phase has parity (r / STAGES) & 1; the producer refills the stage once the
+// empty phase of the round before has completed.
+struct KvRing {
+  sm90::TmaPipeline<STAGES> pipe;
 
-// Outside the anonymous namespace: a variant that leaves them unused then gets no "declared but never
-// referenced".
-namespace ring_sync {
+  static __device__ __forceinline__ KvRing of(const Smem& smem) { return {{smem.full(), smem.empty()}}; }
+  static __device__ __forceinline__ sm90::PipelineState<STAGES> at(int ring) {
+    return {ring % STAGES, static_cast<unsigned>((ring / STAGES) & 1)};
+  }
+  // One thread, before the block (cluster) barrier that publishes them: full counts the producer's 128
+  // cp.async arrivals, or its one arrival with the TMA bytes; empty one arrival per consumer warp of every
+  // block reading the stage; q_empty one per consumer warpgroup.
+  __device__ __forceinline__ void init(unsigned q_empty) const {
+#pragma unroll
+    for (int stage = 0; stage < STAGES; ++stage) {
+      sm90::mbarrier_init(pipe.full_barrier(stage), TMA_LOADS ? 1 : 128);
+      sm90::mbarrier_init(pipe.empty_barrier(stage), 4 * CONSUMER_WARPGROUPS * CLUSTER);
+    }
+    sm90::mbarrier_init(q_empty, CONSUMER_WARPGROUPS);
+    if constexpr (CLUSTER > 1) sm90::mbarrier_fence_init();
+  }
+  // The stage of ring tile `ring` may be refilled (with CLUSTER 2: the consumers of both blocks released it).
+  __device__ __forceinline__ void producer_acquire(int ring) const {
+    if (ring >= STAGES) {
+      if constexpr (CLUSTER > 1)
+        pipe.producer_acquire_cluster(at(ring));
+      else
+        pipe.producer_acquire(at(ring));
+    }
+  }
+  __device__ __forceinline__ void consumer_wait(int ring) const { pipe.consumer_wait(at(ring)); }
+  // Once the warp's wgmmas reading the tile have completed: lane 0 arrives on the stage's empty barrier, and
+  // (CLUSTER 2) on the peer block's, whose producer's copies land in this block's stage too.
+  __device__ __forceinline__ void consumer_release(int ring, unsigned rank) const {
+    __syncwarp();
+    if (threadIdx.x % 32 == 0) {
+      const unsigned empty = pipe.empty_barrier(ring % STAGES);
+      sm90::mbarrier_arrive(empty);
+      if constexpr (CLUSTER > 1) sm90::mbarrier_arrive_remote(empty, rank ^ 1);
+    }
+  }
+};
 
-// PINGPONG's turns: consumer warpgroup w may issue its wgmmas once named barrier 2 + w has its 256 threads,
-// its own 128 waiting and the 128 of warpgroup w - 1 (mod the count) that passed the turn on.
-__device__ __forceinline__ void wait_for_turn(int warpgroup) {
-  asm volatile("bar.sync %0, 256;\n" ::"r"(2 + warpgroup) : "memory");
+// Tile `tile` of K and V into stage `stage` with TMA, counted on `full`: a box per 64-column slab, or
+// (CLUSTER 2) this block's half of the tile's rows, [rank, rank + 1) * BLOCK_N / 2, multicast into the same
+// offset of both blocks (each block's full barrier expects the whole tile).
+__device__ __forceinline__ void load_kv_tma(const TmaInputs& in, const Smem& smem, int stage, int tile,
+                                            int bh, unsigned full, unsigned rank) {
+#pragma unroll
+  for (int slab = 0; slab < D / 64; ++slab) {
+    const unsigned offset = stage * KV_TILE_BYTES + slab * BLOCK_N * 128;
+    if constexpr (CLUSTER > 1) {
+      const int half = static_cast<int>(rank) * (BLOCK_N / 2);
+      const int row = tile * BLOCK_N + half;
+      sm90::tma_load_3d_multicast(smem.k() + offset + half * 128, in.k, slab * 64, row, bh, full, 0x3);
+      sm90::tma_load_3d_multicast(smem.v() + offset + half * 128, in.v, slab * 64, row, bh, full, 0x3);
+    } else {
+      sm90::tma_load_3d(smem.k() + offset, in.k, slab * 64, tile * BLOCK_N, bh, full);
+      sm90::tma_load_3d(smem.v() + offset, in.v, slab * 64, tile * BLOCK_N, bh, full);
+    }
+  }
 }
-__device__ __forceinline__ void pass_turn(int warpgroup) {
-  asm volatile("bar.arrive %0, 256;\n" ::"r"(2 + (warpgroup + 1) % CONSUMER_WARPGROUPS) : "memory");
+
+// The producer warpgroup with TMA: one thread issues every copy, per ring tile an arrival expecting the
+// tile's bytes (Q's too with a work tile's first), then the K and V boxes. A work tile's Q waits for the
+// previous work tile's epilogue to have left the Q tile (q_empty) after its first K/V tile is issued, so the
+// ring runs ahead meanwhile; the full phase cannot complete before Q's bytes have landed.
+__device__ __forceinline__ void produce(const TmaInputs& in, const Smem& smem, const KvRing& ring,
+                                        const Scheduler& scheduler, int, unsigned rank) {
+  if (threadIdx.x != CONSUMER_THREADS) {
+    if constexpr (CLUSTER > 1) sm90::cluster_sync();  // the block stays until its peer no longer arrives here
+    return;
+  }
+  int ring_tile = 0;
+  int done_items = 0;
+  for (int item = scheduler.first; item < scheduler.count; item += scheduler.step, ++done_items) {
+    const WorkTile work = scheduler.work_tile(item);
+    for (int tile = 0; tile < work.tiles; ++tile, ++ring_tile) {
+      const sm90::PipelineState<STAGES> state = KvRing::at(ring_tile);
+      ring.producer_acquire(ring_tile);
+      const unsigned full = ring.pipe.full_barrier(state.stage);
+      ring.pipe.producer_expect(state, 2 * KV_TILE_BYTES + (tile == 0 ? Q_BYTES : 0));
+      load_kv_tma(in, smem, state.stage, tile, work.bh, full, rank);
+      if (tile == 0) {
+        if (done_items > 0) sm90::mbarrier_wait(smem.q_empty(), (done_items - 1) & 1);
+#pragma unroll
+        for (int slab = 0; slab < D / 64; ++slab)
+          sm90::tma_load_3d(smem.q() + slab * BLOCK_M * 128, in.q, slab * 64, work.m0, work.bh, full);
+      }
+    }
+  }
+  if constexpr (CLUSTER > 1) sm90::cluster_sync();
 }
-// One consumer warpgroup's own barrier (its epilogue): named barrier 5 + w.
-__device__ __forceinline__ void sync_warpgroup(int warpgroup) {
-  asm volatile("bar.sync %0, 128;\n" ::"r"(5 + warpgroup) : "memory");
+
+// The producer warpgroup with cp.async: its 128 threads copy Q, then each K/V tile, every thread arriving on
+// the stage's full barrier once its copies of the tile have landed. One work tile (PERSISTENT needs TMA).
+__device__ __forceinline__ void produce(const PointerInputs& in, const Smem& smem, const KvRing& ring,
+                                        const Scheduler& scheduler, int S, unsigned) {
+  const int loader = threadIdx.x - CONSUMER_THREADS;
+  const WorkTile work = scheduler.work_tile(scheduler.first);
+  produce_tile<BLOCK_M>(smem.q(), in.q + work.head + static_cast<long long>(work.m0) * D, S - work.m0,
+                        loader);
+  for (int tile = 0; tile < work.tiles; ++tile) {
+    const int stage = tile % STAGES;
+    ring.producer_acquire(tile);
+    const int n0 = tile * BLOCK_N;
+    const long long offset = work.head + static_cast<long long>(n0) * D;
+    produce_tile<BLOCK_N>(smem.k(stage), in.k + offset, S - n0, loader);
+    produce_tile<BLOCK_N>(smem.v(stage), in.v + offset, S - n0, loader);
+    sm90::mbarrier_arrive_when_copies_land(ring.pipe.full_barrier(stage));
+  }
+  commit_copies();
+  wait_copies<0>();  // exit with no copy in flight
 }
 
-}  // namespace ring_sync
+// ---------------------------------------------------------------------------------------------------------
+// The K/V tiles as the consumers see them: begin (a work tile), acquire (the tile is in shared memory and
+// visible to wgmma), stage (where it is), release (this warp no longer reads it), drain (no copy in flight
+// before the epilogue writes the Q tile), end. Tiles count within the work tile.
 
-namespace {
-using namespace sm90;
-using namespace smem_ops;
-using namespace ring_sync;
+// WARP_SPECIALIZE 1: the producer warpgroup's ring.
+struct ProducedKv {
+  KvRing ring;
+  unsigned rank;
+  int ring_base = 0;  // the ring number of this work tile's first K/V tile
 
-// d (64 x N, fp32) += A (64 x 16) * B (16 x N): ss with A and B from shared memory, both K-major; rs with A
-// from registers (the fragment in the header) and B MN-major (V, imm-trans-b = 1).
+  template <typename Inputs>
+  __device__ __forceinline__ ProducedKv(const Inputs&, const Smem&, const KvRing& ring, int, unsigned rank)
+      : ring(ring), rank(rank) {}
+  __device__ __forceinline__ void begin(const WorkTile&) {}  // the producer loads Q
+  __device__ __forceinline__ void acquire(int tile) const {
+    ring.consumer_wait(ring_base + tile);
+    // The producer's cp.async wrote through the generic proxy, wgmma reads through the async one (as TMA
+    // writes).
+    if constexpr (!TMA_LOADS) sm90::fence_async_shared();
+  }
+  __device__ __forceinline__ int stage(int tile) const { return (ring_base + tile) % STAGES; }
+  __device__ __forceinline__ void release(int tile) const { ring.consumer_release(ring_base + tile, rank); }
+  __device__ __forceinline__ void drain() const {}
+  __device__ __forceinline__ void end(const WorkTile& work) { ring_base += work.tiles; }
+};
+
+// WARP_SPECIALIZE 0: the consumers load Q and the K/V tiles themselves with cp.async, PREFETCH tiles ahead,
+// and order the ring with block barriers. One work tile (PERSISTENT needs TMA).
+struct SelfLoadedKv {
+  PointerInputs in;
+  Smem smem;
+  int S;
+  long long head = 0;
+  int tiles = 0;
+
+  __device__ __forceinline__ SelfLoadedKv(const PointerInputs& in, const Smem& smem, const KvRing&, int S,
+                                          unsigned)
+      : in(in), smem(smem), S(S) {}
+  // Q with the first tile, then up to PREFETCH tiles in flight (empty groups keep the count).
+  __device__ __forceinline__ void begin(const WorkTile& work) {
+    head = work.head;
+    tiles = work.tiles;
+    load_tile<BLOCK_M>(smem.q(), in.q + head + static_cast<long long>(work.m0) * D, S - work.m0);
+#pragma unroll
+    for (int tile = 0; tile < PREFETCH; ++tile) {
+      if (tile < tiles) load(tile);
+      commit_copies();
+    }
+  }
+  __device__ __forceinline__ void load(int tile) const {
+    const int stage = tile % STAGES;
+    const int n0 = tile * BLOCK_N;
+    const long long offset = head + static_cast<long long>(n0) * D;
+    load_tile<BLOCK_N>(smem.k(stage), in.k + offset, S - n0);
+    load_tile<BLOCK_N>(smem.v(stage), in.v + offset, S - n0);
+  }
+  __device__ __forceinline__ void acquire(int tile) const {
+    if constexpr (INTRA_WG_OVERLAP) {
+      // The tile was loaded during the step before. The barrier also says every warpgroup has waited for its
+      // P V of tile - 2: that stage is refilled.
+      wait_copies<PREFETCH - 1>();
+      sm90::fence_async_shared();
+      __syncthreads();
+      if (tile + PREFETCH < tiles) load(tile + PREFETCH);
+      commit_copies();
+    } else {
+      if (tile + PREFETCH < tiles) load(tile + PREFETCH);
+      commit_copies();
+      wait_copies<PREFETCH>();
+      sm90::fence_async_shared();
+      __syncthreads();
+    }
+  }
+  __device__ __forceinline__ int stage(int tile) const { return tile % STAGES; }
+  __device__ __forceinline__ void release(int) const {
+    if constexpr (!INTRA_WG_OVERLAP) __syncthreads();  // the stage computed here is refilled by a later step
+  }
+  __device__ __forceinline__ void drain() const {
+    wait_copies<0>();  // no copy may land in the staging area
+    __syncthreads();
+  }
+  __device__ __forceinline__ void end(const WorkTile&) {}
+};
+
+using KvSupply = Select<WARP_SPECIALIZE, ProducedKv, SelfLoadedKv>::type;
+
+// ---------------------------------------------------------------------------------------------------------
+// Mainloop
+
+// This thread's warpgroup (the producer's is the last) and, in a consumer warpgroup, its place in the
+// accumulator fragments.
+struct Lane {
+  int warpgroup;
+  int warp;   // within the warpgroup
+  int group;  // the accumulator row of this lane (and row + 8)
+  int quad;   // the accumulator column pair of this lane
+
+  static __device__ __forceinline__ Lane of_thread() {
+    const int lane = threadIdx.x % 32;
+    return {static_cast<int>(threadIdx.x / 128), static_cast<int>((threadIdx.x / 32) % 4), lane >> 2,
+            lane & 3};
+  }
+};
+
+// PINGPONG: the consumer warpgroups issue their wgmma batches in turn, round robin. Warpgroup w takes its
+// turn on its turn barrier (256 threads: its own 128 waiting, the 128 of warpgroup w - 1 passing the turn on)
+// and passes it to w + 1 once its batch is committed. Every warpgroup takes tiles + 1 turns per work tile (S
+// of tile 0, S of tile j with P V of tile j - 1, the last P V, and an empty turn for each tile it skips);
+// without PINGPONG every call is empty.
+struct Turns {
+  int warpgroup;
+
+  __device__ __forceinline__ void take() const {
+    if constexpr (PINGPONG) sm90::barrier_sync<256>(of_warpgroup(Barrier::turn, warpgroup));
+  }
+  __device__ __forceinline__ void pass() const {
+    if constexpr (PINGPONG)
+      sm90::barrier_arrive<256>(of_warpgroup(Barrier::turn, (warpgroup + 1) % CONSUMER_WARPGROUPS));
+  }
+  // The last warpgroup hands warpgroup 0 the first turn; at the end warpgroup 0 takes the last warpgroup's
+  // final pass, so that every barrier phase completes.
+  __device__ __forceinline__ void start() const {
+    if (PINGPONG && warpgroup == CONSUMER_WARPGROUPS - 1) pass();
+  }
+  __device__ __forceinline__ void finish() const {
+    if (PINGPONG && warpgroup == 0) take();
+  }
+};
+
 template <int N>
 using Mma = sm90::Wgmma<N, mma_type>;
 
-__device__ __forceinline__ float exp2_approx(float x) {
-  float y;
-  asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(y) : "f"(x));
-  return y;
-}
+// A consumer warpgroup's wgmmas, on 128-byte-swizzled descriptors: S = Q K^T with Q (A) and K (B) K-major in
+// shared memory; O += P V with P (A) from registers and V (B) MN-major (imm-trans-b = 1). Issued, not
+// committed.
+struct TileMma {
+  unsigned long long q_desc, k_desc, v_desc;
 
-}  // namespace
-
-// One work tile: BLOCK_M query rows of one (batch, head). A persistent block walks work tiles
-// blockIdx.x, blockIdx.x + gridDim.x, ...: numbered head-major (the blocks running at once share the K/V of a
-// few heads in L2), or, with LONGEST_FIRST (causal only), longest first: every head's last query block, then
-// every head's last but one, ..., so that each round of gridDim.x work tiles is of nearly equal lengths.
-// Without PERSISTENT, LONGEST_FIRST reverses the query blocks of blockIdx.x (the hardware starts blocks in
-// blockIdx order: the longest then start first and the short ones fill the tail).
-struct WorkTile {
-  int m0;     // first query row
-  int bh;     // batch * H + head
-  int tiles;  // K/V tiles it needs: all keys, or (causal) up to its last row
+  static __device__ __forceinline__ TileMma of(const Smem& smem, int warpgroup) {
+    return {sm90::desc_kmajor_sw128(smem.q() + warpgroup * 64 * 128), sm90::desc_kmajor_sw128(smem.k()),
+            sm90::desc_mnmajor_sw128(smem.v(), BLOCK_N * 128)};
+  }
+  // The descriptor offset (16-byte units) of a stage.
+  static __device__ __forceinline__ unsigned long long stage_offset(int stage) {
+    return static_cast<unsigned long long>(stage * KV_TILE_BYTES) >> 4;
+  }
+  // S = Q K^T for this warpgroup's 64 rows and the tile's BLOCK_N keys.
+  __device__ __forceinline__ void issue_qk(float (&s_acc)[BLOCK_N / 2], unsigned long long offset) const {
+#pragma unroll
+    for (int ks = 0; ks < D / 16; ++ks) {
+      const unsigned long long q_step = ((ks / 4) * (BLOCK_M * 128) + (ks % 4) * 32) >> 4;
+      const unsigned long long k_step = ((ks / 4) * (BLOCK_N * 128) + (ks % 4) * 32) >> 4;
+      Mma<BLOCK_N>::template ss<0, 0>(s_acc, q_desc + q_step, k_desc + offset + k_step, 1);
+    }
+  }
+  // O += P V: the packed S accumulators of keys [16 kt, 16 kt + 16) are the A fragment of k-step kt.
+  __device__ __forceinline__ void issue_pv(float (&o_acc)[D / 2], const unsigned (&p_frag)[BLOCK_N / 16][4],
+                                           unsigned long long offset) const {
+#pragma unroll
+    for (int kt = 0; kt < BLOCK_N / 16; ++kt)
+      Mma<D>::template rs<1>(o_acc, p_frag[kt], v_desc + offset + ((kt * 16 * 128) >> 4), 1);
+  }
 };
-__device__ __forceinline__ WorkTile work_tile(int item, int S, int bh_count) {
-  const int m_blocks = (S + BLOCK_M - 1) / BLOCK_M;
-  WorkTile work;
-#if PERSISTENT
-#if LONGEST_FIRST
-  work.bh = item % bh_count;
-  const int m_block = m_blocks - 1 - item / bh_count;
-#else
-  (void)bh_count;
-  work.bh = item / m_blocks;
-  const int m_block = item % m_blocks;
-#endif
-#else
-  (void)item;
-  (void)bh_count;
-  (void)m_blocks;
-  work.bh = blockIdx.z * gridDim.y + blockIdx.y;  // the grid is (query blocks, H, B)
-  // gridDim.x is m_blocks, or with CLUSTER 2 rounded up to even (the extra block's rows are all past S).
-  const int last = static_cast<int>(gridDim.x) - 1;
-  const int m_block = LONGEST_FIRST ? last - static_cast<int>(blockIdx.x) : static_cast<int>(blockIdx.x);
-#endif
-  work.m0 = m_block * BLOCK_M;
-  const int key_end = CAUSAL ? min(S, work.m0 + BLOCK_M) : S;
-  work.tiles = (key_end + BLOCK_N - 1) / BLOCK_N;
-#if CLUSTER > 1
-  // The two blocks of a cluster (adjacent query blocks of one head) go through the same K/V tiles, in step:
-  // as many as the later one needs (the other acquires and releases those past its rows, as a warpgroup does
-  // for the tiles causal masking lets it skip).
-  const int peer_x = static_cast<int>(blockIdx.x ^ 1);
-  const int peer_block = LONGEST_FIRST ? last - peer_x : peer_x;
-  const int peer_key_end = CAUSAL ? min(S, (peer_block + 1) * BLOCK_M) : S;
-  work.tiles = max(work.tiles, (peer_key_end + BLOCK_N - 1) / BLOCK_N);
-#endif
-  return work;
+
+// ---------------------------------------------------------------------------------------------------------
+// Softmax
+
+// Masks keys >= S and (causal) keys after the query, on the tiles that reach them only.
+struct ScoreMask {
+  int S;
+  int wg_row0;  // the warpgroup's first query row
+  Lane me;
+
+  __device__ __forceinline__ void apply(float (&s_acc)[BLOCK_N / 2], int n0) const {
+    const bool tail = n0 + BLOCK_N > S;
+    const bool diagonal = CAUSAL && n0 + BLOCK_N - 1 > wg_row0;
+    if (tail || diagonal) {
+#pragma unroll
+      for (int i = 0; i < BLOCK_N / 2; ++i) {
+        const int key = n0 + (i / 4) * 8 + me.quad * 2 + (i & 1);
+        const int query = wg_row0 + me.warp * 16 + me.group + ((i >> 1) & 1) * 8;
+        if (key >= S || (CAUSAL && key > query)) s_acc[i] = neg_inf();
+      }
+    }
+  }
+};
+
+// The online softmax of this thread's two rows (g and g + 8 of its warp's 16), base 2 with the scale folded
+// into one multiply.
+struct Softmax {
+  float scale_log2;
+  float row_max[2];  // running max of the scaled scores
+  float row_sum[2];  // this lane's share of the running sums
+
+  __device__ __forceinline__ void reset() {
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      row_max[r] = neg_inf();
+      row_sum[r] = 0.0f;
+    }
+  }
+  // Turns the (masked) S accumulators into P and updates the running max and sums; factor[r] is what O's row
+  // r must be multiplied by, here when RESCALE_NOW.
+  template <bool RESCALE_NOW>
+  __device__ __forceinline__ void update(float (&s_acc)[BLOCK_N / 2], float (&factor)[2],
+                                         float (&o_acc)[D / 2]) {
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      float tile_max = neg_inf();
+#pragma unroll
+      for (int j = 0; j < BLOCK_N / 8; ++j)
+        tile_max = fmaxf(tile_max, fmaxf(s_acc[4 * j + 2 * r], s_acc[4 * j + 2 * r + 1]));
+      tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 1));
+      tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 2));
+      const float new_max = fmaxf(row_max[r], tile_max * scale_log2);
+      // A row with every key so far masked keeps -inf: subtract 0 so that its p and factor are 0.
+      const float base = new_max == neg_inf() ? 0.0f : new_max;
+      const float row_factor = exp2_approx(row_max[r] - base);
+      row_max[r] = new_max;
+      float sum = 0.0f;
+#pragma unroll
+      for (int j = 0; j < BLOCK_N / 8; ++j)
+#pragma unroll
+        for (int c = 0; c < 2; ++c) {
+          const float p = exp2_approx(s_acc[4 * j + 2 * r + c] * scale_log2 - base);
+          s_acc[4 * j + 2 * r + c] = p;
+          sum += p;
+        }
+      row_sum[r] = row_sum[r] * row_factor + sum;
+      if constexpr (RESCALE_NOW) {
+#pragma unroll
+        for (int j = 0; j < D / 8; ++j) {
+          o_acc[4 * j + 2 * r] *= row_factor;
+          o_acc[4 * j + 2 * r + 1] *= row_factor;
+        }
+      }
+      factor[r] = row_factor;
+    }
+  }
+  // 1 / row r's sum over the four lanes sharing it; 0 for a row with every key masked (never NaN).
+  __device__ __forceinline__ float inverse_sum(int r) const {
+    float total = row_sum[r];
+    total += __shfl_xor_sync(0xffffffffu, total, 1);
+    total += __shfl_xor_sync(0xffffffffu, total, 2);
+    return total > 0.0f ? 1.0f / total : 0.0f;
+  }
+};
+
+__device__ __forceinline__ void rescale(float (&o_acc)[D / 2], const float (&factor)[2]) {
+#pragma unroll
+  for (int r = 0; r < 2; ++r)
+#pragma unroll
+    for (int j = 0; j < D / 8; ++j) {
+      o_acc[4 * j + 2 * r] *= factor[r];
+      o_acc[4 * j + 2 * r + 1] *= factor[r];
+    }
 }
 
-extern "C" __global__ void __launch_bounds__(THREADS, 1)
+// P as the A fragments of P V, packed pairwise from the S accumulators (P never goes through shared memory).
+__device__ __forceinline__ void pack_p(const float (&s_acc)[BLOCK_N / 2],
+                                       unsigned (&p_frag)[BLOCK_N / 16][4]) {
+#pragma unroll
+  for (int kt = 0; kt < BLOCK_N / 16; ++kt) {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) p_frag[kt][i] = pack_pair(s_acc[8 * kt + 2 * i], s_acc[8 * kt + 2 * i + 1]);
+    sm90::pin(p_frag[kt]);
+  }
+}
+
+__device__ __forceinline__ void clear(float (&acc)[BLOCK_N / 2]) {
+#pragma unroll
+  for (int i = 0; i < BLOCK_N / 2; ++i) acc[i] = 0.0f;
+  sm90::pin(acc);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Mainloop, the two schedules of a work tile's K/V tiles
+
+// INTRA_WG_OVERLAP 0: per tile S = Q K^T, waited for; the softmax with O rescaled at once; O += P V, waited
+// for. A warpgroup acquires and releases the tiles past its rows (causal) without computing.
+__device__ __forceinline__ void mainloop(KvSupply& kv, const TileMma& mma, const ScoreMask& mask,
+                                         Softmax& softmax, float (&o_acc)[D / 2], int tiles) {
+  for (int tile = 0; tile < tiles; ++tile) {
+    kv.acquire(tile);
+    const int n0 = tile * BLOCK_N;
+    if (!CAUSAL || n0 <= mask.wg_row0 + 63) {
+      const unsigned long long offset = TileMma::stage_offset(kv.stage(tile));
+      float s_acc[BLOCK_N / 2];
+      clear(s_acc);
+      sm90::wgmma_fence();
+      mma.issue_qk(s_acc, offset);
+      sm90::wgmma_commit();
+      sm90::wgmma_wait<0>();
+      sm90::pin(s_acc);
+      float factor[2];
+      mask.apply(s_acc, n0);
+      softmax.update<true>(s_acc, factor, o_acc);
+      unsigned p_frag[BLOCK_N / 16][4];
+      pack_p(s_acc, p_frag);
+      sm90::pin(o_acc);
+      sm90::wgmma_fence();
+      mma.issue_pv(o_acc, p_frag, offset);
+      sm90::wgmma_commit();
+      sm90::wgmma_wait<0>();
+      sm90::pin(o_acc);
+#pragma unroll
+      for (int kt = 0; kt < BLOCK_N / 16; ++kt) sm90::pin(p_frag[kt]);  // read by the wgmmas until the wait
+    }
+    kv.release(tile);
+  }
+}
+
+// INTRA_WG_OVERLAP 1, FlashAttention-3's intra-warpgroup overlap: S of tile j and P V of tile j - 1 are
+// issued together (two commit groups), the softmax of tile j runs once S has completed (wait_group 1) while P
+// V still runs, and O is rescaled once P V has completed too (wait_group 0); P of tile j - 1 stays in p_frag
+// meanwhile. Each batch is issued in a turn (PINGPONG).
+__device__ __forceinline__ void mainloop_overlapped(KvSupply& kv, const TileMma& mma, const ScoreMask& mask,
+                                                    Softmax& softmax, const Turns& turns,
+                                                    float (&o_acc)[D / 2], int tiles) {
+  const int wg_tiles =  // tiles this warpgroup computes
+      CAUSAL ? min(tiles, (mask.wg_row0 + 63) / BLOCK_N + 1) : tiles;
+  unsigned p_frag[BLOCK_N / 16][4];
+  {
+    kv.acquire(0);
+    float s_acc[BLOCK_N / 2];
+    clear(s_acc);
+    turns.take();
+    sm90::wgmma_fence();
+    mma.issue_qk(s_acc, TileMma::stage_offset(kv.stage(0)));
+    sm90::wgmma_commit();
+    turns.pass();
+    sm90::wgmma_wait<0>();
+    sm90::pin(s_acc);
+    float factor[2];
+    mask.apply(s_acc, 0);
+    softmax.update<false>(s_acc, factor, o_acc);  // O is still 0
+    pack_p(s_acc, p_frag);
+  }
+  for (int tile = 1; tile < wg_tiles; ++tile) {
+    kv.acquire(tile);
+    float s_acc[BLOCK_N / 2];
+    clear(s_acc);
+    sm90::pin(o_acc);
+    turns.take();
+    sm90::wgmma_fence();
+    mma.issue_qk(s_acc, TileMma::stage_offset(kv.stage(tile)));
+    sm90::wgmma_commit();
+    mma.issue_pv(o_acc, p_frag, TileMma::stage_offset(kv.stage(tile - 1)));
+    sm90::wgmma_commit();
+    turns.pass();
+    sm90::wgmma_wait<1>();  // S of this tile
+    sm90::pin(s_acc);
+    float factor[2];
+    mask.apply(s_acc, tile * BLOCK_N);
+    softmax.update<false>(s_acc, factor, o_acc);
+    sm90::pin(s_acc);       // computed before P V is waited for
+    sm90::wgmma_wait<0>();  // P V of the previous tile
+    sm90::pin(o_acc);
+#pragma unroll
+    for (int kt = 0; kt < BLOCK_N / 16; ++kt) sm90::pin(p_frag[kt]);  // read by the wgmmas until the wait
+    kv.release(tile - 1);
+    rescale(o_acc, factor);
+    pack_p(s_acc, p_frag);
+  }
+  sm90::pin(o_acc);
+  turns.take();
+  sm90::wgmma_fence();
+  mma.issue_pv(o_acc, p_frag, TileMma::stage_offset(kv.stage(wg_tiles - 1)));
+  sm90::wgmma_commit();
+  turns.pass();
+  sm90::wgmma_wait<0>();
+  sm90::pin(o_acc);
+#pragma unroll
+  for (int kt = 0; kt < BLOCK_N / 16; ++kt) sm90::pin(p_frag[kt]);
+  kv.release(wg_tiles - 1);
+  for (int tile = wg_tiles; tile < tiles; ++tile) {  // (causal) the block's tiles past this warpgroup's rows
+    kv.acquire(tile);
+    turns.take();
+    turns.pass();
+    kv.release(tile);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Epilogue
+
+// O / row sums in the element type, staged swizzled in the Q tile: this warpgroup's rows only, which only its
+// own (completed) wgmmas read.
+__device__ __forceinline__ void stage_o(const Smem& smem, const float (&o_acc)[D / 2], const Softmax& softmax,
+                                        const Lane& me) {
+  unsigned char* const staging = smem.staging + me.quad * 4;  // this lane's 4 bytes of each 16-byte chunk
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    const float inverse = softmax.inverse_sum(r);
+    const int row = me.warpgroup * 64 + me.warp * 16 + me.group + r * 8;
+#pragma unroll
+    for (int j = 0; j < D / 8; ++j)
+      *reinterpret_cast<unsigned*>(staging + swizzled_offset<BLOCK_M>(row, j)) =
+          pack_pair(o_acc[4 * j + 2 * r] * inverse, o_acc[4 * j + 2 * r + 1] * inverse);
+  }
+}
+
+// Rows [first_row, first_row + ROWS) of the staged tile to global memory with 16-byte stores, `thread` of
+// STORERS taking every STORERS-th chunk; rows past S are not written.
+template <int ROWS, int STORERS>
+__device__ __forceinline__ void store_staged_rows(elem* o_head, const unsigned char* staging, int m0,
+                                                  int first_row, int thread, int S) {
+  for (int chunk = thread; chunk < ROWS * CHUNKS; chunk += STORERS) {
+    const int row = first_row + chunk / CHUNKS;
+    const int c = chunk % CHUNKS;
+    if (m0 + row < S)
+      *reinterpret_cast<uint4*>(o_head + static_cast<long long>(m0 + row) * D + c * 8) =
+          *reinterpret_cast<const uint4*>(staging + swizzled_offset<BLOCK_M>(row, c));
+  }
+}
+
+// TMA_STORE 0: the consumers loading themselves store the block's rows together (block barrier); with a
+// producer each warpgroup stores its own 64 rows once its 128 threads have staged them, and (PERSISTENT)
+// tells the producer on q_empty once they have been read, so that the next work tile's Q may land there.
+__device__ __forceinline__ void store_o(elem* O, const Smem& smem, const WorkTile& work, int warpgroup,
+                                        int S) {
+  elem* o_head = O + work.head;
+  if constexpr (!WARP_SPECIALIZE) {
+    __syncthreads();
+    store_staged_rows<BLOCK_M, CONSUMER_THREADS>(o_head, smem.staging, work.m0, 0, threadIdx.x, S);
+  } else {
+    const Barrier own = of_warpgroup(Barrier::warpgroup, warpgroup);
+    sm90::barrier_sync<128>(own);
+    store_staged_rows<64, 128>(o_head, smem.staging, work.m0, warpgroup * 64, threadIdx.x % 128, S);
+    if constexpr (PERSISTENT) {
+      sm90::fence_async_shared();    // this thread's generic accesses come before the next Q's TMA writes
+      sm90::barrier_sync<128>(own);  // every thread's reads of the staging rows are done
+      if (threadIdx.x % 128 == 0) sm90::mbarrier_arrive(smem.q_empty());
+    }
+  }
+}
+
+// TMA_STORE 1: the warpgroup's first thread stores its 64 staged rows with TMA (rows past S are clipped), and
+// (PERSISTENT) arrives on q_empty once the bulk store has read them.
+__device__ __forceinline__ void store_o(const sm90::TensorMap& o_map, const Smem& smem, const WorkTile& work,
+                                        int warpgroup, int S) {
+  sm90::fence_async_shared();  // the staging writes become visible to the TMA engine (the async proxy)
+  sm90::barrier_sync<128>(of_warpgroup(Barrier::warpgroup, warpgroup));
+  const int wg_row0 = work.m0 + warpgroup * 64;
+  if (threadIdx.x % 128 == 0) {
+    if (wg_row0 < S) {
+#pragma unroll
+      for (int slab = 0; slab < D / 64; ++slab)
+        sm90::tma_store_3d(o_map, smem.q() + slab * BLOCK_M * 128 + warpgroup * 64 * 128, slab * 64, wg_row0,
+                           work.bh);
+      sm90::tma_commit_stores();
+      sm90::tma_wait_stores_read();
+    }
+    if constexpr (PERSISTENT) sm90::mbarrier_arrive(smem.q_empty());
+  }
+}
+
+// The output: a pointer, or (TMA_STORE) a tensor map of O with boxes of 64 columns by 64 rows.
+using Output = Select<TMA_STORE, const sm90::TensorMap&, elem*>::type;
+
+// ---------------------------------------------------------------------------------------------------------
+// A consumer warpgroup: its work tiles, each a mainloop over the K/V tiles and an epilogue.
+__device__ __forceinline__ void consume(KvSupply& kv, Output out, const Smem& smem,
+                                        const Scheduler& scheduler, const Lane& me, int S, float scale_log2) {
+  const TileMma mma = TileMma::of(smem, me.warpgroup);
+  const Turns turns{me.warpgroup};
+  turns.start();
+  for (int item = scheduler.first; item < scheduler.count; item += scheduler.step) {
+    const WorkTile work = scheduler.work_tile(item);
+    kv.begin(work);
+    float o_acc[D / 2];
+#pragma unroll
+    for (int i = 0; i < D / 2; ++i) o_acc[i] = 0.0f;
+    Softmax softmax{scale_log2};
+    softmax.reset();
+    const ScoreMask mask{S, work.m0 + me.warpgroup * 64, me};
+    if constexpr (INTRA_WG_OVERLAP)
+      mainloop_overlapped(kv, mma, mask, softmax, turns, o_acc, work.tiles);
+    else
+      mainloop(kv, mma, mask, softmax, o_acc, work.tiles);
+    kv.drain();
+    stage_o(smem, o_acc, softmax, me);
+    store_o(out, smem, work, me.warpgroup, S);
+    kv.end(work);
+  }
+  turns.finish();
+  if constexpr (CLUSTER > 1) sm90::cluster_sync();  // the peer's consumers no longer arrive on this block
+}
+
+}  // namespace attn
+
+// The kernel takes Q, K and V as pointers, or (TMA_LOADS) as tensor maps, and O as a pointer or (TMA_STORE) a
+// tensor map: the space's Launches pick the arguments.
+extern "C" __global__ void __launch_bounds__(attn::THREADS, 1)
 #if TMA_LOADS
-    flash_attn_fwd_wgmma(const __grid_constant__ TensorMap q_map, const __grid_constant__ TensorMap k_map,
-                         const __grid_constant__ TensorMap v_map,
+    flash_attn_fwd_wgmma(const __grid_constant__ sm90::TensorMap q_map,
+                         const __grid_constant__ sm90::TensorMap k_map,
+                         const __grid_constant__ sm90::TensorMap v_map,
 #if TMA_STORE
-                         const __grid_constant__ TensorMap o_map,
+                         const __grid_constant__ sm90::TensorMap o_map,
 #else
-                         elem* __restrict__ O,
+                         attn::elem* __restrict__ O,
 #endif
                          int B, int H, int S, float scale) {
+  const attn::TmaInputs inputs{q_map, k_map, v_map};
 #else
-    flash_attn_fwd_wgmma(const elem* __restrict__ Q, const elem* __restrict__ K, const elem* __restrict__ V,
-                         elem* __restrict__ O, int B, int H, int S, float scale) {
+    flash_attn_fwd_wgmma(const attn::elem* __restrict__ Q, const attn::elem* __restrict__ K,
+                         const attn::elem* __restrict__ V, attn::elem* __restrict__ O, int B, int H, int S,
+                         float scale) {
+  const attn::PointerInputs inputs{Q, K, V};
 #endif
+#if TMA_STORE
+  attn::Output output = o_map;
+#else
+  attn::Output output = O;
+#endif
+  using namespace attn;
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   {
     unsigned dynamic_bytes;
     asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamic_bytes));
-    if (dynamic_bytes < static_cast<unsigned>(SMEM_BYTES)) __trap();
+    if (dynamic_bytes < static_cast<unsigned>(SMEM_BYTES)) __trap();  // less than the layout: no overrun
   }
-  const unsigned raw = smem_address(smem_raw);
-  const unsigned q_tile = (raw + 1023) & ~1023u;  // shared addresses of the tiles
-  const unsigned k_ring = q_tile + Q_BYTES;
-  const unsigned v_ring = k_ring + STAGES * KV_TILE_BYTES;
-  unsigned char* const q_staging = smem_raw + (q_tile - raw);  // the Q tile, for the epilogue
-
-  const int warpgroup = threadIdx.x / 128;
-  const int warp = (threadIdx.x / 32) % 4;  // within the warpgroup
-  const int lane = threadIdx.x % 32;
-  const int group = lane >> 2;  // the accumulator row of this lane (and row + 8)
-  const int quad = lane & 3;    // the accumulator column pair of this lane
+  const Smem smem = Smem::of(smem_raw);
+  const Lane me = Lane::of_thread();
   const float scale_log2 = scale * kLog2e;
-  // The work tiles of this block: one (the grid's), or (PERSISTENT) every gridDim.x-th from blockIdx.x.
-#if PERSISTENT
-  const int first_item = blockIdx.x;
-  const int item_count = (S + BLOCK_M - 1) / BLOCK_M * H * B;
-  const int item_step = gridDim.x;
-#else
-  const int first_item = 0;
-  const int item_count = 1;
-  const int item_step = 1;
-#endif
-
-#if WARP_SPECIALIZE
-  // full[s] completes a phase when the producer's copies of the stage's next tile have landed (128 cp.async
-  // arrivals, or one arrival and the tile's TMA bytes); empty[s] when every consumer warp is done with the
-  // tile the stage holds (one arrival per warp, after its wgmmas reading it have completed). The ring's
-  // tiles are numbered across the block's work tiles: ring tile r sits in stage r % STAGES and is the
-  // stage's round r / STAGES; its full phase has parity (r / STAGES) & 1, and the producer refills the stage
-  // with it once the empty phase of round r / STAGES - 1 has completed. q_empty (PERSISTENT) completes a
-  // phase when every consumer warpgroup is done with the Q tile (its epilogue staged O there and stored it).
-  const unsigned full_barriers = v_ring + STAGES * KV_TILE_BYTES;
-  const unsigned empty_barriers = full_barriers + 8 * STAGES;
-  const unsigned q_empty = empty_barriers + 8 * STAGES;
-  if (threadIdx.x == 0) {
-#pragma unroll
-    for (int stage = 0; stage < STAGES; ++stage) {
-      mbarrier_init(full_barriers + 8 * stage, TMA_LOADS ? 1 : 128);
-      mbarrier_init(empty_barriers + 8 * stage, 4 * CONSUMER_WARPGROUPS * CLUSTER);
-    }
-    mbarrier_init(q_empty, CONSUMER_WARPGROUPS);
-#if CLUSTER > 1
-    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-#endif
-  }
-#if CLUSTER > 1
-  // Both blocks' barriers are initialised before either block's copies or arrivals reach them.
-  const unsigned rank = cluster_rank();
-  cluster_sync();
-#else
-  __syncthreads();
-#endif
-  if (warpgroup == CONSUMER_WARPGROUPS) {  // the producer: Q with tile 0, then every K/V tile in turn
-#if CONSUMER_WARPGROUPS > 1
-    SM90A_ASM("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(PRODUCER_REGS));
-#endif
-    const int loader = threadIdx.x - CONSUMER_THREADS;
-#if TMA_LOADS
-    // One thread issues every copy: per tile an arrival expecting the tile's bytes (Q's too with a work
-    // tile's first), then a box per 64-column slab of K and V (and Q); the map's rows are (head, key) of
-    // [B * H][S][D]. Q waits for the previous work tile's epilogue (q_empty) after its K/V tile is issued, so
-    // the ring runs ahead meanwhile; the full barrier's phase cannot complete before Q's bytes have landed.
-    if (loader != 0) {
-#if CLUSTER > 1
-      cluster_sync();  // the block stays until its peer no longer arrives on its barriers
-#endif
+  const Scheduler scheduler = Scheduler::of_block(S, H, B);
+  const KvRing ring = KvRing::of(smem);
+  const unsigned rank = CLUSTER > 1 ? sm90::cluster_rank() : 0;
+  if constexpr (WARP_SPECIALIZE) {
+    if (threadIdx.x == 0) ring.init(smem.q_empty());
+    if constexpr (CLUSTER > 1)
+      sm90::cluster_sync();  // both blocks' barriers are initialised before any copy or arrival reaches them
+    else
+      __syncthreads();
+    if (me.warpgroup == CONSUMER_WARPGROUPS) {
+      if constexpr (CONSUMER_WARPGROUPS > 1) sm90::registers_decrease<PRODUCER_REGS>();
+      produce(inputs, smem, ring, scheduler, S, rank);
       return;
     }
-    int ring = 0;
-    int done_items = 0;
-    for (int item = first_item; item < item_count; item += item_step, ++done_items) {
-      const WorkTile work = work_tile(item, S, B * H);
-      for (int tile = 0; tile < work.tiles; ++tile, ++ring) {
-        const int stage = ring % STAGES;
-#if CLUSTER > 1
-        // The stage is free once the consumers of both blocks have released it (each block's copies land in
-        // both).
-        if (ring >= STAGES) mbarrier_wait_cluster(empty_barriers + 8 * stage, (ring / STAGES - 1) & 1);
-#else
-        if (ring >= STAGES) mbarrier_wait(empty_barriers + 8 * stage, (ring / STAGES - 1) & 1);
-#endif
-        const unsigned full = full_barriers + 8 * stage;
-        mbarrier_arrive_expect_bytes(full, 2 * KV_TILE_BYTES + (tile == 0 ? Q_BYTES : 0));
-#pragma unroll
-        for (int slab = 0; slab < D / 64; ++slab) {
-          const unsigned offset = stage * KV_TILE_BYTES + slab * BLOCK_N * 128;
-#if CLUSTER > 1
-          // This block loads rows [rank, rank + 1) * BLOCK_N / 2 of the tile into both blocks (the maps' box
-          // is BLOCK_N / 2 rows); its full barrier counts the peer's half too.
-          const int half = static_cast<int>(rank) * (BLOCK_N / 2);
-          const int row = tile * BLOCK_N + half;
-          tma_load_3d_multicast(k_ring + offset + half * 128, k_map, slab * 64, row, work.bh, full, 0x3);
-          tma_load_3d_multicast(v_ring + offset + half * 128, v_map, slab * 64, row, work.bh, full, 0x3);
-#else
-          tma_load_3d(k_ring + offset, k_map, slab * 64, tile * BLOCK_N, work.bh, full);
-          tma_load_3d(v_ring + offset, v_map, slab * 64, tile * BLOCK_N, work.bh, full);
-#endif
-        }
-        if (tile == 0) {
-          if (done_items > 0) mbarrier_wait(q_empty, (done_items - 1) & 1);
-#pragma unroll
-          for (int slab = 0; slab < D / 64; ++slab)
-            tma_load_3d(q_tile + slab * BLOCK_M * 128, q_map, slab * 64, work.m0, work.bh, full);
-        }
-      }
-    }
-#if CLUSTER > 1
-    cluster_sync();
-#endif
-    return;
-#else
-    const WorkTile work = work_tile(first_item, S, B * H);
-    const long long head = static_cast<long long>(work.bh) * S * D;
-    produce_tile<BLOCK_M>(q_tile, Q + head + static_cast<long long>(work.m0) * D, S - work.m0, loader);
-    for (int tile = 0; tile < work.tiles; ++tile) {
-      const int stage = tile % STAGES;
-      if (tile >= STAGES) mbarrier_wait(empty_barriers + 8 * stage, (tile / STAGES - 1) & 1);
-      const int n0 = tile * BLOCK_N;
-      const long long offset = head + static_cast<long long>(n0) * D;
-      produce_tile<BLOCK_N>(k_ring + stage * KV_TILE_BYTES, K + offset, S - n0, loader);
-      produce_tile<BLOCK_N>(v_ring + stage * KV_TILE_BYTES, V + offset, S - n0, loader);
-      mbarrier_arrive_when_copies_land(full_barriers + 8 * stage);
-    }
-    commit_copies();
-    wait_copies<0>();  // exit with no copy in flight
-    return;
-#endif
+    if constexpr (CONSUMER_WARPGROUPS > 1) sm90::registers_increase<CONSUMER_REGS>();
   }
-#if CONSUMER_WARPGROUPS > 1
-  SM90A_ASM("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(CONSUMER_REGS));
-#endif
-#endif
-
-  const unsigned long long q_desc = desc_kmajor_sw128(q_tile + warpgroup * 64 * 128);
-  const unsigned long long k_desc = desc_kmajor_sw128(k_ring);
-  const unsigned long long v_desc = desc_mnmajor_sw128(v_ring, BLOCK_N * 128);
-#if PINGPONG
-  // Every warpgroup takes tiles + 1 turns per work tile (below), the last warpgroup handing warpgroup 0 the
-  // first.
-  if (warpgroup == CONSUMER_WARPGROUPS - 1) pass_turn(warpgroup);
-#endif
-
-  int ring_base = 0;  // the ring number of this work tile's first K/V tile
-  for (int item = first_item; item < item_count; item += item_step) {
-    const WorkTile work = work_tile(item, S, B * H);
-    const int m0 = work.m0;
-    const int tiles = work.tiles;
-    const int wg_row0 = m0 + warpgroup * 64;  // first query row of this warpgroup
-    const long long head = static_cast<long long>(work.bh) * S * D;
-    (void)head;  // unused when TMA both loads and stores
-#if !WARP_SPECIALIZE
-    load_tile<BLOCK_M>(q_tile, Q + head + static_cast<long long>(m0) * D, S - m0);
-    auto load_kv = [&](int tile) {
-      const int stage = tile % STAGES;
-      const int n0 = tile * BLOCK_N;
-      const long long offset = head + static_cast<long long>(n0) * D;
-      load_tile<BLOCK_N>(k_ring + stage * KV_TILE_BYTES, K + offset, S - n0);
-      load_tile<BLOCK_N>(v_ring + stage * KV_TILE_BYTES, V + offset, S - n0);
-    };
-    // Prologue: Q with the first tile, then up to PREFETCH tiles in flight (empty groups keep the count).
-#pragma unroll
-    for (int tile = 0; tile < PREFETCH; ++tile) {
-      if (tile < tiles) load_kv(tile);
-      commit_copies();
-    }
-#endif
-
-    float o_acc[D / 2];
-    float row_max[2];  // running max of the scaled scores of rows g and g + 8, base 2
-    float row_sum[2];  // this lane's share of the running sums
-#pragma unroll
-    for (int i = 0; i < D / 2; ++i) o_acc[i] = 0.0f;
-#pragma unroll
-    for (int r = 0; r < 2; ++r) {
-      row_max[r] = NEG_INF;
-      row_sum[r] = 0.0f;
-    }
-
-    // acquire(tile): the tile's K and V are in shared memory, visible to wgmma (the async proxy).
-    // release(tile): this thread's warpgroup no longer reads the tile's stage.
-    // (tile counts within the work tile; ring_base + tile is its number in the ring.)
-    auto acquire = [&](int tile) {
-#if WARP_SPECIALIZE
-      const int ring = ring_base + tile;
-      mbarrier_wait(full_barriers + 8 * (ring % STAGES), (ring / STAGES) & 1);
-#if !TMA_LOADS
-      fence_async_shared();  // the producer's cp.async wrote through the generic proxy (TMA writes through
-                             // the async proxy, which wgmma reads through)
-#endif
-#elif INTRA_WG_OVERLAP
-      // The barrier also says every warpgroup has waited for its P V of tile - 2: that stage is refilled.
-      wait_copies<PREFETCH - 1>();
-      fence_async_shared();
-      __syncthreads();
-      if (tile + PREFETCH < tiles) load_kv(tile + PREFETCH);
-      commit_copies();
-#else
-    if (tile + PREFETCH < tiles) load_kv(tile + PREFETCH);
-    commit_copies();
-    wait_copies<PREFETCH>();
-    fence_async_shared();
-    __syncthreads();
-#endif
-    };
-    auto release = [&](int tile) {
-#if WARP_SPECIALIZE
-      __syncwarp();
-      if (lane == 0) {
-        const unsigned empty = empty_barriers + 8 * ((ring_base + tile) % STAGES);
-        mbarrier_arrive(empty);
-#if CLUSTER > 1
-        mbarrier_arrive_remote(empty, rank ^ 1);  // the peer's producer refills this stage in both blocks
-#endif
-      }
-#elif !INTRA_WG_OVERLAP
-      (void)tile;
-      __syncthreads();  // the stage computed here is refilled by a later iteration
-#else
-    (void)tile;
-#endif
-    };
-
-    // The descriptor offset (16-byte units) of a tile's stage.
-    auto stage_offset = [&](int tile) {
-      return static_cast<unsigned long long>(((ring_base + tile) % STAGES) * KV_TILE_BYTES) >> 4;
-    };
-    // S = Q K^T for this warpgroup's 64 rows and the tile's BLOCK_N keys (issued, not committed).
-    auto issue_qk = [&](float(&s_acc)[BLOCK_N / 2], unsigned long long offset) {
-#pragma unroll
-      for (int ks = 0; ks < D / 16; ++ks) {
-        const unsigned long long q_step = ((ks / 4) * (BLOCK_M * 128) + (ks % 4) * 32) >> 4;
-        const unsigned long long k_step = ((ks / 4) * (BLOCK_N * 128) + (ks % 4) * 32) >> 4;
-        Mma<BLOCK_N>::template ss<0, 0>(s_acc, q_desc + q_step, k_desc + offset + k_step, 1);
-      }
-    };
-    // O += P V: the packed S accumulators of keys [16 kt, 16 kt + 16) are the A fragment of k-step kt
-    // (issued, not committed).
-    auto issue_pv = [&](const unsigned(&p_frag)[BLOCK_N / 16][4], unsigned long long offset) {
-#pragma unroll
-      for (int kt = 0; kt < BLOCK_N / 16; ++kt)
-        Mma<D>::template rs<1>(o_acc, p_frag[kt], v_desc + offset + ((kt * 16 * 128) >> 4), 1);
-    };
-    // Masks the keys past S and (causal) after the query on the tiles that reach them, turns the S
-    // accumulators into P and updates the running max and sums (online softmax, base 2); factor[r] is what
-    // O's row r must be multiplied by, here when rescale_now.
-    auto softmax = [&](float(&s_acc)[BLOCK_N / 2], int n0, float(&factor)[2], bool rescale_now) {
-      const bool tail = n0 + BLOCK_N > S;
-      const bool diagonal = CAUSAL && n0 + BLOCK_N - 1 > wg_row0;
-      if (tail || diagonal) {
-#pragma unroll
-        for (int i = 0; i < BLOCK_N / 2; ++i) {
-          const int key = n0 + (i / 4) * 8 + quad * 2 + (i & 1);
-          const int query = wg_row0 + warp * 16 + group + ((i >> 1) & 1) * 8;
-          if (key >= S || (CAUSAL && key > query)) s_acc[i] = NEG_INF;
-        }
-      }
-#pragma unroll
-      for (int r = 0; r < 2; ++r) {
-        float tile_max = NEG_INF;
-#pragma unroll
-        for (int j = 0; j < BLOCK_N / 8; ++j)
-          tile_max = fmaxf(tile_max, fmaxf(s_acc[4 * j + 2 * r], s_acc[4 * j + 2 * r + 1]));
-        tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 1));
-        tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 2));
-        const float new_max = fmaxf(row_max[r], tile_max * scale_log2);
-        // A row with every key so far masked keeps -inf: subtract 0 so that its p and factor are 0.
-        const float base = new_max == NEG_INF ? 0.0f : new_max;
-        const float row_factor = exp2_approx(row_max[r] - base);
-        row_max[r] = new_max;
-        float sum = 0.0f;
-#pragma unroll
-        for (int j = 0; j < BLOCK_N / 8; ++j)
-#pragma unroll
-          for (int c = 0; c < 2; ++c) {
-            const float p = exp2_approx(s_acc[4 * j + 2 * r + c] * scale_log2 - base);
-            s_acc[4 * j + 2 * r + c] = p;
-            sum += p;
-          }
-        row_sum[r] = row_sum[r] * row_factor + sum;
-        if (rescale_now) {
-#pragma unroll
-          for (int j = 0; j < D / 8; ++j) {
-            o_acc[4 * j + 2 * r] *= row_factor;
-            o_acc[4 * j + 2 * r + 1] *= row_factor;
-          }
-        }
-        factor[r] = row_factor;
-      }
-    };
-    auto pack_p = [](const float(&s_acc)[BLOCK_N / 2], unsigned(&p_frag)[BLOCK_N / 16][4]) {
-#pragma unroll
-      for (int kt = 0; kt < BLOCK_N / 16; ++kt) {
-#pragma unroll
-        for (int i = 0; i < 4; ++i)
-          p_frag[kt][i] = pack_pair(s_acc[8 * kt + 2 * i], s_acc[8 * kt + 2 * i + 1]);
-        pin(p_frag[kt]);
-      }
-    };
-
-#if INTRA_WG_OVERLAP
-    // FlashAttention-3's intra-warpgroup overlap: S of tile j and P V of tile j - 1 are issued together (two
-    // commit groups), the softmax of tile j runs once S has completed (wait_group 1) while P V still runs,
-    // and O is rescaled once P V has completed too (wait_group 0). P of tile j - 1 stays in p_frag meanwhile.
-    const int wg_tiles =
-        CAUSAL ? min(tiles, (wg_row0 + 63) / BLOCK_N + 1) : tiles;  // tiles this warpgroup computes
-    unsigned p_frag[BLOCK_N / 16][4];
-    // PINGPONG: every warpgroup takes tiles + 1 turns (tile 0's S, tiles 1.. with the previous P V, the last
-    // P V, and an empty turn for each tile it skips).
-    auto begin_turn = [&] {
-#if PINGPONG
-      wait_for_turn(warpgroup);
-#endif
-    };
-    auto end_turn = [&] {
-#if PINGPONG
-      pass_turn(warpgroup);
-#endif
-    };
-    {
-      acquire(0);
-      float s_acc[BLOCK_N / 2];
-#pragma unroll
-      for (int i = 0; i < BLOCK_N / 2; ++i) s_acc[i] = 0.0f;
-      pin(s_acc);
-      begin_turn();
-      wgmma_fence();
-      issue_qk(s_acc, stage_offset(0));
-      wgmma_commit();
-      end_turn();
-      wgmma_wait<0>();
-      pin(s_acc);
-      float factor[2];
-      softmax(s_acc, 0, factor, false);  // O is still 0
-      pack_p(s_acc, p_frag);
-    }
-    for (int tile = 1; tile < wg_tiles; ++tile) {
-      acquire(tile);
-      float s_acc[BLOCK_N / 2];
-#pragma unroll
-      for (int i = 0; i < BLOCK_N / 2; ++i) s_acc[i] = 0.0f;
-      pin(s_acc);
-      pin(o_acc);
-      begin_turn();
-      wgmma_fence();
-      issue_qk(s_acc, stage_offset(tile));
-      wgmma_commit();
-      issue_pv(p_frag, stage_offset(tile - 1));
-      wgmma_commit();
-      end_turn();
-      wgmma_wait<1>();  // S of this tile
-      pin(s_acc);
-      float factor[2];
-      softmax(s_acc, tile * BLOCK_N, factor, false);
-      pin(s_acc);       // computed before P V is waited for
-      wgmma_wait<0>();  // P V of the previous tile
-      pin(o_acc);
-#pragma unroll
-      for (int kt = 0; kt < BLOCK_N / 16; ++kt) pin(p_frag[kt]);  // read by the wgmmas until the wait
-      release(tile - 1);
-#pragma unroll
-      for (int r = 0; r < 2; ++r)
-#pragma unroll
-        for (int j = 0; j < D / 8; ++j) {
-          o_acc[4 * j + 2 * r] *= factor[r];
-          o_acc[4 * j + 2 * r + 1] *= factor[r];
-        }
-      pack_p(s_acc, p_frag);
-    }
-    pin(o_acc);
-    begin_turn();
-    wgmma_fence();
-    issue_pv(p_frag, stage_offset(wg_tiles - 1));
-    wgmma_commit();
-    end_turn();
-    wgmma_wait<0>();
-    pin(o_acc);
-#pragma unroll
-    for (int kt = 0; kt < BLOCK_N / 16; ++kt) pin(p_frag[kt]);
-    release(wg_tiles - 1);
-    for (int tile = wg_tiles; tile < tiles;
-         ++tile) {  // (causal) the block's tiles past this warpgroup's rows
-      acquire(tile);
-      begin_turn();
-      end_turn();
-      release(tile);
-    }
-#else
-    for (int tile = 0; tile < tiles; ++tile) {
-      acquire(tile);
-      const int n0 = tile * BLOCK_N;
-      if (!CAUSAL || n0 <= wg_row0 + 63) {
-        const unsigned long long offset = stage_offset(tile);
-        float s_acc[BLOCK_N / 2];
-#pragma unroll
-        for (int i = 0; i < BLOCK_N / 2; ++i) s_acc[i] = 0.0f;
-        pin(s_acc);
-        wgmma_fence();
-        issue_qk(s_acc, offset);
-        wgmma_commit();
-        wgmma_wait<0>();
-        pin(s_acc);
-        float factor[2];
-        softmax(s_acc, n0, factor, true);
-        unsigned p_frag[BLOCK_N / 16][4];
-        pack_p(s_acc, p_frag);
-        pin(o_acc);
-        wgmma_fence();
-        issue_pv(p_frag, offset);
-        wgmma_commit();
-        wgmma_wait<0>();
-        pin(o_acc);
-#pragma unroll
-        for (int kt = 0; kt < BLOCK_N / 16; ++kt) pin(p_frag[kt]);  // read by the wgmmas until the wait
-      }
-      release(tile);
-    }
-#endif
-
-    // Epilogue: O / row sum (0 where every key was masked) as fp16, staged swizzled in the Q tile (this
-    // warpgroup's rows only: only its own, completed, wgmmas read them), then stored.
-#if !WARP_SPECIALIZE
-    wait_copies<0>();  // no copy may land in the staging area below
-    __syncthreads();
-#endif
-#pragma unroll
-    for (int r = 0; r < 2; ++r) {
-      float total = row_sum[r];
-      total += __shfl_xor_sync(0xffffffffu, total, 1);
-      total += __shfl_xor_sync(0xffffffffu, total, 2);
-      const float inverse = total > 0.0f ? 1.0f / total : 0.0f;
-      const int row = warpgroup * 64 + warp * 16 + group + r * 8;
-#pragma unroll
-      for (int j = 0; j < D / 8; ++j)
-        *reinterpret_cast<unsigned*>(q_staging + swizzled_offset<BLOCK_M>(row, j) + quad * 4) =
-            pack_pair(o_acc[4 * j + 2 * r] * inverse, o_acc[4 * j + 2 * r + 1] * inverse);
-    }
-#if !WARP_SPECIALIZE
-    __syncthreads();
-    elem* o_head = O + head;
-    for (int chunk = threadIdx.x; chunk < BLOCK_M * CHUNKS; chunk += CONSUMER_THREADS) {
-      const int row = chunk / CHUNKS;
-      const int c = chunk % CHUNKS;
-      if (m0 + row < S)
-        *reinterpret_cast<uint4*>(o_head + static_cast<long long>(m0 + row) * D + c * 8) =
-            *reinterpret_cast<const uint4*>(q_staging + swizzled_offset<BLOCK_M>(row, c));
-    }
-#else
-    // Each warpgroup stores its own 64 rows once its 128 threads have staged them (named barrier 5 + w), and
-    // (PERSISTENT) tells the producer on q_empty once they have been read, so that the next work tile's Q may
-    // land there.
-#if TMA_STORE
-    fence_async_shared();  // the staging writes become visible to the TMA engine (the async proxy)
-    sync_warpgroup(warpgroup);
-    if (threadIdx.x % 128 == 0) {
-      if (wg_row0 < S) {
-#pragma unroll
-        for (int slab = 0; slab < D / 64; ++slab)
-          tma_store_3d(o_map, q_tile + slab * BLOCK_M * 128 + warpgroup * 64 * 128, slab * 64, wg_row0,
-                       work.bh);
-        tma_commit_stores();
-        tma_wait_stores_read();
-      }
-#if PERSISTENT
-      mbarrier_arrive(q_empty);
-#endif
-    }
-#else
-    sync_warpgroup(warpgroup);
-    elem* o_head = O + head;
-    for (int chunk = threadIdx.x % 128; chunk < 64 * CHUNKS; chunk += 128) {
-      const int row = warpgroup * 64 + chunk / CHUNKS;
-      const int c = chunk % CHUNKS;
-      if (m0 + row < S)
-        *reinterpret_cast<uint4*>(o_head + static_cast<long long>(m0 + row) * D + c * 8) =
-            *reinterpret_cast<const uint4*>(q_staging + swizzled_offset<BLOCK_M>(row, c));
-    }
-#if PERSISTENT
-    fence_async_shared();       // this thread's generic accesses come before the next Q's TMA writes
-    sync_warpgroup(warpgroup);  // every thread's reads of the staging rows are done
-    if (threadIdx.x % 128 == 0) mbarrier_arrive(q_empty);
-#endif
-#endif
-#endif
-    ring_base += tiles;
-  }  // work tiles
-#if PINGPONG
-  if (warpgroup == 0) wait_for_turn(0);  // the last warpgroup's final pass: every barrier phase completes
-#endif
-#if CLUSTER > 1
-  cluster_sync();  // the peer's consumers no longer arrive on this block's barriers
-#endif
+  KvSupply kv(inputs, smem, ring, S, rank);
+  consume(kv, output, smem, scheduler, me, S, scale_log2);
 }

@@ -15,4 +15,17 @@ __device__ __forceinline__ void barrier_arrive(Id id, int threads) {
   asm volatile("bar.arrive %0, %1;\n" ::"r"(static_cast<int>(id)), "r"(threads) : "memory");
 }
 
+// As barrier_sync and barrier_arrive with the thread count an immediate of the instruction (Threads a
+// multiple of 32), as a hand-written bar.sync would have it.
+template <int Threads, typename Id>
+__device__ __forceinline__ void barrier_sync(Id id) {
+  static_assert(Threads % 32 == 0, "a named barrier counts whole warps");
+  asm volatile("bar.sync %0, %1;\n" ::"r"(static_cast<int>(id)), "n"(Threads) : "memory");
+}
+template <int Threads, typename Id>
+__device__ __forceinline__ void barrier_arrive(Id id) {
+  static_assert(Threads % 32 == 0, "a named barrier counts whole warps");
+  asm volatile("bar.arrive %0, %1;\n" ::"r"(static_cast<int>(id)), "n"(Threads) : "memory");
+}
+
 }  // namespace sm90
