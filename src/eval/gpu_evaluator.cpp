@@ -190,7 +190,7 @@ std::optional<std::string> parameter_mismatch(CUfunction function, const LaunchS
     std::size_t offset = 0;
     std::size_t size = 0;
     const CUresult result = cuda::driver().cuFuncGetParamInfo(function, sizes.size(), &offset, &size);
-    if (result == CUDA_ERROR_INVALID_VALUE) break;  // past the last parameter
+    if (result == CUDA_ERROR_INVALID_VALUE) break;    // past the last parameter
     if (result != CUDA_SUCCESS) return std::nullopt;  // the driver cannot tell (a tool intercepting it)
     sizes.push_back(size);
   }
