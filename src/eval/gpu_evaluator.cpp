@@ -183,10 +183,15 @@ std::size_t argument_bytes(const ArgSpec& arg) {
 }
 
 // The kernel's parameters (count and sizes, from the driver) against the launch's arguments: what differs, so
-// a file that passes other arguments than the kernel takes is told so instead of launching on garbage.
-std::optional<std::string> parameter_mismatch(CUfunction function, const LaunchSpec& launch) {
+// a file that passes other arguments than the kernel takes is told so instead of launching on garbage. The
+// driver has no parameter count: the query one past the last argument must fail, an API error that
+// compute-sanitizer reports, so `count_past_arguments` false (under `evotune sanitize`) checks only the
+// arguments' own parameters.
+std::optional<std::string> parameter_mismatch(CUfunction function, const LaunchSpec& launch,
+                                              bool count_past_arguments) {
   std::vector<std::size_t> sizes;
-  for (;;) {
+  const std::size_t probes = launch.args.size() + (count_past_arguments ? 1 : 0);
+  while (sizes.size() < probes) {
     std::size_t offset = 0;
     std::size_t size = 0;
     const CUresult result = cuda::driver().cuFuncGetParamInfo(function, sizes.size(), &offset, &size);
@@ -197,7 +202,8 @@ std::optional<std::string> parameter_mismatch(CUfunction function, const LaunchS
   if (sizes.size() != launch.args.size()) {
     std::string names;
     for (const ArgSpec& arg : launch.args) names += (names.empty() ? "" : ", ") + arg.name;
-    return "takes " + std::to_string(sizes.size()) + " parameters; the launch passes " +
+    return "takes " + std::string(sizes.size() > launch.args.size() ? "more than " : "") +
+           std::to_string(std::min(sizes.size(), launch.args.size())) + " parameters; the launch passes " +
            std::to_string(launch.args.size()) + " arguments (" + names + ")";
   }
   for (std::size_t i = 0; i < sizes.size(); ++i)
@@ -210,7 +216,7 @@ std::optional<std::string> parameter_mismatch(CUfunction function, const LaunchS
 }  // namespace
 
 void GpuEvaluator::check_resources(CUfunction function, const LaunchSpec& launch, const char* who) const {
-  if (const auto mismatch = parameter_mismatch(function, launch))
+  if (const auto mismatch = parameter_mismatch(function, launch, settings_.guard_margins))
     throw Failure{Status::launch_error, std::string(who) + " '" + launch.kernel_name + "' " + *mismatch};
   const cuda::FunctionAttributes attributes = cuda::function_attributes(function);
   const std::int64_t smem =

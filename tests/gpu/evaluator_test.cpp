@@ -231,7 +231,8 @@ TEST_F(Evaluator, ArgumentsThatAreNotTheKernelsParametersAreALaunchError) {
   missing_n.launch.args.pop_back();
   const Outcome fewer = evaluator->evaluate(missing_n, 1);
   EXPECT_EQ(fewer.status, Status::launch_error) << fewer.message;
-  EXPECT_NE(fewer.message.find("takes 5 parameters; the launch passes 4 arguments"), std::string::npos)
+  EXPECT_NE(fewer.message.find("takes more than 4 parameters; the launch passes 4 arguments"),
+            std::string::npos)
       << fewer.message;
   CompiledKernel wide_n = variant(kCorrect);
   wide_n.launch.args.back().dtype = DType::i64;
