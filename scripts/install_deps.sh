@@ -7,9 +7,9 @@ cd "$(dirname "$0")/.."
 packages=(cmake ninja-build g++ nlohmann-json3-dev libspdlog-dev libcli11-dev libsqlite3-dev libmuparser-dev
           libgtest-dev libxml2-utils libpq-dev)
 # Only for the tests that render `evotune report` in a browser (they skip without them; the golden screenshot
-# was taken with DejaVu fonts) and the formatting check in scripts/test.sh: installed when apt-get can, never
-# required. Chromium is about 120 MB to download.
-optional=(chromium fonts-dejavu-core python3 clang-format)
+# was taken with DejaVu fonts), the scripts' tests (numpy for the Kernel Tuner driver's) and the formatting
+# check in scripts/test.sh: installed when apt-get can, never required. Chromium is about 120 MB to download.
+optional=(chromium fonts-dejavu-core python3 python3-numpy clang-format)
 
 missing=()
 for p in "${packages[@]}"; do

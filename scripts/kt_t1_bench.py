@@ -6,8 +6,10 @@ Conditions as Kernel Tuner restrictions (they are Python already), the grid from
 given, else from GlobalSize (blocks for GlobalSizeType CUDA, ceil(global / local) for OpenCL) handed to Kernel
 Tuner as an undivided problem size, MemType Constant arguments also as constant memory,
 the block from LocalSize, arguments filled as evotune fills them, BenchmarkConfig names visible to every
-expression, SharedMemory as dynamic shared memory. Kernel Tuner validates nothing here (no answer): a wrong
-result stops its whole run (see /work/shared/kernel_tuner_on_device.md).
+expression, SharedMemory as dynamic shared memory. Validation as evotune's: the file's Default config is run once
+(kernel_tuner.run_kernel) and every config's Output buffers are compared with it by an output observer (a
+relative L2 error above --rtol, or a non-finite value, marks the config wrong_result in the output; stock
+Kernel Tuner would stop its whole run at the first wrong result instead). --no-validate times without it.
 
     kt_t1_bench.py T1.json --strategy genetic_algorithm --budget 100 --seed 1 [--time-limit S] -o OUT.json
 
@@ -94,12 +96,61 @@ def read_t1(path, seed):
         grid_divs = {"grid_div_" + a.lower(): [str(d) for d in spec.get("GridDiv" + a, [])] or None
                      for a in axes}
         grid_divs = {k: v for k, v in grid_divs.items() if v is not None}
-    return dict(kernel_name=spec["KernelName"], kernel_source=kernel_file, problem_size=problem_size,
+    outputs = [a["MemoryType"] != "Scalar" and (a.get("Output") == 1 or a.get("AccessType") in ("WriteOnly",
+               "ReadWrite")) for a in spec["Arguments"]]
+    return dict(kernel_name=spec["KernelName"], kernel_source=kernel_file, problem_size=problem_size, outputs=outputs,
                 arguments=args, cmem_args=cmem or None,
                 tune_params=params, restrictions=restrictions, block_size_names=block_names,
                 **grid_divs,
                 compiler_options=spec.get("CompilerOptions", []),
                 smem_args={"size": int(smem)} if smem else None, lang="CUDA")
+
+
+def defaults_of(path):
+    with open(path) as f:
+        return {p["Name"]: p["Default"] for p in json.load(f)["ConfigurationSpace"]["TuningParameters"]}
+
+
+def reference_outputs(kernel_tuner, kwargs, defaults, is_output):
+    """The Default config's outputs (None for arguments that are not Output buffers), run once."""
+    problem_size = kwargs["problem_size"]
+    if callable(problem_size):
+        problem_size = problem_size(defaults)
+    keep = ("kernel_name", "kernel_source", "arguments", "grid_div_x", "grid_div_y", "grid_div_z",
+            "block_size_names", "compiler_options", "smem_args", "cmem_args", "lang")
+    outputs = kernel_tuner.run_kernel(params=defaults, problem_size=problem_size, quiet=True,
+                                      **{k: kwargs[k] for k in keep if k in kwargs})
+    return [np.array(out, copy=True) if output else None
+            for out, output in zip(outputs, is_output)]
+
+
+def agreement_observer(expected, rtol):
+    from kernel_tuner.observers.observer import OutputObserver
+
+    class AgreesWithTheDefault(OutputObserver):
+        """Each config's Output buffers against the Default config's: the worst relative L2 error."""
+
+        def __init__(self):
+            self.error = None
+
+        def process_output(self, answer, output):
+            worst = 0.0
+            for want, got in zip(expected, output):
+                if want is None or got is None:
+                    continue
+                want = np.asarray(want, dtype=np.float64).ravel()
+                got = np.asarray(got, dtype=np.float64).ravel()
+                if not np.all(np.isfinite(got)):
+                    worst = math.inf
+                    break
+                worst = max(worst, float(np.linalg.norm(got - want) / max(np.linalg.norm(want), 1e-30)))
+            self.error = worst
+
+        def get_results(self):
+            error, self.error = self.error, None
+            return {"rel_l2_vs_default": error}
+
+    return AgreesWithTheDefault()
 
 
 def main():
@@ -110,20 +161,28 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--time-limit", type=float, default=None,
                         help="seconds: Kernel Tuner's own time_limit (it stops and keeps what it measured)")
+    parser.add_argument("--rtol", type=float, default=1e-3, help="relative L2 error allowed against the Default")
+    parser.add_argument("--no-validate", action="store_true", help="time every config without checking it")
     parser.add_argument("-o", "--output", required=True)
     options = parser.parse_args()
     import kernel_tuner
     np.random.seed(options.seed)
     kwargs = read_t1(options.t1, options.seed)
+    outputs = kwargs.pop("outputs")
     strategy_options = {} if options.strategy == "brute_force" else {"max_fevals": options.budget}
     if options.time_limit:
         strategy_options["time_limit"] = options.time_limit
+    observers = []
     start = time.time()
     error = None
     results = []
     try:
+        if not options.no_validate:
+            expected = reference_outputs(kernel_tuner, kwargs, defaults_of(options.t1), outputs)
+            observers.append(agreement_observer(expected, options.rtol))
         results, env = kernel_tuner.tune_kernel(strategy=options.strategy, strategy_options=strategy_options,
-                                                quiet=True, verbose=False, **kwargs)
+                                                quiet=True, verbose=False, observers=observers or None,
+                                                **kwargs)
     except Exception as e:  # Kernel Tuner stops the whole run at an unexpected error: say which
         error = "%s: %s" % (type(e).__name__, e)
     wall = time.time() - start
@@ -131,8 +190,14 @@ def main():
     for r in results:
         t = r.get("time")
         ok = isinstance(t, (int, float)) and math.isfinite(t)
+        error_vs_default = r.get("rel_l2_vs_default")
+        status = "ok" if ok else type(t).__name__
+        if ok and observers and error_vs_default is None:
+            status = "not_checked"  # Kernel Tuner ran no check (its check launch failed): not a result
+        elif ok and observers and not error_vs_default <= options.rtol:
+            status = "wrong_result"
         evaluations.append({"config": {k: int(r[k]) for k in kwargs["tune_params"]},
-                            "status": "ok" if ok else type(t).__name__,
+                            "status": status, "rel_l2_vs_default": error_vs_default,
                             "time_ms": float(t) if ok else None,
                             "timestamp": r.get("timestamp"),
                             "compile_ms": r.get("compile_time"), "benchmark_ms": r.get("benchmark_time")})
