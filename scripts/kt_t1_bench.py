@@ -14,7 +14,7 @@ Kernel Tuner would stop its whole run at the first wrong result instead). --no-v
     kt_t1_bench.py T1.json --strategy genetic_algorithm --budget 100 --seed 1 [--time-limit S] -o OUT.json
 
 Needs numpy and cupy, and Kernel Tuner on sys.path (KT_PATH, default .carry/kt: the kernel_tuner package and
-python-constraint2 first, packaging and xmltodict from extra/ last).
+python-constraint2 first, packaging, xmltodict and jsonschema (with attrs and pyrsistent) from extra/ last).
 """
 import argparse
 import json
