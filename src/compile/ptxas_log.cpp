@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "compile/log_text.hpp"
+#include "core/kernel_symbol.hpp"
 
 namespace evotune {
 namespace {
@@ -54,10 +55,17 @@ std::map<std::string, CompileInfo> parse_ptxas_functions(const std::string& log)
   return per_function;
 }
 
+const CompileInfo* find_function(const std::map<std::string, CompileInfo>& functions,
+                                 const std::string& name) {
+  std::vector<std::string> symbols;
+  for (const auto& [symbol, info] : functions) symbols.push_back(symbol);
+  const auto symbol = kernel_symbol(name, symbols);
+  return symbol ? &functions.at(*symbol) : nullptr;
+}
+
 CompileInfo parse_ptxas_log(const std::string& log, const std::string& kernel_name) {
   const auto per_function = parse_ptxas_functions(log);
-  if (const auto found = per_function.find(kernel_name); !kernel_name.empty() && found != per_function.end())
-    return found->second;
+  if (const CompileInfo* found = find_function(per_function, kernel_name)) return *found;
   CompileInfo largest;
   for (const auto& [name, info] : per_function) {
     largest.registers = std::max(largest.registers, info.registers);

@@ -17,6 +17,10 @@ CompileInfo parse_ptxas_log(const std::string& log, const std::string& kernel_na
 // The same fields for every function the log reports on, by name (a variant of several kernels has one
 // entry per kernel; lines before the first function name are under "").
 std::map<std::string, CompileInfo> parse_ptxas_functions(const std::string& log);
+// The entry of kernel `name` in such a map: under its own name (extern "C") or its C++ mangling
+// (core/kernel_symbol.hpp); nullptr when there is none.
+const CompileInfo* find_function(const std::map<std::string, CompileInfo>& functions,
+                                 const std::string& name);
 
 // The status and one-line message of a failed compilation: resource_error for ptxas running out of a
 // resource (shared, local or parameter space; NVRTC 13 fails static shared memory over 48 KB with no

@@ -39,6 +39,9 @@ namespace evotune::cuda {
   X(cuModuleUnload) \
   X(cuModuleGetFunction) \
   X(cuModuleGetGlobal) \
+  X(cuModuleGetFunctionCount) \
+  X(cuModuleEnumerateFunctions) \
+  X(cuFuncGetName) \
   X(cuFuncGetAttribute) \
   X(cuFuncSetAttribute) \
   X(cuFuncGetParamInfo) \

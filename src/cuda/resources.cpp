@@ -1,7 +1,11 @@
 // Driver calls behind the RAII owners and the device query.
 #include "cuda/resources.hpp"
 
+#include <algorithm>
 #include <array>
+#include <vector>
+
+#include "core/kernel_symbol.hpp"
 
 namespace evotune::cuda {
 
@@ -33,9 +37,27 @@ Module Module::load(const std::string& cubin) {
 }
 
 CUfunction Module::function(const std::string& kernel_name) const {
+  const DriverApi& api = driver();
   CUfunction function = nullptr;
-  check(driver().cuModuleGetFunction(&function, module_.get(), kernel_name.c_str()), "cuModuleGetFunction");
-  return function;
+  const CUresult found = api.cuModuleGetFunction(&function, module_.get(), kernel_name.c_str());
+  if (found != CUDA_ERROR_NOT_FOUND) {
+    check(found, "cuModuleGetFunction");
+    return function;
+  }
+  // Not extern "C": the kernel's C++-mangled symbol, if exactly one function mangles that name.
+  unsigned count = 0;
+  check(api.cuModuleGetFunctionCount(&count, module_.get()), "cuModuleGetFunctionCount");
+  std::vector<CUfunction> functions(count);
+  check(api.cuModuleEnumerateFunctions(functions.data(), count, module_.get()), "cuModuleEnumerateFunctions");
+  std::vector<std::string> names;
+  for (CUfunction each : functions) {
+    const char* name = nullptr;
+    check(api.cuFuncGetName(&name, each), "cuFuncGetName");
+    names.emplace_back(name != nullptr ? name : "");
+  }
+  const auto symbol = kernel_symbol(kernel_name, names);
+  if (!symbol) check(found, "cuModuleGetFunction");  // throws, as before: no such kernel (or overloads)
+  return functions[static_cast<std::size_t>(std::find(names.begin(), names.end(), *symbol) - names.begin())];
 }
 
 FunctionAttributes function_attributes(CUfunction function) {

@@ -30,7 +30,7 @@ std::optional<std::string> launch_problem(const SearchSpace& space, const Config
     for (const Sizes& problem : problems) {
       const LaunchSpec launch = space.variant_launch(config, problem, device);
       for (const LaunchSpec* step : launch_steps(launch))
-        if (!kernels.count(step->kernel_name))
+        if (find_function(kernels, step->kernel_name) == nullptr)
           return "a launch names kernel '" + step->kernel_name + "', which the compiled module lacks";
     }
   } catch (const SpaceError& e) {

@@ -133,9 +133,8 @@ KernelFileResult evaluate_kernel_file(const KernelFileRequest& request) {
   }
   const auto per_kernel = parse_ptxas_functions(compiled.info.log);
   for (const LaunchSpec* step : launch_steps(launch)) {
-    const auto found = per_kernel.find(step->kernel_name);
-    result.launched.emplace_back(step->kernel_name,
-                                 found == per_kernel.end() ? CompileInfo{} : found->second);
+    const CompileInfo* found = find_function(per_kernel, step->kernel_name);
+    result.launched.emplace_back(step->kernel_name, found == nullptr ? CompileInfo{} : *found);
   }
   message.kernel = CompiledKernel{compiled.cubin, std::move(launch)};
   result.outcome = run_one_job(pool, std::move(message), request.eval, result.reference_ms,

@@ -295,6 +295,16 @@ extern "C" __global__ void scale(float* out, const float* table, int n) {
       << through_pointer.message;
 }
 
+// A kernel that is not extern "C" is found by its C++ mangling (BAT's pnpoly declares its kernel so).
+TEST_F(Evaluator, ACppKernelIsFoundByItsMangledSymbol) {
+  auto evaluator = make_evaluator();
+  std::string source = gpu_test::kSaxpyReference;  // the reference kernel without its extern "C"
+  source.erase(source.find("extern \"C\" "), std::string("extern \"C\" ").size());
+  const Outcome outcome =
+      evaluator->evaluate({compile(source, "saxpy_ref"), saxpy_launch("saxpy_ref", 256)}, 2);
+  EXPECT_EQ(outcome.status, Status::ok) << outcome.message;
+}
+
 TEST_F(Evaluator, BlockOverTheKernelsThreadLimitIsAResourceError) {
   auto evaluator = make_evaluator();
   const std::string source =
