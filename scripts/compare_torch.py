@@ -11,7 +11,10 @@ the tune timed it the same way, `--timing graph --flush-l2 off`) and, with --jso
 
 `attention`: shapes B,H,S,D[,causal], against every SDPA backend that takes the shape (cuDNN, flash,
 efficient), checked against SDPA's math backend. `gemm`: shapes M,N,K[,nt], against torch.matmul (B [K, N])
-or F.linear (nt: B given as [N, K], nn.Linear's weight), both cuBLAS.
+or F.linear (nt: B given as [N, K], nn.Linear's weight), both cuBLAS. `decode`: shapes
+B,HQ/HKV,SQ,SKV,D[,nocausal][,paged=PAGE] (every cache full), against SDPA's backends with enable_gqa on the
+same K/V in [B, HKV, SKV, D] (causal with SQ > 1 as a bottom-right mask), with ours' K/V read bandwidth beside a
+device-to-device copy's timed the same way (bytes read plus written; caches that fit the L2 stay in it).
 
 Examples: scripts/compare_torch.py attention --space search_spaces/flash_attn_fwd_mma.json --json out.json
           scripts/compare_torch.py gemm --shape 8192,8192,8192 --shape 16,4096,4096,nt
@@ -68,6 +71,65 @@ def attention_values(names, tensors, shape):
     """Values for the attention launchers' arguments: buffers by name, sizes, the softmax scale."""
     return argument_values(names, tensors, {"Q": "q", "K": "k", "V": "v", "O": "o"},
                            {"B": shape["B"], "H": shape["H"], "S": shape["S"], "scale": 1.0 / math.sqrt(shape["D"])})
+
+
+# --- decode --------------------------------------------------------------------------------------------------
+DECODE_SHAPES = ["1,32/8,1,4096,128", "8,32/8,1,32768,128", "64,64/8,1,32768,128", "8,32/8,1,32768,128,paged=64"]
+DECODE_SPACES = ["search_spaces/decode_attn.json", "search_spaces/decode_attn_bf16.json"]
+DECODE_MAX_ABS_ERROR = 0.02
+
+
+def parse_decode_shape(text):
+    """'B,HQ/HKV,SQ,SKV,D' followed by flags ('nocausal', 'paged=PAGE') -> dict(B, HQ, HKV, SQ, SKV, D, causal,
+    page: 0 for a contiguous cache)."""
+    parts = text.split(",")
+    usage = f"shape '{text}': expected B,HQ/HKV,SQ,SKV,D[,nocausal][,paged=16|64|256]"
+    if len(parts) < 5 or parts[1].count("/") != 1:
+        raise ValueError(usage)
+    hq, hkv = parts[1].split("/")
+    try:
+        shape = dict(B=int(parts[0]), HQ=int(hq), HKV=int(hkv), SQ=int(parts[2]), SKV=int(parts[3]), D=int(parts[4]),
+                     causal=True, page=0)
+    except ValueError:
+        raise ValueError(usage) from None
+    for flag in parts[5:]:
+        if flag == "nocausal":
+            shape["causal"] = False
+        elif flag.startswith("paged=") and flag[6:] in ("16", "64", "256"):
+            shape["page"] = int(flag[6:])
+        else:
+            raise ValueError(usage)
+    if min(shape[k] for k in ("B", "HQ", "HKV", "SQ", "SKV", "D")) < 1 or shape["HQ"] % shape["HKV"]:
+        raise ValueError(f"shape '{text}': sizes must be positive and HQ a multiple of HKV")
+    return shape
+
+
+def decode_problem(shape):
+    return (f"B={shape['B']},HKV={shape['HKV']},G={shape['HQ'] // shape['HKV']},SQ={shape['SQ']},SKV={shape['SKV']},"
+            f"D={shape['D']},CAUSAL={int(shape['causal'])},PAGED={int(shape['page'] > 0)}"
+            + (f",PAGE={shape['page']}" if shape["page"] else ""))
+
+
+def decode_tag(shape):
+    return (f"{shape['B']}_{shape['HQ']}_{shape['HKV']}_{shape['SQ']}_{shape['SKV']}_{shape['D']}"
+            + ("" if shape["causal"] else "_nocausal") + (f"_paged{shape['page']}" if shape["page"] else ""))
+
+
+def decode_flops(shape):
+    return 4.0 * shape["B"] * shape["HQ"] * shape["SQ"] * shape["SKV"] * shape["D"]
+
+
+def decode_bytes(shape, element_bytes=2):
+    """The K and V bytes a decode step must read: every cache row of every KV head once."""
+    return 2.0 * shape["B"] * shape["SKV"] * shape["HKV"] * shape["D"] * element_bytes
+
+
+def decode_values(names, tensors, shape):
+    """Values for the decode launchers' arguments: buffers by name, then the sizes and the softmax scale."""
+    buffers = {name: name for name in ("q", "k_cache", "v_cache", "cache_seqlens", "block_table", "o")}
+    return argument_values(names, tensors, buffers,
+                           {"batch": shape["B"], "hkv": shape["HKV"], "skv": shape["SKV"],
+                            "total_rows": shape["B"] * shape["HQ"] * shape["SQ"], "scale": 1.0 / math.sqrt(shape["D"])})
 
 
 # --- GEMM ----------------------------------------------------------------------------------------------------
@@ -353,11 +415,80 @@ def compare_gemm(torch, shape, args, work):
     return row
 
 
+def copy_bandwidth(torch, args, gib=1.0):
+    """GB/s of a device-to-device copy (bytes read plus written over the time), timed like every kernel here."""
+    source = torch.empty(int(gib * 2**30), device="cuda", dtype=torch.uint8)
+    target = torch.empty_like(source)
+    timing = time_callable(torch, lambda: target.copy_(source), args.reps, args.warmup, args.sync_each_replay)
+    return 2 * source.numel() / timing["us"] / 1e3
+
+
+def compare_decode(torch, shape, args, work):
+    import torch.nn.functional as functional
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    backends = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION,
+                "efficient": SDPBackend.EFFICIENT_ATTENTION}
+    dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}[args.dtype]
+    b, hq, hkv, sq, skv, d, page = (shape[k] for k in ("B", "HQ", "HKV", "SQ", "SKV", "D", "page"))
+
+    def uniform(*sizes):
+        return torch.rand(*sizes, device="cuda", dtype=dtype) * 2 - 1
+    tensors = {"q": uniform(b, hq, sq, d), "cache_seqlens": torch.full((b,), skv, device="cuda", dtype=torch.int32)}
+    if page:  # a pool of pages, each sequence's in a shuffled order
+        pages = -(-skv // page)
+        tensors["k_cache"], tensors["v_cache"] = uniform(b * pages, page, hkv, d), uniform(b * pages, page, hkv, d)
+        tensors["block_table"] = torch.randperm(b * pages, device="cuda").to(torch.int32).view(b, pages)
+    else:
+        tensors["k_cache"], tensors["v_cache"] = uniform(b, skv, hkv, d), uniform(b, skv, hkv, d)
+        tensors["block_table"] = torch.zeros(1, device="cuda", dtype=torch.int32)
+    tensors["o"] = torch.empty_like(tensors["q"])
+
+    def heads_major(cache):  # SDPA's [B, HKV, SKV, D], gathered through the block table when paged
+        rows = cache[tensors["block_table"].long()].reshape(b, -1, hkv, d)[:, :skv] if page else cache
+        return rows.transpose(1, 2).contiguous()
+    k, v = heads_major(tensors["k_cache"]), heads_major(tensors["v_cache"])
+    # Causal decode is bottom-right aligned (query i sees keys up to SKV - SQ + i): SDPA's is_causal aligns to
+    # the top left, so the mask is explicit; one query sees every key.
+    mask = None
+    if shape["causal"] and sq > 1:
+        from torch.nn.attention.bias import causal_lower_right
+        mask = causal_lower_right(sq, skv)
+    row = dict(shape)
+    for name in SDPA_BACKENDS:
+        def sdpa(backend=backends[name]):
+            with sdpa_kernel([backend]):
+                functional.scaled_dot_product_attention(tensors["q"], k, v, attn_mask=mask, enable_gqa=True)
+        try:
+            row[name] = timed(torch, sdpa, args, decode_flops(shape))
+        except RuntimeError as e:  # the backend does not take this shape (or grouped heads, or the mask)
+            row[name] = {"error": str(e).splitlines()[0]}
+
+    def error_of():
+        q, kk, vv = tensors["q"][:1].float(), k[:1].float(), v[:1].float()
+        with sdpa_kernel([SDPBackend.MATH]):
+            expected = functional.scaled_dot_product_attention(q, kk, vv, attn_mask=mask, enable_gqa=True)
+        return {"max_abs_error": (tensors["o"][:1].float() - expected).abs().max().item()}
+    row.update(time_winners(torch, DECODE, shape, tensors, tensors["o"], error_of, args, work))
+    best_backend = min((row[n]["us"] for n in SDPA_BACKENDS if "us" in row[n]), default=None)
+    if row["ours"] and "us" in row["ours"] and best_backend:
+        row["ratio"] = best_backend / row["ours"]["us"]
+    row["copy_gbps"] = copy_bandwidth(torch, args)
+    if row["ours"] and "us" in row["ours"]:
+        row["ours_gbps"] = decode_bytes(shape) / row["ours"]["us"] / 1e3
+    return row
+
+
+def decode_extra_cells(row):
+    ours, copy = row.get("ours_gbps"), row.get("copy_gbps")
+    return [f"{ours:.0f}" if ours else "-", f"{copy:.0f}" if copy else "-",
+            f"{ours / copy:.2f}" if ours and copy else "-"]
+
+
 # --- the table -----------------------------------------------------------------------------------------------
 def format_table(rows, op):
     """One line per shape: op's shape cells, each of op's PyTorch implementations, then ours."""
     header = op["header"] + [f"{name} us (TFLOP/s)" for name in op["torch"].values()] + [
-        "ours us (TFLOP/s)", op["ratio"], "stored us", "ours/stored", "ours from"]
+        "ours us (TFLOP/s)", op["ratio"], "stored us", "ours/stored", "ours from"] + op.get("extra_header", [])
     lines = [header]
     for row in rows:
         line = op["cells"](row)
@@ -371,6 +502,8 @@ def format_table(rows, op):
         line.append(f"{ours['vs_stored']:.3f}" if ours.get("vs_stored") else "-")
         line.append(f"{os.path.basename(ours['space'])} #{ours['config_id']}" if "config_id" in ours
                     else ours.get("error", "-"))
+        if "extra_cells" in op:
+            line.extend(op["extra_cells"](row))
         lines.append(line)
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     return "\n".join("  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip() for line in lines)
@@ -389,7 +522,17 @@ GEMM = {"parse": parse_gemm_shape, "problem": gemm_problem, "tag": gemm_tag,
         "max_abs_error": GEMM_MAX_ABS_ERROR, "shape_help": "M,N,K[,nt]", "torch": {"cublas": "cuBLAS"},
         "ratio": "ours/cuBLAS", "against": "cuBLAS's", "header": ["M,N,K", "B"],
         "cells": lambda row: [f"{row['M']},{row['N']},{row['K']}", "[N,K]" if row["nt"] else "[K,N]"]}
-OPERATIONS = {"attention": ATTENTION, "gemm": GEMM}
+DECODE = {"parse": parse_decode_shape, "problem": decode_problem, "tag": decode_tag, "flops": decode_flops,
+          "values": decode_values, "compare": compare_decode, "shapes": DECODE_SHAPES, "spaces": DECODE_SPACES,
+          "input": "q", "max_abs_error": DECODE_MAX_ABS_ERROR,
+          "shape_help": "B,HQ/HKV,SQ,SKV,D[,nocausal][,paged=PAGE]",
+          "torch": {name: name for name in SDPA_BACKENDS}, "ratio": "ours/best", "against": "best backend's",
+          "header": ["B,HQ/HKV,SQ,SKV,D", "cache"],
+          "cells": lambda row: [f"{row['B']},{row['HQ']}/{row['HKV']},{row['SQ']},{row['SKV']},{row['D']}"
+                                + ("" if row["causal"] else " nocausal"),
+                                f"paged {row['page']}" if row["page"] else "contiguous"],
+          "extra_header": ["ours K/V GB/s", "copy GB/s", "ours/copy"], "extra_cells": decode_extra_cells}
+OPERATIONS = {"attention": ATTENTION, "gemm": GEMM, "decode": DECODE}
 
 
 def parse_arguments(argv):

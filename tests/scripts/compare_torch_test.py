@@ -232,6 +232,57 @@ class GemmTest(unittest.TestCase):
         self.assertIn("no working variant", compare_torch.format_table([failed], compare_torch.GEMM).splitlines()[1])
 
 
+class DecodeTest(unittest.TestCase):
+    def test_shapes(self):
+        shape = compare_torch.parse_decode_shape("8,32/8,1,32768,128")
+        self.assertEqual(shape, {"B": 8, "HQ": 32, "HKV": 8, "SQ": 1, "SKV": 32768, "D": 128, "causal": True,
+                                 "page": 0})
+        self.assertEqual(compare_torch.decode_problem(shape),
+                         "B=8,HKV=8,G=4,SQ=1,SKV=32768,D=128,CAUSAL=1,PAGED=0")
+        paged = compare_torch.parse_decode_shape("1,64/8,4,1000,64,nocausal,paged=16")
+        self.assertEqual(compare_torch.decode_problem(paged),
+                         "B=1,HKV=8,G=8,SQ=4,SKV=1000,D=64,CAUSAL=0,PAGED=1,PAGE=16")
+        self.assertEqual(compare_torch.decode_tag(paged), "1_64_8_4_1000_64_nocausal_paged16")
+        # K and V once: 2 tensors x B x SKV x HKV x D x 2 bytes.
+        self.assertEqual(compare_torch.decode_bytes(shape), 2.0 * 8 * 32768 * 8 * 128 * 2)
+        for bad in ["8,32,1,32768,128", "8,30/8,1,4096,128", "8,32/8,1,4096", "8,32/8,1,4096,128,paged=32",
+                    "8,32/8,0,4096,128", "8,32/8,1,4096,128,causal"]:
+            with self.assertRaises(ValueError, msg=bad):
+                compare_torch.parse_decode_shape(bad)
+        for text in compare_torch.DECODE_SHAPES:
+            compare_torch.parse_decode_shape(text)
+
+    def test_launcher_signature_and_values_follow_the_space(self):
+        for space_file in compare_torch.DECODE_SPACES:
+            with open(os.path.join(ROOT, space_file)) as f:
+                space = json.load(f)
+            self.assertIn(compare_torch.space_dtype(space, "q"), ("fp16", "bf16"))
+            symbol, names, argtypes = compare_torch.launcher_signature(space)
+            self.assertEqual(names, ["q", "k_cache", "v_cache", "cache_seqlens", "block_table", "o", "batch", "hkv",
+                                     "skv", "total_rows", "scale", "workspace"])
+            size_symbol, size_names, _ = compare_torch.workspace_signature(space)
+            self.assertEqual(size_names, ["batch", "hkv", "skv", "total_rows"])
+        keys = ["q", "k_cache", "v_cache", "cache_seqlens", "block_table", "o", "workspace"]
+        tensors = {name: FakeTensor(16 * (i + 1)) for i, name in enumerate(keys)}
+        shape = compare_torch.parse_decode_shape("2,8/2,3,100,64")
+        values = compare_torch.decode_values(names, tensors, shape)
+        self.assertEqual(values[:6], [16, 32, 48, 64, 80, 96])
+        self.assertEqual(values[6:10], [2, 2, 100, 2 * 8 * 3])
+        self.assertAlmostEqual(values[10], 0.125)
+        self.assertEqual(values[11], 112)
+
+    def test_table_holds_the_bandwidths(self):
+        row = dict(compare_torch.parse_decode_shape("8,32/8,1,32768,128,paged=64"),
+                   cudnn={"error": "no"}, flash={"us": 400.0, "tflops": 5.0}, efficient={"us": 420.0, "tflops": 5.0},
+                   ours={"us": 367.5, "tflops": 11.7, "space": "search_spaces/decode_attn.json", "config_id": 18},
+                   ratio=400.0 / 367.5, copy_gbps=3012.0, ours_gbps=2922.0)
+        table = compare_torch.format_table([row], compare_torch.DECODE).splitlines()
+        self.assertIn("ours K/V GB/s", table[0])
+        self.assertIn("8,32/8,1,32768,128", table[1])
+        self.assertIn("paged 64", table[1])
+        self.assertEqual(table[1].split()[-3:], ["2922", "3012", "0.97"])
+
+
 class CommandLineTest(unittest.TestCase):
     def setUp(self):
         self.cwd = os.getcwd()
@@ -256,7 +307,8 @@ class CommandLineTest(unittest.TestCase):
         self.assertTrue(args.sync_each_replay)
 
     def test_bad_command_lines_exit_with_usage(self):
-        for argv in ([], ["conv"], ["attention", "--shape", "1,8,512"], ["gemm", "--shape", "1,2,3,tn"]):
+        for argv in ([], ["conv"], ["attention", "--shape", "1,8,512"], ["gemm", "--shape", "1,2,3,tn"],
+                     ["decode", "--shape", "8,32/8,1"]):
             with contextlib.redirect_stderr(io.StringIO()) as err, self.assertRaises(SystemExit, msg=argv) as exit:
                 compare_torch.parse_arguments(argv)
             self.assertEqual(exit.exception.code, 2, argv)
