@@ -9,7 +9,9 @@
 # scripts/kt_t1_bench.py), numpy and cupy.
 #
 #   scripts/bench_t1.sh BAT_CHECKOUT [OUT_DIR]   environment: BENCHMARKS, BUDGETS ("100 500"), SEEDS ("1"),
-#                                                BRUTE_MAX (0), KT (1: run Kernel Tuner), EVOTUNE
+#                                                BRUTE_MAX (0), KT (1: run Kernel Tuner), EVOTUNE,
+#                                                EVOTUNE_ARGS (more tune options, e.g. "--reps 7" for Kernel
+#                                                Tuner's 7 iterations; default: evotune's 30 flushed samples)
 #
 # One benchmark takes about 10 minutes with Kernel Tuner's serial compiles: run them one a call, e.g.
 #   BENCHMARKS=GEMM/GEMM-CAFF scripts/bench_t1.sh .carry/BAT results/bench_t1  (the table covers all in OUT)
@@ -34,7 +36,8 @@ for bench in $benchmarks; do
       db="$out/$name.evolve.$budget.$seed.db"
       rm -f "$db"
       start=$(date +%s.%N)
-      "$evotune" tune "$file" --strategy evolve --budget "$budget" --seed "$seed" --rerank 0 --db "$db" \
+      # shellcheck disable=SC2086  # EVOTUNE_ARGS is a list of options
+      "$evotune" tune "$file" --strategy evolve --budget "$budget" --seed "$seed" --rerank 0 --db "$db" ${EVOTUNE_ARGS:-} \
         >"$out/$name.evolve.$budget.$seed.out" 2>"$out/$name.evolve.$budget.$seed.log" ||
         echo "bench_t1: $name evolve $budget: tune failed (see $out/$name.evolve.$budget.$seed.log)" >&2
       wall=$(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $start }")
