@@ -93,9 +93,9 @@ def read_t1(path, seed):
     if "ProblemSize" in spec:  # Kernel Tuner's own grid, as evotune and the suite's runner read it
         extents = spec["ProblemSize"] if isinstance(spec["ProblemSize"], list) else [spec["ProblemSize"]]
         problem_size = tuple(int(pyeval(e, config)) for e in extents)
-        grid_divs = {"grid_div_" + a.lower(): [str(d) for d in spec.get("GridDiv" + a, [])] or None
-                     for a in axes}
-        grid_divs = {k: v for k, v in grid_divs.items() if v is not None}
+        # An axis without GridDiv keeps Kernel Tuner's default divisor, that axis's block size.
+        grid_divs = {"grid_div_" + a.lower(): [str(d) for d in spec["GridDiv" + a]] for a in axes
+                     if spec.get("GridDiv" + a)}
     outputs = [a["MemoryType"] != "Scalar" and (a.get("Output") == 1 or a.get("AccessType") in ("WriteOnly",
                "ReadWrite")) for a in spec["Arguments"]]
     return dict(kernel_name=spec["KernelName"], kernel_source=kernel_file, problem_size=problem_size, outputs=outputs,
