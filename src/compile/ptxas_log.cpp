@@ -57,6 +57,8 @@ std::map<std::string, CompileInfo> parse_ptxas_functions(const std::string& log)
 
 const CompileInfo* find_function(const std::map<std::string, CompileInfo>& functions,
                                  const std::string& name) {
+  if (name.empty()) return nullptr;  // "" holds the lines before the first function, not a kernel
+  if (const auto found = functions.find(name); found != functions.end()) return &found->second;  // extern "C"
   std::vector<std::string> symbols;
   for (const auto& [symbol, info] : functions) symbols.push_back(symbol);
   const auto symbol = kernel_symbol(name, symbols);

@@ -170,18 +170,6 @@ void GpuEvaluator::run_reference(std::uint64_t seed, int special, std::size_t pr
 
 namespace {
 
-std::size_t argument_bytes(const ArgSpec& arg) {
-  switch (arg.kind) {
-    case ArgSpec::Kind::buffer:
-      return sizeof(CUdeviceptr);
-    case ArgSpec::Kind::scalar:
-      return size_of(arg.dtype);
-    case ArgSpec::Kind::tensor_map:
-      return sizeof(CUtensorMap);
-  }
-  return 0;
-}
-
 // The kernel's parameters (count and sizes, from the driver) against the launch's arguments: what differs, so
 // a file that passes other arguments than the kernel takes is told so instead of launching on garbage. The
 // driver has no parameter count: the query one past the last argument must fail, an API error that
@@ -207,15 +195,16 @@ std::optional<std::string> parameter_mismatch(CUfunction function, const LaunchS
            std::to_string(launch.args.size()) + " arguments (" + names + ")";
   }
   for (std::size_t i = 0; i < sizes.size(); ++i)
-    if (sizes[i] != argument_bytes(launch.args[i]))
+    if (sizes[i] != packed_bytes(launch.args[i]))
       return "parameter " + std::to_string(i + 1) + " is " + std::to_string(sizes[i]) + " bytes; argument '" +
-             launch.args[i].name + "' is " + std::to_string(argument_bytes(launch.args[i]));
+             launch.args[i].name + "' is " + std::to_string(packed_bytes(launch.args[i]));
   return std::nullopt;
 }
 
 }  // namespace
 
 void GpuEvaluator::check_resources(CUfunction function, const LaunchSpec& launch, const char* who) const {
+  // Without guard margins the variant runs under `evotune sanitize` (EvalSettings::guard_margins).
   if (const auto mismatch = parameter_mismatch(function, launch, settings_.guard_margins))
     throw Failure{Status::launch_error, std::string(who) + " '" + launch.kernel_name + "' " + *mismatch};
   const cuda::FunctionAttributes attributes = cuda::function_attributes(function);

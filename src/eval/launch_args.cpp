@@ -1,12 +1,26 @@
 // Packing of scalar and pointer kernel arguments.
 #include "eval/launch_args.hpp"
 
+#include <cuda.h>
+
 #include <cstring>
 
 #include "core/error.hpp"
 #include "eval/host_convert.hpp"
 
 namespace evotune {
+
+std::size_t packed_bytes(const ArgSpec& arg) {
+  switch (arg.kind) {
+    case ArgSpec::Kind::buffer:
+      return sizeof(CUdeviceptr);
+    case ArgSpec::Kind::scalar:
+      return size_of(arg.dtype);
+    case ArgSpec::Kind::tensor_map:
+      return sizeof(CUtensorMap);
+  }
+  return 0;
+}
 
 KernelArgs::KernelArgs(const std::vector<ArgSpec>& args, const BufferLookup& buffer_address)
     : slots_(args.size()) {

@@ -12,6 +12,9 @@
 
 namespace evotune {
 
+// The bytes `arg` takes among a kernel's parameters: a device pointer, its scalar type, or a CUtensorMap.
+std::size_t packed_bytes(const ArgSpec& arg);
+
 class KernelArgs {
  public:
   // The device address of the named buffer, or nullopt when the problem has no such buffer.
