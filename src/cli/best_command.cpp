@@ -81,7 +81,7 @@ void run(const BestOptions& options) {
       const std::optional<BaselineTiming>& baseline = found->second;
       if (!baseline) continue;
       const RankedResult& r = results[i];
-      const double ours = r.remeasured ? r.remeasured->median_us : r.timing->median_us;
+      const double ours = r.reported_us();
       const double theirs = comparable_us(*baseline, r.remeasured.has_value());
       json[i]["baseline"] = baseline->library;
       json[i]["baseline_us"] = theirs;

@@ -58,7 +58,7 @@ void print_result_table(const std::vector<RankedResult>& results, std::FILE* out
     const std::string rank_text = (within ? "~" : "") + std::to_string(rank);
     if (r.timing) {
       // A rerank's median and its fastest..slowest round where there is one; TFLOP/s at that median.
-      const double median = r.remeasured ? r.remeasured->median_us : r.timing->median_us;
+      const double median = r.reported_us();
       const auto [low, high] = noise_band(r);
       char time[32], spread[48];
       std::snprintf(time, sizeof time, "%.2f%s", median, r.remeasured ? "r" : " ");

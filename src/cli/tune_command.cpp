@@ -98,7 +98,7 @@ void print_baseline_ratio(const TuneSummary& summary) {
   const RankedResult& best = summary.top.front();
   const BaselineTiming& baseline = *summary.baseline;
   const bool reranked = best.remeasured && baseline.reranked_us > 0;
-  const double ours = best.remeasured ? best.remeasured->median_us : best.timing->median_us;
+  const double ours = best.reported_us();
   const double theirs = comparable_us(baseline, best.remeasured.has_value());
   std::printf(
       "best: %.2fx %s's time (%.1f us against %.1f us, its heuristic's algorithm #%d of %d%s; %.1f us its "

@@ -108,6 +108,9 @@ struct RankedResult {
   int registers = 0;  // 0 when the measurement has no compile row
   // The newest rerank of this config on this problem and device (Store::best only); none where it has none.
   std::optional<Remeasurement> remeasured{};
+
+  // The time reported for it: the rerank's median where it was re-timed, else its stored median (ok only).
+  double reported_us() const { return remeasured ? remeasured->median_us : timing->median_us; }
 };
 
 struct RunSummary {
