@@ -1,8 +1,10 @@
 // `evotune export SPACE -o FILE.cu`: the best (or a chosen) variant as a standalone .cu; with --dispatch,
 // every stored problem's winner behind one launcher that picks among them; with --torch DIR, that launcher as
-// a PyTorch op. Needs no GPU.
+// a PyTorch op (of one space a dtype: `export SPACE_FP16 SPACE_BF16 --torch DIR`). Needs no GPU.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 
@@ -20,14 +22,15 @@ namespace evotune::cli {
 namespace {
 
 struct ExportOptions {
-  std::string space_file;
+  std::vector<std::string> space_files;
   std::string problem;
-  std::string db = kDefaultDb;
+  std::vector<std::string> dbs{kDefaultDb};  // one, or (--torch) one a space
   std::string output;
   long long config_id = 0;
   std::string arch = "sm_90";
   bool dispatch = false;
   std::string torch_dir;
+  std::string name;  // the op's; default: the first space's
 };
 
 RankedResult choose(const StoredSpace& stored, long long config_id) {
@@ -58,6 +61,13 @@ std::string header(const StoredSpace& stored, const RankedResult& chosen) {
   return text;
 }
 
+// A C identifier: the op's name is one in torch.ops.evotune and in the extension's name.
+bool valid_op_name(const std::string& name) {
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front()))) return false;
+  return std::all_of(name.begin(), name.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
 std::string dispatch_header(const SearchSpace& space, const DispatchTable& table, const std::string& db) {
   std::string text = "// Exported by evotune: a dispatcher over the stored winners\n";
   text += "// space:   " + space.name() + " (" + space.path().string() + ", hash " + space.hash() + ")\n";
@@ -68,48 +78,90 @@ std::string dispatch_header(const SearchSpace& space, const DispatchTable& table
   return text;
 }
 
+// The dispatcher of every stored problem's winner of `space`, from `db`, and how many variants and problems
+// it has.
+struct StoredDispatch {
+  std::string text;
+  std::size_t variants, problems;
+};
+
+StoredDispatch stored_dispatch(const SearchSpace& space, const std::string& space_file, const std::string& db,
+                               const std::string& arch) {
+  const Store store = Store::open_existing(db);
+  const std::int64_t space_id = stored_space_id(space, store, space_file, db);
+  const DispatchTable table = stored_dispatch_table(space, store, space_id);
+  return {render_dispatch_export(space, table, offline_device(arch), dispatch_header(space, table, db)),
+          dispatch_variants(space, table).size(), table.problem_winners().size()};
+}
+
 void run_dispatch(const ExportOptions& options) {
   if (options.config_id != 0 || !options.problem.empty())
     throw Error("--dispatch and --torch export every stored problem's winner: drop --config and --problem");
-  if (options.torch_dir.empty() && options.output.empty()) throw Error("export --dispatch needs -o FILE.cu");
-  const SearchSpace space = SearchSpace::load(options.space_file);
-  if (!options.torch_dir.empty()) require_attention_space(space);
-  const Store store = Store::open_existing(options.db);
-  const std::int64_t space_id = stored_space_id(space, store, options.space_file, options.db);
-  const DispatchTable table = stored_dispatch_table(space, store, space_id);
-  const std::string text = render_dispatch_export(space, table, offline_device(options.arch),
-                                                  dispatch_header(space, table, options.db));
-  const auto variants = dispatch_variants(space, table);
-  if (!options.output.empty()) {
-    write_output_file(options.output, text);
-    std::printf("wrote %s: %zu variants for %zu tuned problems\n", options.output.c_str(), variants.size(),
-                table.problem_winners().size());
-  }
-  if (options.torch_dir.empty()) return;
+  if (options.output.empty()) throw Error("export --dispatch needs -o FILE.cu");
+  if (options.dbs.size() != 1) throw Error("export --dispatch reads one --db");
+  const SearchSpace space = SearchSpace::load(options.space_files.front());
+  const auto exported =
+      stored_dispatch(space, options.space_files.front(), options.dbs.front(), options.arch);
+  write_output_file(options.output, exported.text);
+  std::printf("wrote %s: %zu variants for %zu tuned problems\n", options.output.c_str(), exported.variants,
+              exported.problems);
+}
+
+void run_torch(const ExportOptions& options) {
+  if (options.config_id != 0 || !options.problem.empty())
+    throw Error("--dispatch and --torch export every stored problem's winner: drop --config and --problem");
+  if (!options.output.empty())
+    throw Error("--torch writes a folder: drop -o (or export --dispatch separately)");
+  const auto& files = options.space_files;
+  if (options.dbs.size() != 1 && options.dbs.size() != files.size())
+    throw Error("--torch reads one --db for every space, or one --db a space (" +
+                std::to_string(files.size()) + " spaces, " + std::to_string(options.dbs.size()) + " --db)");
+  std::vector<SearchSpace> spaces;
+  for (const auto& file : files) spaces.push_back(SearchSpace::load(file));
+  std::vector<const SearchSpace*> pointers;
+  for (const auto& space : spaces) pointers.push_back(&space);
+  const TorchFamily& family = require_torch_spaces(pointers);  // refused before any database is read
+  const std::string name = options.name.empty() ? dispatch_symbol_prefix(spaces.front()) : options.name;
+  if (!valid_op_name(name)) throw Error("--name " + name + " is not a C identifier");
+
+  std::vector<StoredDispatch> exported;
+  std::vector<TorchOpSpace> inputs;
+  for (std::size_t i = 0; i < files.size(); ++i)
+    exported.push_back(
+        stored_dispatch(spaces[i], files[i], options.dbs[options.dbs.size() == 1 ? 0 : i], options.arch));
+  for (std::size_t i = 0; i < files.size(); ++i) inputs.push_back({&spaces[i], exported[i].text});
   const std::filesystem::path dir = options.torch_dir;
   std::error_code error;
   std::filesystem::create_directories(dir, error);
   if (error || !std::filesystem::is_directory(dir))
     throw Error("cannot create the folder " + dir.string() + (error ? ": " + error.message() : ""));
-  for (const auto& [name, content] : torch_op_files(space, text, options.arch)) {
-    write_output_file(dir / name, content);
-    if (name.size() > 3 && name.substr(name.size() - 3) == ".sh")
-      std::filesystem::permissions(dir / name,
+  for (const auto& [file, content] : torch_op_files(inputs, name, options.arch)) {
+    write_output_file(dir / file, content);
+    if (file.size() > 3 && file.substr(file.size() - 3) == ".sh")
+      std::filesystem::permissions(dir / file,
                                    std::filesystem::perms::owner_exec | std::filesystem::perms::group_exec |
                                        std::filesystem::perms::others_exec,
                                    std::filesystem::perm_options::add);
   }
+  std::string tuned;
+  for (std::size_t i = 0; i < files.size(); ++i)
+    tuned += (tuned.empty() ? "" : ", ") + spaces[i].name() + ": " + std::to_string(exported[i].variants) +
+             " variants for " + std::to_string(exported[i].problems) + " tuned problems";
   std::printf(
-      "wrote %s: the op evotune::%s (%zu variants for %zu tuned problems); in Python: "
-      "sys.path.insert(0, \"%s\"); import load; op = load.build()\n",
-      dir.string().c_str(), dispatch_symbol_prefix(space).c_str(), variants.size(),
-      table.problem_winners().size(), dir.string().c_str());
+      "wrote %s: the %s op evotune::%s (%s); in Python: sys.path.insert(0, \"%s\"); import load; op = "
+      "load.build()\n",
+      dir.string().c_str(), family.name.c_str(), name.c_str(), tuned.c_str(), dir.string().c_str());
 }
 
 void run(const ExportOptions& options) {
-  if (options.dispatch || !options.torch_dir.empty()) return run_dispatch(options);
+  if (!options.torch_dir.empty()) return run_torch(options);
+  if (options.space_files.size() != 1)
+    throw Error("export takes one space (several only with --torch: one space a dtype, one op)");
+  if (options.dispatch) return run_dispatch(options);
   if (options.output.empty()) throw Error("export needs -o FILE.cu (or --torch DIR)");
-  const StoredSpace stored = open_stored_space(options.space_file, options.problem, options.db);
+  if (options.dbs.size() != 1) throw Error("export reads one --db");
+  const StoredSpace stored =
+      open_stored_space(options.space_files.front(), options.problem, options.dbs.front());
   const RankedResult chosen = choose(stored, options.config_id);
   if (chosen.status != Status::ok)
     spdlog::warn("config {} did not pass ({}): exporting it anyway", chosen.config_id,
@@ -127,7 +179,10 @@ void add_export_command(CLI::App& app) {
   auto* command =
       app.add_subcommand("export", "Write a stored variant as a standalone .cu with a host launcher");
   auto options = std::make_shared<ExportOptions>();
-  command->add_option("space", options->space_file, "Search-space JSON file")
+  command
+      ->add_option("space", options->space_files,
+                   "Search-space JSON file (with --torch, several: one space a dtype, dispatched on the "
+                   "inputs' dtype by one op)")
       ->required()
       ->check(CLI::ExistingFile);
   command->add_option("--problem", options->problem, "Problem sizes (default: the space's)");
@@ -139,11 +194,15 @@ void add_export_command(CLI::App& app) {
       "exact tuned problem's, else the nearest tuned problem's of the same compile-time sizes, "
       "else the most robust one");
   command->add_option("--torch", options->torch_dir,
-                      "Write the dispatcher as a PyTorch op into this folder (binding.cpp, load.py, "
+                      "Write the dispatchers as one PyTorch op into this folder (binding.cpp, load.py, "
                       "build_so.sh)");
+  command->add_option("--name", options->name, "The --torch op's name (default: the first space's name)");
   command->add_option("--arch", options->arch, "Device limits for geometry expressions that read DEVICE_*")
       ->capture_default_str();
-  command->add_option("--db", options->db, "Results database")->capture_default_str();
+  command
+      ->add_option("--db", options->dbs,
+                   "Results database (with --torch, one for every space or one a space)")
+      ->capture_default_str();
   command->callback([options] { run(*options); });
 }
 

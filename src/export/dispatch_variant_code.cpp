@@ -84,6 +84,12 @@ std::optional<bool> fixed_condition(const SearchSpace& space, const DispatchVari
   return value != 0 && !std::isnan(value);
 }
 
+// `extern "C"` kernels keep their names through a namespace, so the name itself carries the space and the
+// variant: dispatchers of two spaces of one template (an fp16 space and its bf16 twin) link into one library.
+std::string variant_kernel_name(const std::string& prefix, std::size_t index, const std::string& kernel) {
+  return prefix + "_v" + std::to_string(index) + "_" + kernel;
+}
+
 bool is_buffer(const ArgumentDecl& argument) {
   return argument.is_vector && !argument.is_scratch && !argument.is_tensor_map;
 }
@@ -207,7 +213,7 @@ void write_launch(std::ostream& out, const SearchSpace& space, const LaunchDecl&
     }
   }
   const std::string symbol =
-      prefix + "_variant" + std::to_string(index) + "::" + kernel.name + "_v" + std::to_string(index);
+      prefix + "_variant" + std::to_string(index) + "::" + variant_kernel_name(prefix, index, kernel.name);
   out << in << "const cudaError_t attribute = evotune_allow_shared_bytes(reinterpret_cast<const void*>("
       << symbol << "), shared_bytes);\n";
   out << in << "if (attribute != cudaSuccess) return attribute;\n";
@@ -254,9 +260,9 @@ std::string variant_kernel_code(const SearchSpace& space, const DispatchVariant&
       LocalIncludes(space.kernel().file.parent_path())
           .expand(source.substr(headers), space.kernel().file.filename().string(),
                   static_cast<int>(std::count(source.begin(), source.begin() + headers, '\n')) + 1);
-  const std::string suffix = "_v" + std::to_string(index);
   for (const auto& name : kernel_names(space))
-    body = std::regex_replace(body, std::regex("\\b" + name + "\\b"), name + suffix);
+    body =
+        std::regex_replace(body, std::regex("\\b" + name + "\\b"), variant_kernel_name(prefix, index, name));
   std::ostringstream out;
   out << "namespace " << prefix << "_variant" << index << " {\n";
   std::set<std::string> defined;

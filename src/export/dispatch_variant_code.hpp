@@ -17,7 +17,8 @@ constexpr const char* kRunModes =
     "enum { evotune_check = 0, evotune_size_workspace = 1, evotune_launch = 2 };\n";
 
 // `<prefix>_variant<index>` holding the template with the variant's #define lines, its kernels renamed
-// `<kernel>_v<index>`; every macro it defines is #undef'd after it.
+// `<prefix>_v<index>_<kernel>` (unique across spaces: kernels are extern "C"); every macro it defines is
+// #undef'd after it.
 std::string variant_kernel_code(const SearchSpace& space, const DispatchVariant& variant, std::size_t index,
                                 const std::string& prefix);
 

@@ -1,10 +1,8 @@
-// The PyTorch op around a dispatching export: a binding, its argument checks, a loader and a ctypes path.
+// The generic part of an exported PyTorch op: the dispatchers behind one dtype dispatch, the launch, the
+// build, the registration and the loader, around the family's part.
 #include "export/torch_export.hpp"
 
 #include <algorithm>
-#include <optional>
-#include <set>
-#include <string>
 
 #include "core/error.hpp"
 #include "export/export_dispatch.hpp"
@@ -13,45 +11,11 @@
 namespace evotune {
 namespace {
 
-const std::map<std::string, std::string> kTensorOf{{"Q", "q"}, {"K", "k"}, {"V", "v"}, {"O", "o"}};
-
-std::string torch_dtype(const SearchSpace& space) {
-  for (const auto& argument : space.arguments())
-    if (argument.name == "Q") return argument.dtype == DType::bf16 ? "bfloat16" : "float16";
-  return "float16";
+bool is_buffer(const ArgumentDecl& argument) {
+  return argument.is_vector && !argument.is_scratch && !argument.is_tensor_map;
 }
 
-bool has_causal(const SearchSpace& space) {
-  return std::any_of(space.sizes().begin(), space.sizes().end(),
-                     [](const SizeSpec& size) { return size.name == "CAUSAL"; });
-}
-
-// The C++ (binding) or Python (ctypes) expression of each problem size, in the space's order.
-std::string size_values(const SearchSpace& space, bool python) {
-  const std::map<std::string, std::string> cpp{{"B", "q.size(0)"},
-                                               {"H", "q.size(1)"},
-                                               {"S", "q.size(2)"},
-                                               {"D", "q.size(3)"},
-                                               {"CAUSAL", "is_causal ? 1 : 0"}};
-  const std::map<std::string, std::string> py{{"B", "q.shape[0]"},
-                                              {"H", "q.shape[1]"},
-                                              {"S", "q.shape[2]"},
-                                              {"D", "q.shape[3]"},
-                                              {"CAUSAL", "1 if is_causal else 0"}};
-  std::string text;
-  for (const auto& size : space.sizes())
-    text += (text.empty() ? "" : ", ") + (python ? py : cpp).at(size.name);
-  return text;
-}
-
-// "q.data_ptr(), k.data_ptr(), ..." in the space's order of its buffers.
-std::string python_buffers(const SearchSpace& space) {
-  std::string text;
-  for (const auto& argument : space.arguments())
-    if (argument.is_vector && !argument.is_scratch && !argument.is_tensor_map)
-      text += kTensorOf.at(argument.name) + ".data_ptr(), ";
-  return text;
-}
+std::string torch_dtype(DType type) { return type == DType::bf16 ? "bfloat16" : "float16"; }
 
 // The template (src/export/torch_op/, embedded at build time) with every {{KEY}} replaced by its value; a
 // line holding only a placeholder whose value is empty goes away.
@@ -67,97 +31,171 @@ std::string render(std::string text, const std::map<std::string, std::string>& v
   return text;
 }
 
-// The values the binding, the loader, build_so.sh and the README are written with.
-std::map<std::string, std::string> template_values(const SearchSpace& space, const std::string& p,
-                                                   const std::string& arch) {
-  const std::string element = torch_dtype(space) == "bfloat16" ? "__nv_bfloat16" : "half";
-  std::string buffers, buffer_types, size_params;
-  for (const auto& argument : space.arguments()) {
-    if (!argument.is_vector || argument.is_scratch || argument.is_tensor_map) continue;
-    const bool read_only = argument.is_input && !argument.is_output;
-    const std::string type = std::string(read_only ? "const " : "") + element + "*";
-    buffer_types += type + ", ";
-    buffers += "static_cast<" + type + ">(" + kTensorOf.at(argument.name) + ".data_ptr()), ";
+// The family's expressions of the space's sizes (or buffers), in the space's order, as a C++ or Python list.
+std::string size_list(const SearchSpace& space, const TorchFamily& family, bool python) {
+  std::string text;
+  for (const auto& size : space.sizes()) {
+    const TorchExpression& e = family.sizes.at(size.name);
+    text += (text.empty() ? "" : ", ") + (python ? e.python : e.cpp);
   }
-  for (std::size_t i = 0; i < space.sizes().size(); ++i) size_params += "long long, ";
-  const std::string number = arch.substr(3);  // "90a"
-  const std::string list = number.substr(0, number.size() - space.arch_suffix().size());
-  const std::string torch_arch = list.substr(0, list.size() - 1) + "." + list.back() + space.arch_suffix();
-  // The binding's shape goes into its message as text (the template): streaming q.sizes() into TORCH_CHECK
-  // crashed an extension built by torch.utils.cpp_extension with PyTorch 2.11 (H200, 2026-11-25).
-  return {
-      {"NAME", p},
-      {"DTYPE", torch_dtype(space)},
-      {"ARCH", arch},
-      {"TORCH_ARCH", torch_arch},
-      {"SIZE_COUNT", std::to_string(space.sizes().size())},
-      {"SIZE_PARAMS", size_params},
-      {"BUFFER_TYPES", buffer_types},
-      {"CPP_BUFFERS", buffers},
-      {"CPP_SIZES", size_values(space, false)},
-      {"PY_BUFFERS", python_buffers(space)},
-      {"PY_SIZES", size_values(space, true)},
-      {"CPP_CAUSAL_CHECK",
-       has_causal(space)
-           ? "  (void)is_causal;"
-           : "  TORCH_CHECK(!is_causal, kOp, \": is_causal=True, but the space has no causal variants\");"},
-      {"PY_CAUSAL_CHECK",
-       has_causal(space) ? ""
-                         : "        if is_causal:\n"
-                           "            raise RuntimeError(op + \": is_causal=True, but the space has no "
-                           "causal variants\")"},
-  };
+  return text;
+}
+
+std::string buffer_list(const SearchSpace& space, const TorchFamily& family, bool python) {
+  std::string text;
+  for (const auto& argument : space.arguments()) {
+    if (!is_buffer(argument)) continue;
+    const TorchExpression& e = family.buffers.at(argument.name);
+    text += (text.empty() ? "" : ", ") + (python ? e.python : e.cpp);
+  }
+  return text;
+}
+
+// One space's dispatcher declared, and wrapped over arrays of sizes and buffers (the Tuned entry points).
+std::string externs(const SearchSpace& space) {
+  const std::string p = dispatch_symbol_prefix(space);
+  std::string sizes, buffers;
+  for (std::size_t i = 0; i < space.sizes().size(); ++i) sizes += "long long, ";
+  for (const auto& argument : space.arguments())
+    if (is_buffer(argument))
+      buffers += std::string(argument.is_input && !argument.is_output ? "const " : "") +
+                 std::string(cuda_type_name(argument.dtype)) + "*, ";
+  return "extern \"C\" int " + p + "_pick(" + sizes + "int* rule);\n" + "extern \"C\" int " + p +
+         "_workspace_bytes(" + sizes + "size_t* bytes);\n" + "extern \"C\" int " + p + "_dispatch(" +
+         buffers + sizes + "void* workspace, size_t workspace_size, cudaStream_t stream);\n" +
+         "extern \"C\" const char* " + p + "_error_string(int code);\n";
+}
+
+std::string wrappers(const SearchSpace& space) {
+  const std::string p = dispatch_symbol_prefix(space);
+  std::string sizes, buffers;
+  for (std::size_t i = 0; i < space.sizes().size(); ++i) sizes += "s[" + std::to_string(i) + "], ";
+  std::size_t b = 0;
+  for (const auto& argument : space.arguments())
+    if (is_buffer(argument))
+      buffers += "static_cast<" + std::string(argument.is_input && !argument.is_output ? "const " : "") +
+                 std::string(cuda_type_name(argument.dtype)) + "*>(b[" + std::to_string(b++) + "]), ";
+  return "int " + p + "_pick_at(const long long* s) { return " + p + "_pick(" + sizes + "nullptr); }\n" +
+         "int " + p + "_workspace_at(const long long* s, size_t* bytes) { return " + p + "_workspace_bytes(" +
+         sizes + "bytes); }\n" + "int " + p +
+         "_dispatch_at(void* const* b, const long long* s, void* workspace, size_t bytes, cudaStream_t "
+         "stream) {\n  return " +
+         p + "_dispatch(" + buffers + sizes + "workspace, bytes, stream);\n}\n";
+}
+
+std::string tuned_entry(const SearchSpace& space) {
+  const std::string p = dispatch_symbol_prefix(space);
+  return "    {" + std::string(torch_element_type(space) == DType::bf16 ? "at::kBFloat16" : "at::kHalf") +
+         ", " + p + "_pick_at, " + p + "_workspace_at, " + p + "_dispatch_at, " + p + "_error_string},\n";
+}
+
+// "9.0a" for arch "sm_90a" and suffix "a", as TORCH_CUDA_ARCH_LIST spells it.
+std::string torch_arch(const std::string& arch, const std::string& suffix) {
+  const std::string number = arch.substr(3);
+  const std::string list = number.substr(0, number.size() - suffix.size());
+  return list.substr(0, list.size() - 1) + "." + list.back() + suffix;
 }
 
 }  // namespace
 
-void require_attention_space(const SearchSpace& space) {
-  const std::string why =
-      "--torch exports attention spaces only (Vector arguments Q, K, V read-only and O "
-      "written, of one 16-bit float type; sizes B, H, S, D and optionally CAUSAL): ";
-  std::set<std::string> buffers;
-  std::optional<DType> type;
-  for (const auto& argument : space.arguments()) {
-    if (!argument.is_vector || argument.is_scratch || argument.is_tensor_map) continue;
-    if (!kTensorOf.count(argument.name)) throw Error(why + space.name() + " has the buffer " + argument.name);
-    const bool read_only = argument.is_input && !argument.is_output;
-    if ((argument.name == "O") == read_only)
-      throw Error(why + space.name() + "'s " + argument.name + " is " +
-                  (read_only ? "read-only" : "written"));
-    if (argument.dtype != DType::f16 && argument.dtype != DType::bf16)
-      throw Error(why + space.name() + "'s " + argument.name + " is " +
-                  std::string(to_string(argument.dtype)));
-    if (type && *type != argument.dtype) throw Error(why + space.name() + " mixes element types");
-    type = argument.dtype;
-    buffers.insert(argument.name);
+const TorchFamily& require_torch_spaces(const std::vector<const SearchSpace*>& spaces) {
+  if (spaces.empty()) throw Error("--torch needs a space");
+  const SearchSpace& first = *spaces.front();
+  const TorchFamily& family = torch_family_of(first);
+  std::vector<std::string> size_names;
+  for (const auto& size : first.sizes()) size_names.push_back(size.name);
+  std::vector<DType> types;
+  for (const SearchSpace* space : spaces) {
+    const TorchFamily& other = torch_family_of(*space);
+    if (other.name != family.name)
+      throw Error("--torch makes one op of spaces of one family: " + first.name() + " is " + family.name +
+                  ", " + space->name() + " is " + other.name);
+    const DType type = torch_element_type(*space);
+    if (std::find(types.begin(), types.end(), type) != types.end())
+      throw Error("--torch takes one space a dtype: two are " + torch_dtype(type) + " (" + space->name() +
+                  " and another); the op dispatches on its inputs' dtype");
+    types.push_back(type);
+    std::vector<std::string> names;
+    for (const auto& size : space->sizes()) names.push_back(size.name);
+    if (names != size_names)
+      throw Error("--torch makes one op of spaces with the same problem sizes: " + first.name() + " and " +
+                  space->name() + " differ");
+    if (space->arch_suffix() != first.arch_suffix())
+      throw Error("--torch makes one op of spaces of one architecture: " + first.name() + " and " +
+                  space->name() + " differ in ArchSuffix");
   }
-  if (buffers.size() != 4) throw Error(why + space.name() + " lacks one of Q, K, V, O");
-  std::set<std::string> sizes;
-  for (const auto& size : space.sizes()) {
-    if (size.name != "B" && size.name != "H" && size.name != "S" && size.name != "D" && size.name != "CAUSAL")
-      throw Error(why + space.name() + " has the size " + size.name);
-    sizes.insert(size.name);
-  }
-  for (const char* needed : {"B", "H", "S", "D"})
-    if (!sizes.count(needed)) throw Error(why + space.name() + " lacks the size " + needed);
+  return family;
 }
 
 const char* torch_op_checks_text() { return kTorchOpChecksText; }
 
-std::map<std::string, std::string> torch_op_files(const SearchSpace& space,
-                                                  const std::string& dispatch_source,
-                                                  const std::string& arch) {
-  require_attention_space(space);
-  const std::string p = dispatch_symbol_prefix(space);
-  const std::string full_arch = arch + space.arch_suffix();
+std::map<std::string, std::string> torch_op_files(const std::vector<TorchOpSpace>& spaces,
+                                                  const std::string& name, const std::string& arch) {
+  std::vector<const SearchSpace*> list;
+  for (const auto& entry : spaces) list.push_back(entry.space);
+  const TorchFamily& family = require_torch_spaces(list);
+  const SearchSpace& first = *list.front();
+  const std::string full_arch = arch + first.arch_suffix();
+
   std::map<std::string, std::string> files;
-  files[p + "_dispatch.cu"] = dispatch_source;
-  files[p + "_checks.h"] = kTorchOpChecksText;
-  const auto values = template_values(space, p, full_arch);
-  files["binding.cpp"] = render(kTorchBindingTemplate, values);
-  files["load.py"] = render(kTorchLoadTemplate, values);
+  std::string space_names, dispatch_files, externs_text, wrappers_text, tuned, dtype_names, dtype_list,
+      py_spaces;
+  for (const auto& entry : spaces) {
+    const SearchSpace& space = *entry.space;
+    const std::string p = dispatch_symbol_prefix(space);
+    const std::string dtype = torch_dtype(torch_element_type(space));
+    files[p + "_dispatch.cu"] = entry.dispatch_source;
+    const std::string separator = space_names.empty() ? "" : ", ";
+    space_names += separator + space.name();
+    dispatch_files += (dispatch_files.empty() ? "" : " ") + p + "_dispatch.cu";
+    externs_text += externs(space);
+    wrappers_text += wrappers(space);
+    tuned += tuned_entry(space);
+    dtype_names += separator + "\"" + dtype + "\"";
+    dtype_list += separator + dtype;
+    py_spaces += separator + "torch." + dtype + ": \"" + p + "\"";
+  }
+  files["torch_op_checks.hpp"] = kTorchOpChecksText;
+  files["torch_op_checks_" + family.name + ".hpp"] = family.checks;
+
+  std::map<std::string, std::string> family_values = family.values(first);
+  family_values["SIZES_CPP"] = size_list(first, family, false);
+  family_values["SIZES_PY"] = size_list(first, family, true);
+  family_values["BUFFERS_CPP"] = buffer_list(first, family, false);
+  family_values["BUFFERS_PY"] = buffer_list(first, family, true);
+  family_values["NAME"] = name;
+
+  std::size_t buffer_count = 0;
+  for (const auto& argument : first.arguments()) buffer_count += is_buffer(argument) ? 1 : 0;
+  const std::map<std::string, std::string> values{
+      {"NAME", name},
+      {"FAMILY", family.name},
+      {"SPACES", space_names},
+      {"ARCH", full_arch},
+      {"TORCH_ARCH", torch_arch(full_arch, first.arch_suffix())},
+      {"SCHEMA", family.schema},
+      {"EXTERNS", externs_text},
+      {"WRAPPERS", wrappers_text},
+      {"TUNED", tuned.substr(0, tuned.size() - 1)},
+      {"DTYPE_NAMES", dtype_names},
+      {"DTYPE_LIST", dtype_list},
+      {"PY_SPACES", py_spaces},
+      {"SIZE_COUNT", std::to_string(first.sizes().size())},
+      {"BUFFER_COUNT", std::to_string(buffer_count)},
+      {"DISPATCH_FILES", dispatch_files},
+      {"USAGE", family.usage},
+  };
+  auto with_family = [&](const char* family_text) {
+    auto all = values;
+    all["FAMILY_CODE"] = render(family_text, family_values);
+    const std::string readme = render(family.readme, family_values);
+    all["FAMILY_README"] = readme.substr(0, readme.find_last_not_of('\n') + 1);
+    return all;
+  };
+  files["binding.cpp"] = render(kTorchBindingTemplate, with_family(family.cpp_code));
+  files["load.py"] = render(kTorchLoadTemplate, with_family(family.python_code));
   files["build_so.sh"] = render(kTorchBuildSoTemplate, values);
-  files["README.md"] = render(kTorchReadmeTemplate, values);
+  files["README.md"] = render(kTorchReadmeTemplate, with_family(family.cpp_code));
   return files;
 }
 

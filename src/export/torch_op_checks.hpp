@@ -1,7 +1,7 @@
-// Argument checks of an exported attention op (evotune export --torch), free of PyTorch so that they are
-// tested without it: the binding describes each tensor and raises the message it gets back. The exporter
-// writes this file beside the binding as <space>_checks.h; with EVOTUNE_CHECKS_C_API defined it also has a C
-// entry point for the prebuilt library's ctypes path.
+// Argument checks every exported op makes (evotune export --torch), free of PyTorch so that they are tested
+// without it: the binding describes each tensor and raises the message it gets back. A family's checks
+// (torch_op_checks_<family>.hpp) add its shapes on top. The exporter writes these headers beside the binding;
+// with EVOTUNE_CHECKS_C_API defined they also have C entry points for the prebuilt library's ctypes path.
 #pragma once
 
 #include <cstdint>
@@ -17,12 +17,21 @@ struct TensorView {
   std::string dtype;   // torch's name: "float16", "bfloat16", "float32", ...
   std::string device;  // "cuda:0", "cpu", "meta"
   std::vector<std::int64_t> sizes, strides;
+  std::uint64_t address;  // of the first element; 0 where unknown (a fake tensor) or empty
 };
 
 inline std::string join(const std::vector<std::int64_t>& values) {
   std::string text;
   for (const auto value : values) text += (text.empty() ? "" : ", ") + std::to_string(value);
   return "[" + text + "]";
+}
+
+// "float16", "float16 or bfloat16".
+inline std::string one_of(const std::vector<std::string>& names) {
+  std::string text;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return text;
 }
 
 // Row-major contiguity; a dimension of size 1 may have any stride, and a tensor with no elements is
@@ -38,28 +47,31 @@ inline bool contiguous(const TensorView& t) {
   return true;
 }
 
-// "" when q, k and v suit the op `op`: each of dtype `dtype`, 4-dimensional [batch, heads, sequence,
-// head_dim], of one shape, contiguous, and (when `need_cuda`) on one CUDA device; else the message to raise.
-inline std::string check_attention_inputs(const std::string& op, const std::string& dtype,
-                                          const std::vector<TensorView>& tensors, bool need_cuda) {
+// "" when the tensors suit an op whose kernels were tuned for `dtypes`: all of one dtype among them,
+// contiguous, and (when `need_cuda`) on one CUDA device with their data on a 16-byte boundary (the kernels'
+// vector loads and TMA need it); else the message to raise. The shapes are the family's checks.
+inline std::string check_tensors(const std::string& op, const std::vector<std::string>& dtypes,
+                                 const std::vector<TensorView>& tensors, bool need_cuda) {
   const TensorView& first = tensors.front();
   for (const TensorView& t : tensors) {
-    if (t.dtype != dtype)
-      return op + ": " + t.name + " must be " + dtype + " (the exported kernels were tuned for " + dtype +
-             "), got " + t.dtype;
+    bool tuned = false;
+    for (const auto& dtype : dtypes) tuned = tuned || t.dtype == dtype;
+    if (!tuned)
+      return op + ": " + t.name + " must be " + one_of(dtypes) + " (the exported kernels were tuned for " +
+             one_of(dtypes) + "), got " + t.dtype;
+    if (t.dtype != first.dtype)
+      return op + ": " + t.name + " is " + t.dtype + " but " + first.name + " is " + first.dtype +
+             " (the op takes tensors of one dtype)";
     if (need_cuda && t.device.rfind("cuda", 0) != 0)
       return op + ": " + t.name + " must be a CUDA tensor, got one on " + t.device;
-    if (t.sizes.size() != 4)
-      return op + ": " + t.name + " must have 4 dimensions [batch, heads, sequence, head_dim], got shape " +
-             join(t.sizes);
-    if (t.sizes != first.sizes)
-      return op + ": " + t.name + " has shape " + join(t.sizes) + " but " + first.name + " has " +
-             join(first.sizes) + " (the op takes q, k and v of one shape)";
     if (!contiguous(t))
       return op + ": " + t.name + " must be contiguous (call .contiguous()); its strides are " +
              join(t.strides) + " for shape " + join(t.sizes);
     if (need_cuda && t.device != first.device)
       return op + ": " + t.name + " is on " + t.device + " but " + first.name + " is on " + first.device;
+    if (need_cuda && t.address % 16 != 0)
+      return op + ": " + t.name + "'s data must start on a 16-byte boundary, but it starts " +
+             std::to_string(t.address % 16) + " bytes past one (a view at an offset: call .clone())";
   }
   return "";
 }
@@ -67,22 +79,38 @@ inline std::string check_attention_inputs(const std::string& op, const std::stri
 }  // namespace evotune_op
 
 #ifdef EVOTUNE_CHECKS_C_API
-// For ctypes: tensor i has dims[i] sizes and strides at sizes + 8 * i and strides + 8 * i. Writes the message
-// (truncated to capacity - 1) and returns its length; 0 when the tensors suit the op.
-extern "C" int evotune_check_attention(const char* op, const char* dtype, int count, const char* const* names,
-                                       const char* const* dtypes, const char* const* devices, const int* dims,
-                                       const long long* sizes, const long long* strides, int need_cuda,
-                                       char* message, int capacity) {
-  std::vector<evotune_op::TensorView> tensors;
+namespace evotune_op {
+
+// The tensors of a ctypes call: tensor i has dims[i] sizes and strides at sizes + 8 * i and strides + 8 * i.
+inline std::vector<TensorView> c_tensors(int count, const char* const* names, const char* const* dtypes,
+                                         const char* const* devices, const int* dims, const long long* sizes,
+                                         const long long* strides, const unsigned long long* addresses) {
+  std::vector<TensorView> tensors;
   for (int i = 0; i < count; ++i) {
-    evotune_op::TensorView t{names[i], dtypes[i], devices[i], {}, {}};
+    TensorView t{names[i], dtypes[i], devices[i], {}, {}, addresses[i]};
     for (int d = 0; d < dims[i] && d < 8; ++d) {
       t.sizes.push_back(sizes[8 * i + d]);
       t.strides.push_back(strides[8 * i + d]);
     }
     tensors.push_back(t);
   }
-  const std::string problem = evotune_op::check_attention_inputs(op, dtype, tensors, need_cuda != 0);
+  return tensors;
+}
+
+// "float16,bfloat16" -> {"float16", "bfloat16"}.
+inline std::vector<std::string> c_dtypes(const char* list) {
+  std::vector<std::string> names{""};
+  for (const char* c = list; *c; ++c) {
+    if (*c == ',')
+      names.emplace_back();
+    else
+      names.back() += *c;
+  }
+  return names;
+}
+
+// Writes the message (truncated to capacity - 1) and returns its length; 0 when there is none.
+inline int c_message(const std::string& problem, char* message, int capacity) {
   if (capacity > 0) {
     const std::size_t n =
         problem.size() < std::size_t(capacity - 1) ? problem.size() : std::size_t(capacity - 1);
@@ -91,4 +119,6 @@ extern "C" int evotune_check_attention(const char* op, const char* dtype, int co
   }
   return static_cast<int>(problem.size());
 }
+
+}  // namespace evotune_op
 #endif

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "cli/cli_error_fixture.hpp"
+#include "support/nvcc.hpp"
 
 namespace evotune::test {
 namespace {
@@ -14,18 +15,6 @@ const std::string kWgmma = "search_spaces/flash_attn_fwd_wgmma.json";
 const std::vector<std::string> kSweeps{"B_1_H_8_S_512_D_64",  "B_1_H_8_S_1024_D_64", "B_1_H_8_S_2048_D_64",
                                        "B_1_H_8_S_4096_D_64", "B_2_H_8_S_1000_D_64", "B_4_H_8_S_1024_D_64",
                                        "B_8_H_8_S_512_D_64",  "B_2_H_16_S_2048_D_64"};
-
-std::string nvcc() {
-  const char* home = std::getenv("CUDA_HOME");
-  for (const std::string& root : {std::string(home ? home : ""), std::string("/usr/local/cuda")})
-    if (!root.empty() && std::filesystem::exists(root + "/bin/nvcc")) return root + "/bin/nvcc";
-  return "";
-}
-
-std::string read(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 class ExportDispatchCommand : public CliErrorTest {
  protected:
@@ -77,8 +66,9 @@ TEST_F(ExportDispatchCommand, TorchWritesTheOpsFiles) {
   const auto result =
       run_evotune("export " + kWgmma + " --torch " + folder.string() + " --db " + db.string());
   ASSERT_EQ(result.exit_code, 0) << result.err;
-  for (const char* name : {"flash_attn_fwd_wgmma_dispatch.cu", "flash_attn_fwd_wgmma_checks.h", "binding.cpp",
-                           "load.py", "build_so.sh", "README.md"})
+  for (const char* name :
+       {"flash_attn_fwd_wgmma_dispatch.cu", "torch_op_checks.hpp", "torch_op_checks_attention.hpp",
+        "binding.cpp", "load.py", "build_so.sh", "README.md"})
     EXPECT_TRUE(std::filesystem::exists(folder / name)) << name;
   const auto permissions = std::filesystem::status(folder / "build_so.sh").permissions();
   EXPECT_NE(permissions & std::filesystem::perms::owner_exec, std::filesystem::perms::none);
@@ -120,7 +110,7 @@ TEST_F(ExportDispatchCommand, WhatCannotBeExportedIsRefusedInOneLine) {
       "export " + kSaxpy + " --dispatch --config 1 -o " + (dir_ / "x.cu").string() + " --db " + db.string(),
       "drop --config and --problem");
   expect_refused("export " + kSaxpy + " --torch " + (dir_ / "op").string() + " --db " + db.string(),
-                 "--torch exports attention spaces only");
+                 "--torch exports attention or gemm spaces only, and saxpy is none of them");
   expect_refused("export " + kSaxpy + " --dispatch -o " + (dir_ / "x.cu").string() + " --db " +
                      (dir_ / "none.db").string(),
                  "none.db");

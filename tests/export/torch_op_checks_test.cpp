@@ -1,12 +1,11 @@
-// The exported op's argument checks (the header `export --torch` writes beside its binding), without PyTorch:
-// dtype, device, rank, one shape, contiguity, one device; and the files --torch writes for an attention
-// space.
-#include "export/torch_op_checks.hpp"
-
+// The exported ops' argument checks (the headers `export --torch` writes beside its binding), without
+// PyTorch: the common ones (dtype among the tuned ones and one for all, device, contiguity, one device,
+// alignment) and each family's shapes (attention: rank and one shape; GEMM: a [..., K], b [K, N] or [N, K],
+// bias [N], TMA's row alignment).
 #include <gtest/gtest.h>
 
-#include "core/error.hpp"
-#include "export/torch_export.hpp"
+#include "export/torch_op_checks_attention.hpp"
+#include "export/torch_op_checks_gemm.hpp"
 
 namespace evotune {
 namespace {
@@ -21,11 +20,11 @@ TensorView tensor(const std::string& name, std::vector<std::int64_t> sizes = {2,
     strides[d] = stride;
     stride *= sizes[d];
   }
-  return {name, dtype, device, sizes, strides};
+  return {name, dtype, device, sizes, strides, 0x7f0000000000};
 }
 
 std::string check(const std::vector<TensorView>& tensors, bool need_cuda = true) {
-  return evotune_op::check_attention_inputs("evotune::attn", "float16", tensors, need_cuda);
+  return evotune_op::check_attention_inputs("evotune::attn", {"float16"}, tensors, need_cuda);
 }
 
 TEST(TorchOpChecks, FitInputsPass) {
@@ -80,49 +79,93 @@ TEST(TorchOpChecks, ShapesMustBeFourDimensionalAndEqual) {
       "one shape)");
 }
 
-TEST(TorchExport, TheWrittenChecksAreThisHeader) {
-  const std::string text = torch_op_checks_text();
-  EXPECT_NE(text.find("inline std::string check_attention_inputs("), std::string::npos);
-  EXPECT_NE(text.find("#ifdef EVOTUNE_CHECKS_C_API"), std::string::npos);
+// One op for both dtypes: either is taken, the three tensors of one, and anything else names both.
+TEST(TorchOpChecks, TwoTunedDtypesTakeEitherButNotAMix) {
+  auto both = [](const std::vector<TensorView>& tensors) {
+    return evotune_op::check_attention_inputs("evotune::attn", {"float16", "bfloat16"}, tensors, true);
+  };
+  const std::vector<std::int64_t> shape{2, 4, 128, 64};
+  EXPECT_EQ(both({tensor("q"), tensor("k"), tensor("v")}), "");
+  EXPECT_EQ(
+      both({tensor("q", shape, "bfloat16"), tensor("k", shape, "bfloat16"), tensor("v", shape, "bfloat16")}),
+      "");
+  EXPECT_EQ(both({tensor("q", shape, "bfloat16"), tensor("k"), tensor("v")}),
+            "evotune::attn: k is float16 but q is bfloat16 (the op takes tensors of one dtype)");
+  EXPECT_EQ(both({tensor("q", shape, "float32"), tensor("k"), tensor("v")}),
+            "evotune::attn: q must be float16 or bfloat16 (the exported kernels were tuned for float16 or "
+            "bfloat16), got float32");
 }
 
-TEST(TorchExport, TheOpsFilesNameTheSpaceAndItsArch) {
-  const auto space = SearchSpace::load("search_spaces/flash_attn_fwd_wgmma.json");
-  const auto files = torch_op_files(space, "// dispatcher\n", "sm_90");
-  for (const char* name : {"flash_attn_fwd_wgmma_dispatch.cu", "flash_attn_fwd_wgmma_checks.h", "binding.cpp",
-                           "load.py", "build_so.sh", "README.md"})
-    EXPECT_EQ(files.count(name), 1u) << name;
-  const std::string& binding = files.at("binding.cpp");
-  EXPECT_NE(
-      binding.find("m.def(\"flash_attn_fwd_wgmma(Tensor q, Tensor k, Tensor v, bool is_causal=False) -> "
-                   "Tensor\")"),
-      std::string::npos);
-  EXPECT_NE(
-      binding.find("flash_attn_fwd_wgmma_pick(q.size(0), q.size(1), q.size(2), q.size(3), is_causal ? 1 : "
-                   "0, nullptr)"),
-      std::string::npos);
-  EXPECT_NE(binding.find("TORCH_LIBRARY_IMPL(evotune, Meta, m)"), std::string::npos);
-  // An empty problem (S = 0) returns an empty output before any variant is picked or launched, both ways.
-  const auto picks = binding.find("const int picked = flash_attn_fwd_wgmma_pick(");
-  EXPECT_LT(binding.find("if (q.numel() == 0) return;"), picks);
-  EXPECT_LT(binding.find("if (q.numel() == 0) return at::empty_like(q);"),
-            binding.find("status = flash_attn_fwd_wgmma_dispatch("));
-  const std::string& load = files.at("load.py");
-  EXPECT_LT(load.find("if q.numel() == 0:\n            return  #"), load.find("picked = pick("));
-  EXPECT_LT(load.find("if q.numel() == 0:\n            return torch.empty_like(q)"),
-            load.find("status = dispatch("));
-  EXPECT_NE(files.at("load.py").find("TORCH_ARCH = \"9.0a\""), std::string::npos);
-  EXPECT_NE(files.at("build_so.sh").find("-arch=sm_90a"), std::string::npos);
+// A view at an offset (x[1:] of rows of 100 halves) breaks the kernels' 16-byte loads: refused on the GPU
+// path, not on the shapes-only one (fake tensors have no address), and an empty tensor's null address passes.
+TEST(TorchOpChecks, DataOffTheSixteenByteBoundaryIsRefused) {
+  TensorView offset = tensor("k");
+  offset.address += 200;
+  EXPECT_EQ(
+      check({tensor("q"), offset, tensor("v")}),
+      "evotune::attn: k's data must start on a 16-byte boundary, but it starts 8 bytes past one (a view "
+      "at an offset: call .clone())");
+  EXPECT_EQ(check({tensor("q"), offset, tensor("v")}, false), "");
+  TensorView empty = tensor("q", {1, 8, 0, 64});
+  empty.address = 0;
+  EXPECT_EQ(check({empty, empty, empty}), "");
 }
 
-TEST(TorchExport, SpacesThatAreNotAttentionAreRefused) {
-  const auto space = SearchSpace::load("tests/data/spaces/saxpy.json");
-  try {
-    require_attention_space(space);
-    FAIL() << "saxpy was accepted";
-  } catch (const Error& error) {
-    EXPECT_NE(std::string(error.what()).find("--torch exports attention spaces only"), std::string::npos);
-  }
+std::string gemm(const std::vector<TensorView>& tensors, bool b_kmajor = false, bool need_cuda = true) {
+  return evotune_op::check_gemm_inputs("evotune::mm", {"float16", "bfloat16"}, tensors, b_kmajor, 8,
+                                       need_cuda);
+}
+
+TEST(TorchOpChecksGemm, BothLayoutsOfBAndABiasPass) {
+  EXPECT_EQ(gemm({tensor("a", {256, 512}), tensor("b", {512, 128})}), "");
+  EXPECT_EQ(gemm({tensor("a", {256, 512}), tensor("b", {128, 512}), tensor("bias", {128})}, true), "");
+  // a's leading dimensions are its rows, as F.linear takes x [batch, sequence, features].
+  EXPECT_EQ(gemm({tensor("a", {4, 77, 512}), tensor("b", {128, 512})}, true), "");
+  const auto sizes = evotune_op::gemm_sizes(tensor("a", {4, 77, 512}), tensor("b", {128, 512}), true);
+  EXPECT_EQ(sizes.m, 308);
+  EXPECT_EQ(sizes.n, 128);
+  EXPECT_EQ(sizes.k, 512);
+}
+
+TEST(TorchOpChecksGemm, ShapesThatDoNotMultiplyAreRefusedNamingTheLayout) {
+  EXPECT_EQ(
+      gemm({tensor("a", {512}), tensor("b", {512, 128})}),
+      "evotune::mm: a must have 2 or more dimensions [..., K] (its leading ones are the rows), got shape "
+      "[512]");
+  EXPECT_EQ(gemm({tensor("a", {256, 512}), tensor("b", {2, 512, 128})}),
+            "evotune::mm: b must have 2 dimensions, [K, N], got shape [2, 512, 128]");
+  EXPECT_EQ(gemm({tensor("a", {256, 512}), tensor("b", {128, 512})}),
+            "evotune::mm: a has K = 512 (its last dimension) but b, [K, N], has shape [128, 512]");
+  EXPECT_EQ(gemm({tensor("a", {256, 512}), tensor("b", {512, 128})}, true),
+            "evotune::mm: a has K = 512 (its last dimension) but b, [N, K] (b_kmajor=True), has shape [512, "
+            "128]");
+  EXPECT_EQ(gemm({tensor("a", {256, 512}), tensor("b", {512, 128}), tensor("bias", {256})}),
+            "evotune::mm: bias must have shape [N] = [128], got [256]");
+}
+
+TEST(TorchOpChecksGemm, RowsTmaCannotMoveAreRefused) {
+  EXPECT_EQ(
+      gemm({tensor("a", {256, 100}), tensor("b", {100, 128})}),
+      "evotune::mm: K = 100 must be a multiple of 8: the kernels load the rows of a and b with TMA, which "
+      "needs row strides of a multiple of 16 bytes");
+  EXPECT_EQ(
+      gemm({tensor("a", {256, 512}), tensor("b", {512, 100})}),
+      "evotune::mm: N = 100 must be a multiple of 8: the kernels move the rows of b and of the output with "
+      "TMA, which needs row strides of a multiple of 16 bytes");
+  // Odd M is any number of rows.
+  EXPECT_EQ(gemm({tensor("a", {77, 512}), tensor("b", {512, 128})}), "");
+}
+
+TEST(TorchOpChecksGemm, EmptyProductsPassTheChecks) {
+  EXPECT_EQ(gemm({tensor("a", {0, 512}), tensor("b", {512, 128})}), "");
+  EXPECT_EQ(gemm({tensor("a", {256, 0}), tensor("b", {0, 128}), tensor("bias", {128})}), "");
+}
+
+TEST(TorchOpChecksGemm, MixedDtypesAndDevicesAreRefused) {
+  EXPECT_EQ(gemm({tensor("a", {256, 512}), tensor("b", {512, 128}, "bfloat16")}),
+            "evotune::mm: b is bfloat16 but a is float16 (the op takes tensors of one dtype)");
+  EXPECT_EQ(gemm({tensor("a", {256, 512}), tensor("b", {512, 128}), tensor("bias", {128}, "float16", "cpu")}),
+            "evotune::mm: bias must be a CUDA tensor, got one on cpu");
 }
 
 }  // namespace

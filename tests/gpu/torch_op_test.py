@@ -37,24 +37,33 @@ def expect_error(call, words, what):
     check(False, f"{what}: no error raised")
 
 
+def torch_on_hopper(test):
+    """(torch, torch.nn.functional), or None after saying why `test` skips: no PyTorch, no GPU, not sm_90."""
+    try:
+        import torch
+        import torch.nn.functional as F
+    except ImportError:
+        print(f"{test}: SKIP: PyTorch is not installed")
+        return None
+    if not torch.cuda.is_available():
+        print(f"{test}: SKIP: no CUDA GPU visible to PyTorch")
+        return None
+    if torch.cuda.get_device_capability() != (9, 0):
+        print(f"{test}: SKIP: the wgmma spaces need compute capability 9.0, this GPU has "
+              f"{torch.cuda.get_device_capability()}")
+        return None
+    return torch, F
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__)
         return 2
     evotune = os.path.abspath(sys.argv[1])
-    try:
-        import torch
-        import torch.nn.functional as F
-    except ImportError:
-        print("torch_op_test: SKIP: PyTorch is not installed")
+    found = torch_on_hopper("torch_op_test")
+    if found is None:
         return SKIP
-    if not torch.cuda.is_available():
-        print("torch_op_test: SKIP: no CUDA GPU visible to PyTorch")
-        return SKIP
-    if torch.cuda.get_device_capability() != (9, 0):
-        print(f"torch_op_test: SKIP: the wgmma space needs compute capability 9.0, this GPU has "
-              f"{torch.cuda.get_device_capability()}")
-        return SKIP
+    torch, F = found
 
     work = tempfile.mkdtemp(prefix="evotune_torch_op_")
     db = os.path.join(work, "results.db")

@@ -1,0 +1,44 @@
+// The attention family of exported ops: torch.ops.evotune.<space>(q, k, v, is_causal=False) over a space of
+// Q, K, V -> O, each [B, H, S, D].
+#include "export/torch_family.hpp"
+#include "export/torch_op_text.hpp"
+
+namespace evotune {
+namespace {
+
+std::string refusal(const SearchSpace& space) {
+  return buffers_and_sizes_refusal(space, {"Q", "K", "V"}, {}, "O", {"B", "H", "S", "D", "CAUSAL"},
+                                   {"CAUSAL"});
+}
+
+std::map<std::string, std::string> values(const SearchSpace& space) {
+  const bool causal = has_size(space, "CAUSAL");
+  return {{"CAUSAL_VARIANTS", causal ? "true" : "false"}, {"CAUSAL_VARIANTS_PY", causal ? "True" : "False"}};
+}
+
+}  // namespace
+
+TorchFamily attention_torch_family() {
+  return {
+      "attention",
+      "Tensor q, Tensor k, Tensor v, bool is_causal=False",
+      kTorchAttentionChecks,
+      kTorchAttentionCpp,
+      kTorchAttentionPy,
+      kTorchAttentionReadme,
+      "    o = op(q, k, v)     # like F.scaled_dot_product_attention(q, k, v); [B, H, S, D] CUDA tensors",
+      {{"Q", {"q.data_ptr()", "q"}},
+       {"K", {"k.data_ptr()", "k"}},
+       {"V", {"v.data_ptr()", "v"}},
+       {"O", {"o.data_ptr()", "o"}}},
+      {{"B", {"q.size(0)", "q.shape[0]"}},
+       {"H", {"q.size(1)", "q.shape[1]"}},
+       {"S", {"q.size(2)", "q.shape[2]"}},
+       {"D", {"q.size(3)", "q.shape[3]"}},
+       {"CAUSAL", {"is_causal ? 1 : 0", "1 if is_causal else 0"}}},
+      refusal,
+      values,
+  };
+}
+
+}  // namespace evotune

@@ -1,0 +1,66 @@
+// The family-specific part of an exported PyTorch op (evotune export --torch): which tensors the op takes and
+// how they map onto a space's buffers and problem sizes, its checks, its output and its text. The generic
+// part (torch_export.cpp) writes the dispatchers, the dtype dispatch, the launch, the build and the
+// registration around it. A family is recognised by its buffers and sizes, so a space file needs no field.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "space/search_space.hpp"
+
+namespace evotune {
+
+// How one of the space's buffers or sizes is computed from the op's arguments, in the binding (C++) and in
+// the loader's ctypes path (Python).
+struct TorchExpression {
+  std::string cpp, python;
+};
+
+struct TorchFamily {
+  std::string name;         // "attention": its checks are torch_op_checks_attention.hpp
+  std::string schema;       // the op's arguments as torch.library declares them
+  const char* checks;       // torch_op_checks_<name>.hpp, written beside the binding
+  const char* cpp_code;     // the binding's family part: check, op_cuda, op_meta, op_cpu
+  const char* python_code;  // the loader's family part: _register(op, prebuilt)
+  const char* readme;       // the README's paragraph on the op
+  std::string usage;        // the loader's docstring lines on the op
+  // Every buffer and size the family knows (a space of the family has some of them): how the op computes it.
+  std::map<std::string, TorchExpression> buffers, sizes;
+  // "" when `space` is of this family, else why not.
+  std::string (*refusal)(const SearchSpace& space);
+  // The family's own template values for `space` ({{KEY}} -> text).
+  std::map<std::string, std::string> (*values)(const SearchSpace& space);
+};
+
+// Every family an op can be exported for.
+const std::vector<TorchFamily>& torch_families();
+
+// The family of `space`; throws Error (one line) saying why each family refuses it.
+const TorchFamily& torch_family_of(const SearchSpace& space);
+
+// The one element type of the space's Vector buffers (the op's dtype); throws Error when they mix types or
+// are not 16-bit floats.
+DType torch_element_type(const SearchSpace& space);
+
+// Families' definitions (torch_attention.cpp, torch_gemm.cpp).
+TorchFamily attention_torch_family();
+TorchFamily gemm_torch_family();
+
+}  // namespace evotune
+
+namespace evotune {
+
+// For a family's refusal: "" when the space's buffers (Vector arguments that are neither scratch nor tensor
+// maps) are the read-only `inputs` (those in `optional_inputs` may be missing) and the written `output`,
+// and its sizes are `sizes` (those in `optional_sizes` may be missing); else what differs.
+std::string buffers_and_sizes_refusal(const SearchSpace& space, const std::vector<std::string>& inputs,
+                                      const std::vector<std::string>& optional_inputs,
+                                      const std::string& output, const std::vector<std::string>& sizes,
+                                      const std::vector<std::string>& optional_sizes);
+
+// Whether the space has the problem size `name`.
+bool has_size(const SearchSpace& space, const std::string& name);
+
+}  // namespace evotune

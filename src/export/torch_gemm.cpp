@@ -1,0 +1,55 @@
+// The GEMM family of exported ops: torch.ops.evotune.<space>(a, b, bias=None, b_kmajor=False) over a space
+// of A [M, K] and B [K, N] (or [N, K] where its B_KMAJOR size says so), with an optional bias [N], -> D [M,
+// N].
+#include "export/export_parts.hpp"
+#include "export/torch_family.hpp"
+#include "export/torch_op_text.hpp"
+
+namespace evotune {
+namespace {
+
+std::string refusal(const SearchSpace& space) {
+  return buffers_and_sizes_refusal(space, {"A", "B", "bias"}, {"bias"}, "D",
+                                   {"M", "N", "K", "B_KMAJOR", "BIAS", "ACT"}, {"B_KMAJOR", "BIAS", "ACT"});
+}
+
+std::map<std::string, std::string> values(const SearchSpace& space) {
+  const bool bias = has_size(space, "BIAS") && find_argument(space, "bias") != nullptr;
+  const bool kmajor = has_size(space, "B_KMAJOR");
+  // TMA moves rows whose strides are multiples of 16 bytes.
+  const std::size_t alignment = has_tensor_map(space) ? 16 / size_of(torch_element_type(space)) : 1;
+  return {{"BIAS_VARIANTS", bias ? "true" : "false"},
+          {"BIAS_VARIANTS_PY", bias ? "True" : "False"},
+          {"KMAJOR_VARIANTS", kmajor ? "true" : "false"},
+          {"KMAJOR_VARIANTS_PY", kmajor ? "True" : "False"},
+          {"ROW_ALIGNMENT", std::to_string(alignment)}};
+}
+
+}  // namespace
+
+TorchFamily gemm_torch_family() {
+  return {
+      "gemm",
+      "Tensor a, Tensor b, Tensor? bias=None, bool b_kmajor=False",
+      kTorchGemmChecks,
+      kTorchGemmCpp,
+      kTorchGemmPy,
+      kTorchGemmReadme,
+      "    d = op(a, b)        # like torch.matmul(a, b): a [..., K], b [K, N] CUDA tensors\n"
+      "    y = op(x, w, bias, b_kmajor=True)   # like F.linear(x, w, bias): w [N, K]",
+      {{"A", {"a.data_ptr()", "a"}},
+       {"B", {"b.data_ptr()", "b"}},
+       {"bias", {"bias.has_value() ? bias->data_ptr() : nullptr", "bias"}},
+       {"D", {"d.data_ptr()", "d"}}},
+      {{"M", {"m", "m"}},
+       {"N", {"n", "n"}},
+       {"K", {"k", "k"}},
+       {"B_KMAJOR", {"b_kmajor ? 1 : 0", "1 if b_kmajor else 0"}},
+       {"BIAS", {"bias.has_value() ? 1 : 0", "0 if bias is None else 1"}},
+       {"ACT", {"0", "0"}}},  // no activation: the op is the product (+ bias)
+      refusal,
+      values,
+  };
+}
+
+}  // namespace evotune

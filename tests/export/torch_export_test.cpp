@@ -1,0 +1,234 @@
+// The files `export --torch` writes, without PyTorch: for an attention space, for the GEMM space and for one
+// op over an fp16 space and its bf16 twin (the dtype dispatch); what cannot make one op is refused in one
+// line; the checks' C entry points that the ctypes path calls.
+#define EVOTUNE_CHECKS_C_API
+#include "export/torch_export.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.hpp"
+#include "export/torch_op_checks_attention.hpp"
+#include "export/torch_op_checks_gemm.hpp"
+
+namespace evotune {
+namespace {
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+std::map<std::string, std::string> files_of(const std::vector<std::string>& paths, const std::string& name) {
+  std::vector<SearchSpace> spaces;
+  for (const auto& path : paths) spaces.push_back(SearchSpace::load(path));
+  std::vector<TorchOpSpace> inputs;
+  for (const auto& space : spaces) inputs.push_back({&space, "// dispatcher of " + space.name() + "\n"});
+  return torch_op_files(inputs, name, "sm_90");
+}
+
+std::string refusal(const std::vector<std::string>& paths) {
+  std::vector<SearchSpace> spaces;
+  for (const auto& path : paths) spaces.push_back(SearchSpace::load(path));
+  std::vector<const SearchSpace*> pointers;
+  for (const auto& space : spaces) pointers.push_back(&space);
+  try {
+    require_torch_spaces(pointers);
+  } catch (const Error& error) {
+    return error.what();
+  }
+  return "";
+}
+
+// Every file is filled in: no {{KEY}} left.
+void expect_rendered(const std::map<std::string, std::string>& files) {
+  for (const auto& [name, text] : files) {
+    EXPECT_FALSE(has(text, "{{")) << name;
+  }
+}
+
+// The loader parses as Python (when python3 is there).
+void expect_python(const std::string& load) {
+  if (std::system("python3 -c pass >/dev/null 2>&1") != 0) return;
+  const auto file =
+      std::filesystem::temp_directory_path() / ("evotune_load_" + std::to_string(::getpid()) + ".py");
+  std::ofstream(file) << load;
+  EXPECT_EQ(
+      std::system(
+          ("python3 -c \"import ast, sys; ast.parse(open(sys.argv[1]).read())\" " + file.string()).c_str()),
+      0)
+      << load;
+  std::filesystem::remove(file);
+}
+
+TEST(TorchExport, TheWrittenChecksAreTheHeaders) {
+  EXPECT_TRUE(has(torch_op_checks_text(), "inline std::string check_tensors("));
+  const auto files = files_of({"search_spaces/flash_attn_fwd_wgmma.json"}, "flash_attn_fwd_wgmma");
+  EXPECT_TRUE(has(files.at("torch_op_checks_attention.hpp"), "inline std::string check_attention_inputs("));
+  EXPECT_TRUE(has(files.at("torch_op_checks_attention.hpp"), "#ifdef EVOTUNE_CHECKS_C_API"));
+  EXPECT_EQ(files.at("torch_op_checks.hpp"), torch_op_checks_text());
+}
+
+TEST(TorchExport, AnAttentionSpaceGivesTheAttentionOp) {
+  const auto files = files_of({"search_spaces/flash_attn_fwd_wgmma.json"}, "flash_attn_fwd_wgmma");
+  for (const char* name :
+       {"flash_attn_fwd_wgmma_dispatch.cu", "torch_op_checks.hpp", "torch_op_checks_attention.hpp",
+        "binding.cpp", "load.py", "build_so.sh", "README.md"})
+    EXPECT_EQ(files.count(name), 1u) << name;
+  EXPECT_EQ(files.size(), 7u);
+  expect_rendered(files);
+  const std::string& binding = files.at("binding.cpp");
+  EXPECT_TRUE(has(binding,
+                  "m.def(\"flash_attn_fwd_wgmma(Tensor q, Tensor k, Tensor v, bool is_causal=False) -> "
+                  "Tensor\")"));
+  EXPECT_TRUE(has(binding, "#include \"torch_op_checks_attention.hpp\""));
+  EXPECT_TRUE(has(binding,
+                  "const long long sizes[] = {q.size(0), q.size(1), q.size(2), q.size(3), is_causal ? 1 "
+                  ": 0};"));
+  EXPECT_TRUE(
+      has(binding, "void* const buffers[] = {q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr()};"));
+  EXPECT_TRUE(has(binding, "const std::vector<std::string> kDtypes = {\"float16\"};"));
+  EXPECT_TRUE(has(binding, "{at::kHalf, flash_attn_fwd_wgmma_pick_at, "));
+  EXPECT_TRUE(has(binding,
+                  "return flash_attn_fwd_wgmma_dispatch(static_cast<const half*>(b[0]), "
+                  "static_cast<const half*>(b[1]), static_cast<const half*>(b[2]), "
+                  "static_cast<half*>(b[3]), s[0], s[1], s[2], s[3], s[4], workspace, bytes, stream);"));
+  EXPECT_TRUE(has(binding, "TORCH_CHECK(true || !is_causal"));
+  EXPECT_TRUE(
+      has(binding, "TORCH_LIBRARY_IMPL(evotune, Meta, m) { m.impl(\"flash_attn_fwd_wgmma\", &op_meta); }"));
+  // An empty problem (S = 0) returns an empty output before any variant is picked or launched, both ways.
+  EXPECT_LT(binding.find("if (q.numel() == 0) return;"), binding.find("require_variant(q.scalar_type()"));
+  EXPECT_LT(binding.find("if (q.numel() == 0) return o;"), binding.find("launch(q, buffers, sizes);"));
+  const std::string& load = files.at("load.py");
+  EXPECT_LT(load.find("if q.numel() == 0:\n            return  #"), load.find("prebuilt.require_variant("));
+  EXPECT_LT(load.find("if q.numel() == 0:\n            return o"),
+            load.find("prebuilt.launch(q, [q, k, v, o], "
+                      "[q.shape[0], q.shape[1], q.shape[2], "
+                      "q.shape[3], 1 if is_causal else 0])"));
+  EXPECT_TRUE(has(load, "SPACES = {torch.float16: \"flash_attn_fwd_wgmma\"}"));
+  EXPECT_TRUE(has(load, "TORCH_ARCH = \"9.0a\""));
+  EXPECT_TRUE(has(load, "self.checks = lib.evotune_check_attention"));
+  expect_python(load);
+  EXPECT_TRUE(has(files.at("build_so.sh"), "-arch=sm_90a flash_attn_fwd_wgmma_dispatch.cu checks_c_api.cpp"));
+  EXPECT_TRUE(has(files.at("build_so.sh"), "#include \"torch_op_checks_attention.hpp\""));
+}
+
+// One op over the fp16 space and its bf16 twin: both dispatchers, each dtype to its own, the dtypes listed
+// for the checks.
+TEST(TorchExport, AnFp16SpaceAndItsBf16TwinGiveOneOpThatDispatchesOnTheDtype) {
+  const auto files =
+      files_of({"search_spaces/flash_attn_fwd_wgmma.json", "search_spaces/flash_attn_fwd_wgmma_bf16.json"},
+               "attention");
+  EXPECT_EQ(files.count("flash_attn_fwd_wgmma_dispatch.cu"), 1u);
+  EXPECT_EQ(files.at("flash_attn_fwd_wgmma_bf16_dispatch.cu"),
+            "// dispatcher of flash_attn_fwd_wgmma_bf16\n");
+  expect_rendered(files);
+  const std::string& binding = files.at("binding.cpp");
+  EXPECT_TRUE(
+      has(binding, "m.def(\"attention(Tensor q, Tensor k, Tensor v, bool is_causal=False) -> Tensor\")"));
+  EXPECT_TRUE(has(binding, "const char* const kOp = \"evotune::attention\";"));
+  EXPECT_TRUE(has(binding, "const std::vector<std::string> kDtypes = {\"float16\", \"bfloat16\"};"));
+  EXPECT_TRUE(has(binding, "{at::kHalf, flash_attn_fwd_wgmma_pick_at, "));
+  EXPECT_TRUE(
+      has(binding,
+          "{at::kBFloat16, flash_attn_fwd_wgmma_bf16_pick_at, flash_attn_fwd_wgmma_bf16_workspace_at, "
+          "flash_attn_fwd_wgmma_bf16_dispatch_at, flash_attn_fwd_wgmma_bf16_error_string},"));
+  EXPECT_TRUE(has(binding, "extern \"C\" int flash_attn_fwd_wgmma_bf16_dispatch(const __nv_bfloat16*, "));
+  EXPECT_TRUE(has(binding, "static_cast<const __nv_bfloat16*>(b[0])"));
+  const std::string& load = files.at("load.py");
+  EXPECT_TRUE(has(load,
+                  "SPACES = {torch.float16: \"flash_attn_fwd_wgmma\", torch.bfloat16: "
+                  "\"flash_attn_fwd_wgmma_bf16\"}"));
+  EXPECT_TRUE(has(load, "NAME = \"attention\""));
+  expect_python(load);
+  EXPECT_TRUE(
+      has(files.at("build_so.sh"),
+          "flash_attn_fwd_wgmma_dispatch.cu flash_attn_fwd_wgmma_bf16_dispatch.cu checks_c_api.cpp -o "
+          "libattention.so"));
+  EXPECT_TRUE(has(files.at("README.md"), "one for each dtype it takes (float16, bfloat16)"));
+}
+
+TEST(TorchExport, TheGemmSpaceGivesTheGemmOpWithBiasAndBothLayouts) {
+  const auto files =
+      files_of({"search_spaces/gemm_wgmma.json", "search_spaces/gemm_wgmma_bf16.json"}, "gemm_wgmma");
+  for (const char* name : {"gemm_wgmma_dispatch.cu", "gemm_wgmma_bf16_dispatch.cu", "torch_op_checks.hpp",
+                           "torch_op_checks_gemm.hpp", "binding.cpp", "load.py", "build_so.sh", "README.md"})
+    EXPECT_EQ(files.count(name), 1u) << name;
+  expect_rendered(files);
+  const std::string& binding = files.at("binding.cpp");
+  EXPECT_TRUE(
+      has(binding,
+          "m.def(\"gemm_wgmma(Tensor a, Tensor b, Tensor? bias=None, bool b_kmajor=False) -> Tensor\")"));
+  EXPECT_TRUE(has(binding, "#include \"torch_op_checks_gemm.hpp\""));
+  // The sizes M, N, K, B_KMAJOR, BIAS, ACT in the space's order; the buffers A, B, bias, D (scratch and
+  // tensor maps are the dispatcher's).
+  EXPECT_TRUE(
+      has(binding, "const long long sizes[] = {m, n, k, b_kmajor ? 1 : 0, bias.has_value() ? 1 : 0, 0};"));
+  EXPECT_TRUE(has(binding,
+                  "void* const buffers[] = {a.data_ptr(), b.data_ptr(), bias.has_value() ? "
+                  "bias->data_ptr() : nullptr, d.data_ptr()};"));
+  EXPECT_TRUE(has(binding, "evotune_op::check_gemm_inputs(kOp, kDtypes, tensors, b_kmajor, 8, need_cuda)"));
+  EXPECT_TRUE(has(binding, "TORCH_CHECK(true || !bias.has_value()"));
+  EXPECT_TRUE(has(binding, "TORCH_CHECK(true || !b_kmajor"));
+  EXPECT_TRUE(has(binding, "{at::kBFloat16, gemm_wgmma_bf16_pick_at, "));
+  // Empty products are answered before a variant is picked or launched.
+  EXPECT_LT(binding.find("if (gemm.m == 0 || gemm.n == 0 || gemm.k == 0) return gemm;"),
+            binding.find("require_variant(a.scalar_type()"));
+  EXPECT_LT(binding.find("if (gemm.k == 0) {"), binding.find("launch(a, buffers, sizes);"));
+  const std::string& load = files.at("load.py");
+  EXPECT_TRUE(has(load,
+                  "prebuilt.launch(a, [a, b, bias, d], [m, n, k, 1 if b_kmajor else 0, 0 if bias is None "
+                  "else 1, 0])"));
+  EXPECT_TRUE(has(load, "prebuilt.check(tensors, need_cuda, int(b_kmajor), 8)"));
+  EXPECT_TRUE(has(load, "bias: Optional[torch.Tensor] = None"));
+  EXPECT_TRUE(has(load, "self.checks = lib.evotune_check_gemm"));
+  expect_python(load);
+  EXPECT_TRUE(has(files.at("README.md"), "like F.linear(x, weight, bias)"));
+}
+
+TEST(TorchExport, WhatCannotMakeOneOpIsRefusedInOneLine) {
+  EXPECT_EQ(refusal({"tests/data/spaces/saxpy.json"}),
+            "--torch exports attention or gemm spaces only, and saxpy is none of them (attention: it has the "
+            "buffer x; gemm: it has the buffer x)");
+  EXPECT_EQ(
+      refusal({"search_spaces/flash_attn_fwd_wgmma.json", "search_spaces/gemm_wgmma_bf16.json"}),
+      "--torch makes one op of spaces of one family: flash_attn_fwd_wgmma is attention, gemm_wgmma_bf16 "
+      "is gemm");
+  EXPECT_EQ(refusal({"search_spaces/gemm_wgmma.json", "search_spaces/gemm_wgmma.json"}),
+            "--torch takes one space a dtype: two are float16 (gemm_wgmma and another); the op dispatches on "
+            "its inputs' dtype");
+  EXPECT_EQ(
+      refusal({"search_spaces/flash_attn_fwd_wgmma.json", "search_spaces/flash_attn_fwd_wgmma_bf16.json"}),
+      "");
+}
+
+// The ctypes path's entry points give the same messages as the checks.
+TEST(TorchExport, TheChecksCEntryPointsReadTheArrays) {
+  const char* names[] = {"a", "b"};
+  const char* dtypes[] = {"float16", "float16"};
+  const char* devices[] = {"cuda:0", "cuda:0"};
+  const int dims[] = {2, 2};
+  long long sizes[16] = {}, strides[16] = {};
+  sizes[0] = 256, sizes[1] = 512, strides[0] = 512, strides[1] = 1;  // a [256, 512]
+  sizes[8] = 128, sizes[9] = 512, strides[8] = 512, strides[9] = 1;  // b [128, 512]
+  const unsigned long long addresses[] = {0x10000, 0x20000};
+  char message[256];
+  EXPECT_EQ(evotune_check_gemm("evotune::mm", "float16,bfloat16", 2, names, dtypes, devices, dims, sizes,
+                               strides, addresses, 1, message, sizeof message, 1, 8),
+            0);
+  const int length = evotune_check_gemm("evotune::mm", "float16,bfloat16", 2, names, dtypes, devices, dims,
+                                        sizes, strides, addresses, 1, message, sizeof message, 0, 8);
+  EXPECT_GT(length, 0);
+  EXPECT_STREQ(message,
+               "evotune::mm: a has K = 512 (its last dimension) but b, [K, N], has shape [128, 512]");
+  const int written = evotune_check_attention("evotune::attn", "bfloat16", 2, names, dtypes, devices, dims,
+                                              sizes, strides, addresses, 1, message, sizeof message);
+  EXPECT_EQ(written, static_cast<int>(std::string(message).size()));
+  EXPECT_STREQ(message,
+               "evotune::attn: a must be bfloat16 (the exported kernels were tuned for bfloat16), got "
+               "float16");
+}
+
+}  // namespace
+}  // namespace evotune

@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""`evotune export --torch` for both families and both dtypes on a GPU: one op over an fp16 space and its bf16
+twin, dispatching on the inputs' dtype.
+
+GEMM: gemm_wgmma.json and gemm_wgmma_bf16.json, each tuned briefly on this GPU (evolve, 2 configs a problem:
+the space's first Seeds) at M=256,N=256,K=512 with B [K, N] and with B [N, K] plus bias, exported as one op,
+built with torch.utils.cpp_extension and through build_so.sh (ctypes), and checked against torch.matmul and
+F.linear in fp32 at the tuned and untuned sizes (odd M, a batched a), inside a CUDA graph and under
+torch.compile(fullgraph=True), for its errors (fp32, mixed dtypes, a CPU tensor, a non-contiguous b, K not a
+multiple of 8, mismatched K, an untuned compile-time size) and for its empty products (M, N or K = 0).
+
+Attention: flash_attn_fwd_wgmma.json from two recorded H100 sweeps (replayed) and its bf16 twin tuned
+briefly on this GPU, exported as one op and checked against F.scaled_dot_product_attention in fp32 in both
+dtypes, in a CUDA graph and under torch.compile, and for mixed and untuned dtypes.
+
+Usage: tests/gpu/torch_op_dtypes_test.py EVOTUNE   (from the repository root). Exit 77: no GPU or no PyTorch."""
+import os
+import subprocess
+import sys
+import tempfile
+
+from torch_op_test import SKIP, check, expect_error, failures, torch_on_hopper
+
+GEMM_SPACES = ["search_spaces/gemm_wgmma.json", "search_spaces/gemm_wgmma_bf16.json"]
+GEMM_PROBLEMS = ["M=256,N=256,K=512,B_KMAJOR=0,BIAS=0,ACT=0", "M=256,N=256,K=512,B_KMAJOR=1,BIAS=1,ACT=0"]
+ATTENTION_SPACES = ["search_spaces/flash_attn_fwd_wgmma.json", "search_spaces/flash_attn_fwd_wgmma_bf16.json"]
+ATTENTION_TUNED = [(1, 8, 512), (2, 8, 1000)]
+ATTENTION_TOLERANCE = {"float16": 0.02, "bfloat16": 0.04}  # the spaces' AbsoluteTolerance
+
+
+def tune(evotune, space, problems, db, replays=()):
+    """`space` at `problems`: from recorded sweeps when `replays` are given, else 2 configs a problem on this GPU."""
+    for i, problem in enumerate(problems):
+        extra = ["--strategy", "exhaustive", "--replay", replays[i]] if replays else [
+            "--strategy", "evolve", "--budget", "2", "--seed", "1"]
+        subprocess.run([evotune, "tune", space, "--problem", problem, "--rerank", "0", "--db", db] + extra,
+                       check=True, stdout=subprocess.DEVNULL)
+
+
+def export(evotune, spaces, name, db, folder):
+    subprocess.run([evotune, "export"] + spaces + ["--torch", folder, "--name", name, "--db", db], check=True)
+    prebuilt = subprocess.Popen(["bash", os.path.join(folder, "build_so.sh")], stdout=subprocess.DEVNULL)
+    sys.path.insert(0, folder)
+    import importlib
+    load = importlib.import_module("load")
+    sys.path.pop(0)
+    sys.modules.pop("load")  # the other op's folder has a load.py too
+    return load, load.build(build_directory=folder), prebuilt
+
+
+def gemm_tests(evotune, work, torch, F):
+    db = os.path.join(work, "gemm.db")
+    for space in GEMM_SPACES:
+        tune(evotune, space, GEMM_PROBLEMS, db)
+    load, op, prebuilt = export(evotune, GEMM_SPACES, "gemm_dtypes", db, os.path.join(work, "gemm_op"))
+
+    def rand(*shape, dtype):
+        return torch.empty(*shape, device="cuda", dtype=dtype).uniform_(-1, 1)
+
+    def error(out, expected):
+        """Max abs error against the fp32 result, over the result's largest magnitude."""
+        return ((out.float() - expected).abs().max() / expected.abs().max().clamp(min=1)).item()
+
+    tolerance = {torch.float16: 2e-3, torch.bfloat16: 1e-2}
+
+    def correct(gemm, label):
+        for dtype in (torch.float16, torch.bfloat16):
+            name = str(dtype).replace("torch.", "")
+            for m, n, k in [(256, 256, 512), (77, 136, 72), (1000, 256, 512), (1, 512, 256)]:
+                a, b = rand(m, k, dtype=dtype), rand(k, n, dtype=dtype)
+                worst = error(gemm(a, b), torch.matmul(a.float(), b.float()))
+                check(worst <= tolerance[dtype], f"{label} {name}: matmul {m}x{n}x{k}: relative error {worst:.1e}")
+            for shape in [(256, 512), (4, 33, 512)]:  # F.linear's x, batched too
+                x, w, bias = rand(*shape, dtype=dtype), rand(256, 512, dtype=dtype), rand(256, dtype=dtype)
+                worst = error(gemm(x, w, bias, b_kmajor=True), F.linear(x.float(), w.float(), bias.float()))
+                check(worst <= tolerance[dtype], f"{label} {name}: F.linear x {list(shape)}: relative error {worst:.1e}")
+                out = gemm(x, w, bias, b_kmajor=True)
+                check(out.dtype == dtype and tuple(out.shape) == shape[:-1] + (256,),
+                      f"{label} {name}: F.linear gives {tuple(out.shape)} {out.dtype}")
+
+    def empty(gemm, label):
+        a, b, bias = rand(0, 512, dtype=torch.float16), rand(256, 512, dtype=torch.float16), rand(256, dtype=torch.float16)
+        check(tuple(gemm(a, b, bias, b_kmajor=True).shape) == (0, 256), f"{label}: M = 0 gives an empty output")
+        a, b = rand(64, 0, dtype=torch.bfloat16), rand(0, 128, dtype=torch.bfloat16)
+        out = gemm(a, b)
+        check(tuple(out.shape) == (64, 128) and out.abs().max().item() == 0, f"{label}: K = 0 gives zeros")
+        out = gemm(rand(64, 512, dtype=torch.float16), rand(0, 512, dtype=torch.float16), b_kmajor=True)
+        check(tuple(out.shape) == (64, 0), f"{label}: N = 0 gives an empty output")
+
+    def refusals(gemm, label):
+        a, b = rand(256, 512, dtype=torch.float16), rand(512, 256, dtype=torch.float16)
+        expect_error(lambda: gemm(a.float(), b.float()), "must be float16 or bfloat16", f"{label}: fp32 inputs")
+        expect_error(lambda: gemm(a, b.bfloat16()), "b is bfloat16 but a is float16", f"{label}: mixed dtypes")
+        expect_error(lambda: gemm(a.cpu(), b.cpu()), "must be a CUDA tensor", f"{label}: CPU tensors")
+        expect_error(lambda: gemm(a, rand(256, 512, dtype=torch.float16).t()), "must be contiguous",
+                     f"{label}: a non-contiguous b")
+        expect_error(lambda: gemm(rand(64, 100, dtype=torch.float16), rand(100, 256, dtype=torch.float16)),
+                     "must be a multiple of 8", f"{label}: K = 100")
+        expect_error(lambda: gemm(a, rand(256, 256, dtype=torch.float16)), "has shape [256, 256]",
+                     f"{label}: mismatched K")
+        expect_error(lambda: gemm(a, b, rand(256, dtype=torch.float16)),
+                     "no variant was tuned for these compile-time sizes", f"{label}: bias with b [K, N] (untuned)")
+
+    correct(op, "torch.ops.evotune")
+    empty(op, "torch.ops.evotune")
+    refusals(op, "torch.ops.evotune")
+
+    for dtype in (torch.float16, torch.bfloat16):
+        static = [rand(300, 512, dtype=dtype), rand(256, 512, dtype=dtype), rand(256, dtype=dtype)]
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            op(*static, b_kmajor=True)  # warm-up outside the capture (shared-memory attributes are set once)
+        torch.cuda.current_stream().wait_stream(side)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            captured = op(*static, b_kmajor=True)
+        for x in static:
+            x.uniform_(-1, 1)
+        graph.replay()
+        torch.cuda.synchronize()
+        worst = error(captured, F.linear(*[x.float() for x in static]))
+        check(worst <= tolerance[dtype], f"{dtype}: a CUDA graph replays the op on new inputs ({worst:.1e})")
+        compiled = torch.compile(lambda x, w, bias: op(x, w, bias, b_kmajor=True) * 2.0, fullgraph=True)
+        x, w, bias = rand(2, 50, 512, dtype=dtype), rand(256, 512, dtype=dtype), rand(256, dtype=dtype)
+        worst = error(compiled(x, w, bias) / 2.0, F.linear(x.float(), w.float(), bias.float()))
+        check(worst <= tolerance[dtype], f"{dtype}: torch.compile(fullgraph=True): relative error {worst:.1e}")
+
+    check(prebuilt.wait() == 0, "gemm: build_so.sh built the ctypes library")
+    if prebuilt.returncode == 0:
+        ctypes_op = load.load_prebuilt()
+        correct(ctypes_op, "ctypes")
+        empty(ctypes_op, "ctypes")
+        refusals(ctypes_op, "ctypes")
+
+
+def attention_tests(evotune, work, torch, F):
+    db = os.path.join(work, "attention.db")
+    problems = [f"B={b},H={h},S={s},D=64" for b, h, s in ATTENTION_TUNED]
+    tune(evotune, ATTENTION_SPACES[0], problems, db,
+         [f"tests/data/sweeps/wgmma_h100_B_{b}_H_{h}_S_{s}_D_64.json" for b, h, s in ATTENTION_TUNED])
+    tune(evotune, ATTENTION_SPACES[1], problems, db)
+    load, op, prebuilt = export(evotune, ATTENTION_SPACES, "attention_dtypes", db, os.path.join(work, "attention_op"))
+
+    def inputs(b, h, s, dtype):
+        return [torch.randn(b, h, s, 64, device="cuda", dtype=dtype) for _ in range(3)]
+
+    def error(out, q, k, v):
+        return (out.float() - F.scaled_dot_product_attention(q.float(), k.float(), v.float())).abs().max().item()
+
+    def correct(attention, label):
+        for dtype in (torch.float16, torch.bfloat16):
+            name = str(dtype).replace("torch.", "")
+            for b, h, s in ATTENTION_TUNED + [(2, 4, 300)]:
+                q, k, v = inputs(b, h, s, dtype)
+                out = attention(q, k, v)
+                worst = error(out, q, k, v)
+                check(out.dtype == dtype and worst <= ATTENTION_TOLERANCE[name],
+                      f"{label} {name}: B={b},H={h},S={s},D=64: max abs error {worst:.2e}")
+
+    correct(op, "torch.ops.evotune")
+    q, k, v = inputs(1, 8, 512, torch.float16)
+    expect_error(lambda: op(q.float(), k.float(), v.float()), "must be float16 or bfloat16", "attention: fp32")
+    expect_error(lambda: op(q, k.bfloat16(), v), "k is bfloat16 but q is float16", "attention: mixed dtypes")
+    for dtype in (torch.float16, torch.bfloat16):
+        static = inputs(2, 8, 1000, dtype)
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            op(*static)
+        torch.cuda.current_stream().wait_stream(side)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            captured = op(*static)
+        for x, y in zip(static, inputs(2, 8, 1000, dtype)):
+            x.copy_(y)
+        graph.replay()
+        torch.cuda.synchronize()
+        name = str(dtype).replace("torch.", "")
+        check(error(captured, *static) <= ATTENTION_TOLERANCE[name], f"attention {name}: a CUDA graph replays the op")
+        compiled = torch.compile(lambda q, k, v: op(q, k, v) * 2.0, fullgraph=True)
+        q, k, v = inputs(1, 8, 768, dtype)
+        worst = error(compiled(q, k, v) / 2.0, q, k, v)
+        check(worst <= ATTENTION_TOLERANCE[name], f"attention {name}: torch.compile(fullgraph=True): {worst:.2e}")
+    check(prebuilt.wait() == 0, "attention: build_so.sh built the ctypes library")
+    if prebuilt.returncode == 0:
+        correct(load.load_prebuilt(), "ctypes")
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__)
+        return 2
+    evotune = os.path.abspath(sys.argv[1])
+    found = torch_on_hopper("torch_op_dtypes_test")
+    if found is None:
+        return SKIP
+    torch, F = found
+    work = tempfile.mkdtemp(prefix="evotune_torch_op_dtypes_")
+    torch.manual_seed(0)
+    gemm_tests(evotune, work, torch, F)
+    attention_tests(evotune, work, torch, F)
+    print(f"torch_op_dtypes_test: {'FAILED: ' + '; '.join(failures) if failures else 'all passed'} ({work})")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
