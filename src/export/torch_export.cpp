@@ -26,16 +26,17 @@ bool has_causal(const SearchSpace& space) {
                      [](const SizeSpec& size) { return size.name == "CAUSAL"; });
 }
 
-// The C++ (binding) or Python (ctypes) expression of each problem size, in the space's order.
+// The C++ (binding) or Python (ctypes) expression of each problem size, in the space's order. HKV and SKV
+// (grouped heads, key length) are k's; the op's checks keep them H and S for now (q, k and v of one shape).
 std::string size_values(const SearchSpace& space, bool python) {
-  const std::map<std::string, std::string> cpp{{"B", "q.size(0)"},
-                                               {"H", "q.size(1)"},
-                                               {"S", "q.size(2)"},
-                                               {"D", "q.size(3)"},
-                                               {"CAUSAL", "is_causal ? 1 : 0"}};
+  const std::map<std::string, std::string> cpp{
+      {"B", "q.size(0)"},   {"H", "q.size(1)"}, {"HKV", "k.size(1)"},           {"S", "q.size(2)"},
+      {"SKV", "k.size(2)"}, {"D", "q.size(3)"}, {"CAUSAL", "is_causal ? 1 : 0"}};
   const std::map<std::string, std::string> py{{"B", "q.shape[0]"},
                                               {"H", "q.shape[1]"},
+                                              {"HKV", "k.shape[1]"},
                                               {"S", "q.shape[2]"},
+                                              {"SKV", "k.shape[2]"},
                                               {"D", "q.shape[3]"},
                                               {"CAUSAL", "1 if is_causal else 0"}};
   std::string text;
@@ -114,7 +115,7 @@ std::map<std::string, std::string> template_values(const SearchSpace& space, con
 void require_attention_space(const SearchSpace& space) {
   const std::string why =
       "--torch exports attention spaces only (Vector arguments Q, K, V read-only and O "
-      "written, of one 16-bit float type; sizes B, H, S, D and optionally CAUSAL): ";
+      "written, of one 16-bit float type; sizes B, H, S, D and optionally CAUSAL, HKV, SKV): ";
   std::set<std::string> buffers;
   std::optional<DType> type;
   for (const auto& argument : space.arguments()) {
@@ -134,7 +135,7 @@ void require_attention_space(const SearchSpace& space) {
   if (buffers.size() != 4) throw Error(why + space.name() + " lacks one of Q, K, V, O");
   std::set<std::string> sizes;
   for (const auto& size : space.sizes()) {
-    if (size.name != "B" && size.name != "H" && size.name != "S" && size.name != "D" && size.name != "CAUSAL")
+    if (!std::set<std::string>{"B", "H", "S", "D", "CAUSAL", "HKV", "SKV"}.count(size.name))
       throw Error(why + space.name() + " has the size " + size.name);
     sizes.insert(size.name);
   }

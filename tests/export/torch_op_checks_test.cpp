@@ -98,8 +98,8 @@ TEST(TorchExport, TheOpsFilesNameTheSpaceAndItsArch) {
                    "Tensor\")"),
       std::string::npos);
   EXPECT_NE(
-      binding.find("flash_attn_fwd_wgmma_pick(q.size(0), q.size(1), q.size(2), q.size(3), is_causal ? 1 : "
-                   "0, nullptr)"),
+      binding.find("flash_attn_fwd_wgmma_pick(q.size(0), q.size(1), k.size(1), q.size(2), k.size(2), "
+                   "q.size(3), is_causal ? 1 : 0, nullptr)"),
       std::string::npos);
   EXPECT_NE(binding.find("TORCH_LIBRARY_IMPL(evotune, Meta, m)"), std::string::npos);
   // An empty problem (S = 0) returns an empty output before any variant is picked or launched, both ways.
