@@ -70,7 +70,8 @@ def attention_flops(shape):
 def attention_values(names, tensors, shape):
     """Values for the attention launchers' arguments: buffers by name, sizes, the softmax scale."""
     return argument_values(names, tensors, {"Q": "q", "K": "k", "V": "v", "O": "o"},
-                           {"B": shape["B"], "H": shape["H"], "S": shape["S"], "scale": 1.0 / math.sqrt(shape["D"])})
+                           {"B": shape["B"], "H": shape["H"], "HKV": shape["H"], "S": shape["S"], "SKV": shape["S"],
+                            "scale": 1.0 / math.sqrt(shape["D"])})
 
 
 # --- decode --------------------------------------------------------------------------------------------------

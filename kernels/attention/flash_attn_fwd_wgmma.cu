@@ -1,6 +1,8 @@
 // Forward attention O = softmax(Q K^T * scale) V on Hopper's warpgroup tensor cores (wgmma, sm_90a), on the
-// kernels/common/sm90 primitives. Q, K, V, O: fp16 [B, H, S, D] (bf16 with -DBF16=1), contiguous, D fastest.
-// A block computes BLOCK_M = 64 * CONSUMER_WARPGROUPS query rows of one head; its roles, in file order:
+// kernels/common/sm90 primitives. Q, O: fp16 [B, H, S, D], K, V: [B, HKV, SKV, D] (bf16 with -DBF16=1),
+// contiguous, D fastest; query head h reads K/V head h / (H / HKV), and causal is aligned to the bottom right
+// (query i sees keys j <= i + SKV - S). A block computes BLOCK_M = 64 * CONSUMER_WARPGROUPS query rows of one
+// head; its roles, in file order:
 //   scheduler  which work tile a block computes: the grid's, in order or (causal) longest first, or a
 //              persistent walk (Scheduler)
 //   producer   K/V tiles into a ring of STAGES shared-memory stages: by the consumers themselves with
@@ -225,10 +227,12 @@ __device__ __forceinline__ Barrier of_warpgroup(Barrier first, int warpgroup) {
 
 // One work tile: BLOCK_M query rows of one (batch, head).
 struct WorkTile {
-  int m0;          // first query row
-  int bh;          // batch * H + head
-  int tiles;       // K/V tiles it needs: all keys, or (causal) up to its last row
-  long long head;  // the offset of its (batch, head) in Q, K, V and O, in elements
+  int m0;             // first query row
+  int bh;             // batch * H + head
+  int kv_bh;          // batch * HKV + its K/V head
+  int tiles;          // K/V tiles it needs: all keys, or (causal) up to its last row's last key (at least 1)
+  long long head;     // the offset of its (batch, head) in Q and O, in elements
+  long long kv_head;  // the offset of its K/V head in K and V, in elements
 };
 
 // The work tiles of a block: the grid's one (query block, head, batch), or (PERSISTENT) every gridDim.x-th
@@ -240,39 +244,54 @@ struct WorkTile {
 struct Scheduler {
   int first, count, step;  // work tiles first, first + step, ... below count
   int S, bh_count;
+  int SKV, H, HKV;
 
-  static __device__ __forceinline__ Scheduler of_block(int S, int H, int B) {
-    if constexpr (PERSISTENT)
-      return {static_cast<int>(blockIdx.x), (S + BLOCK_M - 1) / BLOCK_M * H * B, static_cast<int>(gridDim.x),
-              S, B * H};
-    else
-      return {0, 1, 1, S, B * H};
+  static __device__ __forceinline__ Scheduler of_block(int S, int SKV, int H, int HKV, int B) {
+    Scheduler scheduler{0, 1, 1, S, B * H, SKV, H, HKV};
+    if constexpr (PERSISTENT) {
+      scheduler.first = static_cast<int>(blockIdx.x);
+      scheduler.count = (S + BLOCK_M - 1) / BLOCK_M * H * B;
+      scheduler.step = static_cast<int>(gridDim.x);
+    }
+    return scheduler;
+  }
+  // The keys query row `row` sees end at row + 1 + causal_offset(): bottom-right aligned, as SDPA's and
+  // FlashAttention's causal mask with S != SKV.
+  __device__ __forceinline__ int causal_offset() const { return SKV - S; }
+  // K/V tiles up to the key_end-th key, at least one: a work tile whose rows see no key (causal, S > SKV)
+  // still computes one, fully masked, so that its rows come out 0.
+  static __device__ __forceinline__ int tiles_to(int key_end) {
+    return max(1, (key_end + BLOCK_N - 1) / BLOCK_N);
   }
 
   __device__ __forceinline__ WorkTile work_tile(int item) const {
     const int m_blocks = (S + BLOCK_M - 1) / BLOCK_M;
     WorkTile work;
     int m_block;
+    // Query head h of batch b reads K/V head h / (H / HKV) of batch b (the space's condition: H % HKV == 0).
     if constexpr (PERSISTENT) {
       work.bh = LONGEST_FIRST ? item % bh_count : item / m_blocks;
       m_block = LONGEST_FIRST ? m_blocks - 1 - item / bh_count : item % m_blocks;
+      work.kv_bh = work.bh / H * HKV + work.bh % H / (H / HKV);
     } else {
       work.bh = blockIdx.z * gridDim.y + blockIdx.y;  // the grid is (query blocks, H, B)
+      work.kv_bh = static_cast<int>(blockIdx.z) * HKV + static_cast<int>(blockIdx.y) / (H / HKV);
       m_block = LONGEST_FIRST ? last_block() - static_cast<int>(blockIdx.x) : static_cast<int>(blockIdx.x);
     }
     work.m0 = m_block * BLOCK_M;
-    const int key_end = CAUSAL ? min(S, work.m0 + BLOCK_M) : S;
-    work.tiles = (key_end + BLOCK_N - 1) / BLOCK_N;
+    const int key_end = CAUSAL ? min(SKV, work.m0 + BLOCK_M + causal_offset()) : SKV;
+    work.tiles = CAUSAL ? tiles_to(key_end) : (key_end + BLOCK_N - 1) / BLOCK_N;
     if constexpr (CLUSTER > 1) {
       // The two blocks of a cluster (adjacent query blocks of one head) go through the same K/V tiles, in
       // step: as many as the later one needs (the other acquires and releases those past its rows, as a
       // warpgroup does for the tiles causal masking lets it skip).
       const int peer_x = static_cast<int>(blockIdx.x ^ 1);
       const int peer_block = LONGEST_FIRST ? last_block() - peer_x : peer_x;
-      const int peer_key_end = CAUSAL ? min(S, (peer_block + 1) * BLOCK_M) : S;
+      const int peer_key_end = CAUSAL ? min(SKV, (peer_block + 1) * BLOCK_M + causal_offset()) : SKV;
       work.tiles = max(work.tiles, (peer_key_end + BLOCK_N - 1) / BLOCK_N);
     }
     work.head = static_cast<long long>(work.bh) * S * D;
+    work.kv_head = static_cast<long long>(work.kv_bh) * SKV * D;
     return work;
   }
 
@@ -284,8 +303,9 @@ struct Scheduler {
 // ---------------------------------------------------------------------------------------------------------
 // Producer: the K/V ring
 
-// The kernel's inputs: Q, K and V as pointers, or (TMA_LOADS) as tensor maps of [B * H][S][D] with boxes of
-// 64 columns by BLOCK_M (Q) or BLOCK_N / CLUSTER (K, V) rows and the 128-byte swizzle.
+// The kernel's inputs: Q, K and V as pointers, or (TMA_LOADS) as tensor maps of [B * H][S][D] (Q) and
+// [B * HKV][SKV][D] (K, V) with boxes of 64 columns by BLOCK_M (Q) or BLOCK_N / CLUSTER (K, V) rows and the
+// 128-byte swizzle.
 struct PointerInputs {
   const elem* q;
   const elem* k;
@@ -388,18 +408,18 @@ struct KvRing {
 // (CLUSTER 2) this block's half of the tile's rows, [rank, rank + 1) * BLOCK_N / 2, multicast into the same
 // offset of both blocks (each block's full barrier expects the whole tile).
 __device__ __forceinline__ void load_kv_tma(const TmaInputs& in, const Smem& smem, int stage, int tile,
-                                            int bh, unsigned full, unsigned rank) {
+                                            int kv_bh, unsigned full, unsigned rank) {
 #pragma unroll
   for (int slab = 0; slab < D / 64; ++slab) {
     const unsigned offset = stage * KV_TILE_BYTES + slab * BLOCK_N * 128;
     if constexpr (CLUSTER > 1) {
       const int half = static_cast<int>(rank) * (BLOCK_N / 2);
       const int row = tile * BLOCK_N + half;
-      sm90::tma_load_3d_multicast(smem.k() + offset + half * 128, in.k, slab * 64, row, bh, full, 0x3);
-      sm90::tma_load_3d_multicast(smem.v() + offset + half * 128, in.v, slab * 64, row, bh, full, 0x3);
+      sm90::tma_load_3d_multicast(smem.k() + offset + half * 128, in.k, slab * 64, row, kv_bh, full, 0x3);
+      sm90::tma_load_3d_multicast(smem.v() + offset + half * 128, in.v, slab * 64, row, kv_bh, full, 0x3);
     } else {
-      sm90::tma_load_3d(smem.k() + offset, in.k, slab * 64, tile * BLOCK_N, bh, full);
-      sm90::tma_load_3d(smem.v() + offset, in.v, slab * 64, tile * BLOCK_N, bh, full);
+      sm90::tma_load_3d(smem.k() + offset, in.k, slab * 64, tile * BLOCK_N, kv_bh, full);
+      sm90::tma_load_3d(smem.v() + offset, in.v, slab * 64, tile * BLOCK_N, kv_bh, full);
     }
   }
 }
@@ -409,7 +429,7 @@ __device__ __forceinline__ void load_kv_tma(const TmaInputs& in, const Smem& sme
 // previous work tile's epilogue to have left the Q tile (q_empty) after its first K/V tile is issued, so the
 // ring runs ahead meanwhile; the full phase cannot complete before Q's bytes have landed.
 __device__ __forceinline__ void produce(const TmaInputs& in, const Smem& smem, const KvRing& ring,
-                                        const Scheduler& scheduler, int, unsigned rank) {
+                                        const Scheduler& scheduler, unsigned rank) {
   if (threadIdx.x != CONSUMER_THREADS) {
     if constexpr (CLUSTER > 1) sm90::cluster_sync();  // the block stays until its peer no longer arrives here
     return;
@@ -423,7 +443,7 @@ __device__ __forceinline__ void produce(const TmaInputs& in, const Smem& smem, c
       ring.producer_acquire(ring_tile);
       const unsigned full = ring.pipe.full_barrier(state.stage);
       ring.pipe.producer_expect(state, 2 * KV_TILE_BYTES + (tile == 0 ? Q_BYTES : 0));
-      load_kv_tma(in, smem, state.stage, tile, work.bh, full, rank);
+      load_kv_tma(in, smem, state.stage, tile, work.kv_bh, full, rank);
       if (tile == 0) {
         if (done_items > 0) sm90::mbarrier_wait(smem.q_empty(), (done_items - 1) & 1);
 #pragma unroll
@@ -438,18 +458,18 @@ __device__ __forceinline__ void produce(const TmaInputs& in, const Smem& smem, c
 // The producer warpgroup with cp.async: its 128 threads copy Q, then each K/V tile, every thread arriving on
 // the stage's full barrier once its copies of the tile have landed. One work tile (PERSISTENT needs TMA).
 __device__ __forceinline__ void produce(const PointerInputs& in, const Smem& smem, const KvRing& ring,
-                                        const Scheduler& scheduler, int S, unsigned) {
+                                        const Scheduler& scheduler, unsigned) {
   const int loader = threadIdx.x - CONSUMER_THREADS;
   const WorkTile work = scheduler.work_tile(scheduler.first);
-  produce_tile<BLOCK_M>(smem.q(), in.q + work.head + static_cast<long long>(work.m0) * D, S - work.m0,
-                        loader);
+  produce_tile<BLOCK_M>(smem.q(), in.q + work.head + static_cast<long long>(work.m0) * D,
+                        scheduler.S - work.m0, loader);
   for (int tile = 0; tile < work.tiles; ++tile) {
     const int stage = tile % STAGES;
     ring.producer_acquire(tile);
     const int n0 = tile * BLOCK_N;
-    const long long offset = work.head + static_cast<long long>(n0) * D;
-    produce_tile<BLOCK_N>(smem.k(stage), in.k + offset, S - n0, loader);
-    produce_tile<BLOCK_N>(smem.v(stage), in.v + offset, S - n0, loader);
+    const long long offset = work.kv_head + static_cast<long long>(n0) * D;
+    produce_tile<BLOCK_N>(smem.k(stage), in.k + offset, scheduler.SKV - n0, loader);
+    produce_tile<BLOCK_N>(smem.v(stage), in.v + offset, scheduler.SKV - n0, loader);
     sm90::mbarrier_arrive_when_copies_land(ring.pipe.full_barrier(stage));
   }
   commit_copies();
@@ -468,7 +488,8 @@ struct ProducedKv {
   int ring_base = 0;  // the ring number of this work tile's first K/V tile
 
   template <typename Inputs>
-  __device__ __forceinline__ ProducedKv(const Inputs&, const Smem&, const KvRing& ring, int, unsigned rank)
+  __device__ __forceinline__ ProducedKv(const Inputs&, const Smem&, const KvRing& ring, int, int,
+                                        unsigned rank)
       : ring(ring), rank(rank) {}
   __device__ __forceinline__ void begin(const WorkTile&) {}  // the producer loads Q
   __device__ __forceinline__ void acquire(int tile) const {
@@ -488,18 +509,18 @@ struct ProducedKv {
 struct SelfLoadedKv {
   PointerInputs in;
   Smem smem;
-  int S;
-  long long head = 0;
+  int S, SKV;
+  long long kv_head = 0;
   int tiles = 0;
 
   __device__ __forceinline__ SelfLoadedKv(const PointerInputs& in, const Smem& smem, const KvRing&, int S,
-                                          unsigned)
-      : in(in), smem(smem), S(S) {}
+                                          int SKV, unsigned)
+      : in(in), smem(smem), S(S), SKV(SKV) {}
   // Q with the first tile, then up to PREFETCH tiles in flight (empty groups keep the count).
   __device__ __forceinline__ void begin(const WorkTile& work) {
-    head = work.head;
+    kv_head = work.kv_head;
     tiles = work.tiles;
-    load_tile<BLOCK_M>(smem.q(), in.q + head + static_cast<long long>(work.m0) * D, S - work.m0);
+    load_tile<BLOCK_M>(smem.q(), in.q + work.head + static_cast<long long>(work.m0) * D, S - work.m0);
 #pragma unroll
     for (int tile = 0; tile < PREFETCH; ++tile) {
       if (tile < tiles) load(tile);
@@ -509,9 +530,9 @@ struct SelfLoadedKv {
   __device__ __forceinline__ void load(int tile) const {
     const int stage = tile % STAGES;
     const int n0 = tile * BLOCK_N;
-    const long long offset = head + static_cast<long long>(n0) * D;
-    load_tile<BLOCK_N>(smem.k(stage), in.k + offset, S - n0);
-    load_tile<BLOCK_N>(smem.v(stage), in.v + offset, S - n0);
+    const long long offset = kv_head + static_cast<long long>(n0) * D;
+    load_tile<BLOCK_N>(smem.k(stage), in.k + offset, SKV - n0);
+    load_tile<BLOCK_N>(smem.v(stage), in.v + offset, SKV - n0);
   }
   __device__ __forceinline__ void acquire(int tile) const {
     if constexpr (INTRA_WG_OVERLAP) {
@@ -624,21 +645,22 @@ struct TileMma {
 // ---------------------------------------------------------------------------------------------------------
 // Softmax
 
-// Masks keys >= S and (causal) keys after the query, on the tiles that reach them only.
+// Masks keys >= SKV and (causal) keys after the query's last, row + SKV - S, on the tiles that reach them
+// only.
 struct ScoreMask {
-  int S;
-  int wg_row0;  // the warpgroup's first query row
+  int SKV;
+  int wg_last_key0;  // (causal) the last key the warpgroup's first query row sees: its row + SKV - S
   Lane me;
 
   __device__ __forceinline__ void apply(float (&s_acc)[BLOCK_N / 2], int n0) const {
-    const bool tail = n0 + BLOCK_N > S;
-    const bool diagonal = CAUSAL && n0 + BLOCK_N - 1 > wg_row0;
+    const bool tail = n0 + BLOCK_N > SKV;
+    const bool diagonal = CAUSAL && n0 + BLOCK_N - 1 > wg_last_key0;
     if (tail || diagonal) {
 #pragma unroll
       for (int i = 0; i < BLOCK_N / 2; ++i) {
         const int key = n0 + (i / 4) * 8 + me.quad * 2 + (i & 1);
-        const int query = wg_row0 + me.warp * 16 + me.group + ((i >> 1) & 1) * 8;
-        if (key >= S || (CAUSAL && key > query)) s_acc[i] = neg_inf();
+        const int last_key = wg_last_key0 + me.warp * 16 + me.group + ((i >> 1) & 1) * 8;
+        if (key >= SKV || (CAUSAL && key > last_key)) s_acc[i] = neg_inf();
       }
     }
   }
@@ -742,7 +764,7 @@ __device__ __forceinline__ void mainloop(KvSupply& kv, const TileMma& mma, const
   for (int tile = 0; tile < tiles; ++tile) {
     kv.acquire(tile);
     const int n0 = tile * BLOCK_N;
-    if (!CAUSAL || n0 <= mask.wg_row0 + 63) {
+    if (!CAUSAL || n0 <= mask.wg_last_key0 + 63) {
       const unsigned long long offset = TileMma::stage_offset(kv.stage(tile));
       float s_acc[BLOCK_N / 2];
       clear(s_acc);
@@ -776,8 +798,8 @@ __device__ __forceinline__ void mainloop(KvSupply& kv, const TileMma& mma, const
 __device__ __forceinline__ void mainloop_overlapped(KvSupply& kv, const TileMma& mma, const ScoreMask& mask,
                                                     Softmax& softmax, const Turns& turns,
                                                     float (&o_acc)[D / 2], int tiles) {
-  const int wg_tiles =  // tiles this warpgroup computes
-      CAUSAL ? min(tiles, (mask.wg_row0 + 63) / BLOCK_N + 1) : tiles;
+  const int wg_tiles =  // tiles this warpgroup computes, at least one (rows that see no key: fully masked)
+      CAUSAL ? min(tiles, max(1, (mask.wg_last_key0 + 63) / BLOCK_N + 1)) : tiles;
   unsigned p_frag[BLOCK_N / 16][4];
   {
     kv.acquire(0);
@@ -920,7 +942,7 @@ using Output = Select<TMA_STORE, const sm90::TensorMap&, elem*>::type;
 // ---------------------------------------------------------------------------------------------------------
 // A consumer warpgroup: its work tiles, each a mainloop over the K/V tiles and an epilogue.
 __device__ __forceinline__ void consume(KvSupply& kv, Output out, const Smem& smem,
-                                        const Scheduler& scheduler, const Lane& me, int S, float scale_log2) {
+                                        const Scheduler& scheduler, const Lane& me, float scale_log2) {
   const TileMma mma = TileMma::of(smem, me.warpgroup);
   const Turns turns{me.warpgroup};
   turns.start();
@@ -932,14 +954,14 @@ __device__ __forceinline__ void consume(KvSupply& kv, Output out, const Smem& sm
     for (int i = 0; i < D / 2; ++i) o_acc[i] = 0.0f;
     Softmax softmax{scale_log2};
     softmax.reset();
-    const ScoreMask mask{S, work.m0 + me.warpgroup * 64, me};
+    const ScoreMask mask{scheduler.SKV, work.m0 + me.warpgroup * 64 + scheduler.causal_offset(), me};
     if constexpr (INTRA_WG_OVERLAP)
       mainloop_overlapped(kv, mma, mask, softmax, turns, o_acc, work.tiles);
     else
       mainloop(kv, mma, mask, softmax, o_acc, work.tiles);
     kv.drain();
     stage_o(smem, o_acc, softmax, me);
-    store_o(out, smem, work, me.warpgroup, S);
+    store_o(out, smem, work, me.warpgroup, scheduler.S);
     kv.end(work);
   }
   turns.finish();
@@ -960,12 +982,12 @@ extern "C" __global__ void __launch_bounds__(attn::THREADS, 1)
 #else
                          attn::elem* __restrict__ O,
 #endif
-                         int B, int H, int S, float scale) {
+                         int B, int H, int HKV, int S, int SKV, float scale) {
   const attn::TmaInputs inputs{q_map, k_map, v_map};
 #else
     flash_attn_fwd_wgmma(const attn::elem* __restrict__ Q, const attn::elem* __restrict__ K,
-                         const attn::elem* __restrict__ V, attn::elem* __restrict__ O, int B, int H, int S,
-                         float scale) {
+                         const attn::elem* __restrict__ V, attn::elem* __restrict__ O, int B, int H, int HKV,
+                         int S, int SKV, float scale) {
   const attn::PointerInputs inputs{Q, K, V};
 #endif
 #if TMA_STORE
@@ -983,7 +1005,7 @@ extern "C" __global__ void __launch_bounds__(attn::THREADS, 1)
   const Smem smem = Smem::of(smem_raw);
   const Lane me = Lane::of_thread();
   const float scale_log2 = scale * kLog2e;
-  const Scheduler scheduler = Scheduler::of_block(S, H, B);
+  const Scheduler scheduler = Scheduler::of_block(S, SKV, H, HKV, B);
   const KvRing ring = KvRing::of(smem);
   const unsigned rank = CLUSTER > 1 ? sm90::cluster_rank() : 0;
   if constexpr (WARP_SPECIALIZE) {
@@ -994,11 +1016,11 @@ extern "C" __global__ void __launch_bounds__(attn::THREADS, 1)
       __syncthreads();
     if (me.warpgroup == CONSUMER_WARPGROUPS) {
       if constexpr (CONSUMER_WARPGROUPS > 1) sm90::registers_decrease<PRODUCER_REGS>();
-      produce(inputs, smem, ring, scheduler, S, rank);
+      produce(inputs, smem, ring, scheduler, rank);
       return;
     }
     if constexpr (CONSUMER_WARPGROUPS > 1) sm90::registers_increase<CONSUMER_REGS>();
   }
-  KvSupply kv(inputs, smem, ring, S, rank);
-  consume(kv, output, smem, scheduler, me, S, scale_log2);
+  KvSupply kv(inputs, smem, ring, S, SKV, rank);
+  consume(kv, output, smem, scheduler, me, scale_log2);
 }

@@ -78,7 +78,8 @@ std::vector<std::filesystem::path> replays_for(const std::vector<std::string>& r
   if (replays.empty()) return {};
   if (replays.size() == 1) return std::vector<std::filesystem::path>(problems.size(), replays.front());
   std::vector<Sizes> recorded;
-  for (const std::string& file : replays) recorded.push_back(load_sweep(file).problem);
+  for (const std::string& file : replays)  // sizes declared since the recording take their defaults
+    recorded.push_back(space.complete_problem(load_sweep(file).problem));
   std::vector<std::filesystem::path> chosen;
   for (const std::string& problem : problems) {
     const Sizes sizes = space.resolve_problem(problem);

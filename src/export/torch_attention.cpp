@@ -1,5 +1,6 @@
 // The attention family of exported ops: torch.ops.evotune.<space>(q, k, v, is_causal=False) over a space of
-// Q, K, V -> O, each [B, H, S, D].
+// Q, K, V -> O, each [B, H, S, D]. Spaces with grouped heads or a key length of their own (HKV, SKV) take
+// them from k (the op's checks keep them H and S for now: q, k and v of one shape).
 #include "export/torch_family.hpp"
 #include "export/torch_op_text.hpp"
 
@@ -7,8 +8,8 @@ namespace evotune {
 namespace {
 
 std::string refusal(const SearchSpace& space) {
-  return buffers_and_sizes_refusal(space, {"Q", "K", "V"}, {}, "O", {"B", "H", "S", "D", "CAUSAL"},
-                                   {"CAUSAL"});
+  return buffers_and_sizes_refusal(space, {"Q", "K", "V"}, {}, "O", {"B", "H", "HKV", "S", "SKV", "D", "CAUSAL"},
+                                   {"CAUSAL", "HKV", "SKV"});
 }
 
 std::map<std::string, std::string> values(const SearchSpace& space) {
@@ -33,7 +34,9 @@ TorchFamily attention_torch_family() {
        {"O", {"o.data_ptr()", "o"}}},
       {{"B", {"q.size(0)", "q.shape[0]"}},
        {"H", {"q.size(1)", "q.shape[1]"}},
+       {"HKV", {"k.size(1)", "k.shape[1]"}},
        {"S", {"q.size(2)", "q.shape[2]"}},
+       {"SKV", {"k.size(2)", "k.shape[2]"}},
        {"D", {"q.size(3)", "q.shape[3]"}},
        {"CAUSAL", {"is_causal ? 1 : 0", "1 if is_causal else 0"}}},
       refusal,

@@ -35,7 +35,8 @@ class ReplayTarget final : public TuneTarget {
 std::unique_ptr<TuneTarget> replay_target(const TuneOptions& options, const SearchSpace& space,
                                           const Sizes& sizes) {
   const std::string file = options.replay_file->string();
-  const RecordedSweep sweep = load_sweep(*options.replay_file);
+  RecordedSweep sweep = load_sweep(*options.replay_file);
+  sweep.problem = space.complete_problem(sweep.problem);  // recorded before a size with a default was added
   check_sweep_matches(sweep, "--replay " + file, space.name(), space.hash(), &sizes);
   return std::make_unique<ReplayTarget>(sweep, options);
 }

@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "core/error.hpp"
+#include "space/expression.hpp"
 #include "space/problem_items.hpp"
 
 namespace evotune {
@@ -18,10 +19,32 @@ std::string list_text(const std::vector<std::int64_t>& values) {
 
 }  // namespace
 
+Sizes complete_sizes(const std::vector<SizeSpec>& specs, Sizes sizes) {
+  for (const auto& spec : specs) {
+    if (spec.default_expression.empty() || sizes.count(spec.name)) continue;
+    VariableTable table;
+    for (const auto& [name, value] : sizes) table.set(table.add(name), static_cast<double>(value));
+    Expression expression(spec.default_expression);
+    expression.bind(table);  // the space file names only sizes declared before this one
+    const double value = expression.evaluate();
+    if (!(value >= 1 && value <= 9.0e15) || value != static_cast<double>(static_cast<std::int64_t>(value)))
+      throw Error("problem: " + spec.name + "'s default " + spec.default_expression +
+                  " is not a positive integer");
+    const auto whole = static_cast<std::int64_t>(value);
+    if (!spec.allowed.empty() &&
+        std::find(spec.allowed.begin(), spec.allowed.end(), whole) == spec.allowed.end())
+      throw Error("problem: " + spec.name + "'s default " + spec.default_expression + " = " +
+                  std::to_string(whole) + " is not allowed (allowed: " + list_text(spec.allowed) + ")");
+    sizes[spec.name] = whole;
+  }
+  return sizes;
+}
+
 Sizes resolve_sizes(const std::vector<SizeSpec>& specs, const std::string& overrides) {
   Sizes sizes;
-  for (const auto& spec : specs) sizes[spec.name] = spec.default_value;
-  if (trim_blanks(overrides).empty()) return sizes;
+  for (const auto& spec : specs)
+    if (spec.default_expression.empty()) sizes[spec.name] = spec.default_value;
+  if (trim_blanks(overrides).empty()) return complete_sizes(specs, sizes);
 
   Sizes given;
   for (const std::string& item : comma_items(overrides)) {
@@ -48,7 +71,7 @@ Sizes resolve_sizes(const std::vector<SizeSpec>& specs, const std::string& overr
       throw Error("problem: " + key + "=" + std::to_string(value) + " is not positive");
     sizes[key] = value;
   }
-  return sizes;
+  return complete_sizes(specs, sizes);
 }
 
 }  // namespace evotune

@@ -9,10 +9,14 @@
 
 namespace evotune {
 
-// Every declared size: its default, or the value given in `overrides` (items NAME=VALUE separated by commas,
-// spaces allowed around them; empty text: all defaults). Throws Error, one line naming the key, on an unknown
-// key, a key given twice, a malformed item, a non-positive value (for a size with no Values list) or a value
-// outside the size's Values.
+// Every declared size: its default (an expression default evaluated over the sizes before it, given or not),
+// or the value given in `overrides` (items NAME=VALUE separated by commas, spaces allowed around them; empty
+// text: all defaults). Throws Error, one line naming the key, on an unknown key, a key given twice, a
+// malformed item, a non-positive value (for a size with no Values list) or a value outside the size's Values.
 Sizes resolve_sizes(const std::vector<SizeSpec>& specs, const std::string& overrides);
+// `sizes` with each size of an expression default that it lacks added (a problem stored or recorded before
+// the size was declared: K/V heads defaulting to H). Throws Error where a default is not a positive integer
+// or not in the size's Values.
+Sizes complete_sizes(const std::vector<SizeSpec>& specs, Sizes sizes);
 
 }  // namespace evotune

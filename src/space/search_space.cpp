@@ -119,6 +119,10 @@ Sizes SearchSpace::resolve_problem(const std::string& overrides) const {
   return resolve_sizes(impl_->file.sizes, overrides);
 }
 
+Sizes SearchSpace::complete_problem(const Sizes& sizes) const {
+  return complete_sizes(impl_->file.sizes, sizes);
+}
+
 std::uint64_t SearchSpace::total_configs() const {
   std::uint64_t total = 1;
   for (const auto& parameter : impl_->file.parameters) {

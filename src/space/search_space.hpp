@@ -53,6 +53,9 @@ class SearchSpace {
   // Defaults overridden by "B=1,H=8,S=512,D=64" (empty: all defaults). Throws Error on an unknown key,
   // a malformed item, a non-positive value or a value outside the size's allowed list.
   Sizes resolve_problem(const std::string& overrides) const;
+  // A problem stored or recorded before a size with an expression default was declared, with that size
+  // added (its default): what the problem meant then.
+  Sizes complete_problem(const Sizes& sizes) const;
 
   // Cartesian product size of the parameter values (before constraints).
   std::uint64_t total_configs() const;

@@ -39,6 +39,9 @@ struct SizeSpec {
   std::int64_t default_value = 1;
   std::vector<std::int64_t> allowed;  // empty: any positive value
   bool compile_time = false;          // baked into the kernel source as #define
+  // Non-empty: the default is this expression of the sizes declared before it (e.g. "H": as many K/V heads as
+  // query heads unless given), so a size added later leaves every earlier problem text meaning what it did.
+  std::string default_expression;
 };
 
 // A Vector argument's fill as declared: its bounds or value are expressions of the problem sizes (a cache

@@ -101,7 +101,7 @@ void read_configuration_space(const Field& section, SpaceFile& space, Names& nam
       space.conditions.push_back(read_condition(element, space.parameters));
 }
 
-SizeSpec read_size(const Field& field, Names& names) {
+SizeSpec read_size(const Field& field, Names& names, const std::vector<SizeSpec>& earlier) {
   allow_only(field, {"Name", "Default", "Values", "CompileTime"});
   SizeSpec size;
   size.name = identifier(field.at("Name"));
@@ -109,6 +109,18 @@ SizeSpec read_size(const Field& field, Names& names) {
   if (const auto values = field.find("Values")) size.allowed = integer_list(*values);
   if (const auto compile_time = field.find("CompileTime")) size.compile_time = compile_time->boolean();
   const auto fallback = field.at("Default");
+  if (fallback.json().is_string()) {  // an expression of the sizes before it, evaluated per problem
+    size.default_expression = fallback.text();
+    try {
+      const Expression expression(size.default_expression);
+      for (const std::string& name : expression.names())
+        if (std::none_of(earlier.begin(), earlier.end(), [&](const SizeSpec& s) { return s.name == name; }))
+          fallback.fail("'" + name + "' is not a size declared before " + size.name);
+    } catch (const ExpressionError& error) {
+      fallback.fail(error.what());
+    }
+    return size;
+  }
   size.default_value = fallback.integer();
   const auto& allowed = size.allowed;
   if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), size.default_value) == allowed.end())
@@ -247,7 +259,7 @@ SpaceFile read_space_file(const std::filesystem::path& file) {
   if (const auto problem = root.find("Problem")) {
     allow_only(*problem, {"Sizes"});
     for (const auto& element : problem->at("Sizes").elements())
-      space.sizes.push_back(read_size(element, names));
+      space.sizes.push_back(read_size(element, names, space.sizes));
   }
   if (const auto expressions = root.find("Expressions")) {
     for (const auto& [key, field] : expressions->members()) {

@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "space/device_variables.hpp"
+#include "space/problem_text.hpp"
 
 namespace evotune {
 namespace {
@@ -201,6 +202,9 @@ void SpaceModel::set_device(const DeviceInfo& device) {
 }
 
 void SpaceModel::set_sizes(const Sizes& sizes) {
+  for (const auto& spec : file_->sizes)
+    if (!spec.default_expression.empty() && !sizes.count(spec.name))
+      return set_sizes(complete_sizes(file_->sizes, sizes));  // a problem from before the size was declared
   for (const auto& [name, value] : sizes)
     if (!index_of(file_->sizes, name)) throw Error(file_->label + ": unknown problem size '" + name + "'");
   for (std::size_t i = 0; i < file_->sizes.size(); ++i) {

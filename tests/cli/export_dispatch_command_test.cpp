@@ -49,7 +49,7 @@ TEST_F(ExportDispatchCommand, RecordedSweepsExportOneFileThatCompilesForSm90a) {
        {"extern \"C\" int flash_attn_fwd_wgmma_dispatch(const half* Q, const half* K, "
         "const half* V, half* O, long long size_B",
         "extern \"C\" int flash_attn_fwd_wgmma_pick(", "flash_attn_fwd_wgmma_error_string(",
-        "// tuned:   B=8,CAUSAL=0,D=64,H=8,S=512 -> "})
+        "// tuned:   B=8,CAUSAL=0,D=64,H=8,HKV=8,S=512,SKV=512 -> "})
     EXPECT_NE(text.find(part), std::string::npos) << part;
   if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
   // PTX only (no ptxas): the whole file through the front end for sm_90a, in a fraction of a full build.

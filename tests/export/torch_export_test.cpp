@@ -84,8 +84,8 @@ TEST(TorchExport, AnAttentionSpaceGivesTheAttentionOp) {
                   "Tensor\")"));
   EXPECT_TRUE(has(binding, "#include \"torch_op_checks_attention.hpp\""));
   EXPECT_TRUE(has(binding,
-                  "const long long sizes[] = {q.size(0), q.size(1), q.size(2), q.size(3), is_causal ? 1 "
-                  ": 0};"));
+                  "const long long sizes[] = {q.size(0), q.size(1), k.size(1), q.size(2), k.size(2), "
+                  "q.size(3), is_causal ? 1 : 0};"));
   EXPECT_TRUE(
       has(binding, "void* const buffers[] = {q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr()};"));
   EXPECT_TRUE(has(binding, "const std::vector<std::string> kDtypes = {\"float16\"};"));
@@ -93,7 +93,8 @@ TEST(TorchExport, AnAttentionSpaceGivesTheAttentionOp) {
   EXPECT_TRUE(has(binding,
                   "return flash_attn_fwd_wgmma_dispatch(static_cast<const half*>(b[0]), "
                   "static_cast<const half*>(b[1]), static_cast<const half*>(b[2]), "
-                  "static_cast<half*>(b[3]), s[0], s[1], s[2], s[3], s[4], workspace, bytes, stream);"));
+                  "static_cast<half*>(b[3]), s[0], s[1], s[2], s[3], s[4], s[5], s[6], workspace, bytes, "
+                  "stream);"));
   EXPECT_TRUE(has(binding, "TORCH_CHECK(true || !is_causal"));
   EXPECT_TRUE(
       has(binding, "TORCH_LIBRARY_IMPL(evotune, Meta, m) { m.impl(\"flash_attn_fwd_wgmma\", &op_meta); }"));
@@ -104,8 +105,8 @@ TEST(TorchExport, AnAttentionSpaceGivesTheAttentionOp) {
   EXPECT_LT(load.find("if q.numel() == 0:\n            return  #"), load.find("prebuilt.require_variant("));
   EXPECT_LT(load.find("if q.numel() == 0:\n            return o"),
             load.find("prebuilt.launch(q, [q, k, v, o], "
-                      "[q.shape[0], q.shape[1], q.shape[2], "
-                      "q.shape[3], 1 if is_causal else 0])"));
+                      "[q.shape[0], q.shape[1], k.shape[1], q.shape[2], "
+                      "k.shape[2], q.shape[3], 1 if is_causal else 0])"));
   EXPECT_TRUE(has(load, "SPACES = {torch.float16: \"flash_attn_fwd_wgmma\"}"));
   EXPECT_TRUE(has(load, "TORCH_ARCH = \"9.0a\""));
   EXPECT_TRUE(has(load, "self.checks = lib.evotune_check_attention"));

@@ -14,6 +14,9 @@
 namespace evotune {
 namespace {
 
+const char* const kWgmma = "search_spaces/flash_attn_fwd_wgmma.json";
+const char* const kWgmmaBf16 = "search_spaces/flash_attn_fwd_wgmma_bf16.json";
+
 struct Case {
   const char* problem;
   const char* space = "search_spaces/flash_attn_fwd.json";
@@ -47,9 +50,13 @@ TEST_P(AttentionReference, MatchesFloat64OnTheCpu) {
   ASSERT_FALSE(out_bytes.empty());
   const std::vector<double> out =
       to_doubles(out_bytes.data(), dtype, static_cast<std::int64_t>(out_bytes.size() / 2));
-  const std::vector<double> expected =
-      test::attention_float64(host["Q"], host["K"], host["V"], sizes.at("B") * sizes.at("H"), sizes.at("S"),
-                              sizes.at("D"), sizes.at("CAUSAL") != 0);
+  // Spaces without grouped heads or a key length of their own have K/V of Q's shape.
+  const auto size_or = [&](const char* name, const char* fallback) {
+    return sizes.count(name) ? sizes.at(name) : sizes.at(fallback);
+  };
+  const test::AttentionShape shape{sizes.at("B"),       sizes.at("H"), size_or("HKV", "H"),    sizes.at("S"),
+                                   size_or("SKV", "S"), sizes.at("D"), sizes.at("CAUSAL") != 0};
+  const std::vector<double> expected = test::attention_float64(host["Q"], host["K"], host["V"], shape);
   const test::AttentionError error = test::attention_error(out, expected);
   EXPECT_EQ(error.non_finite, 0) << "elements not written or not finite";
   std::printf("reference vs float64 (%s, %s): max_abs %.3g, rel_l2 %.3g\n", GetParam().problem,
@@ -63,14 +70,21 @@ TEST_P(AttentionReference, MatchesFloat64OnTheCpu) {
 
 INSTANTIATE_TEST_SUITE_P(
     Shapes, AttentionReference,
-    ::testing::Values(Case{"B=1,H=2,S=77,D=64,CAUSAL=0"}, Case{"B=2,H=1,S=130,D=64,CAUSAL=1"},
-                      Case{"B=1,H=2,S=96,D=128,CAUSAL=0"}, Case{"B=1,H=1,S=200,D=128,CAUSAL=1"},
-                      Case{"B=1,H=8,S=512,D=64,CAUSAL=0"},
-                      Case{"B=1,H=2,S=77,D=64,CAUSAL=1", "search_spaces/flash_attn_fwd_mma_bf16.json"},
-                      Case{"B=1,H=2,S=96,D=128,CAUSAL=0", "search_spaces/flash_attn_fwd_mma_bf16.json"}),
+    ::testing::Values(
+        Case{"B=1,H=2,S=77,D=64,CAUSAL=0"}, Case{"B=2,H=1,S=130,D=64,CAUSAL=1"},
+        Case{"B=1,H=2,S=96,D=128,CAUSAL=0"}, Case{"B=1,H=1,S=200,D=128,CAUSAL=1"},
+        Case{"B=1,H=8,S=512,D=64,CAUSAL=0"},
+        Case{"B=1,H=2,S=77,D=64,CAUSAL=1", "search_spaces/flash_attn_fwd_mma_bf16.json"},
+        Case{"B=1,H=2,S=96,D=128,CAUSAL=0", "search_spaces/flash_attn_fwd_mma_bf16.json"},
+        // The grouped reference (the wgmma spaces'): g = 1, 4, 8, causal bottom-right both ways.
+        Case{"B=2,H=4,HKV=4,S=77,SKV=200,D=64,CAUSAL=1", kWgmma},
+        Case{"B=2,H=8,HKV=2,S=200,SKV=77,D=64,CAUSAL=1", kWgmma},
+        Case{"B=1,H=8,HKV=1,S=130,SKV=333,D=128,CAUSAL=0", kWgmma},
+        Case{"B=1,H=8,HKV=1,S=300,SKV=40,D=128,CAUSAL=1", kWgmmaBf16}),
     [](const ::testing::TestParamInfo<Case>& info) {
       std::string name = info.param.problem;
       if (std::string(info.param.space).find("bf16") != std::string::npos) name += "_bf16";
+      if (std::string(info.param.space).find("wgmma") != std::string::npos) name += "_grouped_ref";
       for (char& c : name)
         if (c == '=' || c == ',') c = '_';
       return name;

@@ -9,7 +9,8 @@
 // ThirdStep (TMA stores, four stages, the register split, persistent blocks, causal work tiles longest
 // first), Cluster (two blocks sharing K/V through TMA multicast). A synchronisation bug shows as a wrong
 // result, or as a deadlock that `evotune eval` reports as a timeout; long S makes every stage's mbarrier go
-// through many phases.
+// through many phases. Grouped (K/V heads shared by 1, 4 or 8 query heads, key lengths shorter and longer
+// than the queries', causal aligned to the bottom right, rows that see no key) on every path.
 #include <gtest/gtest.h>
 
 #include "support/eval_variant.hpp"
@@ -28,7 +29,8 @@ class AttentionWgmma : public ::testing::TestWithParam<Case> {};
 TEST_P(AttentionWgmma, MatchesTheReference) {
   if (const std::string why = test::missing_gpu(true); !why.empty()) GTEST_SKIP() << why;
   test::eval_variant("kernels/attention/flash_attn_fwd_wgmma.cu", GetParam().space, GetParam().problem,
-                     GetParam().params, 2 + 2 + 1, "two random rounds, two special ones, S + 1");
+                     GetParam().params, 2 + 2 + 2,
+                     "two random rounds, two special ones, S + 1 (and SKV + 1), S + 1 with SKV + 67");
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
@@ -228,6 +230,51 @@ INSTANTIATE_TEST_SUITE_P(
              "1,"
              "CLUSTER=2",
              kBf16}),
+    case_name);
+
+// Grouped heads (g = H / HKV of 1, 4, 8, MQA with HKV = 1) and key lengths of their own: fewer queries than
+// keys (a cache), more queries than keys (causal: the first S - SKV rows see no key and are 0), odd lengths,
+// on every path: the first step, the self-loaded overlap, a cp.async producer, TMA (K/V maps of HKV * B
+// heads of SKV rows), pingpong, persistent longest-first with TMA stores, clusters, both dtypes.
+INSTANTIATE_TEST_SUITE_P(
+    Grouped, AttentionWgmma,
+    ::testing::Values(
+        Case{"B=2,H=8,HKV=2,S=77,SKV=300,D=64,CAUSAL=1", "CONSUMER_WARPGROUPS=1,BLOCK_N=64,STAGES=1"},
+        Case{"B=1,H=8,HKV=1,S=300,SKV=77,D=64,CAUSAL=1", "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2"},
+        Case{"B=2,H=4,HKV=4,S=130,SKV=513,D=128,CAUSAL=0", "CONSUMER_WARPGROUPS=3,BLOCK_N=96,STAGES=3"},
+        Case{"B=1,H=16,HKV=2,S=1,SKV=1000,D=128,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=64,STAGES=3,INTRA_WG_OVERLAP=1"},
+        Case{"B=2,H=8,HKV=1,S=513,SKV=130,D=64,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=3,BLOCK_N=64,STAGES=3,INTRA_WG_OVERLAP=1"},
+        Case{"B=1,H=4,HKV=1,S=200,SKV=1,D=64,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1"},
+        Case{"B=2,H=8,HKV=2,S=1000,SKV=77,D=128,CAUSAL=0",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1"},
+        Case{"B=2,H=16,HKV=2,S=333,SKV=2049,D=128,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
+             "LOADS=1"},
+        Case{"B=1,H=8,HKV=8,S=2049,SKV=500,D=64,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=3,BLOCK_N=64,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
+             "LOADS=1"},
+        Case{
+            "B=3,H=8,HKV=1,S=700,SKV=1500,D=64,CAUSAL=0",
+            "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,TMA_LOADS=1,TMA_"
+            "STORE=1,PERSISTENT=1"},
+        Case{"B=2,H=8,HKV=2,S=1500,SKV=700,D=128,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
+             "LOADS=1,TMA_STORE=1,PERSISTENT=1,LONGEST_FIRST=1"},
+        Case{"B=2,H=8,HKV=2,S=600,SKV=1100,D=128,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=96,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,LONGEST_FIRST=1,"
+             "CLUSTER=2"},
+        Case{"B=1,H=4,HKV=1,S=1100,SKV=300,D=64,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=3,BLOCK_N=64,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,TMA_LOADS=1,TMA_"
+             "STORE=1,CLUSTER=2"},
+        Case{"B=2,H=8,HKV=1,S=77,SKV=1000,D=128,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
+             "LOADS=1",
+             kBf16},
+        Case{"B=1,H=8,HKV=2,S=1000,SKV=200,D=64,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=64,STAGES=3,INTRA_WG_OVERLAP=1", kBf16}),
     case_name);
 
 }  // namespace

@@ -9,10 +9,10 @@ namespace evotune {
 namespace {
 
 const std::vector<SizeSpec> kSpecs{
-    {"B", 1, {}, false},
-    {"S", 512, {}, false},
-    {"D", 64, {64, 128}, true},
-    {"CAUSAL", 0, {0, 1}, true},
+    {"B", 1, {}, false, ""},
+    {"S", 512, {}, false, ""},
+    {"D", 64, {64, 128}, true, ""},
+    {"CAUSAL", 0, {0, 1}, true, ""},
 };
 
 std::string error_of(const std::string& text) {
@@ -46,6 +46,23 @@ TEST(ProblemText, Errors) {
   EXPECT_EQ(error_of("B=-2"), "problem: B=-2 is not positive");
   EXPECT_EQ(error_of("D=96"), "problem: D=96 is not allowed (allowed: 64, 128)");
   EXPECT_EQ(error_of("S=1,S=2"), "problem: size 'S' given twice");
+}
+
+// A size added later with an expression default: problems that do not name it mean what they meant.
+TEST(ProblemText, ExpressionDefaultsFollowTheSizesBeforeThem) {
+  const std::vector<SizeSpec> specs{{"H", 8, {}, false, ""},
+                                    {"HKV", 1, {}, false, "H"},
+                                    {"S", 512, {}, false, ""},
+                                    {"SKV", 1, {}, false, "S"}};
+  EXPECT_EQ(resolve_sizes(specs, ""), (Sizes{{"H", 8}, {"HKV", 8}, {"S", 512}, {"SKV", 512}}));
+  EXPECT_EQ(resolve_sizes(specs, "H=32,S=100"), (Sizes{{"H", 32}, {"HKV", 32}, {"S", 100}, {"SKV", 100}}));
+  EXPECT_EQ(resolve_sizes(specs, "H=32,HKV=8,SKV=4096"),
+            (Sizes{{"H", 32}, {"HKV", 8}, {"S", 512}, {"SKV", 4096}}));
+  // A problem stored or recorded before HKV and SKV were declared.
+  EXPECT_EQ(complete_sizes(specs, Sizes{{"H", 4}, {"S", 7}}),
+            (Sizes{{"H", 4}, {"HKV", 4}, {"S", 7}, {"SKV", 7}}));
+  const std::vector<SizeSpec> halved{{"S", 512, {}, false, ""}, {"T", 1, {}, false, "S / 2"}};
+  EXPECT_THROW(resolve_sizes(halved, "S=3"), Error);  // 1.5 is not a size
 }
 
 }  // namespace

@@ -202,5 +202,45 @@ TEST(WgmmaSpace, NoConfigBeforeHopper) {
   }
 }
 
+// Grouped heads (HKV) and a key length (SKV) of their own default to H and S: a problem that names neither
+// means what it meant before they were declared (sizes, work, extra problems).
+TEST(WgmmaSpace, GroupedHeadsAndKeyLengthDefaultToQueries) {
+  for (const char* file : {kWgmmaSpace, "search_spaces/flash_attn_fwd_wgmma_bf16.json"}) {
+    const SearchSpace space = SearchSpace::load(file);
+    const Sizes sizes = space.resolve_problem("B=2,H=16,S=1000,D=128,CAUSAL=1");
+    EXPECT_EQ(sizes.at("HKV"), 16);
+    EXPECT_EQ(sizes.at("SKV"), 1000);
+    EXPECT_DOUBLE_EQ(space.flops(sizes), 4.0 * 2 * 16 * 1000 * 1000 * 128 / 2);
+    EXPECT_DOUBLE_EQ(space.bytes(sizes), 2.0 * 4 * 2 * 16 * 1000 * 128);
+    for (const BufferSpec& buffer : space.buffers(sizes)) EXPECT_EQ(buffer.count, 2 * 16 * 1000 * 128);
+    const auto extra = space.extra_problems(sizes);
+    ASSERT_EQ(extra.size(), 2u);
+    EXPECT_EQ(extra[0].at("S"), 1001);  // one past the tiles, as before
+    EXPECT_EQ(extra[0].at("SKV"), 1001);
+    EXPECT_EQ(extra[1].at("SKV"), 1067);  // fewer queries than keys
+    EXPECT_EQ(space.complete_problem({{"B", 2}, {"H", 16}, {"S", 1000}, {"D", 128}, {"CAUSAL", 1}}), sizes);
+
+    const Sizes grouped = space.resolve_problem("B=2,H=32,HKV=8,S=512,SKV=4096,D=128,CAUSAL=1");
+    for (const BufferSpec& buffer : space.buffers(grouped))
+      EXPECT_EQ(buffer.count, (buffer.name == "K" || buffer.name == "V" ? 2 * 8 * 4096 : 2 * 32 * 512) * 128)
+          << buffer.name;
+    // Causal, bottom-right: the 512 queries see 4096 - 512 keys each, then a triangle.
+    EXPECT_DOUBLE_EQ(space.flops(grouped), 4.0 * 2 * 32 * 128 * (512.0 * 4096 - 512.0 * 512 / 2));
+    EXPECT_GT(
+        count_if(space, "B=2,H=32,HKV=8,S=512,SKV=4096,D=128,CAUSAL=1", [](const Config&) { return true; }),
+        0u);
+  }
+}
+
+TEST(WgmmaSpace, QueryHeadsAreAMultipleOfKvHeads) {
+  const SearchSpace space = SearchSpace::load(kWgmmaSpace);
+  try {
+    space.enumerate(space.resolve_problem("H=12,HKV=8"), offline_device("sm_90"));
+    FAIL() << "H=12, HKV=8 allowed a config";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("heads_grouped"), std::string::npos) << error.what();
+  }
+}
+
 }  // namespace
 }  // namespace evotune

@@ -1,5 +1,6 @@
 // The float64 attention reference every GPU test and harness checks against (tests/gpu/attention_*):
-// softmax(Q K^T / sqrt(D)) V, written once. Plain C++, so that nvcc builds it into the harnesses too.
+// softmax(Q K^T / sqrt(D)) V, with grouped K/V heads and key lengths of their own, written once. Plain C++,
+// so that nvcc builds it into the harnesses too.
 #pragma once
 
 #include <algorithm>
@@ -9,33 +10,54 @@
 
 namespace evotune::test {
 
-// `heads` (B * H) heads of `s` rows of `d` values each, row-major; causal: query i sees keys 0..i. The inputs
-// are the 16-bit values the GPU reads, converted to double.
+// Q, O: [batch][heads][s][d]; K, V: [batch][kv_heads][skv][d] (heads a multiple of kv_heads: query head h
+// reads K/V head h / (heads / kv_heads), grouped-query attention). Causal is aligned to the bottom right, as
+// SDPA's and FlashAttention's: query i sees keys j <= i + skv - s.
+struct AttentionShape {
+  std::int64_t batch = 1, heads = 1, kv_heads = 1, s = 1, skv = 1, d = 64;
+  bool causal = false;
+};
+
+// The inputs are the 16-bit values the GPU reads, converted to double. A query row that sees no key (causal,
+// s > skv) is 0.
+inline std::vector<double> attention_float64(const std::vector<double>& q, const std::vector<double>& k,
+                                             const std::vector<double>& v, const AttentionShape& shape) {
+  const std::int64_t s = shape.s, skv = shape.skv, d = shape.d, group = shape.heads / shape.kv_heads;
+  const double scale = 1.0 / std::sqrt(static_cast<double>(d));
+  std::vector<double> out(q.size()), p(static_cast<std::size_t>(skv));
+  for (std::int64_t b = 0; b < shape.batch; ++b)
+    for (std::int64_t h = 0; h < shape.heads; ++h) {
+      const std::int64_t base = (b * shape.heads + h) * s * d;
+      const std::int64_t kv_base = (b * shape.kv_heads + h / group) * skv * d;
+      for (std::int64_t i = 0; i < s; ++i) {
+        double row_max = -INFINITY;
+        for (std::int64_t j = 0; j < skv; ++j) {
+          double dot = 0;
+          for (std::int64_t c = 0; c < d; ++c) dot += q[base + i * d + c] * k[kv_base + j * d + c];
+          p[j] = (shape.causal && j > i + skv - s) ? -INFINITY : dot * scale;
+          row_max = std::max(row_max, p[j]);
+        }
+        if (row_max == -INFINITY) {  // no key
+          for (std::int64_t c = 0; c < d; ++c) out[base + i * d + c] = 0;
+          continue;
+        }
+        double sum = 0;
+        for (std::int64_t j = 0; j < skv; ++j) sum += p[j] = std::exp(p[j] - row_max);
+        for (std::int64_t c = 0; c < d; ++c) {
+          double acc = 0;
+          for (std::int64_t j = 0; j < skv; ++j) acc += p[j] * v[kv_base + j * d + c];
+          out[base + i * d + c] = acc / sum;
+        }
+      }
+    }
+  return out;
+}
+
+// `heads` (B * H) heads of `s` rows of `d` values each, Q, K, V alike; causal: query i sees keys 0..i.
 inline std::vector<double> attention_float64(const std::vector<double>& q, const std::vector<double>& k,
                                              const std::vector<double>& v, std::int64_t heads, std::int64_t s,
                                              std::int64_t d, bool causal) {
-  const double scale = 1.0 / std::sqrt(static_cast<double>(d));
-  std::vector<double> out(q.size()), p(static_cast<std::size_t>(s));
-  for (std::int64_t h = 0; h < heads; ++h) {
-    const std::int64_t base = h * s * d;
-    for (std::int64_t i = 0; i < s; ++i) {
-      double row_max = -INFINITY;
-      for (std::int64_t j = 0; j < s; ++j) {
-        double dot = 0;
-        for (std::int64_t c = 0; c < d; ++c) dot += q[base + i * d + c] * k[base + j * d + c];
-        p[j] = (causal && j > i) ? -INFINITY : dot * scale;
-        row_max = std::max(row_max, p[j]);
-      }
-      double sum = 0;
-      for (std::int64_t j = 0; j < s; ++j) sum += p[j] = std::exp(p[j] - row_max);
-      for (std::int64_t c = 0; c < d; ++c) {
-        double acc = 0;
-        for (std::int64_t j = 0; j < s; ++j) acc += p[j] * v[base + j * d + c];
-        out[base + i * d + c] = acc / sum;
-      }
-    }
-  }
-  return out;
+  return attention_float64(q, k, v, AttentionShape{1, heads, heads, s, s, d, causal});
 }
 
 // How far a GPU's output is from the reference: the largest absolute difference and the relative L2 error
@@ -67,16 +89,19 @@ inline AttentionError attention_error(const std::vector<double>& out, const std:
 // `to_double` converts (the harnesses' `half`, which plain C++ does not know).
 template <class T, class ToDouble>
 AttentionError attention_check(const std::vector<T>& q, const std::vector<T>& k, const std::vector<T>& v,
-                               const std::vector<T>& o, std::int64_t heads, std::int64_t s, std::int64_t d,
-                               bool causal, ToDouble to_double) {
+                               const std::vector<T>& o, const AttentionShape& shape, ToDouble to_double) {
   const auto doubles = [&](const std::vector<T>& values) {
     std::vector<double> out(values.size());
     for (std::size_t i = 0; i < values.size(); ++i) out[i] = to_double(values[i]);
     return out;
   };
-  const std::vector<double> expected =
-      attention_float64(doubles(q), doubles(k), doubles(v), heads, s, d, causal);
-  return attention_error(doubles(o), expected);
+  return attention_error(doubles(o), attention_float64(doubles(q), doubles(k), doubles(v), shape));
+}
+template <class T, class ToDouble>
+AttentionError attention_check(const std::vector<T>& q, const std::vector<T>& k, const std::vector<T>& v,
+                               const std::vector<T>& o, std::int64_t heads, std::int64_t s, std::int64_t d,
+                               bool causal, ToDouble to_double) {
+  return attention_check(q, k, v, o, AttentionShape{1, heads, heads, s, s, d, causal}, to_double);
 }
 
 }  // namespace evotune::test
