@@ -44,34 +44,53 @@ ATTENTION_MAX_ABS_ERROR = 0.02
 
 
 def parse_attention_shape(text):
-    """'B,H,S,D' followed by flags ('causal') -> dict(B, H, S, D, causal). New sizes and flags go here."""
+    """'B,H,S,D' followed by flags ('causal') -> dict(B, H, HKV, S, SKV, D, causal). H may be 'H/HKV' (grouped
+    K/V heads: SDPA with enable_gqa) and S may be 'S/SKV' (a key length of its own; causal is then aligned to the
+    bottom right, as SDPA's causal_lower_right). New sizes and flags go here."""
     parts = text.split(",")
     sizes, flags = parts[:4], parts[4:]
+    usage = f"shape '{text}': expected B,H[/HKV],S[/SKV],D or the same followed by ,causal"
     if len(sizes) != 4 or any(flag not in ("causal",) for flag in flags) or len(set(flags)) != len(flags):
-        raise ValueError(f"shape '{text}': expected B,H,S,D or B,H,S,D,causal")
-    shape = dict(zip("BHSD", (int(x) for x in sizes)), causal="causal" in flags)
-    if min(shape[k] for k in "BHSD") < 1:
-        raise ValueError(f"shape '{text}': sizes must be positive")
+        raise ValueError(usage)
+    try:
+        heads, lengths = ([int(x) for x in sizes[i].split("/")] for i in (1, 2))
+        shape = dict(B=int(sizes[0]), H=heads[0], HKV=heads[-1], S=lengths[0], SKV=lengths[-1], D=int(sizes[3]),
+                     causal="causal" in flags)
+    except ValueError:
+        raise ValueError(usage) from None
+    if len(heads) > 2 or len(lengths) > 2:
+        raise ValueError(usage)
+    if min(shape[k] for k in ("B", "H", "HKV", "S", "SKV", "D")) < 1 or shape["H"] % shape["HKV"]:
+        raise ValueError(f"shape '{text}': sizes must be positive and H a multiple of HKV")
     return shape
 
 
 def attention_problem(shape):
-    return f"B={shape['B']},H={shape['H']},S={shape['S']},D={shape['D']},CAUSAL={int(shape['causal'])}"
+    """The problem text; HKV and SKV only where they differ from H and S (spaces without them still parse it)."""
+    extra = (f",HKV={shape['HKV']}" if shape["HKV"] != shape["H"] else "") + \
+        (f",SKV={shape['SKV']}" if shape["SKV"] != shape["S"] else "")
+    return f"B={shape['B']},H={shape['H']},S={shape['S']},D={shape['D']},CAUSAL={int(shape['causal'])}" + extra
 
 
 def attention_tag(shape):
-    return "_".join(str(shape[k]) for k in "BHSD") + ("_causal" if shape["causal"] else "")
+    heads = f"{shape['H']}" + (f"-{shape['HKV']}" if shape["HKV"] != shape["H"] else "")
+    lengths = f"{shape['S']}" + (f"-{shape['SKV']}" if shape["SKV"] != shape["S"] else "")
+    return f"{shape['B']}_{heads}_{lengths}_{shape['D']}" + ("_causal" if shape["causal"] else "")
 
 
 def attention_flops(shape):
-    return 4 * shape["B"] * shape["H"] * shape["S"] * shape["S"] * shape["D"] / (2 if shape["causal"] else 1)
+    """4 B H D times the (query, key) pairs computed: S SKV, or under the bottom-right causal mask the pairs below
+    it (as the spaces' Work formula counts them)."""
+    s, skv = shape["S"], shape["SKV"]
+    pairs = (s * skv - s * s / 2 if skv >= s else skv * skv / 2) if shape["causal"] else s * skv
+    return 4 * shape["B"] * shape["H"] * shape["D"] * pairs
 
 
 def attention_values(names, tensors, shape):
     """Values for the attention launchers' arguments: buffers by name, sizes, the softmax scale."""
     return argument_values(names, tensors, {"Q": "q", "K": "k", "V": "v", "O": "o"},
-                           {"B": shape["B"], "H": shape["H"], "HKV": shape["H"], "S": shape["S"], "SKV": shape["S"],
-                            "scale": 1.0 / math.sqrt(shape["D"])})
+                           {"B": shape["B"], "H": shape["H"], "HKV": shape["HKV"], "S": shape["S"],
+                            "SKV": shape["SKV"], "scale": 1.0 / math.sqrt(shape["D"])})
 
 
 # --- decode --------------------------------------------------------------------------------------------------
@@ -363,13 +382,21 @@ def compare_attention(torch, shape, args, work):
     backends = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION,
                 "efficient": SDPBackend.EFFICIENT_ATTENTION}
     dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}[args.dtype]
-    tensors = {name: torch.rand(*(shape[k] for k in "BHSD"), device="cuda", dtype=dtype) * 2 - 1 for name in "qkv"}
+    b, h, hkv, s, skv, d = (shape[k] for k in ("B", "H", "HKV", "S", "SKV", "D"))
+    tensors = {name: torch.rand(*sizes, device="cuda", dtype=dtype) * 2 - 1
+               for name, sizes in (("q", (b, h, s, d)), ("k", (b, hkv, skv, d)), ("v", (b, hkv, skv, d)))}
     tensors["o"] = torch.empty_like(tensors["q"])
+    # SDPA's is_causal aligns to the top left: with S != SKV the bottom-right mask is explicit.
+    bottom_right = shape["causal"] and s != skv
+    if bottom_right:
+        from torch.nn.attention.bias import causal_lower_right
+    sdpa_options = dict(enable_gqa=hkv != h, is_causal=shape["causal"] and not bottom_right,
+                        attn_mask=causal_lower_right(s, skv) if bottom_right else None)
     row = dict(shape)
     for name in SDPA_BACKENDS:
         def sdpa(backend=backends[name]):
             with sdpa_kernel([backend]):
-                functional.scaled_dot_product_attention(tensors["q"], tensors["k"], tensors["v"], is_causal=shape["causal"])
+                functional.scaled_dot_product_attention(tensors["q"], tensors["k"], tensors["v"], **sdpa_options)
         try:
             row[name] = timed(torch, sdpa, args, attention_flops(shape))
         except RuntimeError as e:  # the backend does not take this shape or build
@@ -378,10 +405,16 @@ def compare_attention(torch, shape, args, work):
     def error_of():
         # SDPA's math backend in fp32 over the first batch entry's first heads (the whole problem at once
         # would need B*H*S*S floats).
-        heads = min(shape["H"], 4)
-        q, k, v = (tensors[name][:1, :heads].float() for name in "qkv")
+        # (with grouped heads, the K/V heads those query heads read).
+        heads = min(h, 4)
+        kv_heads = max(1, heads * hkv // h)
+        q = tensors["q"][:1, :heads].float()
+        k, v = (tensors[name][:1, :kv_heads].float() for name in "kv")
+        if kv_heads * (h // hkv) != heads:  # fewer query heads than a group: their one K/V head
+            k, v = k.repeat_interleave(heads, dim=1)[:, :heads], v.repeat_interleave(heads, dim=1)[:, :heads]
+        options = dict(sdpa_options, enable_gqa=k.shape[1] != heads)
         with sdpa_kernel([SDPBackend.MATH]):
-            expected = functional.scaled_dot_product_attention(q, k, v, is_causal=shape["causal"])
+            expected = functional.scaled_dot_product_attention(q, k, v, **options)
         return {"max_abs_error": (tensors["o"][:1, :heads].float() - expected).abs().max().item()}
     row.update(time_winners(torch, ATTENTION, shape, tensors, tensors["o"], error_of, args, work))
     best_backend = min((row[n]["us"] for n in SDPA_BACKENDS if "us" in row[n]), default=None)
@@ -513,10 +546,11 @@ def format_table(rows, op):
 ATTENTION = {"parse": parse_attention_shape, "problem": attention_problem, "tag": attention_tag,
              "flops": attention_flops, "values": attention_values, "compare": compare_attention,
              "shapes": ATTENTION_SHAPES, "spaces": ATTENTION_SPACES, "input": "Q",
-             "max_abs_error": ATTENTION_MAX_ABS_ERROR, "shape_help": "B,H,S,D[,causal]",
+             "max_abs_error": ATTENTION_MAX_ABS_ERROR, "shape_help": "B,H[/HKV],S[/SKV],D[,causal]",
              "torch": {name: name for name in SDPA_BACKENDS}, "ratio": "ours/best", "against": "best backend's",
              "header": ["shape", "causal"],
-             "cells": lambda row: [f"{row['B']},{row['H']},{row['S']},{row['D']}", "yes" if row["causal"] else "no"]}
+             "cells": lambda row: [attention_tag(row).replace("_causal", "").replace("_", ",").replace("-", "/"),
+                                  "yes" if row["causal"] else "no"]}
 GEMM = {"parse": parse_gemm_shape, "problem": gemm_problem, "tag": gemm_tag,
         "flops": lambda shape: 2.0 * shape["M"] * shape["N"] * shape["K"], "values": gemm_values,
         "compare": compare_gemm, "shapes": GEMM_SHAPES, "spaces": GEMM_SPACES, "input": "A",

@@ -109,14 +109,26 @@ class FakeFunction:
 class AttentionTest(unittest.TestCase):
     def test_shapes(self):
         self.assertEqual(compare_torch.parse_attention_shape("2,16,2048,128,causal"),
-                         {"B": 2, "H": 16, "S": 2048, "D": 128, "causal": True})
+                         {"B": 2, "H": 16, "HKV": 16, "S": 2048, "SKV": 2048, "D": 128, "causal": True})
         shape = compare_torch.parse_attention_shape("1,8,512,64")
         self.assertFalse(shape["causal"])
         self.assertEqual(compare_torch.attention_problem(shape), "B=1,H=8,S=512,D=64,CAUSAL=0")
         self.assertEqual(compare_torch.attention_tag(dict(shape, causal=True)), "1_8_512_64_causal")
         self.assertEqual(compare_torch.attention_flops(shape), 4 * 8 * 512 * 512 * 64)
         self.assertEqual(compare_torch.attention_flops(dict(shape, causal=True)), 2 * 8 * 512 * 512 * 64)
-        for bad in ["1,8,512", "1,8,512,64,noncausal", "1,8,512,64,causal,causal", "0,8,512,64", "a,b,c,d"]:
+        # Grouped K/V heads and a key length of their own: named in the problem only where they differ, so that
+        # spaces without those sizes still take it; causal pairs below the bottom-right diagonal.
+        grouped = compare_torch.parse_attention_shape("2,32/8,1024/4096,128,causal")
+        self.assertEqual((grouped["H"], grouped["HKV"], grouped["S"], grouped["SKV"]), (32, 8, 1024, 4096))
+        self.assertEqual(compare_torch.attention_problem(grouped),
+                         "B=2,H=32,S=1024,D=128,CAUSAL=1,HKV=8,SKV=4096")
+        self.assertEqual(compare_torch.attention_tag(grouped), "2_32-8_1024-4096_128_causal")
+        self.assertEqual(compare_torch.attention_flops(grouped), 4 * 2 * 32 * 128 * (1024 * 4096 - 1024 * 1024 / 2))
+        self.assertEqual(compare_torch.attention_flops(dict(grouped, S=4096, SKV=1024)),
+                         4 * 2 * 32 * 128 * 1024 * 1024 / 2)
+        self.assertEqual(compare_torch.attention_flops(dict(grouped, causal=False)), 4 * 2 * 32 * 128 * 1024 * 4096)
+        for bad in ["1,8,512", "1,8,512,64,noncausal", "1,8,512,64,causal,causal", "0,8,512,64", "a,b,c,d",
+                    "1,32/6,512,64", "1,32/8/2,512,64", "1,8,512/0,64", "1,8,512/x,64"]:
             with self.assertRaises(ValueError, msg=bad):
                 compare_torch.parse_attention_shape(bad)
         for text in compare_torch.ATTENTION_SHAPES:
@@ -150,9 +162,12 @@ class AttentionTest(unittest.TestCase):
         self.assertEqual(compare_torch.attention_values(names, tensors, shape), [16, 32, 48, 64, 2, 4, 100, 0.125, 80])
         with open(os.path.join(ROOT, "search_spaces/flash_attn_fwd_wgmma.json")) as f:
             names = compare_torch.launcher_signature(json.load(f))[1]
-        # The op's q, k and v are of one shape: K/V heads and key length are H and S.
+        # Without grouped heads or a key length of its own, K/V heads and key length are H and S.
         self.assertEqual(compare_torch.attention_values(names, tensors, shape),
                          [16, 32, 48, 64, 2, 4, 4, 100, 100, 0.125, 80])
+        grouped = compare_torch.parse_attention_shape("2,4/2,100/300,64")
+        self.assertEqual(compare_torch.attention_values(names, tensors, grouped),
+                         [16, 32, 48, 64, 2, 4, 2, 100, 300, 0.125, 80])
         with self.assertRaises(ValueError):
             compare_torch.attention_values(["Q", "bias"], tensors, shape)
 
@@ -302,7 +317,7 @@ class CommandLineTest(unittest.TestCase):
         with contextlib.redirect_stderr(io.StringIO()) as err:
             op, args = compare_torch.parse_arguments(["attention", "--shape", "2,8,1000,64,causal"])
         self.assertIs(op, compare_torch.ATTENTION)
-        self.assertEqual(args.shapes, [{"B": 2, "H": 8, "S": 1000, "D": 64, "causal": True}])
+        self.assertEqual(args.shapes, [{"B": 2, "H": 8, "HKV": 8, "S": 1000, "SKV": 1000, "D": 64, "causal": True}])
         self.assertNotIn("search_spaces/flash_attn_fwd_mma_bf16.json", args.spaces)
         self.assertIn("flash_attn_fwd_mma_bf16.json: not fp16, left out", err.getvalue())
         self.assertEqual((args.reps, args.warmup, args.sync_each_replay), (100, 10, False))
