@@ -47,8 +47,9 @@ int main(int argc, char** argv) {
   CHECK(cudaMemcpy(dv, v.data(), n * sizeof(half), cudaMemcpyHostToDevice));
   CHECK(cudaMemset(dout, 0xff, n * sizeof(half)));  // NaN: unwritten elements fail
   int rule = -1;
-  const int variant = PICK(B, H, S, Dim, causal, &rule);
-  const int status = DISPATCH(dq, dk, dv, dout, B, H, S, Dim, causal, nullptr, 0, 0);
+  // K/V of H heads and S keys (the space's HKV and SKV): q, k and v of one shape.
+  const int variant = PICK(B, H, H, S, S, Dim, causal, &rule);
+  const int status = DISPATCH(dq, dk, dv, dout, B, H, H, S, S, Dim, causal, nullptr, 0, 0);
   if (status < 0) {
     std::printf("refused: %s\n", ERROR_STRING(status));
     return 3;
@@ -65,7 +66,7 @@ int main(int argc, char** argv) {
   cudaGraph_t graph;
   cudaGraphExec_t exec;
   CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  const int captured = DISPATCH(dq, dk, dv, dout, B, H, S, Dim, causal, nullptr, 0, stream);
+  const int captured = DISPATCH(dq, dk, dv, dout, B, H, H, S, S, Dim, causal, nullptr, 0, stream);
   CHECK(cudaStreamEndCapture(stream, &graph));
   if (captured != 0) {
     std::fprintf(stderr, "dispatch under capture: %s\n", ERROR_STRING(captured));
