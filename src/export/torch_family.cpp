@@ -16,7 +16,8 @@ bool among(const std::vector<std::string>& names, const std::string& name) {
 }  // namespace
 
 const std::vector<TorchFamily>& torch_families() {
-  static const std::vector<TorchFamily> families{attention_torch_family(), gemm_torch_family()};
+  static const std::vector<TorchFamily> families{attention_torch_family(), gemm_torch_family(),
+                                                 decode_torch_family()};
   return families;
 }
 
@@ -36,6 +37,7 @@ DType torch_element_type(const SearchSpace& space) {
   std::optional<DType> type;
   for (const auto& argument : space.arguments()) {
     if (!argument.is_vector || argument.is_scratch || argument.is_tensor_map) continue;
+    if (argument.dtype == DType::i32 || argument.dtype == DType::i64) continue;  // lengths, tables
     if (argument.dtype != DType::f16 && argument.dtype != DType::bf16)
       throw Error("--torch exports spaces of 16-bit float buffers: " + space.name() + "'s " + argument.name +
                   " is " + std::string(to_string(argument.dtype)));

@@ -40,13 +40,15 @@ const std::vector<TorchFamily>& torch_families();
 // The family of `space`; throws Error (one line) saying why each family refuses it.
 const TorchFamily& torch_family_of(const SearchSpace& space);
 
-// The one element type of the space's Vector buffers (the op's dtype); throws Error when they mix types or
-// are not 16-bit floats.
+// The one element type of the space's floating-point Vector buffers (the op's dtype; integer ones, a cache's
+// lengths or block table, are the family's to check); throws Error when they mix types or are not 16-bit
+// floats.
 DType torch_element_type(const SearchSpace& space);
 
-// Families' definitions (torch_attention.cpp, torch_gemm.cpp).
+// Families' definitions (torch_attention.cpp, torch_gemm.cpp, torch_decode.cpp).
 TorchFamily attention_torch_family();
 TorchFamily gemm_torch_family();
+TorchFamily decode_torch_family();
 
 }  // namespace evotune
 

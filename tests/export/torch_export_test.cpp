@@ -1,6 +1,6 @@
-// The files `export --torch` writes, without PyTorch: for an attention space, for the GEMM space and for one
-// op over an fp16 space and its bf16 twin (the dtype dispatch); what cannot make one op is refused in one
-// line; the checks' C entry points that the ctypes path calls.
+// The files `export --torch` writes, without PyTorch: for an attention space, for the GEMM space, for the
+// decode spaces and for one op over an fp16 space and its bf16 twin (the dtype dispatch); what cannot make one
+// op is refused in one line; the checks' C entry points that the ctypes path calls.
 #define EVOTUNE_CHECKS_C_API
 #include "export/torch_export.hpp"
 
@@ -13,6 +13,7 @@
 
 #include "core/error.hpp"
 #include "export/torch_op_checks_attention.hpp"
+#include "export/torch_op_checks_decode.hpp"
 #include "export/torch_op_checks_gemm.hpp"
 
 namespace evotune {
@@ -188,10 +189,84 @@ TEST(TorchExport, TheGemmSpaceGivesTheGemmOpWithBiasAndBothLayouts) {
   EXPECT_TRUE(has(files.at("README.md"), "like F.linear(x, weight, bias)"));
 }
 
+TEST(TorchExport, TheDecodeSpacesGiveTheDecodeOpOverAContiguousOrPagedCache) {
+  const auto files =
+      files_of({"search_spaces/decode_attn.json", "search_spaces/decode_attn_bf16.json"}, "decode_attn");
+  for (const char* name :
+       {"decode_attn_dispatch.cu", "decode_attn_bf16_dispatch.cu", "torch_op_checks.hpp",
+        "torch_op_checks_decode.hpp", "binding.cpp", "load.py", "build_so.sh", "README.md"})
+    EXPECT_EQ(files.count(name), 1u) << name;
+  expect_rendered(files);
+  const std::string& binding = files.at("binding.cpp");
+  EXPECT_TRUE(
+      has(binding,
+          "m.def(\"decode_attn(Tensor q, Tensor k_cache, Tensor v_cache, Tensor cache_seqlens, Tensor? "
+          "block_table=None, bool is_causal=False) -> Tensor\")"));
+  // The integer buffers keep their type in the dispatcher's declaration; the dtype is the float buffers'.
+  EXPECT_TRUE(has(binding,
+                  "extern \"C\" int decode_attn_dispatch(const half*, const half*, const half*, const int*, "
+                  "const int*, half*, long long, "));
+  EXPECT_TRUE(has(binding, "{at::kHalf, decode_attn_pick_at, "));
+  EXPECT_TRUE(has(binding, "{at::kBFloat16, decode_attn_bf16_pick_at, "));
+  // The sizes B, HKV, G, SQ, SKV, D, CAUSAL, PAGED, PAGE in the space's order; a contiguous cache's PAGE is
+  // the space's default, as its tuned contiguous problems were stored.
+  EXPECT_TRUE(has(binding,
+                  "const long long sizes[] = {ds.b, ds.hkv, ds.g, ds.sq, ds.skv, ds.d, is_causal ? 1 : 0, "
+                  "ds.page > 0 ? 1 : 0, ds.page > 0 ? ds.page : kPageWhenContiguous};"));
+  EXPECT_TRUE(has(binding, "constexpr long long kPageWhenContiguous = 64;"));
+  EXPECT_TRUE(has(binding,
+                  "void* const buffers[] = {q.data_ptr(), k_cache.data_ptr(), v_cache.data_ptr(), "
+                  "cache_seqlens.data_ptr(), block_table.has_value() ? block_table->data_ptr() : nullptr, "
+                  "o.data_ptr()};"));
+  EXPECT_TRUE(has(binding, "TORCH_CHECK(true || !is_causal"));
+  EXPECT_TRUE(has(binding, "TORCH_CHECK(true || !block_table.has_value()"));
+  // No query or no key is answered before a variant is picked or launched.
+  EXPECT_LT(binding.find("if (q.numel() == 0 || ds.skv == 0) return ds;"),
+            binding.find("require_variant(q.scalar_type()"));
+  EXPECT_LT(binding.find("if (ds.skv == 0) return at::zeros_like(q);"),
+            binding.find("launch(q, buffers, sizes);"));
+  const std::string& load = files.at("load.py");
+  EXPECT_TRUE(
+      has(load,
+          "prebuilt.launch(q, [q, k_cache, v_cache, cache_seqlens, block_table, o], [b, hkv, g, sq, skv, "
+          "d, 1 if is_causal else 0, 1 if page else 0, page or PAGE_WHEN_CONTIGUOUS])"));
+  EXPECT_TRUE(has(load, "PAGE_WHEN_CONTIGUOUS = 64"));
+  EXPECT_TRUE(has(load, "block_table: Optional[torch.Tensor] = None, is_causal: bool = False"));
+  EXPECT_TRUE(has(load, "self.checks = lib.evotune_check_decode"));
+  expect_python(load);
+  EXPECT_TRUE(has(files.at("README.md"), "as flash_attn_with_kvcache takes it"));
+  // The C entry point of the ctypes path: a contiguous cache whose lengths are int64 is refused.
+  const char* names[] = {"q", "k_cache", "v_cache", "cache_seqlens"};
+  const char* dtypes[] = {"float16", "float16", "float16", "int64"};
+  const char* devices[] = {"cuda:0", "cuda:0", "cuda:0", "cuda:0"};
+  const int dims[] = {4, 4, 4, 1};
+  long long sizes[32] = {}, strides[32] = {};
+  const std::vector<std::vector<long long>> shapes{{2, 8, 1, 64}, {2, 100, 2, 64}, {2, 100, 2, 64}, {2}};
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    long long stride = 1;
+    for (std::size_t d = shapes[i].size(); d-- > 0;) {
+      sizes[8 * i + d] = shapes[i][d];
+      strides[8 * i + d] = stride;
+      stride *= shapes[i][d];
+    }
+  }
+  const unsigned long long addresses[] = {0x10000, 0x20000, 0x30000, 0x40000};
+  char message[256];
+  EXPECT_GT(evotune_check_decode("evotune::decode", "float16", 4, names, dtypes, devices, dims, sizes,
+                                 strides, addresses, 1, message, sizeof message),
+            0);
+  EXPECT_STREQ(message, "evotune::decode: cache_seqlens must be int32, got int64");
+  dtypes[3] = "int32";
+  EXPECT_EQ(evotune_check_decode("evotune::decode", "float16", 4, names, dtypes, devices, dims, sizes,
+                                 strides, addresses, 1, message, sizeof message),
+            0);
+}
+
 TEST(TorchExport, WhatCannotMakeOneOpIsRefusedInOneLine) {
-  EXPECT_EQ(refusal({"tests/data/spaces/saxpy.json"}),
-            "--torch exports attention or gemm spaces only, and saxpy is none of them (attention: it has the "
-            "buffer x; gemm: it has the buffer x)");
+  EXPECT_EQ(
+      refusal({"tests/data/spaces/saxpy.json"}),
+      "--torch exports attention or gemm or decode spaces only, and saxpy is none of them (attention: it "
+      "has the buffer x; gemm: it has the buffer x; decode: it has the buffer x)");
   EXPECT_EQ(
       refusal({"search_spaces/flash_attn_fwd_wgmma.json", "search_spaces/gemm_wgmma_bf16.json"}),
       "--torch makes one op of spaces of one family: flash_attn_fwd_wgmma is attention, gemm_wgmma_bf16 "

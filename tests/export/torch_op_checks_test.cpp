@@ -1,10 +1,12 @@
 // The exported ops' argument checks (the headers `export --torch` writes beside its binding), without
 // PyTorch: the common ones (dtype among the tuned ones and one for all, device, contiguity, one device,
 // alignment) and each family's shapes (attention: rank and one shape; GEMM: a [..., K], b [K, N] or [N, K],
-// bias [N], TMA's row alignment).
+// bias [N], TMA's row alignment; decode: q [B, HQ, SQ, D] over a contiguous or paged K/V cache, int32 lengths
+// and block table).
 #include <gtest/gtest.h>
 
 #include "export/torch_op_checks_attention.hpp"
+#include "export/torch_op_checks_decode.hpp"
 #include "export/torch_op_checks_gemm.hpp"
 
 namespace evotune {
@@ -166,6 +168,97 @@ TEST(TorchOpChecksGemm, MixedDtypesAndDevicesAreRefused) {
             "evotune::mm: b is bfloat16 but a is float16 (the op takes tensors of one dtype)");
   EXPECT_EQ(gemm({tensor("a", {256, 512}), tensor("b", {512, 128}), tensor("bias", {128}, "float16", "cpu")}),
             "evotune::mm: bias must be a CUDA tensor, got one on cpu");
+}
+
+std::string decode(const std::vector<TensorView>& tensors, bool need_cuda = true) {
+  return evotune_op::check_decode_inputs("evotune::decode", {"float16", "bfloat16"}, tensors, need_cuda);
+}
+
+// q [B=4, HQ=32, SQ=1, D=128] over a contiguous cache [4, 4096, 8, 128] or 4 sequences' pages of 64 keys.
+std::vector<TensorView> contiguous_decode() {
+  return {tensor("q", {4, 32, 1, 128}), tensor("k_cache", {4, 4096, 8, 128}),
+          tensor("v_cache", {4, 4096, 8, 128}), tensor("cache_seqlens", {4}, "int32")};
+}
+
+std::vector<TensorView> paged_decode() {
+  return {tensor("q", {4, 32, 2, 128}), tensor("k_cache", {300, 64, 8, 128}),
+          tensor("v_cache", {300, 64, 8, 128}), tensor("cache_seqlens", {4}, "int32"),
+          tensor("block_table", {4, 64}, "int32")};
+}
+
+TEST(TorchOpChecksDecode, ContiguousAndPagedCachesPassWithTheirSizes) {
+  EXPECT_EQ(decode(contiguous_decode()), "");
+  EXPECT_EQ(decode(paged_decode()), "");
+  const auto contiguous = evotune_op::decode_sizes(contiguous_decode());
+  EXPECT_EQ((std::vector<std::int64_t>{contiguous.b, contiguous.hkv, contiguous.g, contiguous.sq,
+                                       contiguous.skv, contiguous.d, contiguous.page}),
+            (std::vector<std::int64_t>{4, 8, 4, 1, 4096, 128, 0}));
+  // Paged: the capacity a sequence is its pages times the page (the pool may hold more pages than B's).
+  const auto paged = evotune_op::decode_sizes(paged_decode());
+  EXPECT_EQ(
+      (std::vector<std::int64_t>{paged.b, paged.hkv, paged.g, paged.sq, paged.skv, paged.d, paged.page}),
+      (std::vector<std::int64_t>{4, 8, 4, 2, 4096, 128, 64}));
+  // Shapes only (fake tensors): CPU-less devices pass.
+  auto fake = contiguous_decode();
+  for (auto& t : fake) t.device = "meta";
+  EXPECT_EQ(decode(fake, false), "");
+}
+
+TEST(TorchOpChecksDecode, ShapesThatDoNotFitTheCacheAreRefused) {
+  auto tensors = contiguous_decode();
+  tensors[0] = tensor("q", {4, 30, 1, 128});
+  EXPECT_EQ(decode(tensors),
+            "evotune::decode: q's 30 heads must be a multiple of k_cache's 8 (grouped heads: each K/V head "
+            "serves HQ "
+            "/ HKV query heads)");
+  tensors = contiguous_decode();
+  tensors[2] = tensor("v_cache", {4, 2048, 8, 128});
+  EXPECT_EQ(decode(tensors),
+            "evotune::decode: v_cache must have k_cache's shape [4, 4096, 8, 128], got [4, 2048, 8, 128]");
+  tensors = contiguous_decode();
+  tensors[0] = tensor("q", {4, 32, 1, 64});
+  EXPECT_EQ(
+      decode(tensors),
+      "evotune::decode: k_cache has D = 128 (its last dimension) but q, [B, HQ, SQ, D], has shape [4, 32, 1, "
+      "64]");
+  tensors = contiguous_decode();
+  tensors[0] = tensor("q", {2, 32, 1, 128});
+  EXPECT_EQ(decode(tensors), "evotune::decode: k_cache, [B, SKV, HKV, D], has 4 sequences but q has B = 2");
+  tensors = contiguous_decode();
+  tensors[1] = tensor("k_cache", {4, 4096, 1024});
+  tensors[2] = tensor("v_cache", {4, 4096, 1024});
+  EXPECT_EQ(decode(tensors),
+            "evotune::decode: k_cache must have 4 dimensions, [B, SKV, HKV, D], got shape [4, 4096, 1024]");
+}
+
+TEST(TorchOpChecksDecode, LengthsAndBlockTablesAreInt32OfTheirShape) {
+  auto tensors = contiguous_decode();
+  tensors[3] = tensor("cache_seqlens", {4}, "int64");
+  EXPECT_EQ(decode(tensors), "evotune::decode: cache_seqlens must be int32, got int64");
+  tensors[3] = tensor("cache_seqlens", {3}, "int32");
+  EXPECT_EQ(decode(tensors), "evotune::decode: cache_seqlens must have shape [B] = [4], got [3]");
+  tensors[3] = tensor("cache_seqlens", {4}, "int32", "cuda:1");
+  EXPECT_EQ(decode(tensors), "evotune::decode: cache_seqlens is on cuda:1 but q is on cuda:0");
+  auto paged = paged_decode();
+  paged[4] = tensor("block_table", {256}, "int32");
+  EXPECT_EQ(decode(paged),
+            "evotune::decode: block_table must have shape [B, pages a sequence] = [4, ...], got [256]");
+  paged[4] = tensor("block_table", {2, 64}, "int32");
+  EXPECT_EQ(decode(paged),
+            "evotune::decode: block_table must have shape [B, pages a sequence] = [4, ...], got [2, 64]");
+  paged[4] = tensor("block_table", {4, 64}, "int32");
+  paged[4].strides = {1, 4};  // a transposed view
+  EXPECT_EQ(
+      decode(paged),
+      "evotune::decode: block_table must be contiguous (call .contiguous()); its strides are [1, 4] for "
+      "shape [4, 64]");
+  // The cache is checked as every op's floating-point inputs are.
+  paged = paged_decode();
+  paged[1] = tensor("k_cache", {300, 64, 8, 128}, "float32");
+  EXPECT_EQ(
+      decode(paged),
+      "evotune::decode: k_cache must be float16 or bfloat16 (the exported kernels were tuned for float16 or "
+      "bfloat16), got float32");
 }
 
 }  // namespace
