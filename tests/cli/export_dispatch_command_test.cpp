@@ -47,7 +47,7 @@ TEST_F(ExportDispatchCommand, RecordedSweepsExportOneFileThatCompilesForSm90a) {
   const std::string text = read(file);
   for (const auto* part :
        {"extern \"C\" int flash_attn_fwd_wgmma_dispatch(const half* Q, const half* K, "
-        "const half* V, half* O, long long size_B",
+        "const half* V, half* O, float* LSE, long long size_B",
         "extern \"C\" int flash_attn_fwd_wgmma_pick(", "flash_attn_fwd_wgmma_error_string(",
         "// tuned:   B=8,CAUSAL=0,D=64,H=8,HKV=8,S=512,SKV=512 -> "})
     EXPECT_NE(text.find(part), std::string::npos) << part;
