@@ -87,8 +87,9 @@ def attention_flops(shape):
 
 
 def attention_values(names, tensors, shape):
-    """Values for the attention launchers' arguments: buffers by name, sizes, the softmax scale."""
-    return argument_values(names, tensors, {"Q": "q", "K": "k", "V": "v", "O": "o"},
+    """Values for the attention launchers' arguments: buffers by name (LSE, the rows' log-sum-exps [B, H, S]
+    fp32, where the space writes them), sizes, the softmax scale."""
+    return argument_values(names, tensors, {"Q": "q", "K": "k", "V": "v", "O": "o", "LSE": "lse"},
                            {"B": shape["B"], "H": shape["H"], "HKV": shape["HKV"], "S": shape["S"],
                             "SKV": shape["SKV"], "scale": 1.0 / math.sqrt(shape["D"])})
 
@@ -229,10 +230,11 @@ def workspace_signature(space):
 
 
 def argument_values(names, tensors, buffers, scalars):
-    """A launcher's argument values: `buffers` maps an argument to its tensor's key, `scalars` gives the rest;
-    the workspace, where the launcher takes one, is tensors["workspace"]."""
+    """A launcher's argument values: `buffers` maps an argument to its tensor's key (needed only where the
+    launcher takes it), `scalars` gives the rest; the workspace, where the launcher takes one, is
+    tensors["workspace"]."""
     known = dict(scalars)
-    known.update({name: tensors[key].data_ptr() for name, key in buffers.items()})
+    known.update({name: tensors[key].data_ptr() for name, key in buffers.items() if name in names})
     if "workspace" in tensors:
         known["workspace"] = tensors["workspace"].data_ptr()
     missing = [name for name in names if name not in known]
@@ -386,6 +388,7 @@ def compare_attention(torch, shape, args, work):
     tensors = {name: torch.rand(*sizes, device="cuda", dtype=dtype) * 2 - 1
                for name, sizes in (("q", (b, h, s, d)), ("k", (b, hkv, skv, d)), ("v", (b, hkv, skv, d)))}
     tensors["o"] = torch.empty_like(tensors["q"])
+    tensors["lse"] = torch.empty(b, h, s, device="cuda", dtype=torch.float32)  # for the spaces that write it
     # SDPA's is_causal aligns to the top left: with S != SKV the bottom-right mask is explicit.
     bottom_right = shape["causal"] and s != skv
     if bottom_right:

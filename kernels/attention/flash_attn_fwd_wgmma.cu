@@ -1,7 +1,9 @@
 // Forward attention O = softmax(Q K^T * scale) V on Hopper's warpgroup tensor cores (wgmma, sm_90a), on the
 // kernels/common/sm90 primitives. Q, O: fp16 [B, H, S, D], K, V: [B, HKV, SKV, D] (bf16 with -DBF16=1),
 // contiguous, D fastest; query head h reads K/V head h / (H / HKV), and causal is aligned to the bottom right
-// (query i sees keys j <= i + SKV - S). A block computes BLOCK_M = 64 * CONSUMER_WARPGROUPS query rows of one
+// (query i sees keys j <= i + SKV - S). Besides O it writes LSE, fp32 [B, H, S]: each row's log-sum-exp of
+// its scaled scores, ln sum_j e^(scale q_i . k_j) over the keys it sees (0 for a row that sees none), what
+// the backward pass recomputes P from. A block computes BLOCK_M = 64 * CONSUMER_WARPGROUPS query rows of one
 // head; its roles, in file order:
 //   scheduler  which work tile a block computes: the grid's, in order or (causal) longest first, or a
 //              persistent walk (Scheduler)
@@ -14,7 +16,8 @@
 //   with
 //              the softmax (INTRA_WG_OVERLAP), the consumer warpgroups taking turns (PINGPONG: Turns)
 //   softmax    the online softmax in base 2 on the S accumulators (ScoreMask, Softmax)
-//   epilogue   O / row sums staged in the Q tile, stored with 16-byte stores or TMA (TMA_STORE)
+//   epilogue   O / row sums staged in the Q tile, stored with 16-byte stores or TMA (TMA_STORE); each row's
+//              log-sum-exp into LSE
 // The kernel at the end composes them. Tuning parameters and problem sizes arrive as #defines
 // (search_spaces/flash_attn_fwd_wgmma.json); the design notes (layouts, descriptors, fragments, the
 // synchronisation of every mode) are in docs/kernels/attention_wgmma.md.
@@ -109,6 +112,7 @@ constexpr int PREFETCH = STAGES - 1 - INTRA_WG_OVERLAP;
 constexpr int PRODUCER_REGS = (CONSUMER_WARPGROUPS == 3 ? 32 : 24) + 8 * REG_SPLIT * CONSUMER_WARPGROUPS;
 constexpr int CONSUMER_REGS = (CONSUMER_WARPGROUPS == 3 ? 160 : 240) - 8 * REG_SPLIT;
 constexpr float kLog2e = 1.4426950408889634f;
+constexpr float kLn2 = 0.6931471805599453f;
 
 static_assert(D == 64 || D == 128, "D must be 64 or 128 (one or two 64-column slabs)");
 static_assert(CONSUMER_WARPGROUPS >= 1 && CONSUMER_WARPGROUPS <= 3, "1..3 consumer warpgroups");
@@ -718,12 +722,22 @@ struct Softmax {
       factor[r] = row_factor;
     }
   }
-  // 1 / row r's sum over the four lanes sharing it; 0 for a row with every key masked (never NaN).
+  // After the last tile: each row's sum over the four lanes sharing it, in every one of them.
+  __device__ __forceinline__ void finish() {
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      row_sum[r] += __shfl_xor_sync(0xffffffffu, row_sum[r], 1);
+      row_sum[r] += __shfl_xor_sync(0xffffffffu, row_sum[r], 2);
+    }
+  }
+  // (After finish.) 1 / row r's sum; 0 for a row with every key masked (never NaN).
   __device__ __forceinline__ float inverse_sum(int r) const {
-    float total = row_sum[r];
-    total += __shfl_xor_sync(0xffffffffu, total, 1);
-    total += __shfl_xor_sync(0xffffffffu, total, 2);
-    return total > 0.0f ? 1.0f / total : 0.0f;
+    return row_sum[r] > 0.0f ? 1.0f / row_sum[r] : 0.0f;
+  }
+  // (After finish.) Row r's log-sum-exp of the scaled scores, natural log: ln sum_j e^(scale s_j) =
+  // (row_max + log2 row_sum) ln 2, the max and the sum being base 2. 0 for a row with every key masked.
+  __device__ __forceinline__ float log_sum_exp(int r) const {
+    return row_sum[r] > 0.0f ? (row_max[r] + __log2f(row_sum[r])) * kLn2 : 0.0f;
   }
 };
 
@@ -939,9 +953,20 @@ __device__ __forceinline__ void store_o(const sm90::TensorMap& o_map, const Smem
 // The output: a pointer, or (TMA_STORE) a tensor map of O with boxes of 64 columns by 64 rows.
 using Output = Select<TMA_STORE, const sm90::TensorMap&, elem*>::type;
 
+// The rows' log-sum-exps, LSE [B, H, S] fp32 (what a backward pass recomputes P from), written once a row:
+// the four lanes of a row group (quad 0..3) hold rows g and g + 8 alike, so quad 0 writes row g and quad 1
+// row g + 8 (a warp's 16 rows in one store); rows past S are not written.
+__device__ __forceinline__ void store_lse(float* lse, const Softmax& softmax, const WorkTile& work,
+                                          const Lane& me, int S) {
+  const int row = work.m0 + me.warpgroup * 64 + me.warp * 16 + me.group + 8 * me.quad;
+  if (me.quad < 2 && row < S)
+    lse[static_cast<long long>(work.bh) * S + row] =
+        me.quad == 0 ? softmax.log_sum_exp(0) : softmax.log_sum_exp(1);
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // A consumer warpgroup: its work tiles, each a mainloop over the K/V tiles and an epilogue.
-__device__ __forceinline__ void consume(KvSupply& kv, Output out, const Smem& smem,
+__device__ __forceinline__ void consume(KvSupply& kv, Output out, float* lse, const Smem& smem,
                                         const Scheduler& scheduler, const Lane& me, float scale_log2) {
   const TileMma mma = TileMma::of(smem, me.warpgroup);
   const Turns turns{me.warpgroup};
@@ -960,7 +985,9 @@ __device__ __forceinline__ void consume(KvSupply& kv, Output out, const Smem& sm
     else
       mainloop(kv, mma, mask, softmax, o_acc, work.tiles);
     kv.drain();
+    softmax.finish();
     stage_o(smem, o_acc, softmax, me);
+    store_lse(lse, softmax, work, me, scheduler.S);
     store_o(out, smem, work, me.warpgroup, scheduler.S);
     kv.end(work);
   }
@@ -970,8 +997,8 @@ __device__ __forceinline__ void consume(KvSupply& kv, Output out, const Smem& sm
 
 }  // namespace attn
 
-// The kernel takes Q, K and V as pointers, or (TMA_LOADS) as tensor maps, and O as a pointer or (TMA_STORE) a
-// tensor map: the space's Launches pick the arguments.
+// The kernel takes Q, K and V as pointers, or (TMA_LOADS) as tensor maps, O as a pointer or (TMA_STORE) a
+// tensor map, then the LSE pointer and the sizes: the space's Launches pick the arguments.
 extern "C" __global__ void __launch_bounds__(attn::THREADS, 1)
 #if TMA_LOADS
     flash_attn_fwd_wgmma(const __grid_constant__ sm90::TensorMap q_map,
@@ -982,12 +1009,12 @@ extern "C" __global__ void __launch_bounds__(attn::THREADS, 1)
 #else
                          attn::elem* __restrict__ O,
 #endif
-                         int B, int H, int HKV, int S, int SKV, float scale) {
+                         float* __restrict__ LSE, int B, int H, int HKV, int S, int SKV, float scale) {
   const attn::TmaInputs inputs{q_map, k_map, v_map};
 #else
     flash_attn_fwd_wgmma(const attn::elem* __restrict__ Q, const attn::elem* __restrict__ K,
-                         const attn::elem* __restrict__ V, attn::elem* __restrict__ O, int B, int H, int HKV,
-                         int S, int SKV, float scale) {
+                         const attn::elem* __restrict__ V, attn::elem* __restrict__ O,
+                         float* __restrict__ LSE, int B, int H, int HKV, int S, int SKV, float scale) {
   const attn::PointerInputs inputs{Q, K, V};
 #endif
 #if TMA_STORE
@@ -1022,5 +1049,5 @@ extern "C" __global__ void __launch_bounds__(attn::THREADS, 1)
     if constexpr (CONSUMER_WARPGROUPS > 1) sm90::registers_increase<CONSUMER_REGS>();
   }
   KvSupply kv(inputs, smem, ring, S, SKV, rank);
-  consume(kv, output, smem, scheduler, me, scale_log2);
+  consume(kv, output, LSE, smem, scheduler, me, scale_log2);
 }

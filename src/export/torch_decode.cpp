@@ -8,8 +8,8 @@ namespace evotune {
 namespace {
 
 std::string refusal(const SearchSpace& space) {
-  return buffers_and_sizes_refusal(space, {"q", "k_cache", "v_cache", "cache_seqlens", "block_table"}, {},
-                                   "o", {"B", "HKV", "G", "SQ", "SKV", "D", "CAUSAL", "PAGED", "PAGE"},
+  return buffers_and_sizes_refusal(space, {"q", "k_cache", "v_cache", "cache_seqlens", "block_table"}, {"o"},
+                                   {}, {"B", "HKV", "G", "SQ", "SKV", "D", "CAUSAL", "PAGED", "PAGE"},
                                    {"CAUSAL", "PAGED", "PAGE"});
 }
 
@@ -55,8 +55,12 @@ TorchFamily decode_torch_family() {
        {"CAUSAL", {"is_causal ? 1 : 0", "1 if is_causal else 0"}},
        {"PAGED", {"ds.page > 0 ? 1 : 0", "1 if page else 0"}},
        {"PAGE", {"ds.page > 0 ? ds.page : kPageWhenContiguous", "page or PAGE_WHEN_CONTIGUOUS"}}},
+      {},
       refusal,
       values,
+      [](const SearchSpace&) {
+        return std::vector<TorchOpForm>{{"", "Tensor"}};
+      },
   };
 }
 

@@ -89,6 +89,32 @@ std::string tuned_entry(const SearchSpace& space) {
          ", " + p + "_pick_at, " + p + "_workspace_at, " + p + "_dispatch_at, " + p + "_error_string},\n";
 }
 
+// The binding's registrations: each of the family's ops for `space` declared with its schema, and its CUDA,
+// Meta and CPU kernels (the family's op_cuda<suffix>, op_meta<suffix>, op_cpu<suffix>).
+std::string registrations(const SearchSpace& space, const TorchFamily& family, const std::string& name) {
+  const std::vector<TorchOpForm> forms = family.forms(space);
+  std::string text = "TORCH_LIBRARY_FRAGMENT(evotune, m) {\n";
+  for (const auto& form : forms)
+    text += "  m.def(\"" + name + form.suffix + "(" + family.schema + ") -> " + form.returns + "\");\n";
+  text += "}\n";
+  for (const auto& [key, function] :
+       {std::pair<const char*, const char*>{"CUDA", "op_cuda"}, {"Meta", "op_meta"}, {"CPU", "op_cpu"}}) {
+    text += std::string("TORCH_LIBRARY_IMPL(evotune, ") + key + ", m) {\n";
+    for (const auto& form : forms)
+      text += "  m.impl(\"" + name + form.suffix + "\", &" + function + form.suffix + ");\n";
+    text += "}\n";
+  }
+  return text;
+}
+
+// The space's buffers (Vector arguments that are neither scratch nor tensor maps) by name, in its order.
+std::vector<std::string> buffer_names(const SearchSpace& space) {
+  std::vector<std::string> names;
+  for (const auto& argument : space.arguments())
+    if (is_buffer(argument)) names.push_back(argument.name);
+  return names;
+}
+
 // "9.0a" for arch "sm_90a" and suffix "a", as TORCH_CUDA_ARCH_LIST spells it.
 std::string torch_arch(const std::string& arch, const std::string& suffix) {
   const std::string number = arch.substr(3);
@@ -119,6 +145,9 @@ const TorchFamily& require_torch_spaces(const std::vector<const SearchSpace*>& s
     for (const auto& size : space->sizes()) names.push_back(size.name);
     if (names != size_names)
       throw Error("--torch makes one op of spaces with the same problem sizes: " + first.name() + " and " +
+                  space->name() + " differ");
+    if (buffer_names(*space) != buffer_names(first))
+      throw Error("--torch makes one op of spaces with the same buffers: " + first.name() + " and " +
                   space->name() + " differ");
     if (space->arch_suffix() != first.arch_suffix())
       throw Error("--torch makes one op of spaces of one architecture: " + first.name() + " and " +
@@ -165,15 +194,12 @@ std::map<std::string, std::string> torch_op_files(const std::vector<TorchOpSpace
   family_values["BUFFERS_PY"] = buffer_list(first, family, true);
   family_values["NAME"] = name;
 
-  std::size_t buffer_count = 0;
-  for (const auto& argument : first.arguments()) buffer_count += is_buffer(argument) ? 1 : 0;
   const std::map<std::string, std::string> values{
       {"NAME", name},
       {"FAMILY", family.name},
       {"SPACES", space_names},
       {"ARCH", full_arch},
       {"TORCH_ARCH", torch_arch(full_arch, first.arch_suffix())},
-      {"SCHEMA", family.schema},
       {"EXTERNS", externs_text},
       {"WRAPPERS", wrappers_text},
       {"TUNED", tuned.substr(0, tuned.size() - 1)},
@@ -181,9 +207,10 @@ std::map<std::string, std::string> torch_op_files(const std::vector<TorchOpSpace
       {"DTYPE_LIST", dtype_list},
       {"PY_SPACES", py_spaces},
       {"SIZE_COUNT", std::to_string(first.sizes().size())},
-      {"BUFFER_COUNT", std::to_string(buffer_count)},
+      {"BUFFER_COUNT", std::to_string(buffer_names(first).size())},
       {"DISPATCH_FILES", dispatch_files},
       {"USAGE", family.usage},
+      {"REGISTRATIONS", registrations(first, family, name)},
   };
   auto with_family = [&](const char* family_text) {
     auto all = values;

@@ -34,10 +34,18 @@ const TorchFamily& torch_family_of(const SearchSpace& space) {
 }
 
 DType torch_element_type(const SearchSpace& space) {
+  const TorchFamily& family = torch_family_of(space);
   std::optional<DType> type;
   for (const auto& argument : space.arguments()) {
     if (!argument.is_vector || argument.is_scratch || argument.is_tensor_map) continue;
     if (argument.dtype == DType::i32 || argument.dtype == DType::i64) continue;  // lengths, tables
+    if (among(family.float32_buffers, argument.name)) {
+      if (argument.dtype != DType::f32)
+        throw Error("--torch: " + space.name() + "'s " + argument.name +
+                    " must be float (fp32 whatever the op's dtype), not " +
+                    std::string(to_string(argument.dtype)));
+      continue;
+    }
     if (argument.dtype != DType::f16 && argument.dtype != DType::bf16)
       throw Error("--torch exports spaces of 16-bit float buffers: " + space.name() + "'s " + argument.name +
                   " is " + std::string(to_string(argument.dtype)));
@@ -54,22 +62,30 @@ bool has_size(const SearchSpace& space, const std::string& name) {
   return std::any_of(sizes.begin(), sizes.end(), [&](const SizeSpec& size) { return size.name == name; });
 }
 
+bool has_buffer(const SearchSpace& space, const std::string& name) {
+  const auto& arguments = space.arguments();
+  return std::any_of(arguments.begin(), arguments.end(), [&](const ArgumentDecl& argument) {
+    return argument.name == name && argument.is_vector && !argument.is_scratch && !argument.is_tensor_map;
+  });
+}
+
 std::string buffers_and_sizes_refusal(const SearchSpace& space, const std::vector<std::string>& inputs,
-                                      const std::vector<std::string>& optional_inputs,
-                                      const std::string& output, const std::vector<std::string>& sizes,
+                                      const std::vector<std::string>& outputs,
+                                      const std::vector<std::string>& optional_buffers,
+                                      const std::vector<std::string>& sizes,
                                       const std::vector<std::string>& optional_sizes) {
   std::vector<std::string> seen;
   for (const auto& argument : space.arguments()) {
     if (!argument.is_vector || argument.is_scratch || argument.is_tensor_map) continue;
-    if (!among(inputs, argument.name) && argument.name != output) return "it has the buffer " + argument.name;
+    const bool output = among(outputs, argument.name);
+    if (!among(inputs, argument.name) && !output) return "it has the buffer " + argument.name;
     const bool read_only = argument.is_input && !argument.is_output;
-    if ((argument.name == output) == read_only)
-      return argument.name + " is " + (read_only ? "read-only" : "written");
+    if (output == read_only) return argument.name + " is " + (read_only ? "read-only" : "written");
     seen.push_back(argument.name);
   }
-  for (const auto& name : inputs)
-    if (!among(seen, name) && !among(optional_inputs, name)) return "it lacks the buffer " + name;
-  if (!among(seen, output)) return "it lacks the buffer " + output;
+  for (const auto& names : {inputs, outputs})
+    for (const auto& name : names)
+      if (!among(seen, name) && !among(optional_buffers, name)) return "it lacks the buffer " + name;
   for (const auto& size : space.sizes())
     if (!among(sizes, size.name)) return "it has the size " + size.name;
   for (const auto& name : sizes)

@@ -18,6 +18,13 @@ struct TorchExpression {
   std::string cpp, python;
 };
 
+// One op a family registers for a space: torch.ops.evotune.<name><suffix>(schema) -> returns, implemented by
+// the binding's op_cuda<suffix>, op_meta<suffix> and op_cpu<suffix>.
+struct TorchOpForm {
+  std::string suffix;   // "" for the op the export names, "_with_lse" for attention's (o, lse)
+  std::string returns;  // "Tensor", "(Tensor, Tensor)"
+};
+
 struct TorchFamily {
   std::string name;         // "attention": its checks are torch_op_checks_attention.hpp
   std::string schema;       // the op's arguments as torch.library declares them
@@ -28,10 +35,15 @@ struct TorchFamily {
   std::string usage;        // the loader's docstring lines on the op
   // Every buffer and size the family knows (a space of the family has some of them): how the op computes it.
   std::map<std::string, TorchExpression> buffers, sizes;
+  // Buffers that are fp32 whatever the op's dtype (attention's row log-sum-exps, LSE); the others are of the
+  // op's dtype.
+  std::vector<std::string> float32_buffers;
   // "" when `space` is of this family, else why not.
   std::string (*refusal)(const SearchSpace& space);
   // The family's own template values for `space` ({{KEY}} -> text).
   std::map<std::string, std::string> (*values)(const SearchSpace& space);
+  // The ops the binding registers for `space`, the one the export names first.
+  std::vector<TorchOpForm> (*forms)(const SearchSpace& space);
 };
 
 // Every family an op can be exported for.
@@ -40,9 +52,9 @@ const std::vector<TorchFamily>& torch_families();
 // The family of `space`; throws Error (one line) saying why each family refuses it.
 const TorchFamily& torch_family_of(const SearchSpace& space);
 
-// The one element type of the space's floating-point Vector buffers (the op's dtype; integer ones, a cache's
-// lengths or block table, are the family's to check); throws Error when they mix types or are not 16-bit
-// floats.
+// The one element type of the space's Vector buffers (the op's dtype): its family's float32_buffers aside
+// (those must be fp32) and integer ones (a cache's lengths or block table, the family's to check); throws
+// Error when they mix types or are not 16-bit floats.
 DType torch_element_type(const SearchSpace& space);
 
 // Families' definitions (torch_attention.cpp, torch_gemm.cpp, torch_decode.cpp).
@@ -55,14 +67,17 @@ TorchFamily decode_torch_family();
 namespace evotune {
 
 // For a family's refusal: "" when the space's buffers (Vector arguments that are neither scratch nor tensor
-// maps) are the read-only `inputs` (those in `optional_inputs` may be missing) and the written `output`,
+// maps) are the read-only `inputs` and the written `outputs` (those in `optional_buffers` may be missing),
 // and its sizes are `sizes` (those in `optional_sizes` may be missing); else what differs.
 std::string buffers_and_sizes_refusal(const SearchSpace& space, const std::vector<std::string>& inputs,
-                                      const std::vector<std::string>& optional_inputs,
-                                      const std::string& output, const std::vector<std::string>& sizes,
+                                      const std::vector<std::string>& outputs,
+                                      const std::vector<std::string>& optional_buffers,
+                                      const std::vector<std::string>& sizes,
                                       const std::vector<std::string>& optional_sizes);
 
 // Whether the space has the problem size `name`.
 bool has_size(const SearchSpace& space, const std::string& name);
+// Whether the space has the buffer `name` (a Vector argument that is neither scratch nor a tensor map).
+bool has_buffer(const SearchSpace& space, const std::string& name);
 
 }  // namespace evotune

@@ -9,7 +9,7 @@ namespace evotune {
 namespace {
 
 std::string refusal(const SearchSpace& space) {
-  return buffers_and_sizes_refusal(space, {"A", "B", "bias"}, {"bias"}, "D",
+  return buffers_and_sizes_refusal(space, {"A", "B", "bias"}, {"D"}, {"bias"},
                                    {"M", "N", "K", "B_KMAJOR", "BIAS", "ACT"}, {"B_KMAJOR", "BIAS", "ACT"});
 }
 
@@ -47,8 +47,12 @@ TorchFamily gemm_torch_family() {
        {"B_KMAJOR", {"b_kmajor ? 1 : 0", "1 if b_kmajor else 0"}},
        {"BIAS", {"bias.has_value() ? 1 : 0", "0 if bias is None else 1"}},
        {"ACT", {"0", "0"}}},  // no activation: the op is the product (+ bias)
+      {},
       refusal,
       values,
+      [](const SearchSpace&) {
+        return std::vector<TorchOpForm>{{"", "Tensor"}};
+      },
   };
 }
 

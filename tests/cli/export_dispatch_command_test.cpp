@@ -47,7 +47,7 @@ TEST_F(ExportDispatchCommand, RecordedSweepsExportOneFileThatCompilesForSm90a) {
   const std::string text = read(file);
   for (const auto* part :
        {"extern \"C\" int flash_attn_fwd_wgmma_dispatch(const half* Q, const half* K, "
-        "const half* V, half* O, long long size_B",
+        "const half* V, half* O, float* LSE, long long size_B",
         "extern \"C\" int flash_attn_fwd_wgmma_pick(", "flash_attn_fwd_wgmma_error_string(",
         "// tuned:   B=8,CAUSAL=0,D=64,H=8,HKV=8,S=512,SKV=512 -> "})
     EXPECT_NE(text.find(part), std::string::npos) << part;
@@ -110,7 +110,7 @@ TEST_F(ExportDispatchCommand, WhatCannotBeExportedIsRefusedInOneLine) {
       "export " + kSaxpy + " --dispatch --config 1 -o " + (dir_ / "x.cu").string() + " --db " + db.string(),
       "drop --config and --problem");
   expect_refused("export " + kSaxpy + " --torch " + (dir_ / "op").string() + " --db " + db.string(),
-                 "--torch exports attention or gemm spaces only, and saxpy is none of them");
+                 "--torch exports attention or gemm or decode spaces only, and saxpy is none of them");
   expect_refused("export " + kSaxpy + " --dispatch -o " + (dir_ / "x.cu").string() + " --db " +
                      (dir_ / "none.db").string(),
                  "none.db");

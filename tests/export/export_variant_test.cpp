@@ -109,8 +109,9 @@ TEST(ExportVariant, ExportsCompileWithNvcc) {
   EXPECT_EQ(nvcc_error(bf16, "mma_bf16"), "");
 }
 
-// The wgmma space's TMA variants: the launcher takes Q, K, V, O as buffers, encodes one tensor map per
-// buffer with the driver's encoder found through the runtime, and passes them by value; it builds for sm_90a.
+// The wgmma space's TMA variants: the launcher takes Q, K, V, O and LSE as buffers, encodes a tensor map for
+// each of Q, K, V and O with the driver's encoder found through the runtime, and passes them by value (LSE as
+// its pointer); it builds for sm_90a.
 // Persistent: min(SMs, work tiles) blocks, here the 64 work tiles (8 of 128 rows x 8 heads; an H100 has 132
 // SMs).
 TEST(ExportVariant, TensorMapsAreEncodedByTheLauncher) {
@@ -128,8 +129,8 @@ TEST(ExportVariant, TensorMapsAreEncodedByTheLauncher) {
   EXPECT_TRUE(contains(text, "const cuuint32_t box[] = {64u, 64u, 1u};"));  // O: 64 rows per warpgroup
   EXPECT_TRUE(contains(text, "evotune_tensor_map_arg{&O_map_encoded}"));
   EXPECT_TRUE(contains(text, "const dim3 grid(64, 1, 1);"));
-  EXPECT_TRUE(
-      contains(text, "flash_attn_fwd_wgmma_launch(const half* Q, const half* K, const half* V, half* O"));
+  EXPECT_TRUE(contains(
+      text, "flash_attn_fwd_wgmma_launch(const half* Q, const half* K, const half* V, half* O, float* LSE"));
   if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
   EXPECT_EQ(nvcc_error(text, "wgmma_tma", "sm_90a"), "");
 }

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
 #include "export/torch_op_checks_attention.hpp"
@@ -87,33 +88,83 @@ TEST(TorchExport, AnAttentionSpaceGivesTheAttentionOp) {
   EXPECT_TRUE(has(binding,
                   "const long long sizes[] = {q.size(0), q.size(1), k.size(1), q.size(2), k.size(2), "
                   "q.size(3), is_causal ? 1 : 0};"));
+  // The buffers in the space's order: Q, K, V, O, then the rows' log-sum-exps (fp32 whatever the dtype).
+  EXPECT_TRUE(has(binding,
+                  "void* const buffers[] = {q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(), "
+                  "lse.data_ptr()};"));
+  EXPECT_TRUE(has(binding, "constexpr bool kLse = true;"));
   EXPECT_TRUE(
-      has(binding, "void* const buffers[] = {q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr()};"));
+      has(binding, "lse = at::empty({q.size(0), q.size(1), q.size(2)}, q.options().dtype(at::kFloat));"));
   EXPECT_TRUE(has(binding, "const std::vector<std::string> kDtypes = {\"float16\"};"));
   EXPECT_TRUE(has(binding, "{at::kHalf, flash_attn_fwd_wgmma_pick_at, "));
+  EXPECT_TRUE(
+      has(binding,
+          "extern \"C\" int flash_attn_fwd_wgmma_dispatch(const half*, const half*, const half*, half*, "
+          "float*, long long, "));
   EXPECT_TRUE(has(binding,
                   "return flash_attn_fwd_wgmma_dispatch(static_cast<const half*>(b[0]), "
                   "static_cast<const half*>(b[1]), static_cast<const half*>(b[2]), "
-                  "static_cast<half*>(b[3]), s[0], s[1], s[2], s[3], s[4], s[5], s[6], workspace, bytes, "
-                  "stream);"));
+                  "static_cast<half*>(b[3]), static_cast<float*>(b[4]), s[0], s[1], s[2], s[3], s[4], s[5], "
+                  "s[6], workspace, bytes, stream);"));
   EXPECT_TRUE(has(binding, "TORCH_CHECK(true || !is_causal"));
+  // Two ops: the one the export names returns o; <name>_with_lse returns (o, lse), for a backward pass.
   EXPECT_TRUE(
-      has(binding, "TORCH_LIBRARY_IMPL(evotune, Meta, m) { m.impl(\"flash_attn_fwd_wgmma\", &op_meta); }"));
+      has(binding,
+          "  m.def(\"flash_attn_fwd_wgmma_with_lse(Tensor q, Tensor k, Tensor v, bool is_causal=False) "
+          "-> (Tensor, Tensor)\");\n"));
+  for (const char* key : {"CUDA", "Meta", "CPU"}) {
+    const std::string impl = std::string("TORCH_LIBRARY_IMPL(evotune, ") + key + ", m) {\n";
+    const std::string function = key == std::string("CUDA")   ? "op_cuda"
+                                 : key == std::string("Meta") ? "op_meta"
+                                                              : "op_cpu";
+    EXPECT_TRUE(has(binding, impl + "  m.impl(\"flash_attn_fwd_wgmma\", &" + function + ");\n  m.impl(\"" +
+                                 "flash_attn_fwd_wgmma_with_lse\", &" + function + "_with_lse);\n}\n"))
+        << key;
+  }
+  EXPECT_TRUE(has(binding, "return std::get<0>(op_cuda_with_lse(q, k, v, is_causal));"));
   // An empty problem (S = 0) returns an empty output before any variant is picked or launched, both ways.
   EXPECT_LT(binding.find("if (q.numel() == 0) return;"), binding.find("require_variant(q.scalar_type()"));
-  EXPECT_LT(binding.find("if (q.numel() == 0) return o;"), binding.find("launch(q, buffers, sizes);"));
+  ASSERT_NE(binding.find("launch(q, buffers, sizes);"), std::string::npos);
+  EXPECT_LT(binding.find("if (q.numel() == 0) return {o, lse};"), binding.find("launch(q, buffers, sizes);"));
   const std::string& load = files.at("load.py");
   EXPECT_LT(load.find("if q.numel() == 0:\n            return  #"), load.find("prebuilt.require_variant("));
-  EXPECT_LT(load.find("if q.numel() == 0:\n            return o"),
-            load.find("prebuilt.launch(q, [q, k, v, o], "
-                      "[q.shape[0], q.shape[1], k.shape[1], q.shape[2], "
-                      "k.shape[2], q.shape[3], 1 if is_causal else 0])"));
+  const std::size_t launch = load.find(
+      "prebuilt.launch(q, [q, k, v, o, lse], [q.shape[0], q.shape[1], k.shape[1], q.shape[2], k.shape[2], "
+      "q.shape[3], 1 if is_causal else 0])");
+  ASSERT_NE(launch, std::string::npos);
+  EXPECT_LT(load.find("if q.numel() == 0:\n            return o, lse"), launch);
+  EXPECT_TRUE(has(load, "    lse_output = True\n"));
+  EXPECT_TRUE(has(load, "@torch.library.custom_op(op + \"_with_lse\", mutates_args=())"));
+  EXPECT_TRUE(has(load, "-> Tuple[torch.Tensor, torch.Tensor]:"));
+  EXPECT_TRUE(has(load, "q.new_empty(q.shape[:3], dtype=torch.float32)"));
+  EXPECT_TRUE(has(files.at("README.md"),
+                  "`torch.ops.evotune.flash_attn_fwd_wgmma_with_lse(q, k, v, "
+                  "is_causal=False)` returns `(o, lse)`"));
   EXPECT_TRUE(has(load, "SPACES = {torch.float16: \"flash_attn_fwd_wgmma\"}"));
   EXPECT_TRUE(has(load, "TORCH_ARCH = \"9.0a\""));
   EXPECT_TRUE(has(load, "self.checks = lib.evotune_check_attention"));
   expect_python(load);
   EXPECT_TRUE(has(files.at("build_so.sh"), "-arch=sm_90a flash_attn_fwd_wgmma_dispatch.cu checks_c_api.cpp"));
   EXPECT_TRUE(has(files.at("build_so.sh"), "#include \"torch_op_checks_attention.hpp\""));
+}
+
+// An attention space that writes O alone (the mma space): the one op, no (o, lse) op, no lse buffer.
+TEST(TorchExport, AnAttentionSpaceWithoutLseGivesTheOneOp) {
+  const auto files = files_of({"search_spaces/flash_attn_fwd_mma.json"}, "attn_mma");
+  expect_rendered(files);
+  const std::string& binding = files.at("binding.cpp");
+  EXPECT_TRUE(has(binding,
+                  "m.def(\"attn_mma(Tensor q, Tensor k, Tensor v, bool is_causal=False) -> Tensor\");\n}\n"));
+  EXPECT_FALSE(has(binding, "\"attn_mma_with_lse"));
+  EXPECT_TRUE(has(binding, "TORCH_LIBRARY_IMPL(evotune, CUDA, m) {\n  m.impl(\"attn_mma\", &op_cuda);\n}\n"));
+  EXPECT_TRUE(has(binding, "constexpr bool kLse = false;"));
+  EXPECT_TRUE(
+      has(binding, "void* const buffers[] = {q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr()};"));
+  const std::string& load = files.at("load.py");
+  EXPECT_TRUE(has(load, "    lse_output = False\n"));
+  EXPECT_TRUE(has(load, "prebuilt.launch(q, [q, k, v, o], "));
+  expect_python(load);
+  EXPECT_FALSE(has(files.at("README.md"), "_with_lse"));
 }
 
 // One op over the fp16 space and its bf16 twin: both dispatchers, each dtype to its own, the dtypes listed
@@ -171,6 +222,8 @@ TEST(TorchExport, TheGemmSpaceGivesTheGemmOpWithBiasAndBothLayouts) {
                   "void* const buffers[] = {a.data_ptr(), b.data_ptr(), bias.has_value() ? "
                   "bias->data_ptr() : nullptr, d.data_ptr()};"));
   EXPECT_TRUE(has(binding, "evotune_op::check_gemm_inputs(kOp, kDtypes, tensors, b_kmajor, 8, need_cuda)"));
+  EXPECT_TRUE(
+      has(binding, "TORCH_LIBRARY_IMPL(evotune, Meta, m) {\n  m.impl(\"gemm_wgmma\", &op_meta);\n}\n"));
   EXPECT_TRUE(has(binding, "TORCH_CHECK(true || !bias.has_value()"));
   EXPECT_TRUE(has(binding, "TORCH_CHECK(true || !b_kmajor"));
   EXPECT_TRUE(has(binding, "{at::kBFloat16, gemm_wgmma_bf16_pick_at, "));
@@ -277,6 +330,54 @@ TEST(TorchExport, WhatCannotMakeOneOpIsRefusedInOneLine) {
   EXPECT_EQ(
       refusal({"search_spaces/flash_attn_fwd_wgmma.json", "search_spaces/flash_attn_fwd_wgmma_bf16.json"}),
       "");
+}
+
+// The bf16 wgmma space rewritten by `edit` into a temporary file (its kernels by absolute path).
+std::string edited_bf16_space(const std::string& tag, void (*edit)(nlohmann::ordered_json&)) {
+  const std::filesystem::path source = "search_spaces/flash_attn_fwd_wgmma_bf16.json";
+  auto space = nlohmann::ordered_json::parse(std::ifstream(source));  // Expressions in order
+  for (const char* section : {"KernelSpecification", "Reference"}) {
+    auto& file = space[section]["KernelFile"];
+    file =
+        std::filesystem::absolute(source.parent_path() / file.get<std::string>()).lexically_normal().string();
+  }
+  edit(space);
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("evotune_torch_" + tag + "_" + std::to_string(::getpid()) + ".json");
+  std::ofstream(path) << space.dump();
+  return path.string();
+}
+
+// The spaces of one op have the same buffers (the binding passes the first one's list to each dispatcher),
+// and a family's fp32 buffer (attention's LSE) is float whatever the dtype.
+TEST(TorchExport, SpacesOfOneOpHaveTheSameBuffersAndLseIsFloat) {
+  const std::string without_lse = edited_bf16_space("without_lse", [](nlohmann::ordered_json& space) {
+    auto& arguments = space["KernelSpecification"]["Arguments"];
+    for (auto it = arguments.begin(); it != arguments.end(); ++it)
+      if ((*it)["Name"] == "LSE") {
+        arguments.erase(it);
+        break;
+      }
+    for (auto& launch : space["KernelSpecification"]["Launches"]) {
+      auto& names = launch["Arguments"];
+      names.erase(std::find(names.begin(), names.end(), "LSE"));
+    }
+    auto& names = space["Reference"]["Arguments"];
+    names.erase(std::find(names.begin(), names.end(), "LSE"));
+  });
+  EXPECT_EQ(refusal({"search_spaces/flash_attn_fwd_wgmma.json", without_lse}),
+            "--torch makes one op of spaces with the same buffers: flash_attn_fwd_wgmma and "
+            "flash_attn_fwd_wgmma_bf16 differ");
+  EXPECT_EQ(refusal({without_lse}), "");
+  const std::string half_lse = edited_bf16_space("half_lse", [](nlohmann::ordered_json& space) {
+    for (auto& argument : space["KernelSpecification"]["Arguments"])
+      if (argument["Name"] == "LSE") argument["Type"] = "bfloat16";
+  });
+  EXPECT_EQ(refusal({half_lse}),
+            "--torch: flash_attn_fwd_wgmma_bf16's LSE must be float (fp32 whatever the op's dtype), not "
+            "bfloat16");
+  std::filesystem::remove(without_lse);
+  std::filesystem::remove(half_lse);
 }
 
 // The ctypes path's entry points give the same messages as the checks.

@@ -1,4 +1,6 @@
-// The attention reference kernel against a float64 CPU computation, on ragged, causal and both head sizes.
+// The attention reference kernels against a float64 CPU computation, on ragged, causal and both head sizes:
+// O, and where the space has it (the grouped reference of the wgmma spaces) each row's log-sum-exp LSE, rows
+// that see no key (causal, S > SKV) among them.
 #include "support/attention_reference.hpp"
 
 #include <gtest/gtest.h>
@@ -38,7 +40,15 @@ TEST_P(AttentionReference, MatchesFloat64OnTheCpu) {
   const DType dtype = space.buffers(sizes).front().dtype;  // f16 or bf16, the same for Q, K, V, O
   ASSERT_TRUE(dtype == DType::f16 || dtype == DType::bf16);
   const auto to_bits = dtype == DType::f16 ? double_to_half : double_to_bfloat16;
+  std::vector<std::string> outputs{"O"};
   for (const BufferSpec& buffer : space.buffers(sizes)) {
+    if (buffer.name == "LSE") {  // fp32 [B, H, S], starting as NaN
+      ASSERT_EQ(buffer.dtype, DType::f32);
+      ASSERT_FALSE(buffer.is_input);
+      buffers[buffer.name] = test::as_bytes(std::vector<float>(buffer.count, NAN));
+      outputs.push_back(buffer.name);
+      continue;
+    }
     ASSERT_EQ(buffer.dtype, dtype);
     std::vector<std::uint16_t> bits(buffer.count, to_bits(NAN));  // outputs start as NaN
     if (buffer.is_input)
@@ -46,8 +56,9 @@ TEST_P(AttentionReference, MatchesFloat64OnTheCpu) {
     host[buffer.name] = to_doubles(bits.data(), dtype, buffer.count);
     buffers[buffer.name] = test::as_bytes(bits);
   }
-  const std::vector<unsigned char> out_bytes = test::run_reference(space, sizes, buffers, "O");
-  ASSERT_FALSE(out_bytes.empty());
+  const auto results = test::run_reference(space, sizes, buffers, outputs);
+  ASSERT_EQ(results.size(), outputs.size());
+  const std::vector<unsigned char>& out_bytes = results.at("O");
   const std::vector<double> out =
       to_doubles(out_bytes.data(), dtype, static_cast<std::int64_t>(out_bytes.size() / 2));
   // Spaces without grouped heads or a key length of their own have K/V of Q's shape.
@@ -56,16 +67,35 @@ TEST_P(AttentionReference, MatchesFloat64OnTheCpu) {
   };
   const test::AttentionShape shape{sizes.at("B"),       sizes.at("H"), size_or("HKV", "H"),    sizes.at("S"),
                                    size_or("SKV", "S"), sizes.at("D"), sizes.at("CAUSAL") != 0};
-  const std::vector<double> expected = test::attention_float64(host["Q"], host["K"], host["V"], shape);
+  const test::AttentionOutputs expected_outputs =
+      test::attention_forward_float64(host["Q"], host["K"], host["V"], shape);
+  const std::vector<double>& expected = expected_outputs.o;
   const test::AttentionError error = test::attention_error(out, expected);
   EXPECT_EQ(error.non_finite, 0) << "elements not written or not finite";
   std::printf("reference vs float64 (%s, %s): max_abs %.3g, rel_l2 %.3g\n", GetParam().problem,
               std::string(to_string(dtype)).c_str(), error.max_abs, error.rel_l2);
-  // fp32 arithmetic on the inputs, output rounded to the element type: half an ulp of values below 1 is
-  // <= 2.5e-4 in fp16 and <= 2e-3 in bf16.
+  // fp32 (flash_attn_ref.cu) or fp64 (the grouped reference) arithmetic on the inputs, output rounded to the
+  // element type: half an ulp of values below 1 is <= 2.5e-4 in fp16 and <= 2e-3 in bf16.
   const double limit = dtype == DType::f16 ? 1e-3 : 4e-3;
   EXPECT_LE(error.max_abs, limit);
   EXPECT_LE(error.rel_l2, limit);
+
+  if (!results.count("LSE")) return;  // flash_attn_ref.cu and the mma spaces write O alone
+  const std::vector<unsigned char>& lse_bytes = results.at("LSE");
+  const std::vector<double> lse =
+      to_doubles(lse_bytes.data(), DType::f32, static_cast<std::int64_t>(lse_bytes.size() / 4));
+  ASSERT_EQ(lse.size(), expected_outputs.lse.size());
+  const test::AttentionError lse_error = test::attention_error(lse, expected_outputs.lse);
+  EXPECT_EQ(lse_error.non_finite, 0) << "LSE elements not written or not finite";
+  std::printf("reference LSE vs float64 (%s): max_abs %.3g\n", GetParam().problem, lse_error.max_abs);
+  // fp64 arithmetic, rounded once to fp32: half an ulp of |LSE| < 16 is below 1e-6.
+  EXPECT_LE(lse_error.max_abs, 1e-5);
+  // A row that sees no key (causal, S > SKV) has LSE 0 exactly.
+  for (std::size_t i = 0; i < lse.size(); ++i) {
+    if (shape.causal && static_cast<std::int64_t>(i) % shape.s + shape.skv - shape.s < 0) {
+      EXPECT_EQ(lse[i], 0.0) << "row " << i << " sees no key";
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -3,6 +3,8 @@
 // 64-column slabs and an n128 P V), causal, every consumer warpgroup count, stage count and tile width; each
 // with the space's special inputs (scores far past fp32's exp range, K = 0) and the S + 1 problem besides the
 // random rounds. Skips where the GPU is not compute capability 9.0, which has no wgmma.
+// Every case validates both outputs against the reference's: O and the rows' log-sum-exps LSE (fp32
+// [B, H, S], NaN-poisoned before each launch, so an unwritten row fails as a wrong one does).
 // Suites: Shapes (both step-2 flags 0, the first step's path), WarpSpecialized (producer warpgroup on
 // mbarriers, no overlap), IntraWgOverlap (overlap, consumers load), Both (FlashAttention-3's combination, its
 // tile shapes among them), Pingpong (both and the warpgroups' turns), Bf16 (the bf16 space, every path), Tma,
@@ -13,6 +15,7 @@
 // than the queries', causal aligned to the bottom right, rows that see no key) on every path.
 #include <gtest/gtest.h>
 
+#include "space/search_space.hpp"
 #include "support/eval_variant.hpp"
 
 namespace evotune {
@@ -28,6 +31,12 @@ class AttentionWgmma : public ::testing::TestWithParam<Case> {};
 
 TEST_P(AttentionWgmma, MatchesTheReference) {
   if (const std::string why = test::missing_gpu(true); !why.empty()) GTEST_SKIP() << why;
+  // The outputs evotune eval compares: O and LSE, whichever path the config compiles.
+  const SearchSpace space = SearchSpace::load(GetParam().space);
+  std::vector<std::string> outputs;
+  for (const BufferSpec& buffer : space.buffers(space.resolve_problem(GetParam().problem)))
+    if (buffer.is_output) outputs.push_back(buffer.name);
+  ASSERT_EQ(outputs, (std::vector<std::string>{"O", "LSE"}));
   test::eval_variant("kernels/attention/flash_attn_fwd_wgmma.cu", GetParam().space, GetParam().problem,
                      GetParam().params, 2 + 2 + 2,
                      "two random rounds, two special ones, S + 1 (and SKV + 1), S + 1 with SKV + 67");

@@ -1,7 +1,7 @@
 // The dispatching export of the wgmma space over its eight recorded H100 problems, built with nvcc beside
-// tests/gpu/attention_dispatch_harness.cu and run against a float64 CPU reference, directly and from a CUDA
-// graph: at a tuned shape, at two untuned ones (nearest tuned problem, geometry computed at run time), and
-// refused with its message at an untuned head dimension.
+// tests/gpu/attention_dispatch_harness.cu and its O and LSE run against a float64 CPU reference, directly and
+// from a CUDA graph: at a tuned shape, at two untuned ones (nearest tuned problem, geometry computed at run
+// time), and refused with its message at an untuned head dimension.
 #include "export/export_dispatch.hpp"
 
 #include <gtest/gtest.h>

@@ -11,7 +11,8 @@ multiple of 8, mismatched K, an untuned compile-time size) and for its empty pro
 
 Attention: flash_attn_fwd_wgmma.json from two recorded H100 sweeps (replayed) and its bf16 twin tuned
 briefly on this GPU, exported as one op and checked against F.scaled_dot_product_attention in fp32 in both
-dtypes, in a CUDA graph and under torch.compile, and for mixed and untuned dtypes.
+dtypes, in a CUDA graph and under torch.compile, and for mixed and untuned dtypes; its twin <op>_with_lse's
+rows' log-sum-exps (fp32 in both dtypes) against torch.logsumexp of the fp32 scores.
 
 Usage: tests/gpu/torch_op_dtypes_test.py EVOTUNE   (from the repository root). Exit 77: no GPU or no PyTorch."""
 import os
@@ -159,6 +160,20 @@ def attention_tests(evotune, work, torch, F):
                       f"{label} {name}: B={b},H={h},S={s},D=64: max abs error {worst:.2e}")
 
     correct(op, "torch.ops.evotune")
+
+    def correct_lse(attention_with_lse, label):
+        for dtype in (torch.float16, torch.bfloat16):
+            name = str(dtype).replace("torch.", "")
+            for b, h, s in ATTENTION_TUNED + [(2, 4, 300)]:
+                q, k, v = inputs(b, h, s, dtype)
+                o, lse = attention_with_lse(q, k, v)
+                scores = q.float() @ k.float().transpose(-1, -2) / 8.0  # 1 / sqrt(64)
+                worst = (lse - torch.logsumexp(scores, dim=-1)).abs().max().item()
+                check(o.dtype == dtype and lse.dtype == torch.float32 and error(o, q, k, v) <= ATTENTION_TOLERANCE[name]
+                      and worst <= ATTENTION_TOLERANCE[name],
+                      f"{label} {name}: B={b},H={h},S={s},D=64: lse max abs error {worst:.2e}")
+
+    correct_lse(torch.ops.evotune.attention_dtypes_with_lse, "torch.ops.evotune (with lse)")
     q, k, v = inputs(1, 8, 512, torch.float16)
     expect_error(lambda: op(q.float(), k.float(), v.float()), "must be float16 or bfloat16", "attention: fp32")
     expect_error(lambda: op(q, k.bfloat16(), v), "k is bfloat16 but q is float16", "attention: mixed dtypes")
@@ -185,6 +200,7 @@ def attention_tests(evotune, work, torch, F):
     check(prebuilt.wait() == 0, "attention: build_so.sh built the ctypes library")
     if prebuilt.returncode == 0:
         correct(load.load_prebuilt(), "ctypes")
+        correct_lse(torch.ops.evotune_prebuilt.attention_dtypes_with_lse, "ctypes (with lse)")
 
 
 def main():

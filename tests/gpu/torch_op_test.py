@@ -4,9 +4,11 @@ replayed into a database (no tuning), exported, built with torch.utils.cpp_exten
 build_so.sh (ctypes), and checked against F.scaled_dot_product_attention in fp32 at every tuned shape and two
 untuned ones, inside a CUDA graph and under torch.compile(fullgraph=True), and for its errors: fp32 input, a
 CPU tensor, a non-contiguous tensor, an untuned head dimension and is_causal; and that an empty sequence
-(S = 0) gives an empty output.
+(S = 0) gives an empty output. Its twin <op>_with_lse, both ways: (o, lse) with o the op's own and lse, the
+rows' log-sum-exps [B, H, S] fp32, against torch.logsumexp of the fp32 scores, under torch.compile too.
 
 Usage: tests/gpu/torch_op_test.py EVOTUNE   (from the repository root). Exit 77: no GPU or no PyTorch."""
+import math
 import os
 import subprocess
 import sys
@@ -101,6 +103,30 @@ def main():
 
     correct(op, "torch.ops.evotune")
 
+    def lse_error(lse, q, k):
+        scores = q.float() @ k.float().transpose(-1, -2) / math.sqrt(q.shape[-1])
+        return (lse - torch.logsumexp(scores, dim=-1)).abs().max().item()
+
+    def with_lse(attention_with_lse, attention, label):
+        """(o, lse): o the op's own, lse the rows' log-sum-exps [B, H, S] fp32 (natural log)."""
+        for b, h, s in TUNED + UNTUNED:
+            q, k, v = inputs(b, h, s)
+            o, lse = attention_with_lse(q, k, v)
+            check(lse.dtype == torch.float32 and tuple(lse.shape) == (b, h, s),
+                  f"{label}: lse is {lse.dtype} of shape {tuple(lse.shape)}")
+            check(torch.equal(o, attention(q, k, v)), f"{label}: B={b},H={h},S={s}: o is the op's")
+            worst = lse_error(lse, q, k)
+            check(worst <= TOLERANCE, f"{label}: B={b},H={h},S={s},D=64: lse max abs error {worst:.2e}")
+        o, lse = attention_with_lse(*inputs(1, 8, 0))
+        check(tuple(o.shape) == (1, 8, 0, 64) and tuple(lse.shape) == (1, 8, 0),
+              f"{label}: S = 0 gives shapes {tuple(o.shape)}, {tuple(lse.shape)}")
+        compiled = torch.compile(lambda q, k, v: attention_with_lse(q, k, v)[1] * 2.0, fullgraph=True)
+        q, k, v = inputs(2, 4, 300)
+        worst = lse_error(compiled(q, k, v) / 2.0, q, k)
+        check(worst <= TOLERANCE, f"{label}: lse under torch.compile(fullgraph=True): max abs error {worst:.2e}")
+
+    with_lse(getattr(torch.ops.evotune, load.NAME + "_with_lse"), op, "torch.ops.evotune (with lse)")
+
     def empty_sequence(attention, label):
         q, k, v = inputs(1, 8, 0)
         try:
@@ -150,6 +176,7 @@ def main():
     if prebuilt.returncode == 0:
         ctypes_op = load.load_prebuilt()
         correct(ctypes_op, "ctypes")
+        with_lse(getattr(torch.ops.evotune_prebuilt, load.NAME + "_with_lse"), ctypes_op, "ctypes (with lse)")
         empty_sequence(ctypes_op, "ctypes")
         refusals(ctypes_op, "ctypes")
         compiled = torch.compile(lambda q, k, v: ctypes_op(q, k, v), fullgraph=True)

@@ -145,11 +145,12 @@ class AttentionTest(unittest.TestCase):
             # Spaces of several launches (the mma spaces' SPLITS, the wgmma spaces' TMA_LOADS) export one
             # signature for every config: with a workspace, which their scratch buffers (if any) come from.
             workspace = ["workspace"] if "fwd_mma" in space_file or "fwd_wgmma" in space_file else []
-            grouped = "fwd_wgmma" in space_file  # K/V heads and key length of their own
+            grouped = "fwd_wgmma" in space_file  # K/V heads and key length of their own, and the rows' LSE
             sizes = ["B", "H", "HKV", "S", "SKV"] if grouped else ["B", "H", "S"]
-            self.assertEqual(names, ["Q", "K", "V", "O"] + sizes + ["scale"] + workspace)
-            self.assertEqual(argtypes, [ctypes.c_void_p] * 4 + [ctypes.c_int32] * len(sizes) + [ctypes.c_float] +
-                             [ctypes.c_void_p] * len(workspace) + [ctypes.c_void_p])
+            buffers = ["Q", "K", "V", "O"] + (["LSE"] if grouped else [])
+            self.assertEqual(names, buffers + sizes + ["scale"] + workspace)
+            self.assertEqual(argtypes, [ctypes.c_void_p] * len(buffers) + [ctypes.c_int32] * len(sizes) +
+                             [ctypes.c_float] + [ctypes.c_void_p] * len(workspace) + [ctypes.c_void_p])
             if workspace:
                 self.assertEqual(compare_torch.workspace_signature(space),
                                  (space["KernelSpecification"]["KernelName"] + "_workspace_bytes", sizes,
@@ -159,15 +160,19 @@ class AttentionTest(unittest.TestCase):
         with open(os.path.join(ROOT, "search_spaces/flash_attn_fwd_mma_bf16.json")) as f:
             names = compare_torch.launcher_signature(json.load(f))[1]
         shape = compare_torch.parse_attention_shape("2,4,100,64")
+        # A launcher without LSE needs no lse tensor.
         self.assertEqual(compare_torch.attention_values(names, tensors, shape), [16, 32, 48, 64, 2, 4, 100, 0.125, 80])
         with open(os.path.join(ROOT, "search_spaces/flash_attn_fwd_wgmma.json")) as f:
             names = compare_torch.launcher_signature(json.load(f))[1]
+        with self.assertRaises(KeyError):  # the wgmma launcher writes the rows' log-sum-exps too
+            compare_torch.attention_values(names, tensors, shape)
+        tensors["lse"] = FakeTensor(96)
         # Without grouped heads or a key length of its own, K/V heads and key length are H and S.
         self.assertEqual(compare_torch.attention_values(names, tensors, shape),
-                         [16, 32, 48, 64, 2, 4, 4, 100, 100, 0.125, 80])
+                         [16, 32, 48, 64, 96, 2, 4, 4, 100, 100, 0.125, 80])
         grouped = compare_torch.parse_attention_shape("2,4/2,100/300,64")
         self.assertEqual(compare_torch.attention_values(names, tensors, grouped),
-                         [16, 32, 48, 64, 2, 4, 2, 100, 300, 0.125, 80])
+                         [16, 32, 48, 64, 96, 2, 4, 2, 100, 300, 0.125, 80])
         with self.assertRaises(ValueError):
             compare_torch.attention_values(["Q", "bias"], tensors, shape)
 

@@ -211,8 +211,9 @@ TEST(WgmmaSpace, GroupedHeadsAndKeyLengthDefaultToQueries) {
     EXPECT_EQ(sizes.at("HKV"), 16);
     EXPECT_EQ(sizes.at("SKV"), 1000);
     EXPECT_DOUBLE_EQ(space.flops(sizes), 4.0 * 2 * 16 * 1000 * 1000 * 128 / 2);
-    EXPECT_DOUBLE_EQ(space.bytes(sizes), 2.0 * 4 * 2 * 16 * 1000 * 128);
-    for (const BufferSpec& buffer : space.buffers(sizes)) EXPECT_EQ(buffer.count, 2 * 16 * 1000 * 128);
+    EXPECT_DOUBLE_EQ(space.bytes(sizes), 2.0 * 4 * 2 * 16 * 1000 * 128 + 4.0 * 2 * 16 * 1000);
+    for (const BufferSpec& buffer : space.buffers(sizes))
+      EXPECT_EQ(buffer.count, 2 * 16 * 1000 * (buffer.name == "LSE" ? 1 : 128)) << buffer.name;
     const auto extra = space.extra_problems(sizes);
     ASSERT_EQ(extra.size(), 2u);
     EXPECT_EQ(extra[0].at("S"), 1001);  // one past the tiles, as before
@@ -221,14 +222,54 @@ TEST(WgmmaSpace, GroupedHeadsAndKeyLengthDefaultToQueries) {
     EXPECT_EQ(space.complete_problem({{"B", 2}, {"H", 16}, {"S", 1000}, {"D", 128}, {"CAUSAL", 1}}), sizes);
 
     const Sizes grouped = space.resolve_problem("B=2,H=32,HKV=8,S=512,SKV=4096,D=128,CAUSAL=1");
-    for (const BufferSpec& buffer : space.buffers(grouped))
-      EXPECT_EQ(buffer.count, (buffer.name == "K" || buffer.name == "V" ? 2 * 8 * 4096 : 2 * 32 * 512) * 128)
-          << buffer.name;
+    for (const BufferSpec& buffer : space.buffers(grouped)) {
+      const std::int64_t rows = buffer.name == "K" || buffer.name == "V" ? 2 * 8 * 4096 : 2 * 32 * 512;
+      EXPECT_EQ(buffer.count, rows * (buffer.name == "LSE" ? 1 : 128)) << buffer.name;
+    }
     // Causal, bottom-right: the 512 queries see 4096 - 512 keys each, then a triangle.
     EXPECT_DOUBLE_EQ(space.flops(grouped), 4.0 * 2 * 32 * 128 * (512.0 * 4096 - 512.0 * 512 / 2));
     EXPECT_GT(
         count_if(space, "B=2,H=32,HKV=8,S=512,SKV=4096,D=128,CAUSAL=1", [](const Config&) { return true; }),
         0u);
+  }
+}
+
+// Every config writes the rows' log-sum-exps: LSE, fp32 [B, H, S], an output compared with the reference's,
+// passed right after O (pointer or tensor map) by every launch and to the reference, whose arguments the
+// backward space's reference also follows.
+TEST(WgmmaSpace, EveryConfigWritesLse) {
+  const DeviceInfo hopper = offline_device("sm_90");
+  for (const char* file : {kWgmmaSpace, "search_spaces/flash_attn_fwd_wgmma_bf16.json"}) {
+    const SearchSpace space = SearchSpace::load(file);
+    for (const char* problem : {"B=2,H=8,HKV=2,S=300,SKV=77,D=64,CAUSAL=1", "B=1,H=4,S=513,D=128,CAUSAL=0"}) {
+      const Sizes sizes = space.resolve_problem(problem);
+      std::vector<std::string> outputs;
+      for (const BufferSpec& buffer : space.buffers(sizes)) {
+        if (!buffer.is_output) continue;
+        outputs.push_back(buffer.name);
+        if (buffer.name != "LSE") continue;
+        EXPECT_EQ(buffer.dtype, DType::f32);
+        EXPECT_FALSE(buffer.is_input);
+        EXPECT_EQ(buffer.count, sizes.at("B") * sizes.at("H") * sizes.at("S"));
+      }
+      EXPECT_EQ(outputs, (std::vector<std::string>{"O", "LSE"}));
+      const auto names = [](const LaunchSpec& launch) {
+        std::vector<std::string> list;
+        for (const ArgSpec& arg : launch.args) list.push_back(arg.name);
+        return list;
+      };
+      const std::vector<std::string> sizes_and_scale{"B", "H", "HKV", "S", "SKV", "scale"};
+      std::vector<std::string> expected{"Q", "K", "V", "O", "LSE"};
+      expected.insert(expected.end(), sizes_and_scale.begin(), sizes_and_scale.end());
+      EXPECT_EQ(names(space.reference_launch(sizes, hopper)), expected);
+      for (const Config& config : space.enumerate(sizes, hopper)) {
+        const std::vector<std::string> args = names(space.variant_launch(config, sizes, hopper));
+        ASSERT_EQ(args.size(), 11u);
+        EXPECT_EQ(args[3], config.at("TMA_STORE") ? "O_map" : "O");
+        EXPECT_EQ(args[4], "LSE") << canonical_json(config);
+        EXPECT_EQ(std::vector<std::string>(args.begin() + 5, args.end()), sizes_and_scale);
+      }
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 // The float64 attention reference every GPU test and harness checks against (tests/gpu/attention_*):
-// softmax(Q K^T / sqrt(D)) V, with grouped K/V heads and key lengths of their own, written once. Plain C++,
-// so that nvcc builds it into the harnesses too.
+// softmax(Q K^T / sqrt(D)) V and the rows' log-sum-exps, with grouped K/V heads and key lengths of their own,
+// written once. Plain C++, so that nvcc builds it into the harnesses too.
 #pragma once
 
 #include <algorithm>
@@ -18,16 +18,26 @@ struct AttentionShape {
   bool causal = false;
 };
 
+// O [batch][heads][s][d] and each query row's log-sum-exp of its scaled scores, LSE [batch][heads][s]: ln
+// sum_j e^(q_i . k_j / sqrt(d)) over the keys the row sees (natural log), what a backward pass recomputes P
+// from.
+struct AttentionOutputs {
+  std::vector<double> o, lse;
+};
+
 // The inputs are the 16-bit values the GPU reads, converted to double. A query row that sees no key (causal,
-// s > skv) is 0.
-inline std::vector<double> attention_float64(const std::vector<double>& q, const std::vector<double>& k,
-                                             const std::vector<double>& v, const AttentionShape& shape) {
+// s > skv) has O = 0 and LSE = 0.
+inline AttentionOutputs attention_forward_float64(const std::vector<double>& q, const std::vector<double>& k,
+                                                  const std::vector<double>& v, const AttentionShape& shape) {
   const std::int64_t s = shape.s, skv = shape.skv, d = shape.d, group = shape.heads / shape.kv_heads;
   const double scale = 1.0 / std::sqrt(static_cast<double>(d));
-  std::vector<double> out(q.size()), p(static_cast<std::size_t>(skv));
+  AttentionOutputs out{std::vector<double>(q.size()),
+                       std::vector<double>(static_cast<std::size_t>(shape.batch * shape.heads * s))};
+  std::vector<double> p(static_cast<std::size_t>(skv));
   for (std::int64_t b = 0; b < shape.batch; ++b)
     for (std::int64_t h = 0; h < shape.heads; ++h) {
-      const std::int64_t base = (b * shape.heads + h) * s * d;
+      const std::int64_t row0 = (b * shape.heads + h) * s;
+      const std::int64_t base = row0 * d;
       const std::int64_t kv_base = (b * shape.kv_heads + h / group) * skv * d;
       for (std::int64_t i = 0; i < s; ++i) {
         double row_max = -INFINITY;
@@ -38,19 +48,27 @@ inline std::vector<double> attention_float64(const std::vector<double>& q, const
           row_max = std::max(row_max, p[j]);
         }
         if (row_max == -INFINITY) {  // no key
-          for (std::int64_t c = 0; c < d; ++c) out[base + i * d + c] = 0;
+          for (std::int64_t c = 0; c < d; ++c) out.o[base + i * d + c] = 0;
+          out.lse[row0 + i] = 0;
           continue;
         }
         double sum = 0;
         for (std::int64_t j = 0; j < skv; ++j) sum += p[j] = std::exp(p[j] - row_max);
+        out.lse[row0 + i] = row_max + std::log(sum);
         for (std::int64_t c = 0; c < d; ++c) {
           double acc = 0;
           for (std::int64_t j = 0; j < skv; ++j) acc += p[j] * v[kv_base + j * d + c];
-          out[base + i * d + c] = acc / sum;
+          out.o[base + i * d + c] = acc / sum;
         }
       }
     }
   return out;
+}
+
+// O alone.
+inline std::vector<double> attention_float64(const std::vector<double>& q, const std::vector<double>& k,
+                                             const std::vector<double>& v, const AttentionShape& shape) {
+  return attention_forward_float64(q, k, v, shape).o;
 }
 
 // `heads` (B * H) heads of `s` rows of `d` values each, Q, K, V alike; causal: query i sees keys 0..i.

@@ -1,6 +1,8 @@
 // The float64 attention reference (attention_reference.hpp) with grouped K/V heads and query and key lengths
 // that differ: small cases checked by hand (keys of zeros make every score 0, so a row is the mean of the
-// values it sees), and grouped heads against the same keys repeated for every query head.
+// values it sees; keys whose scores are logs make each row's log-sum-exp a log of a sum of integers), the
+// log-sum-exp as the softmax's normaliser and far past exp's range, and grouped heads against the same keys
+// repeated for every query head.
 #include "support/attention_reference.hpp"
 
 #include <gtest/gtest.h>
@@ -40,6 +42,89 @@ TEST(AttentionReference, CausalMoreQueriesThanKeysLeavesTheFirstRowsZero) {
   const std::vector<double> expected{0, 0, 0, 0, 1.0, 10.0, 1.5, 15.0};
   ASSERT_EQ(out.size(), expected.size());
   for (std::size_t i = 0; i < out.size(); ++i) EXPECT_NEAR(out[i], expected[i], 1e-12) << i;
+}
+
+// One head, d = 2, query rows (sqrt 2, 0) and key rows (ln(j + first), 0): the score of key j is
+// ln(j + first), so a row that sees keys 0..n-1 has LSE = ln(first + ... + first + n - 1).
+AttentionOutputs log_case(const AttentionShape& shape, double first) {
+  std::vector<double> q, k, v;
+  for (std::int64_t i = 0; i < shape.s; ++i) q.insert(q.end(), {std::sqrt(2.0), 0.0});
+  for (std::int64_t j = 0; j < shape.skv; ++j) {
+    k.insert(k.end(), {std::log(j + first), 0.0});
+    v.insert(v.end(), {1.0, 0.0});
+  }
+  return attention_forward_float64(q, k, v, shape);
+}
+
+TEST(AttentionReference, LogSumExpOfLoggedScoresIsTheLogOfTheirSum) {
+  // Without the mask every row sees keys 0..3: e^score = 1, 2, 3, 4.
+  const auto full = log_case({1, 1, 1, 2, 4, 2, false}, 1.0);
+  ASSERT_EQ(full.lse.size(), 2u);
+  for (const double lse : full.lse) EXPECT_NEAR(lse, std::log(10.0), 1e-12);
+  // Causal, s = 3, skv = 4: row i sees keys 0..i + 1, so sums 1 + 2, + 3, + 4.
+  const auto causal = log_case({1, 1, 1, 3, 4, 2, true}, 1.0);
+  const std::vector<double> expected{std::log(3.0), std::log(6.0), std::log(10.0)};
+  ASSERT_EQ(causal.lse.size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_NEAR(causal.lse[i], expected[i], 1e-12) << i;
+}
+
+TEST(AttentionReference, ARowThatSeesNoKeyHasLogSumExpZero) {
+  // Causal, s = 4, skv = 2, e^score = 2, 3: row 0 sees no key (LSE 0, O 0, never NaN), row 1 none either,
+  // row 2 key 0 (ln 2), row 3 keys 0..1 (ln 5).
+  const auto out = log_case({1, 1, 1, 4, 2, 2, true}, 2.0);
+  const std::vector<double> expected{0.0, 0.0, std::log(2.0), std::log(5.0)};
+  ASSERT_EQ(out.lse.size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_NEAR(out.lse[i], expected[i], 1e-12) << i;
+  EXPECT_EQ(out.o[0], 0.0);
+  EXPECT_EQ(out.o[2], 0.0);
+  EXPECT_NEAR(out.o[4], 1.0, 1e-12);  // every value row is (1, 0)
+  // Keys of zeros: every score 0, so a row's LSE is the log of how many keys it sees.
+  const std::vector<double> zeros_q(8, 0.5), zeros_k(4, 0.0), values(4, 1.0);
+  const auto zeros = attention_forward_float64(zeros_q, zeros_k, values, {1, 1, 1, 4, 2, 2, true});
+  EXPECT_EQ(zeros.lse, (std::vector<double>{0.0, 0.0, 0.0, std::log(2.0)}));
+}
+
+// The LSE is the softmax's normaliser: sum_j e^(score_j - LSE) = 1 over the keys a row sees, also with scores
+// past exp's range (inputs of +-40: scores of hundreds to over a thousand), where a plain sum of exponentials
+// overflows even in double.
+TEST(AttentionReference, LogSumExpNormalisesEveryRow) {
+  for (const double range : {1.0, 40.0}) {
+    for (const bool causal : {false, true}) {
+      std::mt19937_64 rng(static_cast<std::uint64_t>(range) + 7);
+      const AttentionShape shape{2, 4, 2, 9, 13, 64, causal};
+      auto q = random_values(shape.batch * shape.heads * shape.s * shape.d, rng);
+      auto k = random_values(shape.batch * shape.kv_heads * shape.skv * shape.d, rng);
+      for (auto& x : q) x *= range;
+      for (auto& x : k) x *= range;
+      const auto v = random_values(k.size(), rng);
+      const auto out = attention_forward_float64(q, k, v, shape);
+      ASSERT_EQ(out.lse.size(), static_cast<std::size_t>(shape.batch * shape.heads * shape.s));
+      EXPECT_EQ(out.o, attention_float64(q, k, v, shape));
+      double largest = 0;
+      for (std::int64_t b = 0; b < shape.batch; ++b)
+        for (std::int64_t h = 0; h < shape.heads; ++h)
+          for (std::int64_t i = 0; i < shape.s; ++i) {
+            const double lse = out.lse[(b * shape.heads + h) * shape.s + i];
+            const std::int64_t kv = b * shape.kv_heads + h / (shape.heads / shape.kv_heads);
+            double total = 0, top = -INFINITY;
+            for (std::int64_t j = 0; j <= (causal ? i + shape.skv - shape.s : shape.skv - 1); ++j) {
+              double dot = 0;
+              for (std::int64_t c = 0; c < shape.d; ++c)
+                dot += q[((b * shape.heads + h) * shape.s + i) * shape.d + c] *
+                       k[(kv * shape.skv + j) * shape.d + c];
+              total += std::exp(dot / 8.0 - lse);
+              top = std::max(top, dot / 8.0);
+            }
+            EXPECT_NEAR(total, 1.0, 1e-11) << "range " << range << ", causal " << causal << ", row " << i;
+            EXPECT_GE(lse, top);  // between the largest score and it plus ln(keys)
+            EXPECT_LE(lse, top + std::log(static_cast<double>(shape.skv)));
+            largest = std::max(largest, top);
+          }
+      if (range > 1.0) {
+        EXPECT_GT(largest, 709.0) << "the large inputs give scores past exp's range";
+      }
+    }
+  }
 }
 
 TEST(AttentionReference, WithoutTheMaskEveryQuerySeesEveryKey) {
@@ -99,8 +184,11 @@ TEST(AttentionReference, GroupedHeadsReadTheirGroupsKvHead) {
         }
       AttentionShape ungrouped = shape;
       ungrouped.kv_heads = shape.heads;
-      const auto grouped = attention_float64(q, k, v, shape);
-      const auto repeated = attention_float64(q, k_full, v_full, ungrouped);
+      const auto grouped_outputs = attention_forward_float64(q, k, v, shape);
+      const auto repeated_outputs = attention_forward_float64(q, k_full, v_full, ungrouped);
+      EXPECT_EQ(grouped_outputs.lse, repeated_outputs.lse) << "group " << group << ", causal " << causal;
+      const auto& grouped = grouped_outputs.o;
+      const auto& repeated = repeated_outputs.o;
       ASSERT_EQ(grouped.size(), repeated.size());
       for (std::size_t i = 0; i < grouped.size(); ++i)
         ASSERT_EQ(grouped[i], repeated[i]) << "group " << group << ", causal " << causal << ", element " << i;

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compile/compiler.hpp"
@@ -21,10 +22,12 @@ namespace evotune::test {
 
 // Compiles the reference of `space` for `sizes` on device 0 (its context current), uploads `buffers` (each of
 // the space's buffers by name, as raw bytes: inputs with their values, outputs with what they start as),
-// launches the reference once, waits, and returns the bytes of `output`. A compile error fails the test.
-inline std::vector<unsigned char> run_reference(
+// launches the reference once, waits, and returns the bytes of each of `outputs` by name. A compile error
+// fails the test (and returns none).
+inline std::map<std::string, std::vector<unsigned char>> run_reference(
     const SearchSpace& space, const Sizes& sizes,
-    const std::map<std::string, std::vector<unsigned char>>& buffers, const std::string& output) {
+    const std::map<std::string, std::vector<unsigned char>>& buffers,
+    const std::vector<std::string>& outputs) {
   const DeviceInfo device = cuda::query_device(0);
   const Compiler compiler(cuda_include_dirs());
   const KernelSource source = render_source(
@@ -51,9 +54,20 @@ inline std::vector<unsigned char> run_reference(
                                             b[2], launch.dynamic_smem_bytes, nullptr, args.params(), nullptr),
               "cuLaunchKernel");
   cuda::check(cuda::driver().cuCtxSynchronize(), "cuCtxSynchronize");
-  std::vector<unsigned char> out(buffers.at(output).size());
-  memory.at(output).download(out.data(), out.size());
+  std::map<std::string, std::vector<unsigned char>> out;
+  for (const std::string& output : outputs) {
+    out[output].resize(buffers.at(output).size());
+    memory.at(output).download(out[output].data(), out[output].size());
+  }
   return out;
+}
+
+// The bytes of the one output `output` (empty after a compile error).
+inline std::vector<unsigned char> run_reference(
+    const SearchSpace& space, const Sizes& sizes,
+    const std::map<std::string, std::vector<unsigned char>>& buffers, const std::string& output) {
+  auto out = run_reference(space, sizes, buffers, std::vector<std::string>{output});
+  return out.empty() ? std::vector<unsigned char>() : std::move(out.at(output));
 }
 
 // A vector's bytes, for run_reference.
