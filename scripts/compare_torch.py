@@ -15,6 +15,9 @@ or F.linear (nt: B given as [N, K], nn.Linear's weight), both cuBLAS. `decode`: 
 B,HQ/HKV,SQ,SKV,D[,nocausal][,paged=PAGE] (every cache full), against SDPA's backends with enable_gqa on the
 same K/V in [B, HKV, SKV, D] (causal with SQ > 1 as a bottom-right mask), with ours' K/V read bandwidth beside a
 device-to-device copy's timed the same way (bytes read plus written; caches that fit the L2 stay in it).
+`backward`: attention's shapes, the backward alone (dQ, dK, dV from Q, K, V, O, dO and the row log-sum-exps,
+computed in fp32 as the forward saves them) against each SDPA backend's backward (torch.autograd.grad of its
+forward's output, the forward kept), checked against SDPA's math backend in fp32; 2.5x the forward's flops.
 
 Examples: scripts/compare_torch.py attention --space search_spaces/flash_attn_fwd_mma.json --json out.json
           scripts/compare_torch.py gemm --shape 8192,8192,8192 --shape 16,4096,4096,nt
@@ -92,6 +95,107 @@ def attention_values(names, tensors, shape):
     return argument_values(names, tensors, {"Q": "q", "K": "k", "V": "v", "O": "o", "LSE": "lse"},
                            {"B": shape["B"], "H": shape["H"], "HKV": shape["HKV"], "S": shape["S"],
                             "SKV": shape["SKV"], "scale": 1.0 / math.sqrt(shape["D"])})
+
+
+# --- attention backward --------------------------------------------------------------------------------------
+BACKWARD_SHAPES = ["8,16,4096,64", "4,16,4096,128", "2,16,8192,128,causal", "4,32,1024,64"]
+BACKWARD_SPACES = ["search_spaces/flash_attn_bwd_wgmma.json", "search_spaces/flash_attn_bwd_wgmma_bf16.json"]
+BACKWARD_MAX_ABS_ERROR = 0.05
+
+
+def backward_flops(shape):
+    """The backward's five products (S and dP recomputed, dV, dK, dQ) against the forward's two: 2.5x."""
+    return 2.5 * attention_flops(shape)
+
+
+def backward_values(names, tensors, shape):
+    """Values for the backward launchers' arguments: buffers by name, sizes, the softmax scale."""
+    buffers = {"Q": "q", "K": "k", "V": "v", "O": "o", "dO": "do", "LSE": "lse", "dQ": "dq", "dK": "dk", "dV": "dv"}
+    return argument_values(names, tensors, buffers,
+                           {"B": shape["B"], "H": shape["H"], "HKV": shape["HKV"], "S": shape["S"],
+                            "SKV": shape["SKV"], "scale": 1.0 / math.sqrt(shape["D"])})
+
+
+def attention_forward_fp32(torch, q, k, v, shape):
+    """O (of q's dtype) and the row log-sum-exps (fp32 [B, H, S]) as the forward saves them, in fp32 one batch
+    entry at a time: grouped heads, the bottom-right causal mask, a row that sees no key 0 with lse 0."""
+    b, h, hkv, s, skv, d = (shape[x] for x in ("B", "H", "HKV", "S", "SKV", "D"))
+    o = torch.empty_like(q)
+    lse = torch.empty(b, h, s, device=q.device, dtype=torch.float32)
+    keys = torch.arange(skv, device=q.device)
+    seen = keys[None, :] <= torch.arange(s, device=q.device)[:, None] + skv - s
+    for i in range(b):
+        kk = k[i].float().repeat_interleave(h // hkv, dim=0)
+        vv = v[i].float().repeat_interleave(h // hkv, dim=0)
+        scores = q[i].float() @ kk.transpose(1, 2) / math.sqrt(d)
+        if shape["causal"]:
+            scores = scores.masked_fill(~seen, float("-inf"))
+        rows = torch.logsumexp(scores, dim=-1)
+        empty = torch.isinf(rows)
+        weights = torch.exp(scores - rows.masked_fill(empty, 0)[..., None])
+        o[i] = (weights @ vv).to(q.dtype)
+        lse[i] = rows.masked_fill(empty, 0)
+    return o, lse
+
+
+def compare_backward(torch, shape, args, work):
+    import torch.nn.functional as functional
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    backends = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION,
+                "efficient": SDPBackend.EFFICIENT_ATTENTION}
+    dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}[args.dtype]
+    b, h, hkv, s, skv, d = (shape[x] for x in ("B", "H", "HKV", "S", "SKV", "D"))
+    tensors = {name: torch.rand(*sizes, device="cuda", dtype=dtype) * 2 - 1
+               for name, sizes in (("q", (b, h, s, d)), ("k", (b, hkv, skv, d)), ("v", (b, hkv, skv, d)),
+                                   ("do", (b, h, s, d)))}
+    tensors["o"], tensors["lse"] = attention_forward_fp32(torch, tensors["q"], tensors["k"], tensors["v"], shape)
+    for name in ("q", "k", "v"):
+        tensors["d" + name] = torch.empty_like(tensors[name])
+    bottom_right = shape["causal"] and s != skv
+    if bottom_right:
+        from torch.nn.attention.bias import causal_lower_right
+    sdpa_options = dict(enable_gqa=hkv != h, is_causal=shape["causal"] and not bottom_right,
+                        attn_mask=causal_lower_right(s, skv) if bottom_right else None)
+    leaves = [tensors[name].detach().clone().requires_grad_() for name in "qkv"]
+    row = dict(shape)
+    for name in SDPA_BACKENDS:
+        try:
+            # The forward on the stream the backward is captured on (autograd runs each backward op on its
+            # forward op's stream).
+            stream = torch.cuda.Stream()
+            stream.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(stream), sdpa_kernel([backends[name]]):
+                out = functional.scaled_dot_product_attention(*leaves, **sdpa_options)
+            torch.cuda.current_stream().wait_stream(stream)
+
+            def backward(out=out):  # the backward alone: the forward's graph is kept for every replay
+                torch.autograd.grad(out, leaves, tensors["do"], retain_graph=True)
+            row[name] = timed(torch, backward, args, backward_flops(shape), stream)
+            del out
+        except RuntimeError as e:  # the backend does not take this shape (or its backward)
+            row[name] = {"error": str(e).splitlines()[0]}
+
+    def error_of():
+        # SDPA's math backend in fp32 over the first batch entry's first heads (and the K/V heads they read:
+        # with grouped heads dK and dV sum over the whole group, so the group is taken whole).
+        group = h // hkv
+        kv_heads = max(1, min(h, 4) // group)
+        heads = kv_heads * group
+        q, k, v = (tensors[x][:1, :n].float().requires_grad_() for x, n in (("q", heads), ("k", kv_heads),
+                                                                          ("v", kv_heads)))
+        options = dict(sdpa_options, enable_gqa=group > 1)
+        with sdpa_kernel([SDPBackend.MATH]):
+            out = functional.scaled_dot_product_attention(q, k, v, **options)
+        dq, dk, dv = torch.autograd.grad(out, (q, k, v), tensors["do"][:1, :heads].float())
+        errors = {f"{name}_max_abs_error": (tensors[name][:1, :n].float() - expected).abs().max().item()
+                  for name, n, expected in (("dq", heads, dq), ("dk", kv_heads, dk), ("dv", kv_heads, dv))}
+        return dict(errors, max_abs_error=max(errors.values()))
+    row.update(time_winners(torch, BACKWARD, shape, tensors, [tensors["dq"], tensors["dk"], tensors["dv"]],
+                            error_of, args, work))
+    best_backend = min((row[n]["us"] for n in SDPA_BACKENDS if "us" in row[n]), default=None)
+    if row["ours"] and "us" in row["ours"] and best_backend:
+        row["ratio"] = best_backend / row["ours"]["us"]
+    return row
 
 
 # --- decode --------------------------------------------------------------------------------------------------
@@ -307,18 +411,19 @@ def build_winner(args, space_file, space, problem, tag, work):
 
 
 # --- timing --------------------------------------------------------------------------------------------------
-def time_callable(torch, call, reps, warmup, sync_each_replay=False):
+def time_callable(torch, call, reps, warmup, sync_each_replay=False, stream=None):
     """Median and quantiles (us per call) of REPLAYS_PER_GRAPH calls captured in a CUDA graph.
 
     The replays are queued back to back, each between its own pair of events, and read after one
     synchronisation: the GPU never waits for the host, as in evotune's graph timing. With sync_each_replay the
     host waits for each replay before queueing the next, so each sample also holds the graph's launch latency
-    (a few us, spread over REPLAYS_PER_GRAPH calls)."""
+    (a few us, spread over REPLAYS_PER_GRAPH calls). `stream`: the side stream to capture on (an autograd
+    backward runs on its forward's stream, so a backward is captured on the stream its forward ran on)."""
     for _ in range(3):  # outside the graph: a call that fails raises here
         call()
     torch.cuda.synchronize()
     graph = torch.cuda.CUDAGraph()
-    stream = torch.cuda.Stream()
+    stream = stream or torch.cuda.Stream()
     stream.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(stream), torch.cuda.graph(graph, stream=stream, capture_error_mode="relaxed"):
         for _ in range(REPLAYS_PER_GRAPH):
@@ -341,13 +446,13 @@ def time_callable(torch, call, reps, warmup, sync_each_replay=False):
             "p80_us": samples[int(0.8 * (len(samples) - 1))]}
 
 
-def timed(torch, call, args, work_flops):
-    timing = time_callable(torch, call, args.reps, args.warmup, args.sync_each_replay)
+def timed(torch, call, args, work_flops, stream=None):
+    timing = time_callable(torch, call, args.reps, args.warmup, args.sync_each_replay, stream)
     return dict(timing, tflops=work_flops / timing["us"] / 1e6)
 
 
 def time_winners(torch, op, shape, tensors, output, error_of, args, work):
-    """Every space's exported winner for `shape`, loaded, run once on a NaN-filled `output`, checked
+    """Every space's exported winner for `shape`, loaded, run once on a NaN-filled `output` (or list of outputs), checked
     (error_of() against the space's AbsoluteTolerance) and timed: one entry per space, the fastest as "ours"."""
     candidates = []
     for space_file in args.spaces:
@@ -360,7 +465,8 @@ def time_winners(torch, op, shape, tensors, output, error_of, args, work):
             continue
         ours = load_launcher(torch, ctypes.CDLL(library_path), space, tensors,
                              lambda names, tensors: op["values"](names, tensors, shape))
-        output.fill_(float("nan"))
+        for each in (output if isinstance(output, (list, tuple)) else [output]):
+            each.fill_(float("nan"))
         ours()
         torch.cuda.synchronize()
         error = error_of()
@@ -570,7 +676,9 @@ DECODE = {"parse": parse_decode_shape, "problem": decode_problem, "tag": decode_
                                 + ("" if row["causal"] else " nocausal"),
                                 f"paged {row['page']}" if row["page"] else "contiguous"],
           "extra_header": ["ours K/V GB/s", "copy GB/s", "ours/copy"], "extra_cells": decode_extra_cells}
-OPERATIONS = {"attention": ATTENTION, "gemm": GEMM, "decode": DECODE}
+BACKWARD = dict(ATTENTION, flops=backward_flops, values=backward_values, compare=compare_backward,
+                shapes=BACKWARD_SHAPES, spaces=BACKWARD_SPACES, max_abs_error=BACKWARD_MAX_ABS_ERROR)
+OPERATIONS = {"attention": ATTENTION, "gemm": GEMM, "decode": DECODE, "backward": BACKWARD}
 
 
 def parse_arguments(argv):

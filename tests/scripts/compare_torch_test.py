@@ -310,6 +310,34 @@ class DecodeTest(unittest.TestCase):
         self.assertEqual(table[1].split()[-3:], ["2922", "3012", "0.97"])
 
 
+class BackwardTest(unittest.TestCase):
+    def test_flops_and_values(self):
+        shape = compare_torch.parse_attention_shape("2,4/2,100/300,64,causal")
+        self.assertEqual(compare_torch.backward_flops(shape), 2.5 * compare_torch.attention_flops(shape))
+        names = ["Q", "K", "V", "O", "dO", "LSE", "dQ", "dK", "dV", "B", "H", "HKV", "S", "SKV", "scale", "workspace"]
+        keys = ["q", "k", "v", "o", "do", "lse", "dq", "dk", "dv", "workspace"]
+        tensors = {name: FakeTensor(16 * (i + 1)) for i, name in enumerate(keys)}
+        self.assertEqual(compare_torch.backward_values(names, tensors, shape),
+                         [16, 32, 48, 64, 80, 96, 112, 128, 144, 2, 4, 2, 100, 300, 0.125, 160])
+        # The table is attention's, with the backward's flops.
+        self.assertIs(compare_torch.BACKWARD["cells"], compare_torch.ATTENTION["cells"])
+        self.assertEqual(compare_torch.BACKWARD["shapes"], ["8,16,4096,64", "4,16,4096,128", "2,16,8192,128,causal",
+                                                            "4,32,1024,64"])
+
+    def test_the_backward_spaces_launchers_take_what_the_values_give(self):
+        for space_file in compare_torch.BACKWARD_SPACES:
+            path = os.path.join(ROOT, space_file)
+            if not os.path.exists(path):
+                self.skipTest(f"{space_file} is not in this tree")
+            with open(path) as f:
+                space = json.load(f)
+            names = compare_torch.launcher_signature(space)[1]
+            tensors = {name: FakeTensor(16 * (i + 1)) for i, name in
+                       enumerate(["q", "k", "v", "o", "do", "lse", "dq", "dk", "dv", "workspace"])}
+            values = compare_torch.backward_values(names, tensors, compare_torch.parse_attention_shape("1,2,64,64"))
+            self.assertEqual(len(values), len(names))
+
+
 class CommandLineTest(unittest.TestCase):
     def setUp(self):
         self.cwd = os.getcwd()
@@ -335,7 +363,7 @@ class CommandLineTest(unittest.TestCase):
 
     def test_bad_command_lines_exit_with_usage(self):
         for argv in ([], ["conv"], ["attention", "--shape", "1,8,512"], ["gemm", "--shape", "1,2,3,tn"],
-                     ["decode", "--shape", "8,32/8,1"]):
+                     ["decode", "--shape", "8,32/8,1"], ["backward", "--shape", "1,8,512,64,decode"]):
             with contextlib.redirect_stderr(io.StringIO()) as err, self.assertRaises(SystemExit, msg=argv) as exit:
                 compare_torch.parse_arguments(argv)
             self.assertEqual(exit.exception.code, 2, argv)
