@@ -27,6 +27,15 @@ __device__ __forceinline__ void tma_load_3d(unsigned dst, const TensorMap& map, 
       : "memory");
 }
 
+// `bytes` (a multiple of 16) from global `src` to shared `dst` (both 16-byte aligned) as one bulk copy (no
+// tensor map), counted as transactions of `barrier`'s current phase.
+__device__ __forceinline__ void bulk_load(unsigned dst, const void* src, unsigned bytes, unsigned barrier) {
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(dst),
+      "l"(src), "r"(bytes), "r"(barrier)
+      : "memory");
+}
+
 // As tma_load_*, multicast: the box lands at the same offset `dst` in the shared memory of every block of the
 // cluster in `blocks` (a bit per block rank), and counts its bytes on the mbarrier at the same offset in
 // each.
