@@ -21,10 +21,12 @@ namespace evotune::test {
 
 // Compiles the reference of `space` for `sizes` on device 0 (its context current), uploads `buffers` (each of
 // the space's buffers by name, as raw bytes: inputs with their values, outputs with what they start as),
-// launches the reference once, waits, and returns the bytes of `output`. A compile error fails the test.
-inline std::vector<unsigned char> run_reference(
+// launches the reference once, waits, and returns the bytes of each of `outputs` by name. A compile error
+// fails the test (and returns nothing).
+inline std::map<std::string, std::vector<unsigned char>> run_reference_outputs(
     const SearchSpace& space, const Sizes& sizes,
-    const std::map<std::string, std::vector<unsigned char>>& buffers, const std::string& output) {
+    const std::map<std::string, std::vector<unsigned char>>& buffers,
+    const std::vector<std::string>& outputs) {
   const DeviceInfo device = cuda::query_device(0);
   const Compiler compiler(cuda_include_dirs());
   const KernelSource source = render_source(
@@ -51,9 +53,21 @@ inline std::vector<unsigned char> run_reference(
                                             b[2], launch.dynamic_smem_bytes, nullptr, args.params(), nullptr),
               "cuLaunchKernel");
   cuda::check(cuda::driver().cuCtxSynchronize(), "cuCtxSynchronize");
-  std::vector<unsigned char> out(buffers.at(output).size());
-  memory.at(output).download(out.data(), out.size());
+  std::map<std::string, std::vector<unsigned char>> out;
+  for (const std::string& output : outputs) {
+    std::vector<unsigned char> bytes(buffers.at(output).size());
+    memory.at(output).download(bytes.data(), bytes.size());
+    out.emplace(output, std::move(bytes));
+  }
   return out;
+}
+
+// As run_reference_outputs for one output: its bytes (empty after a compile error).
+inline std::vector<unsigned char> run_reference(
+    const SearchSpace& space, const Sizes& sizes,
+    const std::map<std::string, std::vector<unsigned char>>& buffers, const std::string& output) {
+  auto outputs = run_reference_outputs(space, sizes, buffers, {output});
+  return outputs.empty() ? std::vector<unsigned char>{} : std::move(outputs.at(output));
 }
 
 // A vector's bytes, for run_reference.
