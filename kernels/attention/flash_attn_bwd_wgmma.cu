@@ -4,29 +4,26 @@
 // LSE: float [B, H, S]; query head h reads K/V head h / (H / HKV), dK and dV sum over the query heads of the
 // group; causal is aligned to the bottom right (query i sees keys j <= i + SKV - S). Three kernels, in launch
 // order:
-//   flash_attn_bwd_preprocess  Dsum = rowsum(dO * O) and LSE * log2(e) into scratch rows padded to 128 a head
-//                              (padding: 0 and +inf), and (DQ_ATOMIC) the fp32 dQ accumulator zeroed
-//   flash_attn_bwd_wgmma       one block per (BLOCK_N keys, K/V head, batch): K and V loaded once, then every
-//                              query block of every query head of the group through a ring of STAGES Q / dO /
-//                              LSE / Dsum tiles; per tile (each consumer warpgroup owns 64 keys)
-//                                S^T = K Q^T, dP^T = V dO^T                 (A, B K-major in shared memory)
-//                                P^T = exp2(S^T scale log2(e) - LSE log2(e)), dS^T = P^T (dP^T - Dsum)
-//                                dV += P^T dO, dK += dS^T Q                 (A from registers, B MN-major)
-//                                dQ (+)= dS K                               (dS^T through shared memory: A
-//                                and
-//                                                                            B MN-major), split among the
-//                                                                            warpgroups, added to an fp32
-//                                                                            accumulator (DQ_ATOMIC 1) or
-//                                                                            stored as this key block's
-//                                                                            partial
-//                              then dK * scale and dV in the element type
+//   flash_attn_bwd_preprocess  Dsum = rowsum(dO * O) and LSE * log2(e) into scratch rows padded to 128 a
+//       head (padding: 0 and +inf), and (DQ_ATOMIC) the fp32 dQ accumulator zeroed
+//   flash_attn_bwd_wgmma  one block per (BLOCK_N keys, K/V head, batch): K and V loaded once, then every
+//       query block of every query head of the group through a ring of STAGES Q / dO / LSE / Dsum tiles;
+//       per tile, each consumer warpgroup owning 64 keys:
+//         S^T = K Q^T, dP^T = V dO^T    (A and B K-major in shared memory)
+//         P^T = exp2(S^T scale log2(e) - LSE log2(e)), dS^T = P^T (dP^T - Dsum)
+//         dV += P^T dO, dK += dS^T Q    (A from registers, B MN-major)
+//         dQ (+)= dS K                  (dS^T through shared memory; A and B MN-major), split among the
+//                                       warpgroups, added to an fp32 accumulator (DQ_ATOMIC 1) or stored
+//                                       as this key block's partial
+//       then dK * scale and dV in the element type
 //   flash_attn_bwd_convert_dq  dQ = scale * the accumulator (or the partials summed in key-block order)
 // Roles of the main kernel, in file order: the schedule of a block's query tiles (Schedule), the Q / dO ring
 // filled by the consumers with cp.async (SelfLoadedRing) or by a producer warpgroup (WARP_SPECIALIZE: with
-// cp.async or, TMA_LOADS, tensor copies; ProducedRing on sm90::TmaPipeline's barriers), the wgmmas (TileMma),
-// P and dS (Gradients), the dS^T tile (DsTile), the dQ writes (DqWriter), the dK / dV epilogue. Tuning
-// parameters and problem sizes arrive as #defines (search_spaces/flash_attn_bwd_wgmma.json); the design notes
-// (layouts, descriptors, fragments, synchronisation, the dQ strategies) are in docs/kernels/attention_bwd.md.
+// cp.async or, TMA_LOADS, tensor copies; Ring, ProducedRing on sm90::TmaPipeline's barriers), the wgmmas
+// (TileMma), P and dS (Gradients), the dS^T tile (DsTile), the dQ writes (DqWriter), the dK / dV epilogue.
+// Tuning parameters and problem sizes arrive as #defines (search_spaces/flash_attn_bwd_wgmma.json); the
+// design notes (layouts, descriptors, fragments, synchronisation, the dQ strategies) are in
+// docs/kernels/attention_bwd.md.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -125,15 +122,6 @@ static_assert(ROW_PAD % BLOCK_M == 0, "a query tile's LSE and Dsum rows lie insi
 static_assert(!WARP_SPECIALIZE || WARPGROUPS == 1 ||
                   (PRODUCER_REGS + WARPGROUPS * CONSUMER_REGS) * 128 <= 65536,
               "the producer's and the consumers' setmaxnreg counts must fit the 64K registers of an SM");
-
-template <bool Condition, typename IfTrue, typename IfFalse>
-struct Select {
-  using type = IfTrue;
-};
-template <typename IfTrue, typename IfFalse>
-struct Select<false, IfTrue, IfFalse> {
-  using type = IfFalse;
-};
 
 __device__ __forceinline__ float exp2_approx(float x) {
   float y;
