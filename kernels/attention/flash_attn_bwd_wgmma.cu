@@ -93,12 +93,16 @@ constexpr int KV_TILE_BYTES = 2 * BLOCK_N * D;                     // the K or V
 constexpr int DS_BYTES = 2 * BLOCK_N * BLOCK_M;                    // the dS^T tile
 constexpr int ROW_BYTES = 4 * BLOCK_M;                             // a tile's LSE (or Dsum) values
 constexpr int ROW_PAD = 128;  // the preprocess pads each head's LSE and Dsum rows to a multiple of this
-// The dQ of a query tile, BLOCK_M x D, is M_CHUNKS x COL_SPLIT units of 64 rows by DQ_N columns, each one
-// wgmma batch (m64 n DQ_N, k = BLOCK_N keys); warpgroup w computes units w, w + WARPGROUPS, ...
+// The dQ of a query tile, BLOCK_M x D, is DQ_TOTAL_UNITS = M_CHUNKS x COL_SPLIT units of 64 rows by DQ_N
+// columns, each one wgmma batch (m64 n DQ_N, k = BLOCK_N keys); warpgroup w computes units w, w + WARPGROUPS,
+// ... (DQ_UNITS at most). Columns split in whole 64-column slabs of K only: with D = 64, 64 rows and two
+// warpgroups there is one unit, which warpgroup 0 writes and warpgroup 1 computes for nothing (DQ_IDLE).
 constexpr int M_CHUNKS = BLOCK_M / 64;
-constexpr int COL_SPLIT = WARPGROUPS > M_CHUNKS ? WARPGROUPS / M_CHUNKS : 1;
+constexpr int COL_SPLIT = WARPGROUPS > M_CHUNKS&& D > 64 ? WARPGROUPS / M_CHUNKS : 1;
 constexpr int DQ_N = D / COL_SPLIT;
-constexpr int DQ_UNITS = M_CHUNKS * COL_SPLIT / WARPGROUPS;
+constexpr int DQ_TOTAL_UNITS = M_CHUNKS * COL_SPLIT;
+constexpr int DQ_UNITS = (DQ_TOTAL_UNITS + WARPGROUPS - 1) / WARPGROUPS;
+constexpr bool DQ_IDLE = DQ_UNITS * WARPGROUPS > DQ_TOTAL_UNITS;
 // The space's SMEM_BYTES: the tiles, the producer's mbarriers (64 bytes counted) and room to align the tiles
 // to 1024 bytes.
 constexpr int SMEM_BYTES =
@@ -117,7 +121,7 @@ static_assert(WARP_SPECIALIZE == 0 || WARP_SPECIALIZE == 1, "WARP_SPECIALIZE is 
 static_assert(TMA_LOADS == 0 || WARP_SPECIALIZE,
               "TMA_LOADS: the producer warpgroup issues the tensor copies");
 static_assert(DQ_ATOMIC == 0 || DQ_ATOMIC == 1, "DQ_ATOMIC is 0 or 1");
-static_assert(DQ_N % 32 == 0 && DQ_UNITS >= 1, "each warpgroup's dQ units are whole 64 x DQ_N wgmma tiles");
+static_assert(DQ_N % 64 == 0 && DQ_UNITS >= 1, "the dQ units are whole 64-column slabs of K");
 static_assert(ROW_PAD % BLOCK_M == 0, "a query tile's LSE and Dsum rows lie inside the padded rows");
 static_assert(!WARP_SPECIALIZE || WARPGROUPS == 1 ||
                   (PRODUCER_REGS + WARPGROUPS * CONSUMER_REGS) * 128 <= 65536,
@@ -552,12 +556,11 @@ struct TileMma {
     issue_accumulate(dk_acc, ds_frag, smem.q(stage));
   }
   // dQ unit (64 rows of chunk `m_chunk` x DQ_N columns from `col0`) = dS K over the block's BLOCK_N keys. A =
-  // dS^T as [K = keys][M = rows] (slab m_chunk), B = K as [K = keys][N = D] from column col0 (a 64-column
-  // slab, or its second half when DQ_N = 32), both MN-major: k-step kt reads keys [16 kt, 16 kt + 16), 2048
-  // bytes further.
+  // dS^T as [K = keys][M = rows] (slab m_chunk), B = K as [K = keys][N = D] from slab col0 / 64, both
+  // MN-major: k-step kt reads keys [16 kt, 16 kt + 16), 2048 bytes further.
   __device__ __forceinline__ void issue_dq(float (&dq_acc)[DQ_N / 2], int m_chunk, int col0) const {
     const unsigned a_tile = smem.ds() + m_chunk * BLOCK_N * 128;
-    const unsigned b_tile = smem.k() + (col0 / 64) * BLOCK_N * 128 + (col0 % 64) * 2;
+    const unsigned b_tile = smem.k() + (col0 / 64) * BLOCK_N * 128;
 #pragma unroll
     for (int kt = 0; kt < BLOCK_N / 16; ++kt)
       Mma<DQ_N>::template ss<1, 1>(dq_acc, sm90::desc_mnmajor_sw128(a_tile + kt * 2048, BLOCK_N * 128),
@@ -782,9 +785,12 @@ __device__ __forceinline__ void consume(const RingSupply& ring, const Smem& smem
     ds_tile.write(ds_frag, me);
 #pragma unroll
     for (int unit = 0; unit < DQ_UNITS; ++unit) {
+      // DQ_IDLE: the idle warpgroup recomputes unit 0 and does not write it (a wgmma under a branch that
+      // differs between warpgroups would make ptxas serialize every wgmma of the kernel).
       const int index = me.warpgroup + unit * WARPGROUPS;
-      const int m_chunk = index / COL_SPLIT;
-      const int col0 = (index % COL_SPLIT) * DQ_N;
+      const int computed = DQ_IDLE ? min(index, DQ_TOTAL_UNITS - 1) : index;
+      const int m_chunk = computed / COL_SPLIT;
+      const int col0 = (computed % COL_SPLIT) * DQ_N;
       float dq_acc[DQ_N / 2];
       clear(dq_acc);
       sm90::wgmma_fence();
@@ -803,7 +809,7 @@ __device__ __forceinline__ void consume(const RingSupply& ring, const Smem& smem
       }
       sm90::wgmma_wait<0>();
       sm90::pin(dq_acc);
-      dq_writer.write(dq_acc, tile, m_chunk, col0, me);
+      if (!DQ_IDLE || index < DQ_TOTAL_UNITS) dq_writer.write(dq_acc, tile, m_chunk, col0, me);
     }
   }
   ring.drain();

@@ -1,8 +1,8 @@
 // The wgmma attention backward template (sm_90a) on a Hopper GPU, through `evotune eval` against the space's
 // reference (which tests/gpu/attention_bwd_reference_test.cpp checks against float64): each of the three
 // launches' paths (the preprocess's padded rows, every loading mode of the main kernel, both dQ strategies
-// and the conversion), both tile heights and widths (one or two consumer warpgroups, one or two dQ units, the
-// half-slab dQ of D = 64 with two warpgroups over 64 rows), one and two stages, both head dimensions, causal,
+// and the conversion), one or two consumer warpgroups with one or two dQ units each (and D = 64's single unit
+// over 64 rows, which one of two warpgroups writes), one and two stages, both head dimensions, causal,
 // grouped heads (g = 1, 4, 8) with key lengths shorter and longer than the queries' (rows that see no key),
 // ragged and tiny lengths, both dtypes; each with the space's special inputs (scores far from 0, K = 0) and
 // the S + 1 / SKV + 1 and SKV + 67 problems besides the random rounds, and (DQ_ATOMIC 0) the determinism
@@ -36,8 +36,8 @@ std::string case_name(const ::testing::TestParamInfo<Case>& info) {
 }
 
 // The first path to get right: the consumers load (WARP_SPECIALIZE 0), one warpgroup, one stage, then the
-// tile shapes and stages one at a time. BLOCK_M 64 with BLOCK_N 128 and D = 64 has each warpgroup's dQ unit
-// start half-way into a 64-column slab of K (DQ_N 32); BLOCK_M 128 with BLOCK_N 64 gives a warpgroup two dQ
+// tile shapes and stages one at a time. BLOCK_M 64 with BLOCK_N 128 and D = 64 has one dQ unit for two
+// warpgroups (the second computes it without writing); BLOCK_M 128 with BLOCK_N 64 gives a warpgroup two dQ
 // units (D = 64 only: D = 128 has no 128-row tile).
 INSTANTIATE_TEST_SUITE_P(
     SelfLoaded, AttentionBwdWgmma,
