@@ -426,13 +426,15 @@ struct Ring {
   static __device__ __forceinline__ sm90::PipelineState<STAGES> at(int t) {
     return {t % STAGES, static_cast<unsigned>((t / STAGES) & 1)};
   }
-  // One thread, before the block barrier that publishes them.
+  // One thread, before the block barrier that publishes them (the fence makes them visible to the async
+  // proxy, through which TMA's and cp.async's completions arrive).
   __device__ __forceinline__ void init() const {
 #pragma unroll
     for (int stage = 0; stage < STAGES; ++stage) {
       sm90::mbarrier_init(pipe.full_barrier(stage), TMA_LOADS ? 1 : 128);
       sm90::mbarrier_init(pipe.empty_barrier(stage), 4 * WARPGROUPS);
     }
+    sm90::mbarrier_fence_init();
   }
   // The stage of tile t may be refilled: its consumers released tile t - STAGES.
   __device__ __forceinline__ void producer_acquire(int t) const {
