@@ -13,8 +13,9 @@
 //         P^T = exp2(S^T scale log2(e) - LSE log2(e)), dS^T = P^T (dP^T - Dsum)
 //         dV += P^T dO, dK += dS^T Q    (A from registers, B MN-major)
 //         dQ (+)= dS K                  (dS^T through shared memory; A and B MN-major), split among the
-//                                       warpgroups, added to an fp32 accumulator (DQ_ATOMIC 1) or stored
-//                                       as this key block's partial
+//                                       warpgroups, added to an fp32 accumulator (DQ_ATOMIC 1: vector
+//                                       atomics; 2: staged in shared memory, bulk reduce-adds) or stored
+//                                       as this key block's partial (0)
 //       then dK * scale and dV in the element type
 //   flash_attn_bwd_convert_dq  dQ = scale * the accumulator (or the partials summed in key-block order)
 // Roles of the main kernel, in file order: the schedule of a block's query tiles (Schedule), the Q / dO ring
@@ -57,7 +58,7 @@ static_assert(false, "WARP_SPECIALIZE (0 or 1) must be #defined");
 static_assert(false, "TMA_LOADS (0 or 1) must be #defined");
 #endif
 #ifndef DQ_ATOMIC
-static_assert(false, "DQ_ATOMIC (0 or 1) must be #defined");
+static_assert(false, "DQ_ATOMIC (0, 1 or 2) must be #defined");
 #endif
 
 namespace attn_bwd {
@@ -93,20 +94,26 @@ constexpr int KV_TILE_BYTES = 2 * BLOCK_N * D;                     // the K or V
 constexpr int DS_BYTES = 2 * BLOCK_N * BLOCK_M;                    // the dS^T tile
 constexpr int ROW_BYTES = 4 * BLOCK_M;                             // a tile's LSE (or Dsum) values
 constexpr int ROW_PAD = 128;  // the preprocess pads each head's LSE and Dsum rows to a multiple of this
-// The dQ of a query tile, BLOCK_M x D, is DQ_TOTAL_UNITS = M_CHUNKS x COL_SPLIT units of 64 rows by DQ_N
-// columns, each one wgmma batch (m64 n DQ_N, k = BLOCK_N keys); warpgroup w computes units w, w + WARPGROUPS,
-// ... (DQ_UNITS at most). Columns split in whole 64-column slabs of K only: with D = 64, 64 rows and two
-// warpgroups there is one unit, which warpgroup 0 writes and warpgroup 1 computes for nothing (DQ_IDLE).
+// The dQ of a query tile, BLOCK_M x D, is DQ_TOTAL_UNITS = M_CHUNKS x COL_SPLIT units of 64 rows by DQ_N = 64
+// columns (one slab of K), each one wgmma batch (m64n64k16, k = BLOCK_N keys) with 32 accumulators a thread;
+// warpgroup w computes units w, w + WARPGROUPS, ... (DQ_UNITS at most), one after the other. With D = 64, 64
+// rows and two warpgroups there is one unit, which warpgroup 0 writes and warpgroup 1 computes for nothing
+// (DQ_IDLE).
 constexpr int M_CHUNKS = BLOCK_M / 64;
-constexpr int COL_SPLIT = WARPGROUPS > M_CHUNKS&& D > 64 ? WARPGROUPS / M_CHUNKS : 1;
-constexpr int DQ_N = D / COL_SPLIT;
+constexpr int DQ_N = 64;
+constexpr int COL_SPLIT = D / DQ_N;
 constexpr int DQ_TOTAL_UNITS = M_CHUNKS * COL_SPLIT;
 constexpr int DQ_UNITS = (DQ_TOTAL_UNITS + WARPGROUPS - 1) / WARPGROUPS;
 constexpr bool DQ_IDLE = DQ_UNITS * WARPGROUPS > DQ_TOTAL_UNITS;
-// The space's SMEM_BYTES: the tiles, the producer's mbarriers (64 bytes counted) and room to align the tiles
-// to 1024 bytes.
-constexpr int SMEM_BYTES =
-    2 * KV_TILE_BYTES + STAGES * (2 * Q_TILE_BYTES + 2 * ROW_BYTES) + DS_BYTES + 64 * WARP_SPECIALIZE + 1024;
+// DQ_ATOMIC 2: each consumer warpgroup stages its dQ unit, 64 rows of DQ_N floats, in shared memory for the
+// bulk reduce-adds; rows DQ_STAGE_STRIDE floats apart (8 more: a warp's float2 stores hit 2-way bank
+// conflicts at most; rows stay 16-byte aligned).
+constexpr int DQ_STAGE_STRIDE = DQ_N + 8;
+constexpr int DQ_STAGE_BYTES = DQ_ATOMIC == 2 ? WARPGROUPS * 64 * DQ_STAGE_STRIDE * 4 : 0;
+// The space's SMEM_BYTES: the tiles, the producer's mbarriers (64 bytes counted, also before the dQ staging
+// area), the dQ staging area and room to align the tiles to 1024 bytes.
+constexpr int SMEM_BYTES = 2 * KV_TILE_BYTES + STAGES * (2 * Q_TILE_BYTES + 2 * ROW_BYTES) + DS_BYTES +
+                           64 * (WARP_SPECIALIZE || DQ_ATOMIC == 2) + DQ_STAGE_BYTES + 1024;
 // setmaxnreg with a producer and 2 consumer warpgroups (with one the block's 256 threads may use 255
 // registers each anyway): (24 + 2 * 240) * 128 <= 65536.
 constexpr int PRODUCER_REGS = 24;
@@ -120,8 +127,7 @@ static_assert(STAGES >= 1 && STAGES <= 2, "STAGES must be 1 or 2");
 static_assert(WARP_SPECIALIZE == 0 || WARP_SPECIALIZE == 1, "WARP_SPECIALIZE is 0 or 1");
 static_assert(TMA_LOADS == 0 || WARP_SPECIALIZE,
               "TMA_LOADS: the producer warpgroup issues the tensor copies");
-static_assert(DQ_ATOMIC == 0 || DQ_ATOMIC == 1, "DQ_ATOMIC is 0 or 1");
-static_assert(DQ_N % 64 == 0 && DQ_UNITS >= 1, "the dQ units are whole 64-column slabs of K");
+static_assert(DQ_ATOMIC >= 0 && DQ_ATOMIC <= 2, "DQ_ATOMIC is 0, 1 or 2");
 static_assert(ROW_PAD % BLOCK_M == 0, "a query tile's LSE and Dsum rows lie inside the padded rows");
 static_assert(!WARP_SPECIALIZE || WARPGROUPS == 1 ||
                   (PRODUCER_REGS + WARPGROUPS * CONSUMER_REGS) * 128 <= 65536,
@@ -166,9 +172,16 @@ constexpr unsigned OFFSET_FULL = OFFSET_DSUM + sizeof(SharedStorage::dsum);
 constexpr unsigned OFFSET_EMPTY = OFFSET_FULL + sizeof(SharedStorage::full);
 static_assert(OFFSET_EMPTY + sizeof(SharedStorage::empty) == sizeof(SharedStorage),
               "SharedStorage has no padding: the offsets above are its members'");
+// (DQ_ATOMIC 2) The dQ staging area follows, past the 64 bytes counted for the mbarriers.
+constexpr unsigned OFFSET_DQ_STAGE = OFFSET_FULL + 64;
+static_assert(sizeof(SharedStorage) <= OFFSET_DQ_STAGE, "the mbarriers fit the 64 bytes counted for them");
 static_assert(sizeof(SharedStorage::q[0]) == Q_TILE_BYTES && sizeof(SharedStorage::k) == KV_TILE_BYTES,
               "a stage is one Q and one dO tile");
-static_assert((WARP_SPECIALIZE ? sizeof(SharedStorage) : OFFSET_FULL) + 1024 <= SMEM_BYTES,
+static_assert((DQ_ATOMIC == 2    ? OFFSET_DQ_STAGE + DQ_STAGE_BYTES
+               : WARP_SPECIALIZE ? sizeof(SharedStorage)
+                                 : OFFSET_FULL) +
+                      1024 <=
+                  SMEM_BYTES,
               "SMEM_BYTES (the space's expression) holds the layout and its alignment");
 
 // Shared addresses of the block's SharedStorage (what cp.async, TMA, mbarriers and descriptors take), and its
@@ -193,6 +206,9 @@ struct Smem {
   __device__ __forceinline__ unsigned dsum(int stage) const { return base + OFFSET_DSUM + stage * ROW_BYTES; }
   __device__ __forceinline__ unsigned full() const { return base + OFFSET_FULL; }
   __device__ __forceinline__ unsigned empty() const { return base + OFFSET_EMPTY; }
+  __device__ __forceinline__ unsigned dq_stage(int warpgroup) const {
+    return base + OFFSET_DQ_STAGE + warpgroup * 64 * DQ_STAGE_STRIDE * 4;
+  }
   template <typename T>
   __device__ __forceinline__ T* at(unsigned address) const {
     return reinterpret_cast<T*>(generic + (address - base));
@@ -664,13 +680,19 @@ struct DsTile {
 
 // DQ_ATOMIC 1: red.global.add.v4.f32 into the [B, H, S, D] accumulator the preprocess zeroed
 // (non-deterministic order). DQ_ATOMIC 0: st.global of this key block's partial, [key blocks][B, H, S, D],
-// which the conversion sums in key-block order.
+// which the conversion sums in key-block order. DQ_ATOMIC 2: see write_staged.
 struct DqWriter {
   float* base;  // the accumulator, or this key block's partial
   int S;
+  unsigned stage;     // (DQ_ATOMIC 2) this warpgroup's staging rows, shared address
+  float* stage_rows;  // the same, generic address
 
   __device__ __forceinline__ void write(const float (&dq_acc)[DQ_N / 2], const QueryTile& tile, int m_chunk,
                                         int col0, const Lane& me) const {
+    if constexpr (DQ_ATOMIC == 2) {
+      write_staged(dq_acc, tile, m_chunk, col0, me);
+      return;
+    }
     const bool odd = me.quad & 1;
     const int row = tile.m0 + m_chunk * 64 + me.warp * 16 + me.group + (odd ? 8 : 0);
     float* const row_base = base + tile.head + static_cast<long long>(row) * D + col0 + 4 * (me.quad >> 1);
@@ -692,6 +714,41 @@ struct DqWriter {
           *reinterpret_cast<float4*>(address) = value;
       }
     }
+  }
+
+  // DQ_ATOMIC 2, FlashAttention-3's: the unit's rows staged in the warpgroup's shared rows (float2 stores),
+  // then thread r < 64 of the warpgroup adds row r to the accumulator with one bulk reduce-add (rows past S:
+  // none). Before the staging rows are rewritten, each of those threads waits until its last bulk operation
+  // has read them, and the warpgroup's barrier passes that on; the staging writes reach the bulk copies'
+  // async proxy through fence.proxy.async and the barrier after them.
+  __device__ __forceinline__ void write_staged(const float (&dq_acc)[DQ_N / 2], const QueryTile& tile,
+                                               int m_chunk, int col0, const Lane& me) const {
+    const Barrier own = static_cast<Barrier>(static_cast<int>(Barrier::warpgroup) + me.warpgroup);
+    const int thread = threadIdx.x % 128;
+    if (thread < 64) sm90::tma_wait_stores_read<0>();
+    sm90::barrier_sync<128>(own);
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      float* const row = stage_rows + (me.warp * 16 + me.group + 8 * r) * DQ_STAGE_STRIDE + 2 * me.quad;
+#pragma unroll
+      for (int j = 0; j < DQ_N / 8; ++j)
+        *reinterpret_cast<float2*>(row + 8 * j) =
+            make_float2(dq_acc[4 * j + 2 * r], dq_acc[4 * j + 2 * r + 1]);
+    }
+    sm90::fence_async_shared();
+    sm90::barrier_sync<128>(own);
+    if (thread < 64) {
+      const int row = tile.m0 + m_chunk * 64 + thread;
+      if (row < S)
+        sm90::bulk_reduce_add_f32(base + tile.head + static_cast<long long>(row) * D + col0,
+                                  stage + thread * DQ_STAGE_STRIDE * 4, DQ_N * 4);
+      sm90::tma_commit_stores();
+    }
+  }
+  // (DQ_ATOMIC 2) Every bulk reduce-add of this thread has completed (before the block exits).
+  __device__ __forceinline__ void finish() const {
+    if constexpr (DQ_ATOMIC == 2)
+      if (threadIdx.x % 128 < 64) sm90::tma_wait_stores();
   }
 };
 
@@ -815,6 +872,7 @@ __device__ __forceinline__ void consume(const RingSupply& ring, const Smem& smem
     }
   }
   ring.drain();
+  dq_writer.finish();
   store_dkv(dK, dV, smem, schedule, dk_acc, dv_acc, scale, me);
 }
 
@@ -834,7 +892,8 @@ __device__ __forceinline__ void run_block(const Inputs& inputs, float* dQ_accum,
   const Schedule schedule = Schedule::of_block(S, SKV, H, HKV);
   // This key block's partial (DQ_ATOMIC 0) or the shared accumulator.
   const long long partial = DQ_ATOMIC ? 0 : static_cast<long long>(blockIdx.x) * B * H * S * D;
-  const DqWriter dq_writer{dQ_accum + partial, S};
+  const unsigned dq_stage = smem.dq_stage(me.warpgroup);
+  const DqWriter dq_writer{dQ_accum + partial, S, dq_stage, smem.at<float>(dq_stage)};
   if constexpr (WARP_SPECIALIZE) {
     const Ring ring = Ring::of(smem);
     if (threadIdx.x == 0) ring.init();

@@ -31,18 +31,18 @@ Config config(int block_m, int block_n, int stages, int specialize, int tma, int
 }
 
 // D = 128: BLOCK_M 64 only (2 x 64 S^T / dP^T and 2 x 64 dK / dV accumulators), with every tile width, stage
-// count, loading mode (self-loaded, cp.async producer, TMA producer) and dQ strategy: 2 x 2 x 3 x 2 = 24. D =
-// 64: those 24 with BLOCK_M 64, and BLOCK_M 128 only as FlashAttention-3 has it (BLOCK_N 128, a producer):
-// 2 stages x 2 loaders x 2 strategies = 8.
+// count, loading mode (self-loaded, cp.async producer, TMA producer) and dQ strategy (partials, atomics, bulk
+// reduce-adds): 2 x 2 x 3 x 3 = 36. D = 64: those 36 with BLOCK_M 64, and BLOCK_M 128 only as
+// FlashAttention-3 has it (BLOCK_N 128, a producer): 2 stages x 2 loaders x 3 strategies = 12.
 TEST(AttentionBwdSpace, ValidCountsOnHopper) {
   for (const char* file : {kBwd, kBwdBf16}) {
     const SearchSpace space = SearchSpace::load(file);
     EXPECT_EQ(space.arch_suffix(), "a");
-    EXPECT_EQ(space.total_configs(), 64u);
+    EXPECT_EQ(space.total_configs(), 96u);
     for (const char* problem : {"D=64", "D=64,CAUSAL=1"})
-      EXPECT_EQ(valid(space, problem).size(), 32u) << problem;
+      EXPECT_EQ(valid(space, problem).size(), 48u) << problem;
     for (const char* problem : {"D=128", "D=128,CAUSAL=1"})
-      EXPECT_EQ(valid(space, problem).size(), 24u) << problem;
+      EXPECT_EQ(valid(space, problem).size(), 36u) << problem;
   }
 }
 
@@ -53,8 +53,8 @@ TEST(AttentionBwdSpace, ConditionsPruneAsIntended) {
     EXPECT_EQ(
         count_if(configs, [](const Config& c) { return c.at("TMA_LOADS") && !c.at("WARP_SPECIALIZE"); }), 0u)
         << problem << ": TMA without a producer";
-    // BLOCK_M 64: every other parameter's every value (24).
-    EXPECT_EQ(count_if(configs, [](const Config& c) { return c.at("BLOCK_M") == 64; }), 24u) << problem;
+    // BLOCK_M 64: every other parameter's every value (36).
+    EXPECT_EQ(count_if(configs, [](const Config& c) { return c.at("BLOCK_M") == 64; }), 36u) << problem;
   }
   EXPECT_EQ(count_if(valid(space, "D=128"), [](const Config& c) { return c.at("BLOCK_M") == 128; }), 0u);
   const auto d64 = valid(space, "D=64");
@@ -65,34 +65,39 @@ TEST(AttentionBwdSpace, ConditionsPruneAsIntended) {
             0u)
       << "128-row tiles spill unless a producer feeds two consumer warpgroups";
   // The deterministic partials take cdiv(SKV, BLOCK_N) fp32 copies of dQ (1 GiB here): 128 GiB with BLOCK_N
-  // 64, 64 with 128, over the 4 GiB limit; the atomics remain. At S = 4096, H = 8: 1 GiB at most, within it.
+  // 64, 64 with 128, over the 4 GiB limit; both atomic strategies remain. At S = 4096, H = 8: 1 GiB at most,
+  // within it.
   const auto large = valid(space, "B=8,H=32,S=8192,D=128");
   EXPECT_EQ(count_if(large, [](const Config& c) { return c.at("DQ_ATOMIC") == 0; }), 0u);
   EXPECT_EQ(count_if(large, [](const Config& c) { return c.at("DQ_ATOMIC") == 1; }), 12u);
+  EXPECT_EQ(count_if(large, [](const Config& c) { return c.at("DQ_ATOMIC") == 2; }), 12u);
   EXPECT_EQ(
       count_if(valid(space, "B=1,H=8,S=4096,D=128"), [](const Config& c) { return c.at("DQ_ATOMIC") == 0; }),
       12u);
 }
 
 // FlashAttention-3's backward tiles (D = 128: 64 query rows by 128 keys, D = 64: 128 by 128, two consumer
-// warpgroups and a producer) are valid with TMA and either dQ strategy, and are the space's seeds.
+// warpgroups and a producer) are valid with TMA and every dQ strategy, and are the space's seeds, with its dQ
+// by bulk reduce-adds and with vector atomics.
 TEST(AttentionBwdSpace, FlashAttention3TilesAreValid) {
   const SearchSpace space = SearchSpace::load(kBwd);
   const auto d128 = valid(space, "D=128,CAUSAL=1");
   const auto d64 = valid(space, "D=64,CAUSAL=1");
-  for (const int atomic : {0, 1}) {
+  for (const int atomic : {0, 1, 2}) {
     EXPECT_NE(std::find(d128.begin(), d128.end(), config(64, 128, 2, 1, 1, atomic)), d128.end()) << atomic;
     EXPECT_NE(std::find(d64.begin(), d64.end(), config(128, 128, 2, 1, 1, atomic)), d64.end()) << atomic;
   }
   const auto& seeds = space.seeds();
   EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(64, 128, 2, 1, 1, 1)), seeds.end());
   EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(128, 128, 2, 1, 1, 1)), seeds.end());
+  EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(64, 128, 2, 1, 1, 2)), seeds.end());
+  EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(128, 128, 2, 1, 1, 2)), seeds.end());
 }
 
 // Preprocess, main kernel, conversion; the main kernel's grid is a block per BLOCK_N keys of each K/V head of
 // each batch, its block 128 threads per 64 keys (plus the producer's), and it takes tensor maps with
 // TMA_LOADS; the scratch is the padded LSE and Dsum rows and one fp32 dQ (atomics) or one per key block
-// (partials).
+// (partials); the bulk reduce-adds stage 64 rows of 64 + 8 floats per consumer warpgroup in shared memory.
 TEST(AttentionBwdSpace, ThreeLaunchesAndTheirScratch) {
   const SearchSpace space = SearchSpace::load(kBwd);
   const DeviceInfo hopper = offline_device("sm_90");
@@ -102,7 +107,7 @@ TEST(AttentionBwdSpace, ThreeLaunchesAndTheirScratch) {
     for (const ArgSpec& arg : launch.args) names.push_back(arg.name);
     return names;
   };
-  for (const int atomic : {0, 1}) {
+  for (const int atomic : {0, 1, 2}) {
     const LaunchSpec launch = space.variant_launch(config(64, 128, 2, 1, 0, atomic), sizes, hopper);
     const auto steps = launch_steps(launch);
     ASSERT_EQ(steps.size(), 3u);
@@ -113,9 +118,9 @@ TEST(AttentionBwdSpace, ThreeLaunchesAndTheirScratch) {
     EXPECT_EQ(steps[0]->grid, (std::array<std::uint32_t, 3>{24, 8, 2}));
     EXPECT_EQ(steps[1]->grid, (std::array<std::uint32_t, 3>{5, 2, 2}));  // cdiv(513, 128) key blocks
     EXPECT_EQ(steps[1]->block, (std::array<std::uint32_t, 3>{384, 1, 1}));
-    // K, V, 2 stages of Q, dO, LSE, Dsum, dS^T, the mbarriers, the alignment.
-    EXPECT_EQ(steps[1]->dynamic_smem_bytes,
-              4u * 128 * 128 + 2 * (4 * 64 * 128 + 8 * 64) + 2 * 128 * 64 + 64 + 1024);
+    // K, V, 2 stages of Q, dO, LSE, Dsum, dS^T, the mbarriers, (bulk) the staged dQ rows, the alignment.
+    EXPECT_EQ(steps[1]->dynamic_smem_bytes, 4u * 128 * 128 + 2 * (4 * 64 * 128 + 8 * 64) + 2 * 128 * 64 + 64 +
+                                                (atomic == 2 ? 2 * 64 * 72 * 4 : 0) + 1024);
     EXPECT_EQ(steps[2]->grid, (std::array<std::uint32_t, 3>{19, 8, 2}));  // cdiv(300, 16)
     EXPECT_EQ(arg_names(*steps[1]),
               (std::vector<std::string>{"Q", "K", "V", "dO", "LSE_log2", "Dsum", "dQ_accum", "dK", "dV", "B",
@@ -124,7 +129,7 @@ TEST(AttentionBwdSpace, ThreeLaunchesAndTheirScratch) {
     for (const ScratchSpec& buffer : launch.scratch) scratch[buffer.name] = buffer.count;
     EXPECT_EQ(scratch.at("Dsum"), 2 * 8 * 384);
     EXPECT_EQ(scratch.at("LSE_log2"), 2 * 8 * 384);
-    EXPECT_EQ(scratch.at("dQ_accum"), (atomic ? 1 : 5) * 2 * 8 * 300 * 128);
+    EXPECT_EQ(scratch.at("dQ_accum"), (atomic != 0 ? 1 : 5) * 2 * 8 * 300 * 128);
   }
   const LaunchSpec tma = space.variant_launch(config(64, 128, 2, 1, 1, 1), sizes, hopper);
   const std::vector<std::string> names = arg_names(*launch_steps(tma)[1]);

@@ -84,6 +84,15 @@ __device__ __forceinline__ void tma_wait_stores() {
   asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
 }
 
+// Adds `bytes` (a multiple of 16) of fp32 values from shared `src` to global `dst` (both 16-byte aligned),
+// element by element, as one bulk operation of this thread's current bulk group (tma_commit_stores closes it;
+// tma_wait_stores_read and tma_wait_stores wait for it like for a store).
+__device__ __forceinline__ void bulk_reduce_add_f32(float* dst, unsigned src, unsigned bytes) {
+  asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%0], [%1], %2;\n" ::"l"(dst),
+               "r"(src), "r"(bytes)
+               : "memory");
+}
+
 // Fetches a tensor map into the cache ahead of its first use (one thread, at kernel start).
 __device__ __forceinline__ void tma_prefetch_map(const TensorMap& map) {
   asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<unsigned long long>(&map)) : "memory");
