@@ -74,7 +74,7 @@ INSTANTIATE_TEST_SUITE_P(
     case_name);
 
 // TMA loads (tensor maps of Q, dO, K, V; bulk copies of the LSE and Dsum rows): boxes past S and SKV read as
-// zeros, both dQ strategies, both head dimensions, causal, long S.
+// zeros, the three dQ strategies, both head dimensions, causal, long S.
 INSTANTIATE_TEST_SUITE_P(
     Tma, AttentionBwdWgmma,
     ::testing::Values(Case{"B=1,H=2,S=77,D=64,CAUSAL=0",
@@ -98,7 +98,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 // Grouped heads (g = H / HKV of 1, 4, 8, MQA with HKV = 1) and key lengths of their own: fewer queries than
 // keys, more queries than keys (causal: the first S - SKV rows see no key, and a key block's first query tile
-// is far down), SKV = 1, odd lengths, on every loading path and both dQ strategies.
+// is far down), SKV = 1, odd lengths, on every loading path and the three dQ strategies.
 INSTANTIATE_TEST_SUITE_P(
     Grouped, AttentionBwdWgmma,
     ::testing::Values(
@@ -123,7 +123,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"B=1,H=8,HKV=1,S=77,SKV=600,D=64,CAUSAL=1", "BLOCK_M=64,BLOCK_N=128,STAGES=1,DQ_ATOMIC=2"}),
     case_name);
 
-// bf16 (the same template compiled with -DBF16=1): each loading path once, both dQ strategies, causal,
+// bf16 (the same template compiled with -DBF16=1): each loading path once, the three dQ strategies, causal,
 // grouped, both head dimensions.
 constexpr const char* kBf16 = "search_spaces/flash_attn_bwd_wgmma_bf16.json";
 INSTANTIATE_TEST_SUITE_P(
