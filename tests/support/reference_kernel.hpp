@@ -23,8 +23,8 @@ namespace evotune::test {
 // Compiles the reference of `space` for `sizes` on device 0 (its context current), uploads `buffers` (each of
 // the space's buffers by name, as raw bytes: inputs with their values, outputs with what they start as),
 // launches the reference once, waits, and returns the bytes of each of `outputs` by name. A compile error
-// fails the test (and returns none).
-inline std::map<std::string, std::vector<unsigned char>> run_reference(
+// fails the test (and returns nothing).
+inline std::map<std::string, std::vector<unsigned char>> run_reference_outputs(
     const SearchSpace& space, const Sizes& sizes,
     const std::map<std::string, std::vector<unsigned char>>& buffers,
     const std::vector<std::string>& outputs) {
@@ -56,18 +56,19 @@ inline std::map<std::string, std::vector<unsigned char>> run_reference(
   cuda::check(cuda::driver().cuCtxSynchronize(), "cuCtxSynchronize");
   std::map<std::string, std::vector<unsigned char>> out;
   for (const std::string& output : outputs) {
-    out[output].resize(buffers.at(output).size());
-    memory.at(output).download(out[output].data(), out[output].size());
+    std::vector<unsigned char> bytes(buffers.at(output).size());
+    memory.at(output).download(bytes.data(), bytes.size());
+    out.emplace(output, std::move(bytes));
   }
   return out;
 }
 
-// The bytes of the one output `output` (empty after a compile error).
+// As run_reference_outputs for one output: its bytes (empty after a compile error).
 inline std::vector<unsigned char> run_reference(
     const SearchSpace& space, const Sizes& sizes,
     const std::map<std::string, std::vector<unsigned char>>& buffers, const std::string& output) {
-  auto out = run_reference(space, sizes, buffers, std::vector<std::string>{output});
-  return out.empty() ? std::vector<unsigned char>() : std::move(out.at(output));
+  auto outputs = run_reference_outputs(space, sizes, buffers, {output});
+  return outputs.empty() ? std::vector<unsigned char>{} : std::move(outputs.at(output));
 }
 
 // A vector's bytes, for run_reference.

@@ -27,6 +27,15 @@ __device__ __forceinline__ void tma_load_3d(unsigned dst, const TensorMap& map, 
       : "memory");
 }
 
+// `bytes` (a multiple of 16) from global `src` to shared `dst` (both 16-byte aligned) as one bulk copy (no
+// tensor map), counted as transactions of `barrier`'s current phase.
+__device__ __forceinline__ void bulk_load(unsigned dst, const void* src, unsigned bytes, unsigned barrier) {
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(dst),
+      "l"(src), "r"(bytes), "r"(barrier)
+      : "memory");
+}
+
 // As tma_load_*, multicast: the box lands at the same offset `dst` in the shared memory of every block of the
 // cluster in `blocks` (a bit per block rank), and counts its bytes on the mbarrier at the same offset in
 // each.
@@ -73,6 +82,15 @@ __device__ __forceinline__ void tma_wait_stores_read() {
 // This thread's bulk stores have completed (their writes are visible in global memory).
 __device__ __forceinline__ void tma_wait_stores() {
   asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
+}
+
+// Adds `bytes` (a multiple of 16) of fp32 values from shared `src` to global `dst` (both 16-byte aligned),
+// element by element, as one bulk operation of this thread's current bulk group (tma_commit_stores closes it;
+// tma_wait_stores_read and tma_wait_stores wait for it like for a store).
+__device__ __forceinline__ void bulk_reduce_add_f32(float* dst, unsigned src, unsigned bytes) {
+  asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%0], [%1], %2;\n" ::"l"(dst),
+               "r"(src), "r"(bytes)
+               : "memory");
 }
 
 // Fetches a tensor map into the cache ahead of its first use (one thread, at kernel start).

@@ -1,0 +1,1017 @@
+// Backward attention on Hopper's warpgroup tensor cores (wgmma, sm_90a), on the kernels/common/sm90
+// primitives: dQ, dK, dV of O = softmax(Q K^T * scale) V from Q, K, V, O, dO and the forward's log-sum-exps
+// LSE (natural log). Q, O, dO, dQ: fp16 [B, H, S, D], K, V, dK, dV: [B, HKV, SKV, D] (bf16 with -DBF16=1),
+// LSE: float [B, H, S]; query head h reads K/V head h / (H / HKV), dK and dV sum over the query heads of the
+// group; causal is aligned to the bottom right (query i sees keys j <= i + SKV - S). Three kernels, in launch
+// order:
+//   flash_attn_bwd_preprocess  Dsum = rowsum(dO * O) and LSE * log2(e) into scratch rows padded to 128 a
+//       head (padding: 0 and +inf), and (DQ_ATOMIC) the fp32 dQ accumulator zeroed
+//   flash_attn_bwd_wgmma  one block per (BLOCK_N keys, K/V head, batch): K and V loaded once, then every
+//       query block of every query head of the group through a ring of STAGES Q / dO / LSE / Dsum tiles;
+//       per tile, each consumer warpgroup owning 64 keys:
+//         S^T = K Q^T, dP^T = V dO^T    (A and B K-major in shared memory)
+//         P^T = exp2(S^T scale log2(e) - LSE log2(e)), dS^T = P^T (dP^T - Dsum)
+//         dV += P^T dO, dK += dS^T Q    (A from registers, B MN-major)
+//         dQ (+)= dS K                  (dS^T through shared memory; A and B MN-major), split among the
+//                                       warpgroups, added to an fp32 accumulator (DQ_ATOMIC 1: vector
+//                                       atomics; 2: staged in shared memory, bulk reduce-adds) or stored
+//                                       as this key block's partial (0)
+//       then dK * scale and dV in the element type
+//   flash_attn_bwd_convert_dq  dQ = scale * the accumulator (or the partials summed in key-block order)
+// Roles of the main kernel, in file order: the schedule of a block's query tiles (Schedule), the Q / dO ring
+// filled by the consumers with cp.async (SelfLoadedRing) or by a producer warpgroup (WARP_SPECIALIZE: with
+// cp.async or, TMA_LOADS, tensor copies; Ring, ProducedRing on sm90::TmaPipeline's barriers), the wgmmas
+// (TileMma), P and dS (Gradients), the dS^T tile (DsTile), the dQ writes (DqWriter), the dK / dV epilogue.
+// Tuning parameters and problem sizes arrive as #defines (search_spaces/flash_attn_bwd_wgmma.json); the
+// design notes (layouts, descriptors, fragments, synchronisation, the dQ strategies) are in
+// docs/kernels/attention_bwd.md.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include "../common/sm90/arch.cuh"
+#include "../common/sm90/mbarrier.cuh"
+#include "../common/sm90/named_barrier.cuh"
+#include "../common/sm90/pipeline.cuh"
+#include "../common/sm90/registers.cuh"
+#include "../common/sm90/tma.cuh"
+#include "../common/sm90/wgmma.cuh"
+
+#ifndef D
+static_assert(false, "D (head dimension) must be #defined");
+#endif
+#ifndef CAUSAL
+static_assert(false, "CAUSAL (0 or 1) must be #defined");
+#endif
+#ifndef BLOCK_M
+static_assert(false, "BLOCK_M must be #defined");
+#endif
+#ifndef BLOCK_N
+static_assert(false, "BLOCK_N must be #defined");
+#endif
+#ifndef STAGES
+static_assert(false, "STAGES must be #defined");
+#endif
+#ifndef WARP_SPECIALIZE
+static_assert(false, "WARP_SPECIALIZE (0 or 1) must be #defined");
+#endif
+#ifndef TMA_LOADS
+static_assert(false, "TMA_LOADS (0 or 1) must be #defined");
+#endif
+#ifndef DQ_ATOMIC
+static_assert(false, "DQ_ATOMIC (0, 1 or 2) must be #defined");
+#endif
+
+namespace attn_bwd {
+
+#if defined(BF16) && BF16
+typedef __nv_bfloat16 elem;  // the element type of Q, K, V, O, dO and the gradients
+typedef sm90::Bf16 mma_type;
+__device__ __forceinline__ unsigned pack_pair(float low, float high) {
+  const __nv_bfloat162 pair = __floats2bfloat162_rn(low, high);
+  return *reinterpret_cast<const unsigned*>(&pair);
+}
+__device__ __forceinline__ float2 unpack_pair(unsigned bits) {
+  return __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(&bits));
+}
+#else
+typedef half elem;
+typedef sm90::F16 mma_type;
+__device__ __forceinline__ unsigned pack_pair(float low, float high) {
+  const __half2 pair = __floats2half2_rn(low, high);
+  return *reinterpret_cast<const unsigned*>(&pair);
+}
+__device__ __forceinline__ float2 unpack_pair(unsigned bits) {
+  return __half22float2(*reinterpret_cast<const __half2*>(&bits));
+}
+#endif
+
+constexpr int WARPGROUPS = BLOCK_N / 64;  // consumer warpgroups, each owning 64 keys of the block
+constexpr int CONSUMER_THREADS = 128 * WARPGROUPS;
+constexpr int THREADS = CONSUMER_THREADS + 128 * WARP_SPECIALIZE;  // the producer warpgroup comes last
+constexpr int CHUNKS = D / 8;                                      // 16-byte chunks per row of D elements
+constexpr int Q_TILE_BYTES = 2 * BLOCK_M * D;                      // a Q or dO tile
+constexpr int KV_TILE_BYTES = 2 * BLOCK_N * D;                     // the K or V tile
+constexpr int DS_BYTES = 2 * BLOCK_N * BLOCK_M;                    // the dS^T tile
+constexpr int ROW_BYTES = 4 * BLOCK_M;                             // a tile's LSE (or Dsum) values
+constexpr int ROW_PAD = 128;  // the preprocess pads each head's LSE and Dsum rows to a multiple of this
+// The dQ of a query tile, BLOCK_M x D, is DQ_TOTAL_UNITS = M_CHUNKS x COL_SPLIT units of 64 rows by DQ_N = 64
+// columns (one slab of K), each one wgmma batch (m64n64k16, k = BLOCK_N keys) with 32 accumulators a thread;
+// warpgroup w computes units w, w + WARPGROUPS, ... (DQ_UNITS at most), one after the other. With D = 64, 64
+// rows and two warpgroups there is one unit, which warpgroup 0 writes and warpgroup 1 computes for nothing
+// (DQ_IDLE).
+constexpr int M_CHUNKS = BLOCK_M / 64;
+constexpr int DQ_N = 64;
+constexpr int COL_SPLIT = D / DQ_N;
+constexpr int DQ_TOTAL_UNITS = M_CHUNKS * COL_SPLIT;
+constexpr int DQ_UNITS = (DQ_TOTAL_UNITS + WARPGROUPS - 1) / WARPGROUPS;
+constexpr bool DQ_IDLE = DQ_UNITS * WARPGROUPS > DQ_TOTAL_UNITS;
+// DQ_ATOMIC 2: each consumer warpgroup stages its dQ unit, 64 rows of DQ_N floats, in shared memory for the
+// bulk reduce-adds; rows DQ_STAGE_STRIDE floats apart (8 more: a warp's float2 stores hit 2-way bank
+// conflicts at most; rows stay 16-byte aligned).
+constexpr int DQ_STAGE_STRIDE = DQ_N + 8;
+constexpr int DQ_STAGE_BYTES = DQ_ATOMIC == 2 ? WARPGROUPS * 64 * DQ_STAGE_STRIDE * 4 : 0;
+// The space's SMEM_BYTES: the tiles, the producer's mbarriers (64 bytes counted, also before the dQ staging
+// area), the dQ staging area and room to align the tiles to 1024 bytes.
+constexpr int SMEM_BYTES = 2 * KV_TILE_BYTES + STAGES * (2 * Q_TILE_BYTES + 2 * ROW_BYTES) + DS_BYTES +
+                           64 * (WARP_SPECIALIZE || DQ_ATOMIC == 2) + DQ_STAGE_BYTES + 1024;
+// setmaxnreg with a producer and 2 consumer warpgroups (with one the block's 256 threads may use 255
+// registers each anyway): (24 + 2 * 240) * 128 <= 65536.
+constexpr int PRODUCER_REGS = 24;
+constexpr int CONSUMER_REGS = 240;
+constexpr float kLog2e = 1.4426950408889634f;
+
+static_assert(D == 64 || D == 128, "D must be 64 or 128 (one or two 64-column slabs)");
+static_assert(BLOCK_M == 64 || BLOCK_M == 128, "BLOCK_M is the n of the S^T and dP^T wgmmas: 64 or 128");
+static_assert(BLOCK_N == 64 || BLOCK_N == 128, "BLOCK_N is 64 keys per consumer warpgroup, 1 or 2 of them");
+static_assert(STAGES >= 1 && STAGES <= 2, "STAGES must be 1 or 2");
+static_assert(WARP_SPECIALIZE == 0 || WARP_SPECIALIZE == 1, "WARP_SPECIALIZE is 0 or 1");
+static_assert(TMA_LOADS == 0 || WARP_SPECIALIZE,
+              "TMA_LOADS: the producer warpgroup issues the tensor copies");
+static_assert(DQ_ATOMIC >= 0 && DQ_ATOMIC <= 2, "DQ_ATOMIC is 0, 1 or 2");
+static_assert(ROW_PAD % BLOCK_M == 0, "a query tile's LSE and Dsum rows lie inside the padded rows");
+static_assert(!WARP_SPECIALIZE || WARPGROUPS == 1 ||
+                  (PRODUCER_REGS + WARPGROUPS * CONSUMER_REGS) * 128 <= 65536,
+              "the producer's and the consumers' setmaxnreg counts must fit the 64K registers of an SM");
+
+__device__ __forceinline__ float exp2_approx(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(y) : "f"(x));
+  return y;
+}
+
+// Rows of a head's LSE and Dsum in the preprocess's padded layout.
+__host__ __device__ __forceinline__ int padded_rows(int S) { return (S + ROW_PAD - 1) / ROW_PAD * ROW_PAD; }
+
+// ---------------------------------------------------------------------------------------------------------
+// Shared memory and named barriers
+
+// The block's shared memory, 1024-byte aligned. A tile of R rows is its columns / 64 slabs of [R][64]
+// elements, each 128-byte row swizzled (chunk c of row r at c ^ (r % 8)); every tile is a multiple of 1024
+// bytes. K and V are [BLOCK_N keys][D], Q and dO [BLOCK_M rows][D], dS^T [BLOCK_N keys][BLOCK_M rows].
+struct SharedStorage {
+  elem k[BLOCK_N * D];  // K; in the epilogue, the staged dK
+  elem v[BLOCK_N * D];  // V; in the epilogue, the staged dV
+  elem q[STAGES][BLOCK_M * D];
+  elem dout[STAGES][BLOCK_M * D];
+  elem ds[BLOCK_N * BLOCK_M];
+  float lse[STAGES][BLOCK_M];   // LSE * log2(e) of the tile's rows (+inf past S)
+  float dsum[STAGES][BLOCK_M];  // Dsum of the tile's rows (0 past S)
+  // WARP_SPECIALIZE only (the space's SMEM_BYTES counts them then; otherwise they lie past it, unused):
+  unsigned long long full[STAGES];   // the stage's tiles have landed
+  unsigned long long empty[STAGES];  // every consumer warp is done with it
+};
+// Byte offsets of its members: in order, without padding (NVRTC has no offsetof).
+constexpr unsigned OFFSET_K = 0;
+constexpr unsigned OFFSET_V = OFFSET_K + sizeof(SharedStorage::k);
+constexpr unsigned OFFSET_Q = OFFSET_V + sizeof(SharedStorage::v);
+constexpr unsigned OFFSET_DO = OFFSET_Q + sizeof(SharedStorage::q);
+constexpr unsigned OFFSET_DS = OFFSET_DO + sizeof(SharedStorage::dout);
+constexpr unsigned OFFSET_LSE = OFFSET_DS + sizeof(SharedStorage::ds);
+constexpr unsigned OFFSET_DSUM = OFFSET_LSE + sizeof(SharedStorage::lse);
+constexpr unsigned OFFSET_FULL = OFFSET_DSUM + sizeof(SharedStorage::dsum);
+constexpr unsigned OFFSET_EMPTY = OFFSET_FULL + sizeof(SharedStorage::full);
+static_assert(OFFSET_EMPTY + sizeof(SharedStorage::empty) == sizeof(SharedStorage),
+              "SharedStorage has no padding: the offsets above are its members'");
+// (DQ_ATOMIC 2) The dQ staging area follows, past the 64 bytes counted for the mbarriers.
+constexpr unsigned OFFSET_DQ_STAGE = OFFSET_FULL + 64;
+static_assert(sizeof(SharedStorage) <= OFFSET_DQ_STAGE, "the mbarriers fit the 64 bytes counted for them");
+static_assert(sizeof(SharedStorage::q[0]) == Q_TILE_BYTES && sizeof(SharedStorage::k) == KV_TILE_BYTES,
+              "a stage is one Q and one dO tile");
+static_assert((DQ_ATOMIC == 2    ? OFFSET_DQ_STAGE + DQ_STAGE_BYTES
+               : WARP_SPECIALIZE ? sizeof(SharedStorage)
+                                 : OFFSET_FULL) +
+                      1024 <=
+                  SMEM_BYTES,
+              "SMEM_BYTES (the space's expression) holds the layout and its alignment");
+
+// Shared addresses of the block's SharedStorage (what cp.async, TMA, mbarriers and descriptors take), and its
+// generic address (the dS^T stores, the LSE and Dsum reads, the epilogue's staging).
+struct Smem {
+  unsigned base;  // 1024-aligned
+  unsigned char* generic;
+
+  static __device__ __forceinline__ Smem of(unsigned char* raw) {
+    const unsigned raw_address = sm90::smem_address(raw);
+    const unsigned base = (raw_address + 1023) & ~1023u;
+    return {base, raw + (base - raw_address)};
+  }
+  __device__ __forceinline__ unsigned k() const { return base + OFFSET_K; }
+  __device__ __forceinline__ unsigned v() const { return base + OFFSET_V; }
+  __device__ __forceinline__ unsigned q(int stage) const { return base + OFFSET_Q + stage * Q_TILE_BYTES; }
+  __device__ __forceinline__ unsigned dout(int stage) const {
+    return base + OFFSET_DO + stage * Q_TILE_BYTES;
+  }
+  __device__ __forceinline__ unsigned ds() const { return base + OFFSET_DS; }
+  __device__ __forceinline__ unsigned lse(int stage) const { return base + OFFSET_LSE + stage * ROW_BYTES; }
+  __device__ __forceinline__ unsigned dsum(int stage) const { return base + OFFSET_DSUM + stage * ROW_BYTES; }
+  __device__ __forceinline__ unsigned full() const { return base + OFFSET_FULL; }
+  __device__ __forceinline__ unsigned empty() const { return base + OFFSET_EMPTY; }
+  __device__ __forceinline__ unsigned dq_stage(int warpgroup) const {
+    return base + OFFSET_DQ_STAGE + warpgroup * 64 * DQ_STAGE_STRIDE * 4;
+  }
+  template <typename T>
+  __device__ __forceinline__ T* at(unsigned address) const {
+    return reinterpret_cast<T*>(generic + (address - base));
+  }
+};
+// Byte offset of 16-byte chunk `chunk` (elements 8 chunk .. 8 chunk + 7) of row `row` in a swizzled tile of
+// ROWS rows.
+template <int ROWS>
+__device__ __forceinline__ int swizzled_offset(int row, int chunk) {
+  return (chunk >> 3) * (ROWS * 128) + row * 128 + (((chunk & 7) ^ (row & 7)) << 4);
+}
+
+// Named barriers (0 is __syncthreads), each over the consumer warpgroups' threads.
+enum class Barrier : int {
+  ds_free = 1,   // every consumer warpgroup's dQ wgmmas of the previous tile (which read dS^T) have completed
+  ds_ready = 2,  // every consumer thread's dS^T of this tile is in shared memory
+  epilogue = 3,  // every consumer warpgroup's wgmmas have completed: K and V may be overwritten
+  warpgroup = 4,  // warpgroup w's own, 4 + w: its staged rows are written
+};
+
+// This thread's warpgroup (the producer's is the last) and, in a consumer warpgroup, its place in the
+// accumulator fragments.
+struct Lane {
+  int warpgroup;
+  int warp;   // within the warpgroup
+  int group;  // the accumulator row of this lane (and row + 8)
+  int quad;   // the accumulator column pair of this lane
+
+  static __device__ __forceinline__ Lane of_thread() {
+    const int lane = threadIdx.x % 32;
+    return {static_cast<int>(threadIdx.x / 128), static_cast<int>((threadIdx.x / 32) % 4), lane >> 2,
+            lane & 3};
+  }
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// Schedule: the query tiles of a block
+
+// A block's keys [n0, n0 + BLOCK_N) of K/V head kv_bh; its query tiles are every query block of every query
+// head of the group, head-major, from the first that sees one of its keys (causal) to the last.
+struct QueryTile {
+  int m0;               // first query row
+  int bh;               // batch * H + head
+  long long head;       // offset of the head in Q, dO, in elements
+  long long rows_head;  // offset of the head's padded LSE and Dsum rows
+};
+
+struct Schedule {
+  int n0;          // first key of the block
+  int kv_bh;       // batch * HKV + K/V head
+  int h0;          // the group's first query head
+  int batch;       // b
+  int m_first;     // the first query block any of the block's keys is seen from
+  int head_tiles;  // query tiles per head: m_blocks - m_first (0: no query sees any key of the block)
+  int tiles;       // group * head_tiles
+  int S, SKV, H, HKV;
+
+  static __device__ __forceinline__ Schedule of_block(int S, int SKV, int H, int HKV) {
+    Schedule schedule;
+    schedule.S = S;
+    schedule.SKV = SKV;
+    schedule.H = H;
+    schedule.HKV = HKV;
+    schedule.n0 = static_cast<int>(blockIdx.x) * BLOCK_N;
+    schedule.batch = static_cast<int>(blockIdx.z);
+    schedule.kv_bh = schedule.batch * HKV + static_cast<int>(blockIdx.y);
+    const int group = H / HKV;  // the space's condition: H % HKV == 0
+    schedule.h0 = static_cast<int>(blockIdx.y) * group;
+    const int m_blocks = (S + BLOCK_M - 1) / BLOCK_M;
+    // Query i sees key n0 (the block's first) iff i >= n0 - (SKV - S); later rows see more keys.
+    const int first_row = CAUSAL ? max(0, schedule.n0 - schedule.causal_offset()) : 0;
+    schedule.m_first = first_row / BLOCK_M;
+    schedule.head_tiles = max(0, m_blocks - schedule.m_first);
+    schedule.tiles = group * schedule.head_tiles;
+    return schedule;
+  }
+  // Query row i sees keys j <= i + causal_offset(): bottom-right aligned, as SDPA's and FlashAttention's.
+  __device__ __forceinline__ int causal_offset() const { return SKV - S; }
+  __device__ __forceinline__ QueryTile tile(int t) const {
+    const int h = h0 + t / head_tiles;
+    QueryTile tile;
+    tile.m0 = (m_first + t % head_tiles) * BLOCK_M;
+    tile.bh = batch * H + h;
+    tile.head = static_cast<long long>(tile.bh) * S * D;
+    tile.rows_head = static_cast<long long>(tile.bh) * padded_rows(S);
+    return tile;
+  }
+  // The tile after `tile`, without divisions (the producer has 24 registers).
+  __device__ __forceinline__ void advance(QueryTile& tile) const {
+    tile.m0 += BLOCK_M;
+    if (tile.m0 == (m_first + head_tiles) * BLOCK_M) {  // the group's next query head
+      tile.m0 = m_first * BLOCK_M;
+      tile.bh += 1;
+      tile.head += static_cast<long long>(S) * D;
+      tile.rows_head += padded_rows(S);
+    }
+  }
+  __device__ __forceinline__ long long kv_head() const { return static_cast<long long>(kv_bh) * SKV * D; }
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// The Q / dO ring: inputs, copies
+
+// The main kernel's inputs: Q, K, V, dO as pointers or (TMA_LOADS) as tensor maps of [B * H][S][D] (Q, dO,
+// boxes of 64 columns by BLOCK_M rows) and [B * HKV][SKV][D] (K, V, boxes of 64 by BLOCK_N), 128-byte
+// swizzle; LSE * log2(e) and Dsum as pointers to the padded rows.
+struct PointerInputs {
+  const elem* q;
+  const elem* k;
+  const elem* v;
+  const elem* dout;
+  const float* lse;
+  const float* dsum;
+};
+struct TmaInputs {
+  const sm90::TensorMap& q;
+  const sm90::TensorMap& k;
+  const sm90::TensorMap& v;
+  const sm90::TensorMap& dout;
+  const float* lse;
+  const float* dsum;
+};
+
+// cp.async: 16 bytes from global to shared; src_bytes = 0 writes zeros (rows past S or SKV).
+__device__ __forceinline__ void copy_16(unsigned dst, const void* src, bool valid) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(valid ? 16 : 0)
+               : "memory");
+}
+__device__ __forceinline__ void commit_copies() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int PENDING>
+__device__ __forceinline__ void wait_copies() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING) : "memory");
+}
+
+// ROWS rows of D elements from global (row stride D) into the swizzled tile at shared address `tile`, by
+// LOADERS threads; rows at or past `valid_rows` are zero-filled. Thread `loader` copies chunk column loader %
+// CHUNKS of rows loader / CHUNKS + k ROW_STEP, so its swizzle (row % 8) and address steps are fixed and it
+// needs few registers (the producer warpgroup has 24).
+template <int ROWS, int LOADERS>
+__device__ __forceinline__ void load_tile(unsigned tile, const elem* global, int valid_rows, int loader) {
+  constexpr int ROW_STEP = LOADERS / CHUNKS;
+  static_assert(ROW_STEP % 8 == 0 && ROWS % ROW_STEP == 0,
+                "the loaders' rows are whole 8-row swizzle atoms and cover the tile exactly");
+  const int c = loader % CHUNKS;
+  int row = loader / CHUNKS;
+  unsigned dst = tile + swizzled_offset<ROWS>(row, c);
+  const elem* src = global + row * D + c * 8;
+#pragma unroll 1
+  for (; row < ROWS; row += ROW_STEP, dst += ROW_STEP * 128, src += ROW_STEP * D) {
+    const bool valid = row < valid_rows;
+    copy_16(dst, valid ? src : global, valid);
+  }
+}
+
+// A query tile's BLOCK_M LSE and Dsum values (padded rows: always inside the scratch, 16-byte aligned), by
+// the loaders below BLOCK_M / 2.
+__device__ __forceinline__ void load_rows(unsigned lse, unsigned dsum, const PointerInputs& in,
+                                          const QueryTile& tile, int loader) {
+  constexpr int ROW_CHUNKS = BLOCK_M / 4;
+  if (loader < 2 * ROW_CHUNKS) {
+    const bool is_dsum = loader >= ROW_CHUNKS;
+    const int c = loader % ROW_CHUNKS;
+    const float* src = (is_dsum ? in.dsum : in.lse) + tile.rows_head + tile.m0 + 4 * c;
+    copy_16((is_dsum ? dsum : lse) + 16 * c, src, true);
+  }
+}
+
+// A query tile's Q, dO, LSE and Dsum into stage `stage`, by LOADERS threads.
+template <int LOADERS>
+__device__ __forceinline__ void load_query_tile(const Smem& smem, int stage, const PointerInputs& in,
+                                                const Schedule& schedule, const QueryTile& tile, int loader) {
+  const long long offset = tile.head + static_cast<long long>(tile.m0) * D;
+  load_tile<BLOCK_M, LOADERS>(smem.q(stage), in.q + offset, schedule.S - tile.m0, loader);
+  load_tile<BLOCK_M, LOADERS>(smem.dout(stage), in.dout + offset, schedule.S - tile.m0, loader);
+  load_rows(smem.lse(stage), smem.dsum(stage), in, tile, loader);
+}
+
+// The block's K and V tiles, keys past SKV zero-filled.
+template <int LOADERS>
+__device__ __forceinline__ void load_kv(const Smem& smem, const PointerInputs& in, const Schedule& schedule,
+                                        int loader) {
+  const long long offset = schedule.kv_head() + static_cast<long long>(schedule.n0) * D;
+  load_tile<BLOCK_N, LOADERS>(smem.k(), in.k + offset, schedule.SKV - schedule.n0, loader);
+  load_tile<BLOCK_N, LOADERS>(smem.v(), in.v + offset, schedule.SKV - schedule.n0, loader);
+}
+
+// WARP_SPECIALIZE 0: the consumers load the ring themselves with cp.async, STAGES - 1 tiles ahead, K and V
+// with the first, and order it with block barriers.
+struct SelfLoadedRing {
+  static constexpr int PREFETCH = STAGES - 1;
+  PointerInputs in;
+  Smem smem;
+  const Schedule& schedule;
+
+  __device__ __forceinline__ void load(int t) const {
+    load_query_tile<CONSUMER_THREADS>(smem, t % STAGES, in, schedule, schedule.tile(t), threadIdx.x);
+  }
+  // K and V with the first tile (none when the block has no tile), then up to PREFETCH tiles in flight
+  // (empty groups keep the count).
+  __device__ __forceinline__ void begin() const {
+    if (schedule.tiles > 0) load_kv<CONSUMER_THREADS>(smem, in, schedule, threadIdx.x);
+#pragma unroll
+    for (int t = 0; t < PREFETCH; ++t) {
+      if (t < schedule.tiles) load(t);
+      commit_copies();
+    }
+  }
+  __device__ __forceinline__ void acquire(int t) const {
+    if (t + PREFETCH < schedule.tiles) load(t + PREFETCH);
+    commit_copies();
+    wait_copies<PREFETCH>();
+    sm90::fence_async_shared();  // the copies were generic-proxy writes; wgmma reads through the async proxy
+    __syncthreads();
+  }
+  __device__ __forceinline__ void release(int) const {
+    __syncthreads();  // the stage computed here is refilled by a later acquire
+  }
+  __device__ __forceinline__ void drain() const {
+    wait_copies<0>();  // no copy may land in the staging tiles
+    __syncthreads();
+  }
+};
+
+// WARP_SPECIALIZE 1: the producer warpgroup fills the ring; full[s] counts its arrivals (128 cp.async
+// arrivals, or one arrival with the TMA bytes), empty[s] one arrival per consumer warp. Ring tile t sits in
+// stage t % STAGES, in round t / STAGES, whose full phase has parity (t / STAGES) & 1.
+struct Ring {
+  sm90::TmaPipeline<STAGES> pipe;
+
+  static __device__ __forceinline__ Ring of(const Smem& smem) { return {{smem.full(), smem.empty()}}; }
+  static __device__ __forceinline__ sm90::PipelineState<STAGES> at(int t) {
+    return {t % STAGES, static_cast<unsigned>((t / STAGES) & 1)};
+  }
+  // One thread, before the block barrier that publishes them (the fence makes them visible to the async
+  // proxy, through which TMA's and cp.async's completions arrive).
+  __device__ __forceinline__ void init() const {
+#pragma unroll
+    for (int stage = 0; stage < STAGES; ++stage) {
+      sm90::mbarrier_init(pipe.full_barrier(stage), TMA_LOADS ? 1 : 128);
+      sm90::mbarrier_init(pipe.empty_barrier(stage), 4 * WARPGROUPS);
+    }
+    sm90::mbarrier_fence_init();
+  }
+  // The stage of tile t may be refilled: its consumers released tile t - STAGES.
+  __device__ __forceinline__ void producer_acquire(int t) const {
+    if (t >= STAGES) pipe.producer_acquire(at(t));
+  }
+};
+
+// The producer warpgroup with cp.async: its 128 threads copy each tile (K and V with the first) and arrive on
+// the stage's full barrier once their copies of it have landed.
+__device__ __forceinline__ void produce(const PointerInputs& in, const Smem& smem, const Ring& ring,
+                                        const Schedule& schedule) {
+  const int loader = threadIdx.x - CONSUMER_THREADS;
+  if (schedule.tiles == 0) return;
+  load_kv<128>(smem, in, schedule, loader);
+  QueryTile tile = schedule.tile(0);
+#pragma unroll 1
+  for (int t = 0; t < schedule.tiles; ++t, schedule.advance(tile)) {
+    const int stage = t % STAGES;
+    ring.producer_acquire(t);
+    load_query_tile<128>(smem, stage, in, schedule, tile, loader);
+    sm90::mbarrier_arrive_when_copies_land(ring.pipe.full_barrier(stage));
+  }
+  commit_copies();
+  wait_copies<0>();  // exit with no copy in flight
+}
+
+// The producer warpgroup with TMA: one thread issues every copy, per tile an arrival expecting the tile's
+// bytes (K's and V's too with the first), the Q and dO boxes (rows past S arrive as zeros) and the LSE and
+// Dsum rows (bulk copies).
+__device__ __forceinline__ void produce(const TmaInputs& in, const Smem& smem, const Ring& ring,
+                                        const Schedule& schedule) {
+  if (threadIdx.x != CONSUMER_THREADS) return;
+  QueryTile tile = schedule.tile(0);
+#pragma unroll 1
+  for (int t = 0; t < schedule.tiles; ++t, schedule.advance(tile)) {
+    const sm90::PipelineState<STAGES> state = Ring::at(t);
+    const unsigned full = ring.pipe.full_barrier(state.stage);
+    ring.producer_acquire(t);
+    ring.pipe.producer_expect(state, 2 * Q_TILE_BYTES + 2 * ROW_BYTES + (t == 0 ? 2 * KV_TILE_BYTES : 0));
+    if (t == 0) {
+#pragma unroll
+      for (int slab = 0; slab < D / 64; ++slab) {
+        sm90::tma_load_3d(smem.k() + slab * BLOCK_N * 128, in.k, slab * 64, schedule.n0, schedule.kv_bh,
+                          full);
+        sm90::tma_load_3d(smem.v() + slab * BLOCK_N * 128, in.v, slab * 64, schedule.n0, schedule.kv_bh,
+                          full);
+      }
+    }
+#pragma unroll
+    for (int slab = 0; slab < D / 64; ++slab) {
+      sm90::tma_load_3d(smem.q(state.stage) + slab * BLOCK_M * 128, in.q, slab * 64, tile.m0, tile.bh, full);
+      sm90::tma_load_3d(smem.dout(state.stage) + slab * BLOCK_M * 128, in.dout, slab * 64, tile.m0, tile.bh,
+                        full);
+    }
+    sm90::bulk_load(smem.lse(state.stage), in.lse + tile.rows_head + tile.m0, ROW_BYTES, full);
+    sm90::bulk_load(smem.dsum(state.stage), in.dsum + tile.rows_head + tile.m0, ROW_BYTES, full);
+  }
+}
+
+// The consumers' side of the producer's ring.
+struct ProducedRing {
+  Ring ring;
+
+  __device__ __forceinline__ void begin() const {}
+  __device__ __forceinline__ void acquire(int t) const {
+    ring.pipe.consumer_wait(Ring::at(t));
+    // cp.async writes through the generic proxy, wgmma reads through the async one (as TMA writes).
+    if constexpr (!TMA_LOADS) sm90::fence_async_shared();
+  }
+  __device__ __forceinline__ void release(int t) const { ring.pipe.consumer_release(Ring::at(t)); }
+  __device__ __forceinline__ void drain() const {}
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// The wgmmas
+
+template <int N>
+using Mma = sm90::Wgmma<N, mma_type>;
+
+// A consumer warpgroup's wgmmas on 128-byte-swizzled descriptors, issued, not committed. The warpgroup owns
+// keys [64 w, 64 w + 64) of the block: the rows of its S^T, dP^T, dK and dV. The descriptors are built where
+// they are used from the shared-memory base (their upper 32 bits are constants), which costs fewer registers
+// than holding eight of them.
+struct TileMma {
+  Smem smem;
+  int warpgroup;
+
+  // acc (64 keys x BLOCK_M rows) = A (the warpgroup's keys of K or V) B^T (a Q or dO tile), both K-major, k
+  // over D: k-step ks is 32 bytes into the rows of slab ks / 4.
+  __device__ __forceinline__ void issue_transposed_scores(float (&acc)[BLOCK_M / 2], unsigned a_tile,
+                                                          unsigned b_tile) const {
+#pragma unroll
+    for (int ks = 0; ks < D / 16; ++ks) {
+      const unsigned a = a_tile + warpgroup * 64 * 128 + (ks / 4) * (BLOCK_N * 128) + (ks % 4) * 32;
+      const unsigned b = b_tile + (ks / 4) * (BLOCK_M * 128) + (ks % 4) * 32;
+      Mma<BLOCK_M>::template ss<0, 0>(acc, sm90::desc_kmajor_sw128(a), sm90::desc_kmajor_sw128(b), 1);
+    }
+  }
+  // S^T = K Q^T and dP^T = V dO^T of stage `stage`.
+  __device__ __forceinline__ void issue_s(float (&s_acc)[BLOCK_M / 2], int stage) const {
+    issue_transposed_scores(s_acc, smem.k(), smem.q(stage));
+  }
+  __device__ __forceinline__ void issue_dp(float (&dp_acc)[BLOCK_M / 2], int stage) const {
+    issue_transposed_scores(dp_acc, smem.v(), smem.dout(stage));
+  }
+  // acc (64 keys x D) += A (registers: P^T or dS^T packed, k = the tile's rows) B (dO or Q as [K = rows][N =
+  // D], MN-major, a slab per 64 columns): k-step kt reads rows [16 kt, 16 kt + 16), 2048 bytes further.
+  __device__ __forceinline__ static void issue_accumulate(float (&acc)[D / 2],
+                                                          const unsigned (&frag)[BLOCK_M / 16][4],
+                                                          unsigned b_tile) {
+#pragma unroll
+    for (int kt = 0; kt < BLOCK_M / 16; ++kt)
+      Mma<D>::template rs<1>(acc, frag[kt], sm90::desc_mnmajor_sw128(b_tile + kt * 2048, BLOCK_M * 128), 1);
+  }
+  __device__ __forceinline__ void issue_dv(float (&dv_acc)[D / 2], const unsigned (&p_frag)[BLOCK_M / 16][4],
+                                           int stage) const {
+    issue_accumulate(dv_acc, p_frag, smem.dout(stage));
+  }
+  __device__ __forceinline__ void issue_dk(float (&dk_acc)[D / 2], const unsigned (&ds_frag)[BLOCK_M / 16][4],
+                                           int stage) const {
+    issue_accumulate(dk_acc, ds_frag, smem.q(stage));
+  }
+  // dQ unit (64 rows of chunk `m_chunk` x DQ_N columns from `col0`) = dS K over the block's BLOCK_N keys. A =
+  // dS^T as [K = keys][M = rows] (slab m_chunk), B = K as [K = keys][N = D] from slab col0 / 64, both
+  // MN-major: k-step kt reads keys [16 kt, 16 kt + 16), 2048 bytes further.
+  __device__ __forceinline__ void issue_dq(float (&dq_acc)[DQ_N / 2], int m_chunk, int col0) const {
+    const unsigned a_tile = smem.ds() + m_chunk * BLOCK_N * 128;
+    const unsigned b_tile = smem.k() + (col0 / 64) * BLOCK_N * 128;
+#pragma unroll
+    for (int kt = 0; kt < BLOCK_N / 16; ++kt)
+      Mma<DQ_N>::template ss<1, 1>(dq_acc, sm90::desc_mnmajor_sw128(a_tile + kt * 2048, BLOCK_N * 128),
+                                   sm90::desc_mnmajor_sw128(b_tile + kt * 2048, BLOCK_N * 128), 1);
+  }
+};
+
+template <int N>
+__device__ __forceinline__ void clear(float (&acc)[N]) {
+#pragma unroll
+  for (int i = 0; i < N; ++i) acc[i] = 0.0f;
+  sm90::pin(acc);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// P and dS, on the S^T and dP^T accumulators: row (key) 16 warp + group + 8 (e / 2) of the warpgroup's 64,
+// column (query row) 8 j + 2 quad + e % 2 of the tile, for element 4 j + e.
+
+struct Gradients {
+  float scale_log2;
+  int SKV;
+  int causal_offset;
+  Lane me;
+
+  // P^T = exp2(S^T scale log2(e) - LSE log2(e)), 0 where masked: keys >= SKV and (causal) keys after the
+  // query's last, on the tiles that reach them only (rows past S have LSE +inf: P is 0 there too).
+  __device__ __forceinline__ void probabilities(float (&s_acc)[BLOCK_M / 2], const float* lse, int key0,
+                                                int m0) const {
+    const bool tail = key0 + 64 > SKV;
+    const bool diagonal = CAUSAL && key0 + 63 > m0 + causal_offset;
+    const int my_key = key0 + me.warp * 16 + me.group;
+#pragma unroll
+    for (int j = 0; j < BLOCK_M / 8; ++j) {
+      const float2 row_lse = *reinterpret_cast<const float2*>(lse + 8 * j + 2 * me.quad);
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        float p = exp2_approx(fmaf(s_acc[4 * j + e], scale_log2, -(e & 1 ? row_lse.y : row_lse.x)));
+        if (tail || diagonal) {
+          const int key = my_key + 8 * (e >> 1);
+          const int row = m0 + 8 * j + 2 * me.quad + (e & 1);
+          if (key >= SKV || (CAUSAL && key > row + causal_offset)) p = 0.0f;
+        }
+        s_acc[4 * j + e] = p;
+      }
+    }
+  }
+  // dS^T = P^T (dP^T - Dsum), in place of dP^T.
+  __device__ __forceinline__ void scores_gradient(const float (&p_acc)[BLOCK_M / 2],
+                                                  float (&dp_acc)[BLOCK_M / 2], const float* dsum) const {
+#pragma unroll
+    for (int j = 0; j < BLOCK_M / 8; ++j) {
+      const float2 row_dsum = *reinterpret_cast<const float2*>(dsum + 8 * j + 2 * me.quad);
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+        dp_acc[4 * j + e] = p_acc[4 * j + e] * (dp_acc[4 * j + e] - (e & 1 ? row_dsum.y : row_dsum.x));
+    }
+  }
+};
+
+// The accumulators of query columns [16 kt, 16 kt + 16), packed pairwise, are the A fragment of k-step kt of
+// dV += P^T dO and dK += dS^T Q as they stand (the forward's P V does the same).
+__device__ __forceinline__ void pack(const float (&acc)[BLOCK_M / 2], unsigned (&frag)[BLOCK_M / 16][4]) {
+#pragma unroll
+  for (int kt = 0; kt < BLOCK_M / 16; ++kt) {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) frag[kt][i] = pack_pair(acc[8 * kt + 2 * i], acc[8 * kt + 2 * i + 1]);
+    sm90::pin(frag[kt]);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The dS^T tile: every consumer warpgroup's dS^T in shared memory, the A of every warpgroup's dQ wgmmas.
+
+struct DsTile {
+  unsigned char* tile;  // generic address of the dS^T tile
+
+  // Waits until no warpgroup's dQ wgmma still reads the previous tile's dS^T, then writes this thread's:
+  // fragment register i of k-step kt holds rows (keys) group + 8 (i % 2) and columns (query rows) 16 kt + 8
+  // (i / 2) + 2 quad, + 1 (4 bytes of a 16-byte chunk; the 8 rows of a warp's store hit 8 different chunk
+  // positions: no bank conflict). Then makes the writes visible to the async proxy and waits for everyone's.
+  __device__ __forceinline__ void write(const unsigned (&ds_frag)[BLOCK_M / 16][4], const Lane& me) const {
+    sm90::barrier_sync<CONSUMER_THREADS>(Barrier::ds_free);
+    const int key = me.warpgroup * 64 + me.warp * 16 + me.group;
+#pragma unroll
+    for (int kt = 0; kt < BLOCK_M / 16; ++kt)
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+        *reinterpret_cast<unsigned*>(tile + swizzled_offset<BLOCK_N>(key + 8 * (i & 1), 2 * kt + (i >> 1)) +
+                                     4 * me.quad) = ds_frag[kt][i];
+    sm90::fence_async_shared();
+    sm90::barrier_sync<CONSUMER_THREADS>(Barrier::ds_ready);
+  }
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// dQ: a unit's accumulators (row 16 warp + group + 8 (e / 2), column 8 j + 2 quad + e % 2) into global fp32,
+// four consecutive columns a thread: each pair of lanes (quad, quad ^ 1) swaps half its values, so that the
+// even lane holds row group and the odd lane row group + 8, columns 8 j + 4 (quad / 2) .. + 3.
+
+// DQ_ATOMIC 1: red.global.add.v4.f32 into the [B, H, S, D] accumulator the preprocess zeroed
+// (non-deterministic order). DQ_ATOMIC 0: st.global of this key block's partial, [key blocks][B, H, S, D],
+// which the conversion sums in key-block order. DQ_ATOMIC 2: see write_staged.
+struct DqWriter {
+  float* base;  // the accumulator, or this key block's partial
+  int S;
+  unsigned stage;     // (DQ_ATOMIC 2) this warpgroup's staging rows, shared address
+  float* stage_rows;  // the same, generic address
+
+  __device__ __forceinline__ void write(const float (&dq_acc)[DQ_N / 2], const QueryTile& tile, int m_chunk,
+                                        int col0, const Lane& me) const {
+    if constexpr (DQ_ATOMIC == 2) {
+      write_staged(dq_acc, tile, m_chunk, col0, me);
+      return;
+    }
+    const bool odd = me.quad & 1;
+    const int row = tile.m0 + m_chunk * 64 + me.warp * 16 + me.group + (odd ? 8 : 0);
+    float* const row_base = base + tile.head + static_cast<long long>(row) * D + col0 + 4 * (me.quad >> 1);
+#pragma unroll
+    for (int j = 0; j < DQ_N / 8; ++j) {
+      const float send0 = odd ? dq_acc[4 * j] : dq_acc[4 * j + 2];
+      const float send1 = odd ? dq_acc[4 * j + 1] : dq_acc[4 * j + 3];
+      const float got0 = __shfl_xor_sync(0xffffffffu, send0, 1);
+      const float got1 = __shfl_xor_sync(0xffffffffu, send1, 1);
+      const float4 value = odd ? make_float4(got0, got1, dq_acc[4 * j + 2], dq_acc[4 * j + 3])
+                               : make_float4(dq_acc[4 * j], dq_acc[4 * j + 1], got0, got1);
+      if (row < S) {
+        float* const address = row_base + 8 * j;
+        if constexpr (DQ_ATOMIC)
+          asm volatile("red.global.add.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"l"(address), "f"(value.x),
+                       "f"(value.y), "f"(value.z), "f"(value.w)
+                       : "memory");
+        else
+          *reinterpret_cast<float4*>(address) = value;
+      }
+    }
+  }
+
+  // DQ_ATOMIC 2, FlashAttention-3's: the unit's rows staged in the warpgroup's shared rows (float2 stores),
+  // then thread r < 64 of the warpgroup adds row r to the accumulator with one bulk reduce-add (rows past S:
+  // none). Before the staging rows are rewritten, each of those threads waits until its last bulk operation
+  // has read them, and the warpgroup's barrier passes that on; the staging writes reach the bulk copies'
+  // async proxy through fence.proxy.async and the barrier after them.
+  __device__ __forceinline__ void write_staged(const float (&dq_acc)[DQ_N / 2], const QueryTile& tile,
+                                               int m_chunk, int col0, const Lane& me) const {
+    const Barrier own = static_cast<Barrier>(static_cast<int>(Barrier::warpgroup) + me.warpgroup);
+    const int thread = threadIdx.x % 128;
+    if (thread < 64) sm90::tma_wait_stores_read<0>();
+    sm90::barrier_sync<128>(own);
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      float* const row = stage_rows + (me.warp * 16 + me.group + 8 * r) * DQ_STAGE_STRIDE + 2 * me.quad;
+#pragma unroll
+      for (int j = 0; j < DQ_N / 8; ++j)
+        *reinterpret_cast<float2*>(row + 8 * j) =
+            make_float2(dq_acc[4 * j + 2 * r], dq_acc[4 * j + 2 * r + 1]);
+    }
+    sm90::fence_async_shared();
+    sm90::barrier_sync<128>(own);
+    if (thread < 64) {
+      const int row = tile.m0 + m_chunk * 64 + thread;
+      if (row < S)
+        sm90::bulk_reduce_add_f32(base + tile.head + static_cast<long long>(row) * D + col0,
+                                  stage + thread * DQ_STAGE_STRIDE * 4, DQ_N * 4);
+      sm90::tma_commit_stores();
+    }
+  }
+  // (DQ_ATOMIC 2) Every bulk reduce-add of this thread has completed (before the block exits).
+  __device__ __forceinline__ void finish() const {
+    if constexpr (DQ_ATOMIC == 2)
+      if (threadIdx.x % 128 < 64) sm90::tma_wait_stores();
+  }
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// Epilogue: dK * scale and dV in the element type, staged swizzled in the K and V tiles (once no warpgroup
+// reads them), each warpgroup storing its own 64 keys with 16-byte stores; keys past SKV are not written.
+
+__device__ __forceinline__ void stage_rows(unsigned char* tile, const float (&acc)[D / 2], float factor,
+                                           const Lane& me) {
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    const int row = me.warpgroup * 64 + me.warp * 16 + me.group + r * 8;
+#pragma unroll
+    for (int j = 0; j < D / 8; ++j)
+      *reinterpret_cast<unsigned*>(tile + swizzled_offset<BLOCK_N>(row, j) + 4 * me.quad) =
+          pack_pair(acc[4 * j + 2 * r] * factor, acc[4 * j + 2 * r + 1] * factor);
+  }
+}
+
+__device__ __forceinline__ void store_rows(elem* out, const unsigned char* tile, int key0, int first_row,
+                                           int SKV, int thread) {
+  for (int chunk = thread; chunk < 64 * CHUNKS; chunk += 128) {
+    const int row = first_row + chunk / CHUNKS;
+    const int c = chunk % CHUNKS;
+    if (key0 + row < SKV)
+      *reinterpret_cast<uint4*>(out + static_cast<long long>(key0 + row) * D + c * 8) =
+          *reinterpret_cast<const uint4*>(tile + swizzled_offset<BLOCK_N>(row, c));
+  }
+}
+
+__device__ __forceinline__ void store_dkv(elem* dK, elem* dV, const Smem& smem, const Schedule& schedule,
+                                          const float (&dk_acc)[D / 2], const float (&dv_acc)[D / 2],
+                                          float scale, const Lane& me) {
+  sm90::barrier_sync<CONSUMER_THREADS>(Barrier::epilogue);  // every dQ wgmma (which read all of K) is done
+  unsigned char* const k_tile = smem.at<unsigned char>(smem.k());
+  unsigned char* const v_tile = smem.at<unsigned char>(smem.v());
+  stage_rows(k_tile, dk_acc, scale, me);
+  stage_rows(v_tile, dv_acc, 1.0f, me);
+  sm90::barrier_sync<128>(static_cast<Barrier>(static_cast<int>(Barrier::warpgroup) + me.warpgroup));
+  const long long offset = schedule.kv_head() + static_cast<long long>(schedule.n0) * D;
+  store_rows(dK + offset, k_tile, schedule.n0, me.warpgroup * 64, schedule.SKV, threadIdx.x % 128);
+  store_rows(dV + offset, v_tile, schedule.n0, me.warpgroup * 64, schedule.SKV, threadIdx.x % 128);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// A consumer warpgroup: every query tile of the block, then the epilogue.
+
+// RingSupply: ProducedRing (WARP_SPECIALIZE) or SelfLoadedRing, with the same verbs: begin, acquire (the
+// tile's stage is in shared memory and visible to wgmma), release (this warp no longer reads it), drain (no
+// copy in flight before the epilogue writes the K and V tiles).
+template <typename RingSupply>
+__device__ __forceinline__ void consume(const RingSupply& ring, const Smem& smem, const Schedule& schedule,
+                                        const DqWriter& dq_writer, elem* dK, elem* dV, float scale,
+                                        const Lane& me) {
+  const TileMma mma{smem, me.warpgroup};
+  const Gradients gradients{scale * kLog2e, schedule.SKV, schedule.causal_offset(), me};
+  const DsTile ds_tile{smem.at<unsigned char>(smem.ds())};
+  const int key0 = schedule.n0 + me.warpgroup * 64;
+  float dk_acc[D / 2], dv_acc[D / 2];
+  clear(dk_acc);
+  clear(dv_acc);
+  ring.begin();
+  for (int t = 0; t < schedule.tiles; ++t) {
+    const QueryTile tile = schedule.tile(t);
+    const int stage = t % STAGES;
+    ring.acquire(t);
+    unsigned p_frag[BLOCK_M / 16][4], ds_frag[BLOCK_M / 16][4];
+    {
+      float s_acc[BLOCK_M / 2], dp_acc[BLOCK_M / 2];
+      clear(s_acc);
+      clear(dp_acc);
+      sm90::wgmma_fence();
+      mma.issue_s(s_acc, stage);
+      sm90::wgmma_commit();
+      mma.issue_dp(dp_acc, stage);
+      sm90::wgmma_commit();
+      sm90::wgmma_wait<1>();  // S^T; dP^T may still run
+      sm90::pin(s_acc);
+      gradients.probabilities(s_acc, smem.at<float>(smem.lse(stage)), key0, tile.m0);
+      sm90::pin(s_acc);
+      sm90::wgmma_wait<0>();
+      sm90::pin(dp_acc);
+      gradients.scores_gradient(s_acc, dp_acc, smem.at<float>(smem.dsum(stage)));
+      pack(s_acc, p_frag);
+      pack(dp_acc, ds_frag);
+    }
+    sm90::pin(dv_acc);
+    sm90::pin(dk_acc);
+    sm90::wgmma_fence();
+    mma.issue_dv(dv_acc, p_frag, stage);
+    mma.issue_dk(dk_acc, ds_frag, stage);
+    sm90::wgmma_commit();
+    ds_tile.write(ds_frag, me);
+#pragma unroll
+    for (int unit = 0; unit < DQ_UNITS; ++unit) {
+      // DQ_IDLE: the idle warpgroup recomputes unit 0 and does not write it (a wgmma under a branch that
+      // differs between warpgroups would make ptxas serialize every wgmma of the kernel).
+      const int index = me.warpgroup + unit * WARPGROUPS;
+      const int computed = DQ_IDLE ? min(index, DQ_TOTAL_UNITS - 1) : index;
+      const int m_chunk = computed / COL_SPLIT;
+      const int col0 = (computed % COL_SPLIT) * DQ_N;
+      float dq_acc[DQ_N / 2];
+      clear(dq_acc);
+      sm90::wgmma_fence();
+      mma.issue_dq(dq_acc, m_chunk, col0);
+      sm90::wgmma_commit();
+      if (unit == 0) {
+        sm90::wgmma_wait<1>();  // dV and dK: the stage's Q and dO are no longer read
+        sm90::pin(dv_acc);
+        sm90::pin(dk_acc);
+#pragma unroll
+        for (int kt = 0; kt < BLOCK_M / 16; ++kt) {
+          sm90::pin(p_frag[kt]);  // read by the wgmmas until the wait
+          sm90::pin(ds_frag[kt]);
+        }
+        ring.release(t);
+      }
+      sm90::wgmma_wait<0>();
+      sm90::pin(dq_acc);
+      if (!DQ_IDLE || index < DQ_TOTAL_UNITS) dq_writer.write(dq_acc, tile, m_chunk, col0, me);
+    }
+  }
+  ring.drain();
+  dq_writer.finish();
+  store_dkv(dK, dV, smem, schedule, dk_acc, dv_acc, scale, me);
+}
+
+// The main kernel's block: the roles on their threads (Inputs: PointerInputs or TmaInputs; a template, so
+// that the path a config does not take is not compiled).
+template <typename Inputs>
+__device__ __forceinline__ void run_block(const Inputs& inputs, float* dQ_accum, elem* dK, elem* dV, int B,
+                                          int H, int HKV, int S, int SKV, float scale) {
+  extern __shared__ __align__(1024) unsigned char smem_raw[];
+  {
+    unsigned dynamic_bytes;
+    asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamic_bytes));
+    if (dynamic_bytes < static_cast<unsigned>(SMEM_BYTES)) __trap();  // less than the layout: no overrun
+  }
+  const Smem smem = Smem::of(smem_raw);
+  const Lane me = Lane::of_thread();
+  const Schedule schedule = Schedule::of_block(S, SKV, H, HKV);
+  // This key block's partial (DQ_ATOMIC 0) or the shared accumulator.
+  const long long partial = DQ_ATOMIC ? 0 : static_cast<long long>(blockIdx.x) * B * H * S * D;
+  const unsigned dq_stage = smem.dq_stage(me.warpgroup);
+  const DqWriter dq_writer{dQ_accum + partial, S, dq_stage, smem.at<float>(dq_stage)};
+  if constexpr (WARP_SPECIALIZE) {
+    const Ring ring = Ring::of(smem);
+    if (threadIdx.x == 0) ring.init();
+    __syncthreads();
+    if (me.warpgroup == WARPGROUPS) {
+      if constexpr (WARPGROUPS > 1) sm90::registers_decrease<PRODUCER_REGS>();
+      produce(inputs, smem, ring, schedule);
+      return;
+    }
+    if constexpr (WARPGROUPS > 1) sm90::registers_increase<CONSUMER_REGS>();
+    consume(ProducedRing{ring}, smem, schedule, dq_writer, dK, dV, scale, me);
+  } else {
+    consume(SelfLoadedRing{inputs, smem, schedule}, smem, schedule, dq_writer, dK, dV, scale, me);
+  }
+}
+
+}  // namespace attn_bwd
+
+// ---------------------------------------------------------------------------------------------------------
+// The preprocess: per row of every head, Dsum = sum_d dO O in fp32 and LSE * log2(e), into rows padded to a
+// multiple of 128 a head (rows past S: Dsum 0, LSE +inf, so that P is 0 there), and (DQ_ATOMIC) the row of
+// the fp32 dQ accumulator zeroed. D / 8 threads a row, 16 bytes each; grid (padded rows / rows a block, H,
+// B), 256 threads.
+extern "C" __global__ void __launch_bounds__(256)
+    flash_attn_bwd_preprocess(const attn_bwd::elem* __restrict__ O, const attn_bwd::elem* __restrict__ dO,
+                              const float* __restrict__ LSE, float* __restrict__ Dsum,
+                              float* __restrict__ LSE_log2, float* __restrict__ dQ_accum, int H, int S) {
+  using namespace attn_bwd;
+  constexpr int ROWS = 256 / CHUNKS;
+  const int row = static_cast<int>(blockIdx.x) * ROWS + static_cast<int>(threadIdx.x) / CHUNKS;
+  const int c = static_cast<int>(threadIdx.x) % CHUNKS;
+  const long long bh = static_cast<long long>(blockIdx.z) * H + blockIdx.y;
+  const long long offset = (bh * S + row) * D + c * 8;
+  float sum = 0.0f;
+  if (row < S) {
+    const uint4 o = *reinterpret_cast<const uint4*>(O + offset);
+    const uint4 d = *reinterpret_cast<const uint4*>(dO + offset);
+    const unsigned o_bits[4] = {o.x, o.y, o.z, o.w}, d_bits[4] = {d.x, d.y, d.z, d.w};
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const float2 of = unpack_pair(o_bits[i]), df = unpack_pair(d_bits[i]);
+      sum = fmaf(of.x, df.x, fmaf(of.y, df.y, sum));
+    }
+    if constexpr (DQ_ATOMIC) {
+      float4* const acc = reinterpret_cast<float4*>(dQ_accum + offset);
+      acc[0] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      acc[1] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    }
+  }
+#pragma unroll
+  for (int lanes = 1; lanes < CHUNKS; lanes *= 2) sum += __shfl_xor_sync(0xffffffffu, sum, lanes);
+  if (c == 0) {
+    const long long padded = bh * padded_rows(S) + row;
+    Dsum[padded] = row < S ? sum : 0.0f;
+    LSE_log2[padded] = row < S ? LSE[bh * S + row] * kLog2e : __int_as_float(0x7f800000);
+  }
+}
+
+// The main kernel takes Q, K, V, dO as pointers, or (TMA_LOADS) as tensor maps: the space's Launches pick the
+// arguments. Grid (cdiv(SKV, BLOCK_N), HKV, B), THREADS threads, SMEM_BYTES of dynamic shared memory.
+extern "C" __global__ void __launch_bounds__(attn_bwd::THREADS, 1)
+#if TMA_LOADS
+    flash_attn_bwd_wgmma(const __grid_constant__ sm90::TensorMap q_map,
+                         const __grid_constant__ sm90::TensorMap k_map,
+                         const __grid_constant__ sm90::TensorMap v_map,
+                         const __grid_constant__ sm90::TensorMap do_map, const float* __restrict__ LSE_log2,
+                         const float* __restrict__ Dsum, float* __restrict__ dQ_accum,
+                         attn_bwd::elem* __restrict__ dK, attn_bwd::elem* __restrict__ dV, int B, int H,
+                         int HKV, int S, int SKV, float scale) {
+  const attn_bwd::TmaInputs inputs{q_map, k_map, v_map, do_map, LSE_log2, Dsum};
+#else
+    flash_attn_bwd_wgmma(const attn_bwd::elem* __restrict__ Q, const attn_bwd::elem* __restrict__ K,
+                         const attn_bwd::elem* __restrict__ V, const attn_bwd::elem* __restrict__ dO,
+                         const float* __restrict__ LSE_log2, const float* __restrict__ Dsum,
+                         float* __restrict__ dQ_accum, attn_bwd::elem* __restrict__ dK,
+                         attn_bwd::elem* __restrict__ dV, int B, int H, int HKV, int S, int SKV,
+                         float scale) {
+  const attn_bwd::PointerInputs inputs{Q, K, V, dO, LSE_log2, Dsum};
+#endif
+  attn_bwd::run_block(inputs, dQ_accum, dK, dV, B, H, HKV, S, SKV, scale);
+}
+
+// dQ = scale * (the fp32 accumulator, or the key blocks' partials summed in key-block order) in the element
+// type. A row sums the partials of the key blocks whose first key it sees (causal), the ones that visited its
+// query block and gave it anything; the others never wrote its row. D / 8 threads a row; grid (cdiv(S, rows a
+// block), H, B), 256 threads.
+extern "C" __global__ void __launch_bounds__(256)
+    flash_attn_bwd_convert_dq(const float* __restrict__ dQ_accum, attn_bwd::elem* __restrict__ dQ, int B,
+                              int H, int S, int SKV, float scale) {
+  using namespace attn_bwd;
+  constexpr int ROWS = 256 / CHUNKS;
+  const int row = static_cast<int>(blockIdx.x) * ROWS + static_cast<int>(threadIdx.x) / CHUNKS;
+  if (row >= S) return;
+  const int c = static_cast<int>(threadIdx.x) % CHUNKS;
+  const long long offset = ((static_cast<long long>(blockIdx.z) * H + blockIdx.y) * S + row) * D + c * 8;
+  float acc[8] = {};
+  const int key_blocks = (SKV + BLOCK_N - 1) / BLOCK_N;
+  const int last_key = row + SKV - S;  // (causal) the last key this row sees
+  const int blocks = DQ_ATOMIC ? 1
+                     : CAUSAL  ? (last_key < 0 ? 0 : min(key_blocks, last_key / BLOCK_N + 1))
+                               : key_blocks;
+  const long long partial_stride = static_cast<long long>(B) * H * S * D;
+  for (int block = 0; block < blocks; ++block) {
+    const float4* const part = reinterpret_cast<const float4*>(dQ_accum + block * partial_stride + offset);
+    const float4 low = part[0], high = part[1];
+    acc[0] += low.x;
+    acc[1] += low.y;
+    acc[2] += low.z;
+    acc[3] += low.w;
+    acc[4] += high.x;
+    acc[5] += high.y;
+    acc[6] += high.z;
+    acc[7] += high.w;
+  }
+  uint4 out;
+  out.x = pack_pair(acc[0] * scale, acc[1] * scale);
+  out.y = pack_pair(acc[2] * scale, acc[3] * scale);
+  out.z = pack_pair(acc[4] * scale, acc[5] * scale);
+  out.w = pack_pair(acc[6] * scale, acc[7] * scale);
+  *reinterpret_cast<uint4*>(dQ + offset) = out;
+}

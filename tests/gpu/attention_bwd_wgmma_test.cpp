@@ -1,0 +1,145 @@
+// The wgmma attention backward template (sm_90a) on a Hopper GPU, through `evotune eval` against the space's
+// reference (which tests/gpu/attention_bwd_reference_test.cpp checks against float64): each of the three
+// launches' paths (the preprocess's padded rows, every loading mode of the main kernel, the three dQ
+// strategies and the conversion), one or two consumer warpgroups with one or two dQ units each (and D = 64's
+// single unit over 64 rows, which one of two warpgroups writes), one and two stages, both head dimensions,
+// causal, grouped heads (g = 1, 4, 8) with key lengths shorter and longer than the queries' (rows that see no
+// key), ragged and tiny lengths, both dtypes; each with the space's special inputs (scores far from 0, K = 0)
+// and the S + 1 / SKV + 1 and SKV + 67 problems besides the random rounds, and (DQ_ATOMIC 0) the determinism
+// check. Skips where the GPU is not compute capability 9.0, which has no wgmma. A synchronisation bug shows
+// as a wrong result, or as a deadlock that `evotune eval` reports as a timeout; long S makes every stage's
+// mbarrier go through many phases.
+#include <gtest/gtest.h>
+
+#include "support/eval_variant.hpp"
+
+namespace evotune {
+namespace {
+
+struct Case {
+  const char* problem;
+  const char* params;
+  const char* space = "search_spaces/flash_attn_bwd_wgmma.json";
+};
+
+class AttentionBwdWgmma : public ::testing::TestWithParam<Case> {};
+
+TEST_P(AttentionBwdWgmma, MatchesTheReference) {
+  if (const std::string why = test::missing_gpu(true); !why.empty()) GTEST_SKIP() << why;
+  test::eval_variant("kernels/attention/flash_attn_bwd_wgmma.cu", GetParam().space, GetParam().problem,
+                     GetParam().params, 2 + 2 + 2,
+                     "two random rounds, two special ones, S + 1 and SKV + 1, S + 1 with SKV + 67");
+}
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  return "case_" + std::to_string(info.index);
+}
+
+// The first path to get right: the consumers load (WARP_SPECIALIZE 0), one warpgroup, one stage, then the
+// tile shapes and stages one at a time. BLOCK_M 64 with BLOCK_N 128 and D = 64 has one dQ unit for two
+// warpgroups (the second computes it without writing); BLOCK_M 128 with BLOCK_N 64 gives a warpgroup two dQ
+// units (D = 64 only: D = 128 has no 128-row tile).
+INSTANTIATE_TEST_SUITE_P(
+    SelfLoaded, AttentionBwdWgmma,
+    ::testing::Values(Case{"B=1,H=1,S=64,D=64,CAUSAL=0", "BLOCK_M=64,BLOCK_N=64,STAGES=1,DQ_ATOMIC=1"},
+                      Case{"B=1,H=2,S=77,D=64,CAUSAL=0", "BLOCK_M=64,BLOCK_N=64,STAGES=1,DQ_ATOMIC=1"},
+                      Case{"B=1,H=2,S=77,D=64,CAUSAL=0", "BLOCK_M=64,BLOCK_N=64,STAGES=1,DQ_ATOMIC=0"},
+                      Case{"B=1,H=2,S=200,D=128,CAUSAL=0", "BLOCK_M=64,BLOCK_N=64,STAGES=2,DQ_ATOMIC=1"},
+                      Case{"B=2,H=2,S=130,D=64,CAUSAL=1", "BLOCK_M=64,BLOCK_N=128,STAGES=2,DQ_ATOMIC=1"},
+                      Case{"B=1,H=3,S=300,D=128,CAUSAL=1", "BLOCK_M=64,BLOCK_N=128,STAGES=1,DQ_ATOMIC=0"},
+                      Case{"B=1,H=2,S=513,D=128,CAUSAL=0", "BLOCK_M=64,BLOCK_N=128,STAGES=2,DQ_ATOMIC=1"},
+                      Case{"B=1,H=1,S=1,D=64,CAUSAL=1", "BLOCK_M=64,BLOCK_N=128,STAGES=2,DQ_ATOMIC=0"},
+                      Case{"B=1,H=1,S=1,D=128,CAUSAL=0", "BLOCK_M=64,BLOCK_N=64,STAGES=1,DQ_ATOMIC=1"},
+                      // dQ by bulk reduce-adds from shared memory: one warpgroup, then two
+                      Case{"B=1,H=2,S=77,D=64,CAUSAL=0", "BLOCK_M=64,BLOCK_N=64,STAGES=1,DQ_ATOMIC=2"},
+                      Case{"B=2,H=2,S=130,D=128,CAUSAL=1", "BLOCK_M=64,BLOCK_N=128,STAGES=2,DQ_ATOMIC=2"}),
+    case_name);
+
+// A producer warpgroup with cp.async on full/empty mbarriers (one consumer warpgroup: no setmaxnreg; two: 24
+// / 240), both stage counts, FlashAttention-3's tiles (D = 128: 64 x 128; D = 64: 128 x 128), long S.
+INSTANTIATE_TEST_SUITE_P(
+    WarpSpecialized, AttentionBwdWgmma,
+    ::testing::Values(
+        Case{"B=1,H=2,S=77,D=64,CAUSAL=0", "BLOCK_M=64,BLOCK_N=64,STAGES=1,WARP_SPECIALIZE=1,DQ_ATOMIC=1"},
+        Case{"B=1,H=2,S=300,D=128,CAUSAL=1", "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,DQ_ATOMIC=1"},
+        Case{"B=2,H=2,S=513,D=64,CAUSAL=0", "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,DQ_ATOMIC=1"},
+        Case{"B=1,H=2,S=1000,D=64,CAUSAL=1",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=1,WARP_SPECIALIZE=1,DQ_ATOMIC=0"},
+        Case{"B=1,H=2,S=2049,D=128,CAUSAL=0",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,DQ_ATOMIC=0"},
+        Case{"B=1,H=1,S=1,D=128,CAUSAL=1", "BLOCK_M=64,BLOCK_N=64,STAGES=2,WARP_SPECIALIZE=1,DQ_ATOMIC=1"},
+        // one warpgroup, D = 128: two dQ units a tile through the same staging rows
+        Case{"B=1,H=2,S=1000,D=128,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=64,STAGES=2,WARP_SPECIALIZE=1,DQ_ATOMIC=2"}),
+    case_name);
+
+// TMA loads (tensor maps of Q, dO, K, V; bulk copies of the LSE and Dsum rows): boxes past S and SKV read as
+// zeros, the three dQ strategies, both head dimensions, causal, long S.
+INSTANTIATE_TEST_SUITE_P(
+    Tma, AttentionBwdWgmma,
+    ::testing::Values(Case{"B=1,H=2,S=77,D=64,CAUSAL=0",
+                           "BLOCK_M=64,BLOCK_N=64,STAGES=1,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=1"},
+                      Case{"B=2,H=2,S=1000,D=128,CAUSAL=1",
+                           "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=1"},
+                      Case{"B=1,H=3,S=513,D=128,CAUSAL=0",
+                           "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=0"},
+                      Case{"B=2,H=2,S=1000,D=64,CAUSAL=1",
+                           "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=1"},
+                      Case{"B=1,H=2,S=2049,D=64,CAUSAL=0",
+                           "BLOCK_M=64,BLOCK_N=128,STAGES=1,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=0"},
+                      Case{"B=1,H=1,S=1,D=64,CAUSAL=0",
+                           "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=1"},
+                      // FlashAttention-3's configurations: its tiles, TMA, dQ by bulk reduce-adds
+                      Case{"B=2,H=4,S=1000,D=128,CAUSAL=1",
+                           "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2"},
+                      Case{"B=2,H=4,S=1000,D=64,CAUSAL=0",
+                           "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2"}),
+    case_name);
+
+// Grouped heads (g = H / HKV of 1, 4, 8, MQA with HKV = 1) and key lengths of their own: fewer queries than
+// keys, more queries than keys (causal: the first S - SKV rows see no key, and a key block's first query tile
+// is far down), SKV = 1, odd lengths, on every loading path and the three dQ strategies.
+INSTANTIATE_TEST_SUITE_P(
+    Grouped, AttentionBwdWgmma,
+    ::testing::Values(
+        Case{"B=2,H=8,HKV=2,S=77,SKV=300,D=64,CAUSAL=1", "BLOCK_M=64,BLOCK_N=64,STAGES=1,DQ_ATOMIC=1"},
+        Case{"B=1,H=8,HKV=1,S=300,SKV=77,D=64,CAUSAL=1", "BLOCK_M=64,BLOCK_N=128,STAGES=2,DQ_ATOMIC=0"},
+        Case{"B=2,H=4,HKV=4,S=130,SKV=513,D=128,CAUSAL=0", "BLOCK_M=64,BLOCK_N=128,STAGES=2,DQ_ATOMIC=1"},
+        Case{"B=1,H=16,HKV=2,S=1,SKV=1000,D=128,CAUSAL=1", "BLOCK_M=64,BLOCK_N=64,STAGES=2,DQ_ATOMIC=0"},
+        Case{"B=2,H=8,HKV=1,S=513,SKV=130,D=64,CAUSAL=1",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,DQ_ATOMIC=1"},
+        Case{"B=1,H=4,HKV=1,S=200,SKV=1,D=64,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,DQ_ATOMIC=0"},
+        Case{"B=2,H=8,HKV=2,S=1000,SKV=77,D=128,CAUSAL=0",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=1"},
+        Case{"B=2,H=16,HKV=2,S=333,SKV=2049,D=128,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=0"},
+        Case{"B=1,H=8,HKV=8,S=2049,SKV=500,D=64,CAUSAL=1",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=1"},
+        Case{"B=3,H=8,HKV=1,S=700,SKV=1500,D=64,CAUSAL=0",
+             "BLOCK_M=64,BLOCK_N=64,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=0"},
+        Case{"B=2,H=8,HKV=2,S=513,SKV=200,D=128,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2"},
+        Case{"B=1,H=8,HKV=1,S=77,SKV=600,D=64,CAUSAL=1", "BLOCK_M=64,BLOCK_N=128,STAGES=1,DQ_ATOMIC=2"}),
+    case_name);
+
+// bf16 (the same template compiled with -DBF16=1): each loading path once, the three dQ strategies, causal,
+// grouped, both head dimensions.
+constexpr const char* kBf16 = "search_spaces/flash_attn_bwd_wgmma_bf16.json";
+INSTANTIATE_TEST_SUITE_P(
+    Bf16, AttentionBwdWgmma,
+    ::testing::Values(Case{"B=1,H=2,S=77,D=64,CAUSAL=0", "BLOCK_M=64,BLOCK_N=64,STAGES=1,DQ_ATOMIC=1", kBf16},
+                      Case{"B=1,H=8,HKV=2,S=300,SKV=513,D=128,CAUSAL=1",
+                           "BLOCK_M=64,BLOCK_N=128,STAGES=2,DQ_ATOMIC=0", kBf16},
+                      Case{"B=2,H=2,S=1000,D=64,CAUSAL=1",
+                           "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,DQ_ATOMIC=1", kBf16},
+                      Case{"B=1,H=8,HKV=1,S=513,SKV=200,D=128,CAUSAL=1",
+                           "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=1",
+                           kBf16},
+                      Case{"B=2,H=4,S=700,D=64,CAUSAL=1",
+                           "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2",
+                           kBf16}),
+    case_name);
+
+}  // namespace
+}  // namespace evotune

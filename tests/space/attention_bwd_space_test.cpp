@@ -1,0 +1,193 @@
+// The wgmma attention backward spaces (fp16 and bf16) on offline device limits: how many configs each
+// compile-time shape allows on sm_90 (the counts `evotune check` compiles, every one with no spill), what
+// each condition prunes, FlashAttention-3's tiles among the valid configs, the three launches with their
+// grids, arguments and scratch, and the problem's defaults, buffers, work and extra problems.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "core/error.hpp"
+#include "core/known_devices.hpp"
+#include "space/search_space.hpp"
+
+namespace evotune {
+namespace {
+
+const char* const kBwd = "search_spaces/flash_attn_bwd_wgmma.json";
+const char* const kBwdBf16 = "search_spaces/flash_attn_bwd_wgmma_bf16.json";
+
+std::vector<Config> valid(const SearchSpace& space, const char* problem) {
+  return space.enumerate(space.resolve_problem(problem), offline_device("sm_90"));
+}
+
+template <typename Keep>
+size_t count_if(const std::vector<Config>& configs, Keep keep) {
+  return static_cast<size_t>(std::count_if(configs.begin(), configs.end(), keep));
+}
+
+Config config(int block_m, int block_n, int stages, int specialize, int tma, int atomic) {
+  return {{"BLOCK_M", block_m}, {"BLOCK_N", block_n}, {"STAGES", stages}, {"WARP_SPECIALIZE", specialize},
+          {"TMA_LOADS", tma},   {"DQ_ATOMIC", atomic}};
+}
+
+// D = 128: BLOCK_M 64 only (2 x 64 S^T / dP^T and 2 x 64 dK / dV accumulators), with every tile width, stage
+// count, loading mode (self-loaded, cp.async producer, TMA producer) and dQ strategy (partials, atomics, bulk
+// reduce-adds): 2 x 2 x 3 x 3 = 36. D = 64: those 36 with BLOCK_M 64, and BLOCK_M 128 only as
+// FlashAttention-3 has it (BLOCK_N 128, a producer): 2 stages x 2 loaders x 3 strategies = 12.
+TEST(AttentionBwdSpace, ValidCountsOnHopper) {
+  for (const char* file : {kBwd, kBwdBf16}) {
+    const SearchSpace space = SearchSpace::load(file);
+    EXPECT_EQ(space.arch_suffix(), "a");
+    EXPECT_EQ(space.total_configs(), 96u);
+    for (const char* problem : {"D=64", "D=64,CAUSAL=1"})
+      EXPECT_EQ(valid(space, problem).size(), 48u) << problem;
+    for (const char* problem : {"D=128", "D=128,CAUSAL=1"})
+      EXPECT_EQ(valid(space, problem).size(), 36u) << problem;
+  }
+}
+
+TEST(AttentionBwdSpace, ConditionsPruneAsIntended) {
+  const SearchSpace space = SearchSpace::load(kBwd);
+  for (const char* problem : {"D=64", "D=128"}) {
+    const auto configs = valid(space, problem);
+    EXPECT_EQ(
+        count_if(configs, [](const Config& c) { return c.at("TMA_LOADS") && !c.at("WARP_SPECIALIZE"); }), 0u)
+        << problem << ": TMA without a producer";
+    // BLOCK_M 64: every other parameter's every value (36).
+    EXPECT_EQ(count_if(configs, [](const Config& c) { return c.at("BLOCK_M") == 64; }), 36u) << problem;
+  }
+  EXPECT_EQ(count_if(valid(space, "D=128"), [](const Config& c) { return c.at("BLOCK_M") == 128; }), 0u);
+  const auto d64 = valid(space, "D=64");
+  EXPECT_EQ(count_if(d64,
+                     [](const Config& c) {
+                       return c.at("BLOCK_M") == 128 && (!c.at("WARP_SPECIALIZE") || c.at("BLOCK_N") == 64);
+                     }),
+            0u)
+      << "128-row tiles spill unless a producer feeds two consumer warpgroups";
+  // The deterministic partials take cdiv(SKV, BLOCK_N) fp32 copies of dQ (1 GiB here): 128 GiB with BLOCK_N
+  // 64, 64 with 128, over the 4 GiB limit; both atomic strategies remain. At S = 4096, H = 8: 1 GiB at most,
+  // within it.
+  const auto large = valid(space, "B=8,H=32,S=8192,D=128");
+  EXPECT_EQ(count_if(large, [](const Config& c) { return c.at("DQ_ATOMIC") == 0; }), 0u);
+  EXPECT_EQ(count_if(large, [](const Config& c) { return c.at("DQ_ATOMIC") == 1; }), 12u);
+  EXPECT_EQ(count_if(large, [](const Config& c) { return c.at("DQ_ATOMIC") == 2; }), 12u);
+  EXPECT_EQ(
+      count_if(valid(space, "B=1,H=8,S=4096,D=128"), [](const Config& c) { return c.at("DQ_ATOMIC") == 0; }),
+      12u);
+}
+
+// FlashAttention-3's backward tiles (D = 128: 64 query rows by 128 keys, D = 64: 128 by 128, two consumer
+// warpgroups and a producer) are valid with TMA and every dQ strategy, and are the space's seeds, with its dQ
+// by bulk reduce-adds and with vector atomics.
+TEST(AttentionBwdSpace, FlashAttention3TilesAreValid) {
+  const SearchSpace space = SearchSpace::load(kBwd);
+  const auto d128 = valid(space, "D=128,CAUSAL=1");
+  const auto d64 = valid(space, "D=64,CAUSAL=1");
+  for (const int atomic : {0, 1, 2}) {
+    EXPECT_NE(std::find(d128.begin(), d128.end(), config(64, 128, 2, 1, 1, atomic)), d128.end()) << atomic;
+    EXPECT_NE(std::find(d64.begin(), d64.end(), config(128, 128, 2, 1, 1, atomic)), d64.end()) << atomic;
+  }
+  const auto& seeds = space.seeds();
+  EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(64, 128, 2, 1, 1, 1)), seeds.end());
+  EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(128, 128, 2, 1, 1, 1)), seeds.end());
+  EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(64, 128, 2, 1, 1, 2)), seeds.end());
+  EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(128, 128, 2, 1, 1, 2)), seeds.end());
+}
+
+// Preprocess, main kernel, conversion; the main kernel's grid is a block per BLOCK_N keys of each K/V head of
+// each batch, its block 128 threads per 64 keys (plus the producer's), and it takes tensor maps with
+// TMA_LOADS; the scratch is the padded LSE and Dsum rows and one fp32 dQ (atomics) or one per key block
+// (partials); the bulk reduce-adds stage 64 rows of 64 + 8 floats per consumer warpgroup in shared memory.
+TEST(AttentionBwdSpace, ThreeLaunchesAndTheirScratch) {
+  const SearchSpace space = SearchSpace::load(kBwd);
+  const DeviceInfo hopper = offline_device("sm_90");
+  const Sizes sizes = space.resolve_problem("B=2,H=8,HKV=2,S=300,SKV=513,D=128,CAUSAL=1");
+  const auto arg_names = [](const LaunchSpec& launch) {
+    std::vector<std::string> names;
+    for (const ArgSpec& arg : launch.args) names.push_back(arg.name);
+    return names;
+  };
+  for (const int atomic : {0, 1, 2}) {
+    const LaunchSpec launch = space.variant_launch(config(64, 128, 2, 1, 0, atomic), sizes, hopper);
+    const auto steps = launch_steps(launch);
+    ASSERT_EQ(steps.size(), 3u);
+    EXPECT_EQ(steps[0]->kernel_name, "flash_attn_bwd_preprocess");
+    EXPECT_EQ(steps[1]->kernel_name, "flash_attn_bwd_wgmma");
+    EXPECT_EQ(steps[2]->kernel_name, "flash_attn_bwd_convert_dq");
+    // 384 padded rows of 16 a block (D = 128: 16 threads a row), H, B.
+    EXPECT_EQ(steps[0]->grid, (std::array<std::uint32_t, 3>{24, 8, 2}));
+    EXPECT_EQ(steps[1]->grid, (std::array<std::uint32_t, 3>{5, 2, 2}));  // cdiv(513, 128) key blocks
+    EXPECT_EQ(steps[1]->block, (std::array<std::uint32_t, 3>{384, 1, 1}));
+    // K, V, 2 stages of Q, dO, LSE, Dsum, dS^T, the mbarriers, (bulk) the staged dQ rows, the alignment.
+    EXPECT_EQ(steps[1]->dynamic_smem_bytes, 4u * 128 * 128 + 2 * (4 * 64 * 128 + 8 * 64) + 2 * 128 * 64 + 64 +
+                                                (atomic == 2 ? 2 * 64 * 72 * 4 : 0) + 1024);
+    EXPECT_EQ(steps[2]->grid, (std::array<std::uint32_t, 3>{19, 8, 2}));  // cdiv(300, 16)
+    EXPECT_EQ(arg_names(*steps[1]),
+              (std::vector<std::string>{"Q", "K", "V", "dO", "LSE_log2", "Dsum", "dQ_accum", "dK", "dV", "B",
+                                        "H", "HKV", "S", "SKV", "scale"}));
+    std::map<std::string, std::int64_t> scratch;
+    for (const ScratchSpec& buffer : launch.scratch) scratch[buffer.name] = buffer.count;
+    EXPECT_EQ(scratch.at("Dsum"), 2 * 8 * 384);
+    EXPECT_EQ(scratch.at("LSE_log2"), 2 * 8 * 384);
+    EXPECT_EQ(scratch.at("dQ_accum"), (atomic != 0 ? 1 : 5) * 2 * 8 * 300 * 128);
+  }
+  const LaunchSpec tma = space.variant_launch(config(64, 128, 2, 1, 1, 1), sizes, hopper);
+  const std::vector<std::string> names = arg_names(*launch_steps(tma)[1]);
+  EXPECT_EQ(std::vector<std::string>(names.begin(), names.begin() + 4),
+            (std::vector<std::string>{"Q_map", "K_map", "V_map", "dO_map"}));
+  EXPECT_EQ(launch_steps(tma)[1]->args[1].map.box, (std::vector<std::int64_t>{64, 128, 1}));
+  EXPECT_EQ(launch_steps(tma)[1]->args[3].map.box, (std::vector<std::int64_t>{64, 64, 1}));
+}
+
+// HKV and SKV default to H and S; the work is 2.5 times the forward's (five matrix products to its two), the
+// same causal expression; the extra problems are the forward's.
+TEST(AttentionBwdSpace, ProblemWorkAndExtraProblems) {
+  const SearchSpace forward = SearchSpace::load("search_spaces/flash_attn_fwd_wgmma.json");
+  for (const char* file : {kBwd, kBwdBf16}) {
+    const SearchSpace space = SearchSpace::load(file);
+    for (const char* problem :
+         {"B=2,H=16,S=1000,D=128,CAUSAL=1", "B=2,H=32,HKV=8,S=512,SKV=4096,D=64,CAUSAL=1",
+          "B=1,H=8,HKV=1,S=4096,SKV=512,D=128,CAUSAL=1", "B=1,H=4,S=300,SKV=77,D=64"}) {
+      const Sizes sizes = space.resolve_problem(problem);
+      EXPECT_DOUBLE_EQ(space.flops(sizes), 2.5 * forward.flops(forward.resolve_problem(problem))) << problem;
+    }
+    const Sizes sizes = space.resolve_problem("B=2,H=16,S=1000,D=128,CAUSAL=1");
+    EXPECT_EQ(sizes.at("HKV"), 16);
+    EXPECT_EQ(sizes.at("SKV"), 1000);
+    const auto extra = space.extra_problems(sizes);
+    ASSERT_EQ(extra.size(), 2u);
+    EXPECT_EQ(extra[0].at("S"), 1001);
+    EXPECT_EQ(extra[0].at("SKV"), 1001);
+    EXPECT_EQ(extra[1].at("SKV"), 1067);
+
+    const Sizes grouped = space.resolve_problem("B=2,H=32,HKV=8,S=512,SKV=4096,D=128,CAUSAL=1");
+    for (const BufferSpec& buffer : space.buffers(grouped)) {
+      const bool kv = buffer.name == "K" || buffer.name == "V" || buffer.name == "dK" || buffer.name == "dV";
+      const std::int64_t rows = kv ? 2 * 8 * 4096 : 2 * 32 * 512;
+      EXPECT_EQ(buffer.count, buffer.name == "LSE" ? rows : rows * 128) << buffer.name;
+      EXPECT_EQ(buffer.dtype, buffer.name == "LSE"        ? DType::f32
+                              : std::string(file) == kBwd ? DType::f16
+                                                          : DType::bf16)
+          << buffer.name;
+      const bool output = buffer.name == "dQ" || buffer.name == "dK" || buffer.name == "dV";
+      EXPECT_EQ(buffer.is_output, output) << buffer.name;
+      EXPECT_EQ(buffer.is_input, !output) << buffer.name;
+    }
+  }
+}
+
+TEST(AttentionBwdSpace, NoConfigBeforeHopperOrWithUngroupedHeads) {
+  const SearchSpace space = SearchSpace::load(kBwd);
+  for (const auto& [problem, arch, condition] :
+       {std::tuple{"", "sm_80", "wgmma_arch"}, std::tuple{"H=12,HKV=8", "sm_90", "heads_grouped"}}) {
+    try {
+      space.enumerate(space.resolve_problem(problem), offline_device(arch));
+      FAIL() << problem << " on " << arch << " allowed a config";
+    } catch (const Error& error) {
+      EXPECT_NE(std::string(error.what()).find(condition), std::string::npos) << error.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace evotune
