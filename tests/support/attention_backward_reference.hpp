@@ -12,45 +12,9 @@
 
 namespace evotune::test {
 
-// O and the log-sum-exps (natural log, [batch][heads][s]) of every query row, as the backward takes them. A
-// row that sees no key (causal, s > skv) has O 0 and LSE 0, as the forward reference writes them.
-struct AttentionForward {
-  std::vector<double> o;
-  std::vector<double> lse;
-};
-
-inline AttentionForward attention_forward_float64(const std::vector<double>& q, const std::vector<double>& k,
-                                                  const std::vector<double>& v, const AttentionShape& shape) {
-  const std::int64_t s = shape.s, skv = shape.skv, d = shape.d, group = shape.heads / shape.kv_heads;
-  const double scale = 1.0 / std::sqrt(static_cast<double>(d));
-  AttentionForward out{std::vector<double>(q.size(), 0.0),
-                       std::vector<double>(static_cast<std::size_t>(shape.batch * shape.heads * s), 0.0)};
-  std::vector<double> p(static_cast<std::size_t>(skv));
-  for (std::int64_t b = 0; b < shape.batch; ++b)
-    for (std::int64_t h = 0; h < shape.heads; ++h) {
-      const std::int64_t base = (b * shape.heads + h) * s * d;
-      const std::int64_t kv_base = (b * shape.kv_heads + h / group) * skv * d;
-      for (std::int64_t i = 0; i < s; ++i) {
-        double row_max = -INFINITY;
-        for (std::int64_t j = 0; j < skv; ++j) {
-          double dot = 0;
-          for (std::int64_t c = 0; c < d; ++c) dot += q[base + i * d + c] * k[kv_base + j * d + c];
-          p[j] = (shape.causal && j > i + skv - s) ? -INFINITY : dot * scale;
-          row_max = std::max(row_max, p[j]);
-        }
-        if (row_max == -INFINITY) continue;  // no key: O 0, LSE 0
-        double sum = 0;
-        for (std::int64_t j = 0; j < skv; ++j) sum += p[j] = std::exp(p[j] - row_max);
-        out.lse[(b * shape.heads + h) * s + i] = row_max + std::log(sum);
-        for (std::int64_t c = 0; c < d; ++c) {
-          double acc = 0;
-          for (std::int64_t j = 0; j < skv; ++j) acc += p[j] * v[kv_base + j * d + c];
-          out.o[base + i * d + c] = acc / sum;
-        }
-      }
-    }
-  return out;
-}
+// The forward that gives O and the log-sum-exps the backward takes is attention_reference.hpp's
+// attention_forward_float64 (AttentionOutputs: a row that sees no key has O 0 and LSE 0).
+using AttentionForward = AttentionOutputs;
 
 // dQ [batch][heads][s][d], dK and dV [batch][kv_heads][skv][d].
 struct AttentionGradients {
