@@ -768,13 +768,14 @@ __device__ __forceinline__ void stage_rows(unsigned char* tile, const float (&ac
   }
 }
 
+// `out`: the block's first key row (key0); row r of the tile is key key0 + r.
 __device__ __forceinline__ void store_rows(elem* out, const unsigned char* tile, int key0, int first_row,
                                            int SKV, int thread) {
   for (int chunk = thread; chunk < 64 * CHUNKS; chunk += 128) {
     const int row = first_row + chunk / CHUNKS;
     const int c = chunk % CHUNKS;
     if (key0 + row < SKV)
-      *reinterpret_cast<uint4*>(out + static_cast<long long>(key0 + row) * D + c * 8) =
+      *reinterpret_cast<uint4*>(out + static_cast<long long>(row) * D + c * 8) =
           *reinterpret_cast<const uint4*>(tile + swizzled_offset<BLOCK_N>(row, c));
   }
 }
