@@ -66,17 +66,10 @@ TEST(ExportDispatch, EachDistinctWinnerOnceInItsOwnNamespace) {
 TEST(ExportDispatch, TheTemplatesOwnHeadersAreInlinedOnce) {
   const auto space = SearchSpace::load("search_spaces/gemm_wgmma.json");
   const auto gemm = [](ParamValue block_n, ParamValue split) {
-    return Config{{"BLOCK_M", 128},
-                  {"BLOCK_N", block_n},
-                  {"STAGES", 4},
-                  {"CONSUMER_WARPGROUPS", 2},
-                  {"PERSISTENT", 1},
-                  {"RASTER", 0},
-                  {"SWIZZLE", 8},
-                  {"SPLIT_K", split},
-                  {"CLUSTER_M", 1},
-                  {"CLUSTER_N", 1},
-                  {"EPILOGUE", split == 1 ? 1 : 0}};
+    return Config{
+        {"BLOCK_M", 128},           {"BLOCK_N", block_n}, {"SWAP_AB", 0},   {"STAGES", 4},
+        {"CONSUMER_WARPGROUPS", 2}, {"PERSISTENT", 1},    {"RASTER", 0},    {"SWIZZLE", 8},
+        {"SPLIT_K", split},         {"CLUSTER_M", 1},     {"CLUSTER_N", 1}, {"EPILOGUE", split == 1 ? 1 : 0}};
   };
   const Sizes flags{{"B_KMAJOR", 1}, {"BIAS", 0}, {"ACT", 0}};
   Sizes large = flags, small = flags;
