@@ -300,8 +300,6 @@ __device__ __forceinline__ void produce(SharedStorage& s, const sm90::TmaPipelin
   }
 }
 
-// One consumer warpgroup's k loop over a tile: acc = A rows of this warpgroup x B, one k step's wgmmas in
-// flight while the next stage is awaited; each stage released once its wgmmas have completed.
 // A stage this warp is done reading: released in this block and (clusters) in the other, whose producer's
 // copies land in it too.
 __device__ __forceinline__ void release(const sm90::TmaPipeline<STAGES>& pipe,
@@ -334,6 +332,9 @@ __device__ __forceinline__ unsigned long long columns_operand(unsigned a_tile, u
   }
 }
 
+// One consumer warpgroup's k loop over a tile: acc = its rows of the product tile (A's, or swapped B's) x the
+// columns, one k step's wgmmas in flight while the next stage is awaited; each stage released once its wgmmas
+// have completed.
 __device__ __forceinline__ void multiply(SharedStorage& s, const sm90::TmaPipeline<STAGES>& pipe,
                                          sm90::PipelineState<STAGES>& state, int warpgroup, int begin,
                                          int end, int rank, float (&acc)[M_ATOMS][MMA_N / 2]) {
