@@ -5,15 +5,28 @@
 // A block computes BLOCK_M x BLOCK_N tiles of D. Its first warpgroup is the producer: one thread loads the A
 // and B tiles of each 64-deep k step with TMA (128-byte swizzle; rows and columns past M, N and K arrive as
 // zeros) into a ring of STAGES shared-memory stages (sm90::TmaPipeline). The other CONSUMER_WARPGROUPS
-// warpgroups split the tile's rows (cooperative): each multiplies its BLOCK_M / CONSUMER_WARPGROUPS rows with
-// m64nBLOCK_Nk16 wgmmas from shared memory, keeping one k step's wgmmas in flight while it waits for the next
-// stage, and releases a stage once the wgmmas reading it have completed. With two consumer warpgroups the
-// producer gives registers to them (setmaxnreg). The epilogue adds the bias, applies the activation and
-// stores D from registers (rows and columns past M and N are not written).
+// warpgroups split the rows of the product tile (cooperative): each multiplies its MMA_M /
+// CONSUMER_WARPGROUPS rows with m64nMMA_Nk16 wgmmas from shared memory, keeping one k step's wgmmas in flight
+// while it waits for the next stage, and releases a stage once the wgmmas reading it have completed. With two
+// consumer warpgroups the producer gives registers to them (setmaxnreg). The epilogue adds the bias, applies
+// the activation and stores D from registers (rows and columns past M and N are not written).
+//
+// The product tile: SWAP_AB 0 computes the tile as A B, its MMA_M = BLOCK_M rows D's rows (the wgmmas' m, in
+// 64-row atoms) and its MMA_N = BLOCK_N columns the wgmma's n. SWAP_AB 1 computes its transpose B^T A^T, so
+// that a few rows of D (decode, small batches) are the wgmma's n, which may be 8, 16, 32, ..., rather than
+// padding in its m64: MMA_M = BLOCK_N rows are D's columns, MMA_N = BLOCK_M columns are D's rows. The loads
+// are the same either way; only the operands change roles. Swapped, the wgmma's A is the B tile: K-major from
+// B [N, K] (rows of 128 bytes, as A's), or from B [K, N] MN-major, one 64-column slab of it an m64 atom,
+// transposed by the instruction (trans-a); its B is the A tile, K-major. Each thread's accumulators then hold
+// (column n, rows m, m + 1) of D: EPILOGUE 0 stores them one element at a time, D's row stride apart, and the
+// bias is per accumulator row; EPILOGUE 1 writes them transposed into the staging boxes (below), which TMA
+// stores as whole rows of D.
 //
 // Tuning parameters (#defined by the tuner, never here):
-//   BLOCK_M, BLOCK_N      the tile; BLOCK_M / CONSUMER_WARPGROUPS is 64 or 128 rows a consumer warpgroup
-//   STAGES                depth of the shared-memory ring (2..7)
+//   BLOCK_M, BLOCK_N      the tile; MMA_M / CONSUMER_WARPGROUPS is 64 or 128 rows a consumer warpgroup, MMA_N
+//                         is 8 or a multiple of 16 up to 256 (so BLOCK_M is 8, 16, 32, ... only with SWAP_AB)
+//   SWAP_AB               0: the product A B; 1: its transpose B^T A^T (above)
+//   STAGES                depth of the shared-memory ring (2..8)
 //   CONSUMER_WARPGROUPS   1 or 2
 //   PERSISTENT            0: one block a tile; 1: min(SMs, tiles) blocks each walking tiles (sm90::TileWalk),
 //                         the ring running on across tiles (the producer loads the next tile during the
@@ -24,22 +37,24 @@
 //   CLUSTER_M, CLUSTER_N  thread-block clusters of 2 x 1 (two row tiles sharing B) or 1 x 2 (two column tiles
 //                         sharing A), or 1 x 1: each block loads half of the shared operand with TMA
 //                         multicast into both (below)
-//   EPILOGUE              0: every consumer thread stores its values of D from registers; 1: through a
-//   staging
-//                         tile of 64 rows x 128 bytes (double-buffered, one pair per consumer warpgroup) that
-//                         one thread stores with TMA (a D tensor map replaces the pointer; rows and columns
-//                         past M and N are clipped), so the stores drain while the next tile's k loop runs
+//   EPILOGUE              0: every consumer thread stores its values of D from registers; 1: through staging
+//                         boxes of STORE_ROWS rows x 128 bytes of D (double-buffered, one pair per consumer
+//                         warpgroup) that one thread stores with TMA (a D tensor map replaces the pointer;
+//                         rows and columns past M and N are clipped), so the stores drain while the next
+//                         tile's k loop runs. A box is 64 rows of an m64 atom unswapped; swapped, an atom's
+//                         64 columns of D by STORE_ROWS of its BLOCK_M rows (the largest of 64, 32, 16, 8
+//                         dividing BLOCK_M)
 // Clusters: the two blocks of a cluster compute adjacent tiles (a cluster tile of the raster order) in step.
 // Block rank r loads its own tile of the operand they do not share and rows [r, r + 1) / 2 of the shared one
-// (the map's box is half the tile; B row-major: every other 64-column slab) with .multicast::cluster into the
-// same offset of both blocks, counted on the full barrier there; each block's full barrier expects the whole
-// stage. A stage is refilled once the consumers of both blocks released it: every consumer warp arrives on
-// the empty barrier of both blocks, which count both blocks' warps, and the producer waits with cluster
-// scope. Every thread of both blocks passes a cluster barrier after the barriers' initialisation and another
-// before it exits, so that no copy or arrival reaches a block that has exited. A block whose tile lies past M
-// or N still loads its share (zeros past the edge) and stores nothing. Problem sizes: B_KMAJOR (0: B is [K,
-// N]; 1: B is [N, K]), BIAS (0/1), ACT (0 none, 1 ReLU, 2 GELU (erf)). M, N and K are run-time sizes; TMA
-// needs K and (B row-major) N multiples of 8 (16-byte row strides).
+// (the map's box is half the tile, whole 8-row swizzle atoms; B row-major: every other 64-column slab) with
+// .multicast::cluster into the same offset of both blocks, counted on the full barrier there; each block's
+// full barrier expects the whole stage. A stage is refilled once the consumers of both blocks released it:
+// every consumer warp arrives on the empty barrier of both blocks, which count both blocks' warps, and the
+// producer waits with cluster scope. Every thread of both blocks passes a cluster barrier after the barriers'
+// initialisation and another before it exits, so that no copy or arrival reaches a block that has exited. A
+// block whose tile lies past M or N still loads its share (zeros past the edge) and stores nothing. Problem
+// sizes: B_KMAJOR (0: B is [K, N]; 1: B is [N, K]), BIAS (0/1), ACT (0 none, 1 ReLU, 2 GELU (erf)). M, N and
+// K are run-time sizes; TMA needs K and (B row-major) N multiples of 8 (16-byte row strides).
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -57,6 +72,9 @@ static_assert(false, "BLOCK_M must be #defined");
 #endif
 #ifndef BLOCK_N
 static_assert(false, "BLOCK_N must be #defined");
+#endif
+#ifndef SWAP_AB
+static_assert(false, "SWAP_AB (0: the product A B; 1: its transpose B^T A^T) must be #defined");
 #endif
 #ifndef STAGES
 static_assert(false, "STAGES must be #defined");
@@ -111,7 +129,10 @@ typedef elem out_t;
 namespace gemm {
 
 constexpr int BLOCK_K = 64;  // one 128-byte swizzle row of 16-bit elements
-constexpr int WG_ROWS = BLOCK_M / CONSUMER_WARPGROUPS;
+// The product tile the wgmmas compute: A B, or (SWAP_AB) its transpose B^T A^T, whose rows are D's columns.
+constexpr int MMA_M = SWAP_AB ? BLOCK_N : BLOCK_M;  // its rows: the wgmmas' m side, in m64 atoms
+constexpr int MMA_N = SWAP_AB ? BLOCK_M : BLOCK_N;  // its columns: the wgmma's n
+constexpr int WG_ROWS = MMA_M / CONSUMER_WARPGROUPS;
 constexpr int M_ATOMS = WG_ROWS / 64;  // m64 wgmmas stacked in a consumer warpgroup's rows
 constexpr int THREADS = 128 * (1 + CONSUMER_WARPGROUPS);
 constexpr int A_STAGE_BYTES = BLOCK_M * BLOCK_K * 2;
@@ -122,13 +143,17 @@ constexpr int B_SLAB_BYTES = 64 * BLOCK_K * 2;  // B row-major: one [64 k][64 n]
 constexpr int PRODUCER_REGS = 40;
 constexpr int CONSUMER_REGS = 232;
 
-static_assert(WG_ROWS == 64 || WG_ROWS == 128, "a consumer warpgroup owns 64 or 128 rows of the tile");
+static_assert(SWAP_AB == 0 || SWAP_AB == 1, "SWAP_AB is 0 or 1");
+static_assert(WG_ROWS == 64 || WG_ROWS == 128,
+              "a consumer warpgroup owns 64 or 128 rows of the product tile");
 static_assert(CONSUMER_WARPGROUPS == 1 || CONSUMER_WARPGROUPS == 2, "1 or 2 consumer warpgroups");
-static_assert(BLOCK_N % 16 == 0 && BLOCK_N >= 16 && BLOCK_N <= 256, "BLOCK_N is the n of a wgmma");
+static_assert(
+    MMA_N == 8 || (MMA_N % 16 == 0 && MMA_N >= 16 && MMA_N <= 256),
+    "the product tile's columns (BLOCK_N, or BLOCK_M swapped) are the n of a wgmma: 8 or 16..256 by 16");
 static_assert(B_KMAJOR || BLOCK_N % 64 == 0, "B row-major is loaded in 64-column slabs");
 static_assert(BLOCK_M <= 256 && BLOCK_N <= 256, "a TMA box has at most 256 rows");
 static_assert(STAGES >= 2 && STAGES <= 8, "STAGES is 2..8");
-static_assert(M_ATOMS * BLOCK_N / 2 <= 128, "the accumulators must leave room in 232 (or 255) registers");
+static_assert(M_ATOMS * MMA_N / 2 <= 128, "the accumulators must leave room in 232 (or 255) registers");
 static_assert(SPLIT_K >= 1, "SPLIT_K >= 1");
 static_assert(ACT >= 0 && ACT <= 2, "ACT is 0, 1 or 2");
 static_assert(EPILOGUE == 0 || SPLIT_K == 1, "split-K's partial sums are stored from registers");
@@ -136,9 +161,23 @@ constexpr int CLUSTER = CLUSTER_M * CLUSTER_N;
 static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters of 1 x 1, 2 x 1 or 1 x 2 blocks");
 static_assert(CLUSTER_M == 1 || B_KMAJOR || (BLOCK_N / 64) % 2 == 0,
               "CLUSTER_M 2 with B row-major: the blocks load every other 64-column slab of B");
+static_assert(CLUSTER_N == 1 || BLOCK_M % 16 == 0,
+              "CLUSTER_N 2: each block multicasts half of A's rows, whole 8-row (1024-byte) swizzle atoms");
 
-constexpr int STAGING_BYTES = 64 * 128;  // one 64-row box of D, 128 bytes a row (swizzled)
+// The wgmma's operands are shared-memory tiles of 128-byte rows: A's BLOCK_M rows, and B's BLOCK_N rows
+// ([N, K]) or 64-column slabs of 64 k rows ([K, N]), MN-major. The instruction transposes an MN-major operand
+// (trans-a swapped, trans-b not).
+constexpr int TRANS_ROWS = SWAP_AB && !B_KMAJOR;
+constexpr int TRANS_COLUMNS = !SWAP_AB && !B_KMAJOR;
+
+constexpr int STAGING_BYTES = 64 * 128;  // room for one box of D of up to 64 rows, 128 bytes a row (swizzled)
 constexpr int STAGING_COLS = 128 / static_cast<int>(sizeof(out_t));  // columns of D in one staging box
+// Rows of D in one staging box (the D map's box): an m64 atom's unswapped; swapped, the largest of 64, 32, 16
+// and 8 that divides BLOCK_M, so that the boxes tile the block's rows.
+constexpr int STORE_ROWS = !SWAP_AB || BLOCK_M % 64 == 0 ? 64
+                           : BLOCK_M % 32 == 0           ? 32
+                           : BLOCK_M % 16 == 0           ? 16
+                                                         : 8;
 static_assert(BLOCK_N % STAGING_COLS == 0 || EPILOGUE == 0, "the TMA epilogue stores whole 128-byte boxes");
 
 // Named barriers (0 is __syncthreads): each consumer warpgroup's own, for its epilogue's staging tile.
@@ -261,8 +300,6 @@ __device__ __forceinline__ void produce(SharedStorage& s, const sm90::TmaPipelin
   }
 }
 
-// One consumer warpgroup's k loop over a tile: acc = A rows of this warpgroup x B, one k step's wgmmas in
-// flight while the next stage is awaited; each stage released once its wgmmas have completed.
 // A stage this warp is done reading: released in this block and (clusters) in the other, whose producer's
 // copies land in it too.
 __device__ __forceinline__ void release(const sm90::TmaPipeline<STAGES>& pipe,
@@ -271,28 +308,54 @@ __device__ __forceinline__ void release(const sm90::TmaPipeline<STAGES>& pipe,
   if constexpr (CLUSTER > 1) pipe.consumer_release_remote(state, rank ^ 1);
 }
 
+// The descriptor of the wgmma's A for k16 step `ks` of a stage: m64 atom `atom` of the product tile's rows
+// (A's rows; swapped, B's: D's columns).
+__device__ __forceinline__ unsigned long long rows_operand(unsigned a_tile, unsigned b_tile, int atom,
+                                                           int ks) {
+  if constexpr (!SWAP_AB) {
+    return sm90::desc_kmajor_sw128(a_tile + atom * 64 * 128 + ks * 32);
+  } else if constexpr (B_KMAJOR) {
+    return sm90::desc_kmajor_sw128(b_tile + atom * 64 * 128 + ks * 32);
+  } else {  // the atom's 64 columns of B [K, N] are one slab
+    return sm90::desc_mnmajor_sw128(b_tile + atom * B_SLAB_BYTES + ks * 2048, B_SLAB_BYTES);
+  }
+}
+// The descriptor of the wgmma's B for k16 step `ks`: all MMA_N columns of the product tile (B's columns;
+// swapped, A's rows: D's rows).
+__device__ __forceinline__ unsigned long long columns_operand(unsigned a_tile, unsigned b_tile, int ks) {
+  if constexpr (SWAP_AB) {
+    return sm90::desc_kmajor_sw128(a_tile + ks * 32);
+  } else if constexpr (B_KMAJOR) {
+    return sm90::desc_kmajor_sw128(b_tile + ks * 32);
+  } else {
+    return sm90::desc_mnmajor_sw128(b_tile + ks * 2048, B_SLAB_BYTES);
+  }
+}
+
+// One consumer warpgroup's k loop over a tile: acc = its rows of the product tile (A's, or swapped B's) x the
+// columns, one k step's wgmmas in flight while the next stage is awaited; each stage released once its wgmmas
+// have completed.
 __device__ __forceinline__ void multiply(SharedStorage& s, const sm90::TmaPipeline<STAGES>& pipe,
                                          sm90::PipelineState<STAGES>& state, int warpgroup, int begin,
-                                         int end, int rank, float (&acc)[M_ATOMS][BLOCK_N / 2]) {
+                                         int end, int rank, float (&acc)[M_ATOMS][MMA_N / 2]) {
 #pragma unroll
   for (int mi = 0; mi < M_ATOMS; ++mi)
 #pragma unroll
-    for (int i = 0; i < BLOCK_N / 2; ++i) acc[mi][i] = 0.0f;
+    for (int i = 0; i < MMA_N / 2; ++i) acc[mi][i] = 0.0f;
   if (begin >= end) return;
   sm90::PipelineState<STAGES> previous = state;
   for (int kt = begin; kt < end; ++kt) {
     pipe.consumer_wait(state);
-    const unsigned a_tile = sm90::smem_address(s.a[state.stage]) + warpgroup * WG_ROWS * 128;
+    const unsigned a_tile = sm90::smem_address(s.a[state.stage]);
     const unsigned b_tile = sm90::smem_address(s.b[state.stage]);
     sm90::wgmma_fence();
 #pragma unroll
     for (int ks = 0; ks < BLOCK_K / 16; ++ks) {
-      const unsigned long long b_desc = B_KMAJOR ? sm90::desc_kmajor_sw128(b_tile + ks * 32)
-                                                 : sm90::desc_mnmajor_sw128(b_tile + ks * 2048, B_SLAB_BYTES);
+      const unsigned long long columns = columns_operand(a_tile, b_tile, ks);
 #pragma unroll
       for (int mi = 0; mi < M_ATOMS; ++mi)
-        sm90::Wgmma<BLOCK_N, mma_type>::template ss<0, B_KMAJOR ? 0 : 1>(
-            acc[mi], sm90::desc_kmajor_sw128(a_tile + mi * 64 * 128 + ks * 32), b_desc, 1);
+        sm90::Wgmma<MMA_N, mma_type>::template ss<TRANS_ROWS, TRANS_COLUMNS>(
+            acc[mi], rows_operand(a_tile, b_tile, warpgroup * M_ATOMS + mi, ks), columns, 1);
     }
     sm90::wgmma_commit();
     if (kt > begin) {
@@ -308,10 +371,12 @@ __device__ __forceinline__ void multiply(SharedStorage& s, const sm90::TmaPipeli
   for (int mi = 0; mi < M_ATOMS; ++mi) sm90::pin(acc[mi]);
 }
 
-// Stores a consumer warpgroup's rows of the tile: D with bias and activation, or (split-K) fp32 partial sums.
+// Stores a consumer warpgroup's part of the tile from registers, its corner at row m0, column n0 of D: D with
+// bias and activation, or (split-K) fp32 partial sums. Unswapped, each thread holds pairs of adjacent columns
+// of rows of D and stores them packed.
 template <typename T, bool FINISH>
-__device__ __forceinline__ void store_tile(const float (&acc)[M_ATOMS][BLOCK_N / 2], T* __restrict__ out,
-                                           const elem* __restrict__ bias, int row0, int col0, int M, int N) {
+__device__ __forceinline__ void store_rows(const float (&acc)[M_ATOMS][MMA_N / 2], T* __restrict__ out,
+                                           const elem* __restrict__ bias, int m0, int n0, int M, int N) {
   const int lane = threadIdx.x % 128;
   const int row_in_atom = 16 * (lane / 32) + (lane % 32) / 4;
   const int col_in_tile = 2 * (lane % 4);
@@ -319,12 +384,12 @@ __device__ __forceinline__ void store_tile(const float (&acc)[M_ATOMS][BLOCK_N /
   for (int mi = 0; mi < M_ATOMS; ++mi)
 #pragma unroll
     for (int half_rows = 0; half_rows < 2; ++half_rows) {
-      const int row = row0 + mi * 64 + row_in_atom + 8 * half_rows;
+      const int row = m0 + mi * 64 + row_in_atom + 8 * half_rows;
       if (row >= M) continue;
       T* row_start = out + static_cast<long long>(row) * N;
 #pragma unroll
-      for (int j = 0; j < BLOCK_N / 8; ++j) {
-        const int col = col0 + 8 * j + col_in_tile;
+      for (int j = 0; j < MMA_N / 8; ++j) {
+        const int col = n0 + 8 * j + col_in_tile;
         if (col >= N) continue;
         float v0 = acc[mi][4 * j + 2 * half_rows];
         float v1 = acc[mi][4 * j + 2 * half_rows + 1];
@@ -337,55 +402,157 @@ __device__ __forceinline__ void store_tile(const float (&acc)[M_ATOMS][BLOCK_N /
     }
 }
 
-// EPILOGUE 1: a consumer warpgroup's rows of the tile, 64 rows x STAGING_COLS columns at a time, written into
-// a swizzled staging box (128-byte swizzle, as the D map reads it) and stored by the warpgroup's first thread
-// with TMA; the two boxes alternate, a box reused once its store has read it.
-__device__ __forceinline__ void store_tile_tma(const float (&acc)[M_ATOMS][BLOCK_N / 2], unsigned staging,
-                                               const sm90::TensorMap& d_map, const elem* __restrict__ bias,
-                                               int consumer, int row0, int col0, int N) {
+// As store_rows, swapped: a thread's accumulator row is a column n of D and its pairs are rows m, m + 1, so
+// each value is stored alone (the warp's stores of one instruction: 8 adjacent columns in 4 rows).
+template <typename T, bool FINISH>
+__device__ __forceinline__ void store_columns(const float (&acc)[M_ATOMS][MMA_N / 2], T* __restrict__ out,
+                                              const elem* __restrict__ bias, int m0, int n0, int M, int N) {
+  const int lane = threadIdx.x % 128;
+  const int col_in_atom = 16 * (lane / 32) + (lane % 32) / 4;
+  const int row_in_tile = 2 * (lane % 4);
+#pragma unroll
+  for (int mi = 0; mi < M_ATOMS; ++mi)
+#pragma unroll
+    for (int half_cols = 0; half_cols < 2; ++half_cols) {
+      const int col = n0 + mi * 64 + col_in_atom + 8 * half_cols;
+      if (col >= N) continue;
+#pragma unroll
+      for (int j = 0; j < MMA_N / 8; ++j)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int row = m0 + 8 * j + row_in_tile + e;
+          if (row >= M) continue;
+          float value = acc[mi][4 * j + 2 * half_cols + e];
+          if constexpr (FINISH) value = finish(value, bias, col);
+          out[static_cast<long long>(row) * N + col] = static_cast<T>(value);
+        }
+    }
+}
+
+template <typename T, bool FINISH>
+__device__ __forceinline__ void store_tile(const float (&acc)[M_ATOMS][MMA_N / 2], T* __restrict__ out,
+                                           const elem* __restrict__ bias, int m0, int n0, int M, int N) {
+  if constexpr (SWAP_AB) {
+    store_columns<T, FINISH>(acc, out, bias, m0, n0, M, N);
+  } else {
+    store_rows<T, FINISH>(acc, out, bias, m0, n0, M, N);
+  }
+}
+
+// The shared address of byte `byte` of row `row` of a staging box (128-byte rows, swizzled as the D map reads
+// them).
+__device__ __forceinline__ unsigned staged(unsigned box, int row, int byte) {
+  return box + row * 128 + ((((byte / 16) ^ (row % 8)) * 16) | (byte % 16));
+}
+__device__ __forceinline__ void stage_pair(unsigned address, float v0, float v1) {
+  if constexpr (sizeof(out_t) == 4) {
+    asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(address), "f"(v0), "f"(v1) : "memory");
+  } else {
+#if defined(BF16) && BF16
+    const __nv_bfloat162 pair = __floats2bfloat162_rn(v0, v1);
+#else
+    const __half2 pair = __floats2half2_rn(v0, v1);
+#endif
+    asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(address), "r"(*reinterpret_cast<const unsigned*>(&pair))
+                 : "memory");
+  }
+}
+__device__ __forceinline__ void stage_one(unsigned address, float value) {
+  if constexpr (sizeof(out_t) == 4) {
+    asm volatile("st.shared.f32 [%0], %1;\n" ::"r"(address), "f"(value) : "memory");
+  } else {
+#if defined(BF16) && BF16
+    const unsigned short bits = __bfloat16_as_ushort(__float2bfloat16_rn(value));
+#else
+    const unsigned short bits = __half_as_ushort(__float2half_rn(value));
+#endif
+    asm volatile("st.shared.b16 [%0], %1;\n" ::"r"(address), "h"(bits) : "memory");
+  }
+}
+
+// Box (mi, chunk) of a consumer warpgroup's rows, unswapped: rows of m64 atom mi, columns [chunk *
+// STAGING_COLS, + STAGING_COLS) of the tile, two adjacent columns a store.
+__device__ __forceinline__ void fill_rows_box(const float (&acc)[M_ATOMS][MMA_N / 2], unsigned box,
+                                              const elem* __restrict__ bias, int mi, int chunk, int n0,
+                                              int N) {
   const int lane = threadIdx.x % 128;
   const int g = (lane % 32) / 4, q = lane % 4;
-  const bool issuer = lane == 0;
+#pragma unroll
+  for (int j = 0; j < STAGING_COLS / 8; ++j)
+#pragma unroll
+    for (int half_rows = 0; half_rows < 2; ++half_rows) {
+      const int row = 16 * (lane / 32) + g + 8 * half_rows;  // in the 64-row box
+      const int col = chunk * STAGING_COLS + 8 * j + 2 * q;  // in the tile
+      const float* values = &acc[mi][4 * (chunk * STAGING_COLS / 8 + j) + 2 * half_rows];
+      const float v0 = finish(values[0], bias, min(n0 + col, N - 1));
+      const float v1 = finish(values[1], bias, min(n0 + col + 1, N - 1));
+      stage_pair(staged(box, row, (8 * j + 2 * q) * static_cast<int>(sizeof(out_t))), v0, v1);
+    }
+}
+
+// Box (mi, chunk, rows) swapped: D's columns [chunk * STAGING_COLS, + STAGING_COLS) of m64 atom mi (the
+// product's rows), D's rows [rows * STORE_ROWS, + STORE_ROWS) of the tile (the product's columns), each value
+// written to its transposed place (the warp's stores of one instruction: 8 adjacent columns of 4 rows, whose
+// swizzled chunks fall in different banks).
+__device__ __forceinline__ void fill_columns_box(const float (&acc)[M_ATOMS][MMA_N / 2], unsigned box,
+                                                 const elem* __restrict__ bias, int mi, int chunk, int rows,
+                                                 int n0, int N) {
+  const int lane = threadIdx.x % 128;
+  const int g = (lane % 32) / 4, q = lane % 4;
+#pragma unroll
+  for (int half_cols = 0; half_cols < 2; ++half_cols) {
+    const int col = 16 * (lane / 32) + g + 8 * half_cols;  // in the atom's 64 columns of D
+    if (col / STAGING_COLS != chunk) continue;             // fp32 D: two boxes of 32 columns an atom
+    const int byte = (col % STAGING_COLS) * static_cast<int>(sizeof(out_t));
+    const int bias_col = min(n0 + mi * 64 + col, N - 1);
+#pragma unroll
+    for (int j = 0; j < STORE_ROWS / 8; ++j)
+#pragma unroll
+      for (int e = 0; e < 2; ++e) {
+        const int row = 8 * j + 2 * q + e;  // in the box
+        const float value = acc[mi][4 * (rows * STORE_ROWS / 8 + j) + 2 * half_cols + e];
+        stage_one(staged(box, row, byte), finish(value, bias, bias_col));
+      }
+  }
+}
+
+// EPILOGUE 1: a consumer warpgroup's part of the tile (corner m0, n0 of D), one staging box at a time (64
+// rows x STAGING_COLS columns of an atom; swapped, STAGING_COLS columns of an atom by STORE_ROWS rows),
+// stored by the warpgroup's first thread with TMA; the two boxes alternate, a box reused once its store has
+// read it.
+__device__ __forceinline__ void store_tile_tma(const float (&acc)[M_ATOMS][MMA_N / 2], unsigned staging,
+                                               const sm90::TensorMap& d_map, const elem* __restrict__ bias,
+                                               int consumer, int m0, int n0, int N) {
+  constexpr int CHUNKS = (SWAP_AB ? 64 : MMA_N) / STAGING_COLS;  // column boxes of an atom
+  constexpr int ROW_BOXES = SWAP_AB ? BLOCK_M / STORE_ROWS : 1;  // row boxes of an atom
+  const bool issuer = threadIdx.x % 128 == 0;
   const Barrier barrier = static_cast<Barrier>(static_cast<int>(Barrier::epilogue_first) + consumer);
   int box = 0;
 #pragma unroll
   for (int mi = 0; mi < M_ATOMS; ++mi)
 #pragma unroll
-    for (int chunk = 0; chunk < BLOCK_N / STAGING_COLS; ++chunk, ++box) {
-      const unsigned buffer = staging + (box % 2) * STAGING_BYTES;
-      if (issuer) sm90::tma_wait_stores_read<1>();  // the store that last read this box is done with it
-      sm90::barrier_sync(barrier, 128);
+    for (int chunk = 0; chunk < CHUNKS; ++chunk)
 #pragma unroll
-      for (int j = 0; j < STAGING_COLS / 8; ++j)
-#pragma unroll
-        for (int half_rows = 0; half_rows < 2; ++half_rows) {
-          const int row = 16 * (lane / 32) + g + 8 * half_rows;  // in the 64-row box
-          const int col = chunk * STAGING_COLS + 8 * j + 2 * q;  // in the tile
-          const float* values = &acc[mi][4 * (chunk * STAGING_COLS / 8 + j) + 2 * half_rows];
-          const float v0 = finish(values[0], bias, min(col0 + col, N - 1));
-          const float v1 = finish(values[1], bias, min(col0 + col + 1, N - 1));
-          const int byte = (8 * j + 2 * q) * static_cast<int>(sizeof(out_t));  // in the 128-byte row
-          const unsigned address = buffer + row * 128 + ((((byte / 16) ^ (row % 8)) * 16) | (byte % 16));
-          if constexpr (sizeof(out_t) == 4) {
-            asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(address), "f"(v0), "f"(v1) : "memory");
-          } else {
-#if defined(BF16) && BF16
-            const __nv_bfloat162 pair = __floats2bfloat162_rn(v0, v1);
-#else
-            const __half2 pair = __floats2half2_rn(v0, v1);
-#endif
-            asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(address),
-                         "r"(*reinterpret_cast<const unsigned*>(&pair))
-                         : "memory");
-          }
+      for (int rows = 0; rows < ROW_BOXES; ++rows, ++box) {
+        const unsigned buffer = staging + (box % 2) * STAGING_BYTES;
+        if (issuer) sm90::tma_wait_stores_read<1>();  // the store that last read this box is done with it
+        sm90::barrier_sync(barrier, 128);
+        if constexpr (SWAP_AB) {
+          fill_columns_box(acc, buffer, bias, mi, chunk, rows, n0, N);
+        } else {
+          fill_rows_box(acc, buffer, bias, mi, chunk, n0, N);
         }
-      sm90::fence_async_shared();  // the writes above, visible to the TMA store
-      sm90::barrier_sync(barrier, 128);
-      if (issuer) {
-        sm90::tma_store_2d(d_map, buffer, col0 + chunk * STAGING_COLS, row0 + mi * 64);
-        sm90::tma_commit_stores();
+        sm90::fence_async_shared();  // the writes above, visible to the TMA store
+        sm90::barrier_sync(barrier, 128);
+        if (issuer) {
+          if constexpr (SWAP_AB) {
+            sm90::tma_store_2d(d_map, buffer, n0 + mi * 64 + chunk * STAGING_COLS, m0 + rows * STORE_ROWS);
+          } else {
+            sm90::tma_store_2d(d_map, buffer, n0 + chunk * STAGING_COLS, m0 + mi * 64);
+          }
+          sm90::tma_commit_stores();
+        }
       }
-    }
 }
 
 }  // namespace gemm
@@ -434,21 +601,23 @@ extern "C" __global__ void __launch_bounds__(gemm::THREADS, 1)
     if constexpr (CONSUMER_WARPGROUPS == 2) sm90::registers_increase<CONSUMER_REGS>();
     const int consumer = warpgroup - 1;
     sm90::PipelineState<STAGES> state;
-    float acc[M_ATOMS][BLOCK_N / 2];
+    float acc[M_ATOMS][MMA_N / 2];
     for (int id = walk.first; id < walk.count; id += walk.step) {
       const sm90::TileCoord tile = block_tile(id, tiles_m, tiles_n, rank);
       int begin, end;
       k_range(tile.split, k_tiles, begin, end);
       multiply(s, pipe, state, consumer, begin, end, rank, acc);
-      const int row0 = tile.m * BLOCK_M + consumer * WG_ROWS;
+      // The corner of D this warpgroup's rows of the product tile cover (swapped, its rows are D's columns).
+      const int m0 = tile.m * BLOCK_M + (SWAP_AB ? 0 : consumer * WG_ROWS);
+      const int n0 = tile.n * BLOCK_N + (SWAP_AB ? consumer * WG_ROWS : 0);
 #if SPLIT_K == 1 && EPILOGUE == 1
       store_tile_tma(acc, sm90::smem_address(s.staging) + consumer * 2 * STAGING_BYTES, d_map, bias, consumer,
-                     row0, tile.n * BLOCK_N, N);
+                     m0, n0, N);
 #elif SPLIT_K == 1
-      store_tile<out_t, true>(acc, d, bias, row0, tile.n * BLOCK_N, M, N);
+      store_tile<out_t, true>(acc, d, bias, m0, n0, M, N);
 #else
-      store_tile<float, false>(acc, partial + static_cast<long long>(tile.split) * M * N, nullptr, row0,
-                               tile.n * BLOCK_N, M, N);
+      store_tile<float, false>(acc, partial + static_cast<long long>(tile.split) * M * N, nullptr, m0, n0, M,
+                               N);
 #endif
     }
 #if EPILOGUE == 1

@@ -62,14 +62,17 @@ TEST(ExportDispatch, EachDistinctWinnerOnceInItsOwnNamespace) {
 }
 
 // A template that includes its own headers (the GEMM template, kernels/common/sm90): the exported file holds
-// them once, ahead of the variants, and compiles where no kernels/ folder is beside it.
+// them once, ahead of the variants, and compiles where no kernels/ folder is beside it (the small problem's
+// winner swapped: a 16-row tile, wgmma's n, whose condition on M the dispatcher checks at run time).
 TEST(ExportDispatch, TheTemplatesOwnHeadersAreInlinedOnce) {
   const auto space = SearchSpace::load("search_spaces/gemm_wgmma.json");
-  const auto gemm = [](ParamValue block_n, ParamValue split) {
-    return Config{{"BLOCK_M", 128},
+  const auto gemm = [](ParamValue block_m, ParamValue block_n, ParamValue split) {
+    const bool swap = block_m < 64;
+    return Config{{"BLOCK_M", block_m},
                   {"BLOCK_N", block_n},
+                  {"SWAP_AB", swap ? 1 : 0},
                   {"STAGES", 4},
-                  {"CONSUMER_WARPGROUPS", 2},
+                  {"CONSUMER_WARPGROUPS", swap ? 1 : 2},
                   {"PERSISTENT", 1},
                   {"RASTER", 0},
                   {"SWIZZLE", 8},
@@ -83,7 +86,7 @@ TEST(ExportDispatch, TheTemplatesOwnHeadersAreInlinedOnce) {
   large.insert({{"M", 4096}, {"N", 4096}, {"K", 4096}});
   small.insert({{"M", 16}, {"N", 4096}, {"K", 4096}});
   const DispatchTable table({"B_KMAJOR", "BIAS", "ACT"},
-                            {{large, {{gemm(256, 1), 200.0}}}, {small, {{gemm(128, 4), 9.0}}}});
+                            {{large, {{gemm(128, 256, 1), 200.0}}}, {small, {{gemm(16, 128, 4), 9.0}}}});
   const std::string text = render_dispatch_export(space, table, offline_device("sm_90"), "// t\n");
   EXPECT_EQ(text.find("\n#include \"../common/sm90/"), std::string::npos) << "a relative include left in";
   const auto once = [&](const std::string& part) {
@@ -92,6 +95,7 @@ TEST(ExportDispatch, TheTemplatesOwnHeadersAreInlinedOnce) {
   };
   EXPECT_TRUE(once("struct TmaPipeline {")) << "kernels/common/sm90/pipeline.cuh, once";
   EXPECT_TRUE(once("struct alignas(64) TensorMap {")) << "kernels/common/sm90/arch.cuh, once";
+  EXPECT_NE(text.find("#define SWAP_AB 1"), std::string::npos) << "the swapped variant";
   if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
   const testing::TempSpaces folder;
   const auto file = folder.write_text("gemm_dispatch.cu", text);

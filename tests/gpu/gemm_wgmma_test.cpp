@@ -3,7 +3,8 @@
 // one and two consumer warpgroups, 64- and 128-row warpgroup tiles, every tile width kind, split-K with its
 // reduction, persistent blocks with both raster orders, bias and both activations, D stored from registers
 // and through shared memory with TMA (EPILOGUE), clusters sharing A or B through TMA multicast, fp16 and
-// bf16, M = 1. Skips where the GPU is not compute capability 9.0, which has no wgmma.
+// bf16, M = 1; and the swapped product (SWAP_AB: D's few rows as the wgmma's n) at M = 1, 8, 16, 33, 77 and
+// 128 with the same variety. Skips where the GPU is not compute capability 9.0, which has no wgmma.
 #include <gtest/gtest.h>
 
 #include "support/eval_variant.hpp"
@@ -95,6 +96,67 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"M=16,N=4096,K=4096,B_KMAJOR=1,BIAS=1",
              TILE(64, 256, 4,
                   1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=4,EPILOGUE=0,CLUSTER_M=2,CLUSTER_N=1"}),
+    case_name);
+
+// SWAP_AB 1: the block computes D^T = B^T A^T, D's columns on wgmma's m side and its BLOCK_M rows (8 to 96)
+// as the n. Tails in M (the tails problem's M + 1 adds a tile, mostly past M), N and K; B [N, K] (the wgmma's
+// A K-major) and [K, N] (MN-major, transposed by the instruction); stores from registers (one element at a
+// time) and through transposed staging boxes of 8, 16, 32 and 64 rows with TMA; bias and both activations,
+// applied per accumulator row; split-K (an empty slice among them); persistent blocks; two consumer
+// warpgroups; clusters sharing A (1 x 2, an odd number of column tiles) or B (2 x 1, the second block's row
+// tile past M). The problems satisfy the space's conditions (at most two swapped tiles cover M).
+#define SWAPPED(bm, bn, stages, cwg) TILE(bm, bn, stages, cwg) ",SWAP_AB=1"
+INSTANTIATE_TEST_SUITE_P(
+    Swapped, GemmWgmma,
+    ::testing::Values(
+        Case{"M=1,N=4096,K=4096,B_KMAJOR=1",
+             SWAPPED(8, 128, 7,
+                     1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=4,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=1,N=1000,K=520,B_KMAJOR=0,BIAS=1,ACT=1",
+             SWAPPED(8, 128, 4,
+                     1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=8,N=264,K=128,B_KMAJOR=0,ACT=2",
+             SWAPPED(8, 64, 2,
+                     1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=3,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=16,N=4096,K=4096,B_KMAJOR=1,BIAS=1,ACT=2",
+             SWAPPED(16, 128, 7,
+                     1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=4,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=16,N=4104,K=4096,B_KMAJOR=1",
+             SWAPPED(16, 128, 7,
+                     1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=16,N=520,K=1000,B_KMAJOR=0",
+             SWAPPED(16, 64, 6,
+                     1) ",PERSISTENT=1,RASTER=1,SWIZZLE=2,SPLIT_K=2,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=77,N=5000,K=4096,B_KMAJOR=0",
+             SWAPPED(96, 128, 5,
+                     1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=3,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=77,N=200,K=72,B_KMAJOR=1,BIAS=1,ACT=2",
+             SWAPPED(96, 256, 4,
+                     2) ",PERSISTENT=1,RASTER=0,SWIZZLE=4,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=128,N=1032,K=520,B_KMAJOR=0,BIAS=1",
+             SWAPPED(64, 128, 4,
+                     1) ",PERSISTENT=0,RASTER=1,SWIZZLE=2,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=128,N=4096,K=4096,B_KMAJOR=0",
+             SWAPPED(64, 256, 4,
+                     2) ",PERSISTENT=1,RASTER=0,SWIZZLE=8,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=33,N=296,K=264,B_KMAJOR=1",
+             SWAPPED(32, 128, 3,
+                     1) ",PERSISTENT=0,RASTER=1,SWIZZLE=1,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=2"},
+        Case{"M=16,N=1000,K=1024,B_KMAJOR=0,BIAS=1",
+             SWAPPED(16, 128, 6,
+                     1) ",PERSISTENT=1,RASTER=0,SWIZZLE=1,SPLIT_K=2,EPILOGUE=0,CLUSTER_M=2,CLUSTER_N=1"},
+        Case{"M=16,N=4096,K=4096,B_KMAJOR=1,BIAS=1,ACT=1",
+             SWAPPED(16, 128, 7,
+                     1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1",
+             "search_spaces/gemm_wgmma_bf16.json"},
+        Case{"M=77,N=1000,K=1024,B_KMAJOR=0",
+             SWAPPED(96, 128, 5,
+                     1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=2,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1",
+             "search_spaces/gemm_wgmma_bf16.json"},
+        Case{"M=1,N=4096,K=1024,B_KMAJOR=0,BIAS=1,ACT=2",
+             SWAPPED(8, 128, 7,
+                     1) ",PERSISTENT=1,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1",
+             "search_spaces/gemm_wgmma_bf16.json"}),
     case_name);
 
 INSTANTIATE_TEST_SUITE_P(

@@ -1,10 +1,14 @@
-// The GEMM spaces: the cuBLASLt baseline they name, and the template's headers inlined into their version.
+// The GEMM spaces: the cuBLASLt baseline they name, the template's headers inlined into their version, and
+// the swapped product (SWAP_AB): which tiles it allows at which M, the Seeds each problem opens with, and the
+// D map's box of its TMA epilogue.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 
 #include "core/error.hpp"
+#include "core/known_devices.hpp"
 #include "space/search_space.hpp"
 #include "space/space_fixture.hpp"
 
@@ -72,6 +76,122 @@ TEST(GemmSpace, TheVersionCoversTheTemplatesOwnHeaders) {
   temp.write_text("helpers.cuh", "#pragma once\n// version 2\n");
   EXPECT_NE(SearchSpace::load(file).hash(), before);
   (void)header;
+}
+
+const char* const kGemmSpaces[] = {"search_spaces/gemm_wgmma.json", "search_spaces/gemm_wgmma_bf16.json"};
+
+TEST(GemmSpace, SwappedTilesServeFewRowsOnly) {
+  const DeviceInfo hopper = offline_device("sm_90");
+  for (const char* file : kGemmSpaces) {
+    const SearchSpace space = SearchSpace::load(file);
+    const auto swapped = [](const Config& config) { return config.at("SWAP_AB") == 1; };
+    // Large M: the configs of the space before SWAP_AB, none swapped.
+    for (const auto& [problem, count] : {std::pair{"B_KMAJOR=0", 17520u}, std::pair{"B_KMAJOR=1", 33900u}}) {
+      const auto configs = space.enumerate(space.resolve_problem(problem), hopper);
+      EXPECT_EQ(configs.size(), count) << file << " " << problem;
+      EXPECT_EQ(std::count_if(configs.begin(), configs.end(), swapped), 0) << file << " " << problem;
+    }
+    for (const char* problem : {"M=1,B_KMAJOR=0", "M=16,B_KMAJOR=1", "M=77,B_KMAJOR=0", "M=128,B_KMAJOR=1"}) {
+      const auto sizes = space.resolve_problem(problem);
+      const auto configs = space.enumerate(sizes, hopper);
+      EXPECT_GT(std::count_if(configs.begin(), configs.end(), swapped), 0) << file << " " << problem;
+      for (const Config& config : configs) {
+        const auto block_m = config.at("BLOCK_M"), block_n = config.at("BLOCK_N");
+        const auto warpgroups = config.at("CONSUMER_WARPGROUPS");
+        if (!swapped(config)) {
+          EXPECT_EQ(block_m % 64, 0) << "unswapped, BLOCK_M is wgmma's m: " << canonical_json(config);
+          continue;
+        }
+        // Swapped: BLOCK_N is wgmma's m (64 or 128 rows a consumer warpgroup), BLOCK_M its n, under 128 rows
+        // and at most two tiles covering M.
+        EXPECT_TRUE(block_n / warpgroups == 64 || block_n / warpgroups == 128) << canonical_json(config);
+        EXPECT_LT(block_m, 128) << canonical_json(config);
+        EXPECT_LE(sizes.at("M"), 2 * block_m) << canonical_json(config);
+        EXPECT_LE(block_n / warpgroups / 64 * block_m / 2, 128) << "accumulators: " << canonical_json(config);
+        if (config.at("CLUSTER_N") == 2) {
+          EXPECT_EQ(block_m % 16, 0) << "A halves: " << canonical_json(config);
+        }
+      }
+    }
+    // M = 77: two swapped tiles of 64 rows, or one of 96.
+    const auto configs = space.enumerate(space.resolve_problem("M=77"), hopper);
+    for (const Config& config : configs) {
+      if (swapped(config)) {
+        EXPECT_GE(config.at("BLOCK_M"), 64) << canonical_json(config);
+      }
+    }
+  }
+}
+
+// The swapped Seeds come first in the file: a small problem opens with them, a large one (whose conditions
+// reject them) with the large-tile seeds it opened with before.
+TEST(GemmSpace, SwappedSeedsOpenSmallProblemsOnly) {
+  const DeviceInfo hopper = offline_device("sm_90");
+  for (const char* file : kGemmSpaces) {
+    const SearchSpace space = SearchSpace::load(file);
+    const auto first_valid = [&](const char* problem) {
+      std::vector<Config> valid;
+      const auto sizes = space.resolve_problem(problem);
+      for (const Config& seed : space.seeds())
+        if (valid.size() < 4 && space.check(seed, sizes, hopper).valid) valid.push_back(seed);
+      return valid;
+    };
+    for (const char* problem : {"M=1,B_KMAJOR=1", "M=16,B_KMAJOR=1", "M=16,B_KMAJOR=0"}) {
+      const auto seeds = first_valid(problem);
+      ASSERT_EQ(seeds.size(), 4u) << file << " " << problem;
+      for (const Config& seed : seeds) EXPECT_EQ(seed.at("SWAP_AB"), 1) << problem << canonical_json(seed);
+    }
+    const auto at_77 = first_valid("M=77,B_KMAJOR=0");
+    ASSERT_EQ(at_77.size(), 4u);
+    EXPECT_EQ(at_77[0].at("SWAP_AB"), 1);
+    EXPECT_EQ(at_77[0].at("BLOCK_M"), 96);
+    for (const char* problem : {"M=4096,B_KMAJOR=1", "M=1024,B_KMAJOR=0"}) {
+      const auto seeds = first_valid(problem);
+      ASSERT_EQ(seeds.size(), 4u) << file << " " << problem;
+      const std::vector<std::pair<int, int>> tiles{{128, 256}, {64, 128}, {256, 128}, {64, 256}};
+      for (std::size_t i = 0; i < seeds.size(); ++i) {
+        EXPECT_EQ(seeds[i].at("SWAP_AB"), 0) << problem;
+        EXPECT_EQ(seeds[i].at("BLOCK_M"), tiles[i].first) << problem;
+        EXPECT_EQ(seeds[i].at("BLOCK_N"), tiles[i].second) << problem;
+      }
+    }
+  }
+}
+
+// EPILOGUE 1 stores D through staging boxes of the D map's box: 64 rows unswapped; swapped, the largest of
+// 64, 32, 16 and 8 that divides BLOCK_M (96 rows: three boxes of 32).
+TEST(GemmSpace, TheSwappedStagingBoxTilesTheBlocksRows) {
+  const SearchSpace space = SearchSpace::load("search_spaces/gemm_wgmma.json");
+  const DeviceInfo hopper = offline_device("sm_90");
+  const auto box_rows = [&](int block_m, int block_n, int swap) {
+    const Config config{{"BLOCK_M", block_m},
+                        {"BLOCK_N", block_n},
+                        {"SWAP_AB", swap},
+                        {"STAGES", 4},
+                        {"CONSUMER_WARPGROUPS", 1},
+                        {"PERSISTENT", 0},
+                        {"RASTER", 0},
+                        {"SWIZZLE", 1},
+                        {"SPLIT_K", 1},
+                        {"CLUSTER_M", 1},
+                        {"CLUSTER_N", 1},
+                        {"EPILOGUE", 1}};
+    const auto launch = space.variant_launch(config, space.resolve_problem("M=16,B_KMAJOR=1"), hopper);
+    for (const ArgSpec& arg : launch.args)
+      if (arg.kind == ArgSpec::Kind::tensor_map && arg.map.buffer == "D") {
+        EXPECT_EQ(arg.map.box.at(0), 64);
+        return arg.map.box.at(1);
+      }
+    ADD_FAILURE() << "no D map in the launch";
+    return std::int64_t{0};
+  };
+  EXPECT_EQ(box_rows(64, 128, 0), 64);
+  EXPECT_EQ(box_rows(128, 128, 0), 64);
+  EXPECT_EQ(box_rows(8, 128, 1), 8);
+  EXPECT_EQ(box_rows(16, 64, 1), 16);
+  EXPECT_EQ(box_rows(32, 128, 1), 32);
+  EXPECT_EQ(box_rows(64, 128, 1), 64);
+  EXPECT_EQ(box_rows(96, 128, 1), 32);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // Warpgroup matrix multiply-accumulate (wgmma.mma_async, sm_90a): shared-memory matrix descriptors for the
 // 128-byte swizzle, the fence / commit / wait around a batch, and Wgmma<N, Type>, the m64nNk16 instruction
-// with fp32 accumulators for every N a multiple of 16 up to 256, fp16 or bf16 inputs.
+// with fp32 accumulators for N = 8 and every multiple of 16 up to 256, fp16 or bf16 inputs.
 //
 // Descriptors (64 bits, PTX ISA "matrix descriptor format"): bits 0..13 start address >> 4; 16..29 leading
 // dimension byte offset (LBO) >> 4; 32..45 stride dimension byte offset (SBO) >> 4; 49..51 base offset (0:
@@ -9,9 +9,11 @@
 // eight rows are one 1024-byte atom.
 //   K-major operand (K contiguous: A row-major, B as [N, K]): rows are M (or N) indices, SBO = 1024 (the next
 //   8 rows), LBO unused (1); a k16 step is 32 bytes further along the row.
-//   MN-major operand (M or N contiguous: B row-major [K, N]): rows are K indices, 64 N columns a slab;
-//   SBO = 1024 (the next 8 K rows), LBO = the bytes from one 64-column slab to the next; a k16 step is 16
-//   rows = 2048 bytes further. The instruction's imm-trans flag is 1 for such an operand.
+//   MN-major operand (M or N contiguous: B row-major [K, N], as the instruction's A or B): rows are K
+//   indices, 64 M or N columns a slab; SBO = 1024 (the next 8 K rows), LBO = the bytes from one 64-column
+//   slab to the next (unused for an A operand: its 64 rows are one slab); a k16 step is 16 rows = 2048 bytes
+//   further. The instruction's imm-trans flag (trans-a or trans-b) is 1 for such an operand; 16-bit types
+//   only.
 //
 // Accumulator fragment of m64nNk16 (thread t of the warpgroup: warp w = t / 32, g = (t % 32) / 4, q = t % 4):
 // N / 2 floats, d[4j + e] is row 16w + g + 8 (e / 2), column 8j + 2q + e % 2.
@@ -69,6 +71,7 @@ struct Wgmma;
 #define SM90_OPS_G13 ", %104, %105, %106, %107, %108, %109, %110, %111"
 #define SM90_OPS_G14 ", %112, %113, %114, %115, %116, %117, %118, %119"
 #define SM90_OPS_G15 ", %120, %121, %122, %123, %124, %125, %126, %127"
+#define SM90_OPS_4 "%0, %1, %2, %3"
 #define SM90_OPS_8 SM90_OPS_G0
 #define SM90_OPS_16 SM90_OPS_G0 SM90_OPS_G1
 #define SM90_OPS_24 SM90_OPS_G0 SM90_OPS_G1 SM90_OPS_G2
@@ -101,6 +104,7 @@ struct Wgmma;
 #define SM90_OPS_128                                                                              \
   SM90_OPS_G0 SM90_OPS_G1 SM90_OPS_G2 SM90_OPS_G3 SM90_OPS_G4 SM90_OPS_G5 SM90_OPS_G6 SM90_OPS_G7 \
       SM90_OPS_G8 SM90_OPS_G9 SM90_OPS_G10 SM90_OPS_G11 SM90_OPS_G12 SM90_OPS_G13 SM90_OPS_G14 SM90_OPS_G15
+#define SM90_ACC_4 "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
 #define SM90_ACC_8 SM90_ACC8(0)
 #define SM90_ACC_16 SM90_ACC8(0), SM90_ACC8(8)
 #define SM90_ACC_24 SM90_ACC8(0), SM90_ACC8(8), SM90_ACC8(16)
@@ -168,6 +172,7 @@ struct Wgmma;
     }                                                                                                        \
   };
 
+SM90_DEFINE_WGMMA(F16, "f16.f16", 8, SM90_OPS_4, SM90_ACC_4, 4, 5, 6, 7, 8, 9, 10, 11)
 SM90_DEFINE_WGMMA(F16, "f16.f16", 16, SM90_OPS_8, SM90_ACC_8, 8, 9, 10, 11, 12, 13, 14, 15)
 SM90_DEFINE_WGMMA(F16, "f16.f16", 32, SM90_OPS_16, SM90_ACC_16, 16, 17, 18, 19, 20, 21, 22, 23)
 SM90_DEFINE_WGMMA(F16, "f16.f16", 48, SM90_OPS_24, SM90_ACC_24, 24, 25, 26, 27, 28, 29, 30, 31)
@@ -184,6 +189,7 @@ SM90_DEFINE_WGMMA(F16, "f16.f16", 208, SM90_OPS_104, SM90_ACC_104, 104, 105, 106
 SM90_DEFINE_WGMMA(F16, "f16.f16", 224, SM90_OPS_112, SM90_ACC_112, 112, 113, 114, 115, 116, 117, 118, 119)
 SM90_DEFINE_WGMMA(F16, "f16.f16", 240, SM90_OPS_120, SM90_ACC_120, 120, 121, 122, 123, 124, 125, 126, 127)
 SM90_DEFINE_WGMMA(F16, "f16.f16", 256, SM90_OPS_128, SM90_ACC_128, 128, 129, 130, 131, 132, 133, 134, 135)
+SM90_DEFINE_WGMMA(Bf16, "bf16.bf16", 8, SM90_OPS_4, SM90_ACC_4, 4, 5, 6, 7, 8, 9, 10, 11)
 SM90_DEFINE_WGMMA(Bf16, "bf16.bf16", 16, SM90_OPS_8, SM90_ACC_8, 8, 9, 10, 11, 12, 13, 14, 15)
 SM90_DEFINE_WGMMA(Bf16, "bf16.bf16", 32, SM90_OPS_16, SM90_ACC_16, 16, 17, 18, 19, 20, 21, 22, 23)
 SM90_DEFINE_WGMMA(Bf16, "bf16.bf16", 48, SM90_OPS_24, SM90_ACC_24, 24, 25, 26, 27, 28, 29, 30, 31)
