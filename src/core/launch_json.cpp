@@ -15,7 +15,7 @@ DType dtype_from_json(const Fields& f, const std::string& key) {
   return *dtype;
 }
 
-// One of two names, the first meaning `first`: "constant" or "random_uniform", "buffer" or "scalar".
+// One of two names, the first meaning `first`: "buffer" or "scalar".
 template <typename Kind>
 Kind kind_from_json(const Fields& f, const std::string& key, const char* first_name, Kind first,
                     const char* second_name, Kind second) {
@@ -36,8 +36,28 @@ std::array<std::uint32_t, 3> dim3_from_json(const Fields& f, const std::string& 
 
 namespace {
 
+const char* fill_kind_name(FillSpec::Kind kind) {
+  switch (kind) {
+    case FillSpec::Kind::constant:
+      return "constant";
+    case FillSpec::Kind::derived:
+      return "derived";
+    case FillSpec::Kind::random_uniform:
+      break;
+  }
+  return "random_uniform";
+}
+
+FillSpec::Kind fill_kind_from_json(const Fields& f) {
+  const std::string name = f.text("fill_kind");
+  for (const auto kind : {FillSpec::Kind::random_uniform, FillSpec::Kind::constant, FillSpec::Kind::derived})
+    if (name == fill_kind_name(kind)) return kind;
+  f.fail(f.name("fill_kind"),
+         "expected \"random_uniform\", \"constant\" or \"derived\", got \"" + name + "\"");
+}
+
 ordered_json fill_json(const FillSpec& fill) {
-  return {{"fill_kind", fill.kind == FillSpec::Kind::constant ? "constant" : "random_uniform"},
+  return {{"fill_kind", fill_kind_name(fill.kind)},
           {"fill_low", fill.low},
           {"fill_high", fill.high},
           {"fill_value", fill.value}};
@@ -45,8 +65,7 @@ ordered_json fill_json(const FillSpec& fill) {
 
 FillSpec fill_from_json(const Fields& f) {
   FillSpec fill;
-  fill.kind = kind_from_json(f, "fill_kind", "constant", FillSpec::Kind::constant, "random_uniform",
-                             FillSpec::Kind::random_uniform);
+  fill.kind = fill_kind_from_json(f);
   fill.low = f.number("fill_low");
   fill.high = f.number("fill_high");
   fill.value = f.number("fill_value");

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,9 +11,10 @@
 
 namespace evotune {
 
-// How an input buffer is filled before each validation.
+// How an input buffer is filled before each validation. derived: NaN-poisoned, then written by the space's
+// DerivedInputs kernel from the other inputs once they are filled (O and LSE from Q, K, V).
 struct FillSpec {
-  enum class Kind { random_uniform, constant } kind = Kind::random_uniform;
+  enum class Kind { random_uniform, constant, derived } kind = Kind::random_uniform;
   double low = -1.0;  // random_uniform range
   double high = 1.0;
   double value = 0.0;  // constant
@@ -93,6 +95,8 @@ struct ExtraProblem {
   std::string label;  // "S=513"
   std::vector<BufferSpec> buffers;
   LaunchSpec reference_launch;
+  // The DerivedInputs kernel's launch for it, where the space has one.
+  std::optional<LaunchSpec> derived_launch = std::nullopt;
 };
 
 struct Tolerances {

@@ -15,7 +15,7 @@ constexpr int kHeuristicCandidates = 8;  // the algorithms asked of the heuristi
 TimingStats GpuEvaluator::time_baseline(const GemmBaselineSpec& spec, std::uint64_t seed, int algorithm,
                                         std::string& library) {
   state_->use_problem(0);
-  state_->prepare(seed, Role::variant);  // random inputs: zeros can run faster than real data
+  prepare_inputs(seed, Role::variant);  // random inputs: zeros can run faster than real data
   const auto address = [&](const std::string& name) {
     const auto found = state_->address(name, Role::variant);
     if (!found) throw Error("baseline " + spec.library + ": the space has no buffer '" + name + "'");

@@ -95,18 +95,24 @@ void DeviceState::use_scratch(const std::vector<ScratchSpec>& scratch) {
 }
 
 void DeviceState::use_problem(std::size_t problem) noexcept {
+  problem_ = problem;
   for (auto& buffer : buffers_)
     if (problem < buffer.per_problem.size()) buffer.spec = buffer.per_problem[problem];
 }
 
-void DeviceState::prepare(std::uint64_t seed, Role role, int special) const {
+void DeviceState::load_derived_inputs(const std::string& cubin, const std::string& kernel) {
+  derived_inputs_module = cuda::Module::load(cubin);
+  derived_inputs = derived_inputs_module.function(kernel);
+}
+
+void DeviceState::fill_inputs(std::uint64_t seed, Role role, int special) const {
   for (std::size_t i = 0; i < buffers_.size(); ++i) {
     const Buffer& buffer = buffers_[i];
     const BufferSpec& spec = buffer.spec;
     const std::uint64_t data_seed = buffer_seed(seed, i);
     const bool special_fill = special >= 0 && static_cast<std::size_t>(special) < spec.special_fills.size();
     const FillSpec& fill = special_fill ? spec.special_fills[static_cast<std::size_t>(special)] : spec.fill;
-    if (spec.is_input || !spec.is_output)
+    if ((spec.is_input || !spec.is_output) && fill.kind != FillSpec::Kind::derived)
       builtins.fill(stream.get(), buffer.payload(role), spec.dtype, spec.count, fill, data_seed);
     else
       builtins.poison(stream.get(), buffer.payload(role), spec.dtype, spec.count);
@@ -114,7 +120,6 @@ void DeviceState::prepare(std::uint64_t seed, Role role, int special) const {
   if (role == Role::variant)
     for (const Buffer& buffer : scratch_)
       builtins.poison(stream.get(), buffer.payload(role), buffer.spec.dtype, buffer.spec.count);
-  copy_constant_symbols(role);
 }
 
 void DeviceState::copy_constant_symbols(Role role) const {
@@ -294,6 +299,7 @@ void DeviceState::abandon() noexcept {
   checksums.abandon();
   tallies.abandon();
   variant_module.abandon();
+  derived_inputs_module.abandon();
   reference_module.abandon();
   builtins.abandon();
   stream.abandon();

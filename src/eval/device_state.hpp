@@ -41,18 +41,27 @@ class DeviceState {
   // Which problem the buffers hold from now on: 0 the main one, i the (i-1)th other one. Every method below
   // works on that problem's element counts; the addresses stay.
   void use_problem(std::size_t problem) noexcept;
+  std::size_t problem() const noexcept { return problem_; }
+
+  // Loads the space's DerivedInputs kernel (derived_inputs_module, derived_inputs). Throws CudaError.
+  void load_derived_inputs(const std::string& cubin, const std::string& kernel);
 
   // The variant's scratch buffers from now on (LaunchSpec::scratch), each between guard margins like the
   // problem's buffers: allocated afresh unless those there have the same names, types and counts. address()
-  // finds them, prepare(Role::variant) NaN-poisons them and the variant's guards cover them; never compared.
+  // finds them, fill_inputs(Role::variant) NaN-poisons them and the variant's guards cover them; never
+  // compared.
   void use_scratch(const std::vector<ScratchSpec>& scratch);
 
   // Refills every input (and both copies of read-write buffers) from seed and NaN-poisons `role`'s
-  // write-only outputs; asynchronous on the stream. special >= 0: each buffer takes its special fill of that
+  // write-only outputs, its scratch buffers and the inputs of FillType derived (which the DerivedInputs
+  // kernel writes next); asynchronous on the stream. special >= 0: each buffer takes its special fill of that
   // index (BufferSpec::special_fills) where it has one.
-  // Then copies each buffer with a BufferSpec::constant_symbol into that __constant__ variable of `role`'s
-  // module (none loaded: nothing); throws Error when the module lacks it or it is smaller than the buffer.
-  void prepare(std::uint64_t seed, Role role, int special = -1) const;
+  void fill_inputs(std::uint64_t seed, Role role, int special = -1) const;
+
+  // Copies each buffer with a BufferSpec::constant_symbol into that __constant__ variable of `role`'s module
+  // (none loaded: nothing): the last step of preparing the inputs, after the derived ones are computed.
+  // Throws Error when the module lacks it or it is smaller than the buffer.
+  void copy_constant_symbols(Role role) const;
 
   // Copies `role`'s output buffers to the host as doubles, one vector per output BufferSpec, in order.
   std::vector<std::vector<double>> download_outputs(Role role) const;
@@ -92,6 +101,8 @@ class DeviceState {
   BuiltinKernels builtins;
   cuda::Module reference_module;
   CUfunction reference = nullptr;
+  cuda::Module derived_inputs_module;  // the space's DerivedInputs kernel, where it has one
+  CUfunction derived_inputs = nullptr;
   cuda::Module variant_module;  // the variant being evaluated; kept here so a reset also forgets it
   cuda::DeviceMemory l2_scratch;
   cuda::DeviceMemory checksums;  // one u64 per buffer, for input_checksums
@@ -113,9 +124,9 @@ class DeviceState {
     CUdeviceptr payload(Role role) const { return copy(role).get() + margin; }
   };
   bool guard_margins_ = true;
+  std::size_t problem_ = 0;
   std::vector<Buffer> buffers_;
-  std::vector<Buffer> scratch_;                 // in `shared`; spec.is_input and spec.is_output false
-  void copy_constant_symbols(Role role) const;  // prepare's last step
+  std::vector<Buffer> scratch_;  // in `shared`; spec.is_input and spec.is_output false
   // The buffers a `role` launch sees: the problem's, and the variant's the scratch buffers too.
   std::vector<const Buffer*> seen_by(Role role) const;
 };

@@ -39,11 +39,13 @@ double ms_since(Clock::time_point start) {
 GpuEvaluator::GpuEvaluator(int device_ordinal, std::vector<BufferSpec> buffers, CompiledKernel reference,
                            Tolerances tolerances, EvalSettings settings,
                            const std::vector<std::string>& include_dirs,
-                           std::vector<ExtraProblem> extra_problems)
+                           std::vector<ExtraProblem> extra_problems,
+                           std::optional<CompiledKernel> derived_inputs)
     : ordinal_(device_ordinal),
       buffers_(std::move(buffers)),
       reference_(std::move(reference)),
       extra_problems_(std::move(extra_problems)),
+      derived_inputs_(std::move(derived_inputs)),
       tolerances_(tolerances),
       settings_(settings) {
   settings_.warmup = std::max(settings_.warmup, 0);
@@ -57,10 +59,21 @@ GpuEvaluator::GpuEvaluator(int device_ordinal, std::vector<BufferSpec> buffers, 
   device_ = cuda::query_device(ordinal_);
   builtin_cubin_ = compile_builtin_kernels(include_dirs, device_.arch());
   if (reference_.cubin.empty()) throw Error("the reference kernel has an empty cubin");
+  const bool derived_buffers = std::any_of(buffers_.begin(), buffers_.end(), [](const BufferSpec& buffer) {
+    return buffer.fill.kind == FillSpec::Kind::derived;
+  });
+  if (derived_buffers != derived_inputs_.has_value() ||
+      std::any_of(extra_problems_.begin(), extra_problems_.end(), [&](const ExtraProblem& problem) {
+        return problem.derived_launch.has_value() != derived_inputs_.has_value();
+      }))
+    throw Error(
+        "internal: inputs of FillType derived, a DerivedInputs kernel and its launch for each extra "
+        "problem come together");
   const std::string name = "reference kernel '" + reference_.launch.kernel_name + "'";
   bool non_finite = false;
   try {
     build_state();
+    if (derived_inputs_) check_derived_inputs();  // throws Error naming it
     run_reference(0);
     for (const auto& output : state_->download_outputs(Role::reference))
       non_finite =
@@ -87,6 +100,13 @@ void GpuEvaluator::build_state() {
                                          reference_.launch.kernel_name, scratch, settings_.repetitions,
                                          settings_.guard_margins);
   check_resources(state_->reference, reference_.launch, "reference kernel");
+  if (!derived_inputs_) return;
+  try {
+    state_->load_derived_inputs(derived_inputs_->cubin, derived_inputs_->launch.kernel_name);
+  } catch (const cuda::CudaError& e) {
+    throw Error("the space's DerivedInputs kernel '" + derived_inputs_->launch.kernel_name +
+                "' does not load: " + e.what());
+  }
 }
 
 Outcome GpuEvaluator::evaluate(const CompiledKernel& variant, std::uint64_t validation_seed,
@@ -110,14 +130,14 @@ Outcome GpuEvaluator::evaluate(const CompiledKernel& variant, std::uint64_t vali
       throw Error("internal: " + std::to_string(extra_launches.size()) + " extra launches for " +
                   std::to_string(extra_problems_.size()) + " extra problems");
     if (timing_only) {
-      state_->prepare(validation_seed, Role::variant);  // its inputs, unchecked: it was validated before
+      prepare_inputs(validation_seed, Role::variant);  // its inputs, unchecked: it was validated before
     } else {
       validate(variant.launch, validation_seed, outcome);
       if (outcome.status == Status::ok) validate_extra_problems(extra_launches, validation_seed, outcome);
       // Timed on the random inputs a timing-only evaluation gets, never on the last validation round's
       // special ones (a constant-zero K, say), which a kernel does not see in use.
       if (outcome.status == Status::ok && special_rounds() > 0)
-        state_->prepare(validation_seed, Role::variant);
+        prepare_inputs(validation_seed, Role::variant);
     }
     outcome.validate_ms = ms_since(start);
     if (outcome.status == Status::ok) {
@@ -154,9 +174,9 @@ void GpuEvaluator::run_reference(std::uint64_t seed, int special, std::size_t pr
   reference_inputs_.reset();
   const LaunchSpec& reference_launch =
       problem == 0 ? reference_.launch : extra_problems_.at(problem - 1).reference_launch;
+  prepare_inputs(seed, Role::reference, special);  // a DerivedInputs failure names that kernel, not this one
   try {
     KernelArgs args = arguments(reference_launch, Role::reference);
-    state_->prepare(seed, Role::reference, special);
     launch(state_->reference, reference_launch, args);
     wait(settings_.timeout_ms, "reference kernel");
     reference_inputs_ = inputs;

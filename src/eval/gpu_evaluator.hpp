@@ -37,9 +37,13 @@ class GpuEvaluator {
   // problems: no driver or device, no CUDA headers, a reference that fails to load, launch or finish.
   // include_dirs: where NVRTC finds the CUDA headers (cuda_fp16.h) for the builtin kernels. extra_problems:
   // other problems every variant must also get right, validated after the main problem's rounds.
+  // derived_inputs: the space's DerivedInputs kernel (its launch for the main problem; each extra problem
+  // carries its own), run after every fill of the inputs to compute those of FillType derived; checked first
+  // (eval/derived_inputs.cpp), and an Error names it when it fails: a fault of the space, not of a variant.
   GpuEvaluator(int device_ordinal, std::vector<BufferSpec> buffers, CompiledKernel reference,
                Tolerances tolerances, EvalSettings settings, const std::vector<std::string>& include_dirs,
-               std::vector<ExtraProblem> extra_problems = {});
+               std::vector<ExtraProblem> extra_problems = {},
+               std::optional<CompiledKernel> derived_inputs = std::nullopt);
   ~GpuEvaluator();
   GpuEvaluator(const GpuEvaluator&) = delete;
   GpuEvaluator& operator=(const GpuEvaluator&) = delete;
@@ -85,6 +89,15 @@ class GpuEvaluator {
   void launch(CUfunc_st* function, const LaunchSpec& launch, KernelArgs& args) const;
   void check_cluster(CUfunc_st* function, const LaunchSpec& launch, const char* who) const;
   void wait(double timeout_ms, const std::string& who) const;
+  // The inputs for `seed` (special fills of index `special` where >= 0) of the problem in use, as `role` sees
+  // them: filled, those of FillType derived computed by the DerivedInputs kernel, copied into constant
+  // memory.
+  void prepare_inputs(std::uint64_t seed, Role role, int special = -1);
+  // The DerivedInputs kernel (eval/derived_inputs.cpp): its launch for the problem in use; one run of it on
+  // the inputs `role` sees, waited for (Failure naming it); the set-up check of every problem's launch.
+  const LaunchSpec& derived_inputs_launch() const;
+  void run_derived_inputs(Role role);
+  void check_derived_inputs();
   // Leaves the reference's outputs for `seed`'s inputs (special fills of index `special` where >= 0) in its
   // output buffers; runs it unless they are there.
   // problem: 0 the main one, i the (i-1)th extra problem (whose buffers must be in use).
@@ -131,6 +144,7 @@ class GpuEvaluator {
   std::vector<BufferSpec> buffers_;
   CompiledKernel reference_;
   std::vector<ExtraProblem> extra_problems_;
+  std::optional<CompiledKernel> derived_inputs_;
   Tolerances tolerances_;
   EvalSettings settings_;
   DeviceInfo device_;

@@ -29,8 +29,8 @@ int GpuEvaluator::special_rounds() const {
 }
 
 bool GpuEvaluator::checked_run(const LaunchSpec& launch, std::uint64_t seed, int special, Outcome& outcome) {
-  const std::vector<Step> steps = variant_steps(launch);  // allocates the scratch buffers prepare() poisons
-  state_->prepare(seed, Role::variant, special);
+  const std::vector<Step> steps = variant_steps(launch);  // allocates the scratch buffers the fill poisons
+  prepare_inputs(seed, Role::variant, special);
   state_->arm_guards(Role::variant);
   const auto before = state_->input_checksums();
   run_steps(steps);

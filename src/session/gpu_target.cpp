@@ -30,11 +30,16 @@ class GpuTarget final : public TuneTarget {
     if (reference.result.status != Status::ok)
       throw Error("the reference kernel " + space_.reference().file.string() +
                   " does not compile: " + reference.result.message);
-    std::vector<WorkerSetup> setups =
-        gpu_worker_setups(ordinals_, space_.buffers(sizes_),
-                          CompiledKernel{reference.result.cubin, space_.reference_launch(sizes_, device())},
-                          space_.tolerances(), options_.eval, compiler->include_dirs(),
-                          extra_problem_setups(space_, sizes_, device()));
+    const auto derived = compiler->compile_derived_inputs();
+    if (derived && derived->result.status != Status::ok)
+      throw Error("the DerivedInputs kernel " + space_.derived_inputs()->file.string() +
+                  " does not compile (an error of the space, not of a variant): " + derived->result.message);
+    std::vector<WorkerSetup> setups = gpu_worker_setups(
+        ordinals_, space_.buffers(sizes_),
+        CompiledKernel{reference.result.cubin, space_.reference_launch(sizes_, device())},
+        space_.tolerances(), options_.eval, compiler->include_dirs(),
+        extra_problem_setups(space_, sizes_, device()),
+        derived_inputs_setup(space_, derived ? derived->result.cubin : "", sizes_, device()));
     // Every worker can time the library baseline (its jobs go to whichever is idle).
     if (const auto baseline = space_.baseline(sizes_))
       for (WorkerSetup& setup : setups) std::get<GpuSetup>(setup).baseline = *baseline;

@@ -53,6 +53,15 @@ CompiledVariant VariantCompiler::compile_reference() {
   return finish(start({}, std::move(source), reference.name));
 }
 
+std::optional<CompiledVariant> VariantCompiler::compile_derived_inputs() {
+  const KernelDecl* derived = space_.derived_inputs();
+  if (!derived) return std::nullopt;
+  KernelSource source =
+      render_source(space_.derived_inputs_source(), derived->file.filename().string(),
+                    space_.derived_inputs_constants(sizes_), true, derived->file.parent_path());
+  return finish(start({}, std::move(source), derived->name));
+}
+
 void VariantCompiler::submit(const Config& config) {
   KernelSource source =
       render_source(space_.template_source(), space_.kernel().file.filename().string(),

@@ -36,6 +36,8 @@ class VariantCompiler {
 
   // The reference kernel, compiled (or read from the cache) now.
   CompiledVariant compile_reference();
+  // The space's DerivedInputs kernel, the same way; nullopt for a space without one.
+  std::optional<CompiledVariant> compile_derived_inputs();
   void submit(const Config& config);
   // The oldest variant whose compile has finished, waiting at most `wait` for one to finish; nullopt when
   // none has by then (or nothing is pending).

@@ -48,18 +48,23 @@ DeviceInfo common_device(const std::vector<int>& ordinals) {
   return first;
 }
 
-std::vector<WorkerSetup> gpu_worker_setups(const std::vector<int>& ordinals,
-                                           const std::vector<BufferSpec>& buffers,
-                                           const CompiledKernel& reference, const Tolerances& tolerances,
-                                           EvalSettings settings,
-                                           const std::vector<std::string>& include_dirs,
-                                           const std::vector<ExtraProblem>& extra_problems) {
+std::vector<WorkerSetup> gpu_worker_setups(
+    const std::vector<int>& ordinals, const std::vector<BufferSpec>& buffers, const CompiledKernel& reference,
+    const Tolerances& tolerances, EvalSettings settings, const std::vector<std::string>& include_dirs,
+    const std::vector<ExtraProblem>& extra_problems, const std::optional<CompiledKernel>& derived_inputs) {
   settings.reset_in_process = false;
   std::vector<WorkerSetup> setups;
   for (const int ordinal : ordinals)
     setups.push_back(GpuSetup{ordinal, buffers, reference, tolerances, settings, include_dirs, extra_problems,
-                              std::nullopt});
+                              std::nullopt, derived_inputs});
   return setups;
+}
+
+std::optional<CompiledKernel> derived_inputs_setup(const SearchSpace& space, const std::string& cubin,
+                                                   const Sizes& sizes, const DeviceInfo& device) {
+  auto launch = space.derived_inputs_launch(sizes, device);
+  if (!launch) return std::nullopt;
+  return CompiledKernel{cubin, std::move(*launch)};
 }
 
 int first_listed_device(const std::string& text) { return parse_device_list(text, gpu_count()).front(); }
@@ -72,7 +77,8 @@ std::vector<ExtraProblem> extra_problem_setups(const SearchSpace& space, const S
     for (const auto& [name, value] : extra)
       if (sizes.at(name) != value) changed[name] = value;
     problems.push_back({changed.empty() ? key_value_text(extra) : key_value_text(changed),
-                        space.buffers(extra), space.reference_launch(extra, device)});
+                        space.buffers(extra), space.reference_launch(extra, device),
+                        space.derived_inputs_launch(extra, device)});
   }
   return problems;
 }

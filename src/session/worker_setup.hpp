@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,16 +24,21 @@ int first_listed_device(const std::string& text);
 DeviceInfo common_device(const std::vector<int>& ordinals);
 
 // One GPU worker per ordinal; workers never reset a faulted context themselves (the pool restarts them).
-// include_dirs: the CUDA headers the workers compile their builtin kernels with.
-std::vector<WorkerSetup> gpu_worker_setups(const std::vector<int>& ordinals,
-                                           const std::vector<BufferSpec>& buffers,
-                                           const CompiledKernel& reference, const Tolerances& tolerances,
-                                           EvalSettings settings,
-                                           const std::vector<std::string>& include_dirs,
-                                           const std::vector<ExtraProblem>& extra_problems = {});
+// include_dirs: the CUDA headers the workers compile their builtin kernels with. derived_inputs: the space's
+// DerivedInputs kernel, compiled, with its launch for the main problem.
+std::vector<WorkerSetup> gpu_worker_setups(
+    const std::vector<int>& ordinals, const std::vector<BufferSpec>& buffers, const CompiledKernel& reference,
+    const Tolerances& tolerances, EvalSettings settings, const std::vector<std::string>& include_dirs,
+    const std::vector<ExtraProblem>& extra_problems = {},
+    const std::optional<CompiledKernel>& derived_inputs = std::nullopt);
 
-// The space's extra problems for `sizes` (Validation.ExtraProblems) as the workers take them, and a
-// variant's launch for each.
+// The space's DerivedInputs kernel for `sizes` as the workers take it (`cubin` compiled from
+// derived_inputs_source with derived_inputs_constants); nullopt for a space without one.
+std::optional<CompiledKernel> derived_inputs_setup(const SearchSpace& space, const std::string& cubin,
+                                                   const Sizes& sizes, const DeviceInfo& device);
+
+// The space's extra problems for `sizes` (Validation.ExtraProblems) as the workers take them (with the
+// DerivedInputs kernel's launch for each, where the space has one), and a variant's launch for each.
 std::vector<ExtraProblem> extra_problem_setups(const SearchSpace& space, const Sizes& sizes,
                                                const DeviceInfo& device);
 std::vector<LaunchSpec> extra_variant_launches(const SearchSpace& space, const Config& config,

@@ -1,4 +1,5 @@
-// Reads KernelSpecification (the template, its launch geometry and arguments) and Reference.
+// Reads KernelSpecification (the template, its launch geometry and arguments) and Reference, and the parts
+// DerivedInputs shares with the Reference (derived_section.cpp).
 #include <algorithm>
 #include <array>
 
@@ -17,20 +18,19 @@ std::string read_kernel_file(const Field& field, const std::filesystem::path& fo
   return *text;
 }
 
-// Geometry and name: the part KernelSpecification and Reference share.
-void read_launch(const Field& section, const std::filesystem::path& folder, KernelDecl& kernel,
-                 std::string& source) {
-  source = read_kernel_file(section.at("KernelFile"), folder, kernel.file);
-  kernel.name = identifier(section.at("KernelName"));
-  kernel.grid = read_dims(section.at("GlobalSize"));
-  kernel.block = read_dims(section.at("LocalSize"));
-  if (const auto shared = section.find("SharedMemory")) kernel.shared_memory = expression_text(*shared);
-}
-
-FillDecl read_fill(const Field& field) {
+// A fill, or (`special`) one of SpecialFills, which cannot be Derived.
+FillDecl read_fill(const Field& field, bool special) {
   FillDecl fill;
   const std::string type = field.find("FillType") ? field.at("FillType").text() : "Random";
-  if (type == "Random") {
+  if (type == "Derived") {
+    if (special)
+      field.at("FillType")
+          .fail("FillType Derived is not a special fill (a Derived buffer is always computed)");
+    for (const char* key : {"FillRange", "FillValue"})
+      if (field.find(key))
+        field.at(key).fail("not allowed with FillType Derived (the DerivedInputs kernel writes the buffer)");
+    fill.kind = FillSpec::Kind::derived;
+  } else if (type == "Random") {
     if (field.find("FillValue")) field.at("FillValue").fail("FillValue needs FillType Constant");
     if (const auto range = field.find("FillRange")) {
       const auto bounds = range->elements();
@@ -47,7 +47,7 @@ FillDecl read_fill(const Field& field) {
     fill.kind = FillSpec::Kind::constant;
     fill.value = expression_text(field.at("FillValue"));
   } else {
-    field.at("FillType").fail("unknown FillType '" + type + "' (known: Random, Constant)");
+    field.at("FillType").fail("unknown FillType '" + type + "' (known: Random, Constant, Derived)");
   }
   return fill;
 }
@@ -106,6 +106,16 @@ ArgumentDecl read_argument(const Field& field) {
     field.at("Type").fail("unknown Type '" + type + "' (known: half, bfloat16, float, double, int32, int64)");
   argument.dtype = *dtype;
   const std::string memory = field.at("MemoryType").text();
+  if (const auto fill = field.find("FillType"); fill && fill->text() == "Derived") {
+    const std::string access = field.find("AccessType") ? field.at("AccessType").text() : "";
+    if (memory != "Vector" || (!access.empty() && access != "ReadOnly"))
+      fill->fail("FillType Derived needs a ReadOnly Vector argument; '" + argument.name + "' is " +
+                 (memory == "Vector" ? "AccessType " + access : "a " + memory + " argument"));
+    if (field.find("SpecialFills"))
+      field.at("SpecialFills")
+          .fail(
+              "a Derived buffer has no SpecialFills: the DerivedInputs kernel computes it from the others'");
+  }
   if (memory == "Scratch") {
     for (const char* key : {"AccessType", "FillType", "FillRange", "FillValue", "SpecialFills", "Value"})
       if (field.find(key))
@@ -139,11 +149,11 @@ ArgumentDecl read_argument(const Field& field) {
     for (const char* key : {"FillType", "FillRange", "FillValue", "SpecialFills"})
       if (field.find(key)) field.at(key).fail("a WriteOnly argument is not filled (it is NaN-poisoned)");
   }
-  argument.fill = read_fill(field);
+  argument.fill = read_fill(field, false);
   if (const auto special = field.find("SpecialFills"))
     for (const auto& fill : special->elements()) {
       allow_only(fill, {"FillType", "FillRange", "FillValue"});
-      argument.special_fills.push_back(read_fill(fill));
+      argument.special_fills.push_back(read_fill(fill, true));
     }
   if (const auto symbol = field.find("ConstantSymbol")) {
     if (!argument.is_input) symbol->fail("a WriteOnly argument has no contents to copy into constant memory");
@@ -153,6 +163,35 @@ ArgumentDecl read_argument(const Field& field) {
 }
 
 }  // namespace
+
+void read_kernel_and_geometry(const Field& section, const std::filesystem::path& folder, KernelDecl& kernel,
+                              std::string& source) {
+  source = read_kernel_file(section.at("KernelFile"), folder, kernel.file);
+  kernel.name = identifier(section.at("KernelName"));
+  kernel.grid = read_dims(section.at("GlobalSize"));
+  kernel.block = read_dims(section.at("LocalSize"));
+  if (const auto shared = section.find("SharedMemory")) kernel.shared_memory = expression_text(*shared);
+}
+
+std::vector<std::string> read_argument_names(const Field& list, const SpaceFile& space,
+                                             const std::string& who) {
+  std::vector<std::string> taken;
+  for (const auto& element : list.elements()) {
+    const std::string name = element.text();
+    const auto& known = space.kernel.arguments;
+    if (std::find(known.begin(), known.end(), name) == known.end())
+      element.fail("unknown argument '" + name + "' (not in KernelSpecification.Arguments)");
+    for (const auto& argument : space.arguments)
+      if (argument.name == name && argument.is_scratch)
+        element.fail("'" + name + "' is a Scratch argument, the variant's own: " + who + " cannot take it");
+      else if (argument.name == name && argument.is_tensor_map)
+        element.fail("'" + name + "' is a TensorMap argument: " + who + " takes plain buffers");
+    if (std::find(taken.begin(), taken.end(), name) != taken.end())
+      element.fail("argument '" + name + "' listed twice");
+    taken.push_back(name);
+  }
+  return taken;
+}
 
 std::array<std::string, 3> read_dims(const Field& field) {
   allow_only(field, {"X", "Y", "Z"});
@@ -171,7 +210,7 @@ void read_kernel_section(const Field& section, const std::filesystem::path& fold
     language->fail("unsupported Language '" + language->text() + "' (evotune tunes CUDA)");
   if (const auto type = section.find("GlobalSizeType"); type && type->text() != "CUDA")
     type->fail("unsupported GlobalSizeType '" + type->text() + "' (use CUDA: GlobalSize counts blocks)");
-  read_launch(section, folder, space.kernel, space.template_source);
+  read_kernel_and_geometry(section, folder, space.kernel, space.template_source);
   if (const auto cluster = section.find("ClusterSize")) space.kernel.cluster = read_dims(*cluster);
   if (const auto options = section.find("CompilerOptions")) space.compiler_options = options->texts();
   if (const auto suffix = section.find("ArchSuffix")) {
@@ -238,22 +277,8 @@ void read_reference_config(const Field& section, SpaceFile& space) {
 void read_reference_section(const Field& section, const std::filesystem::path& folder, SpaceFile& space) {
   if (section.find("Config")) return read_reference_config(section, space);
   allow_only(section, {"KernelFile", "KernelName", "GlobalSize", "LocalSize", "SharedMemory", "Arguments"});
-  read_launch(section, folder, space.reference, space.reference_source);
-  for (const auto& element : section.at("Arguments").elements()) {
-    const std::string name = element.text();
-    const auto& known = space.kernel.arguments;
-    if (std::find(known.begin(), known.end(), name) == known.end())
-      element.fail("unknown argument '" + name + "' (not in KernelSpecification.Arguments)");
-    for (const auto& argument : space.arguments)
-      if (argument.name == name && argument.is_scratch)
-        element.fail("'" + name + "' is a Scratch argument, the variant's own: the reference cannot take it");
-      else if (argument.name == name && argument.is_tensor_map)
-        element.fail("'" + name + "' is a TensorMap argument: the reference takes plain buffers");
-    auto& taken = space.reference.arguments;
-    if (std::find(taken.begin(), taken.end(), name) != taken.end())
-      element.fail("argument '" + name + "' listed twice");
-    taken.push_back(name);
-  }
+  read_kernel_and_geometry(section, folder, space.reference, space.reference_source);
+  space.reference.arguments = read_argument_names(section.at("Arguments"), space, "the reference");
   for (const auto& argument : space.arguments) {
     const auto& taken = space.reference.arguments;
     if (argument.is_output && std::find(taken.begin(), taken.end(), argument.name) == taken.end())

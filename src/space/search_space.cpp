@@ -43,7 +43,11 @@ struct SearchSpace::Impl {
     const std::string kernel = LocalIncludes(file.kernel.file.parent_path()).expand(file.template_source, "");
     const std::string reference =
         LocalIncludes(file.reference.file.parent_path()).expand(file.reference_source, "");
-    hash = hex_hash(file.json_text + separator + kernel + separator + reference);
+    std::string identity = file.json_text + separator + kernel + separator + reference;
+    // Only where there is one, so that every space without it keeps its hash.
+    if (file.derived)
+      identity += separator + LocalIncludes(file.derived->file.parent_path()).expand(file.derived_source, "");
+    hash = hex_hash(identity);
   }
 
   // Puts the config's values into the model, in file order. Call with the mutex held.
@@ -91,6 +95,13 @@ const Tolerances& SearchSpace::tolerances() const { return impl_->file.tolerance
 const std::string& SearchSpace::template_source() const { return impl_->file.template_source; }
 const std::string& SearchSpace::reference_source() const { return impl_->file.reference_source; }
 std::optional<std::int64_t> SearchSpace::default_budget() const { return impl_->file.budget; }
+const KernelDecl* SearchSpace::derived_inputs() const {
+  return impl_->file.derived ? &*impl_->file.derived : nullptr;
+}
+const std::string& SearchSpace::derived_inputs_source() const { return impl_->file.derived_source; }
+std::map<std::string, std::int64_t> SearchSpace::derived_inputs_constants(const Sizes& sizes) const {
+  return size_constants(sizes);
+}
 
 const std::vector<Config>& SearchSpace::seeds() const { return impl_->file.seeds; }
 
@@ -298,6 +309,16 @@ LaunchSpec SearchSpace::reference_launch(const Sizes& sizes, const DeviceInfo& d
   impl_->model.set_sizes(sizes);
   impl_->model.update(Scope::reference);
   return impl_->model.launch(Scope::reference);
+}
+
+std::optional<LaunchSpec> SearchSpace::derived_inputs_launch(const Sizes& sizes,
+                                                             const DeviceInfo& device) const {
+  if (!impl_->file.derived) return std::nullopt;
+  std::lock_guard lock(impl_->mutex);
+  impl_->model.set_device(device);
+  impl_->model.set_sizes(sizes);
+  impl_->model.update(Scope::derived_inputs);
+  return impl_->model.launch(Scope::derived_inputs);
 }
 
 std::vector<BufferSpec> SearchSpace::buffers(const Sizes& sizes) const {

@@ -26,7 +26,8 @@ class SearchSpace {
 
   const std::string& name() const;
   const std::filesystem::path& path() const;
-  // Stable hash (hex) of the space file, the template and the reference source: results are keyed by it.
+  // Stable hash (hex) of the space file, the template, the reference source and the DerivedInputs kernel's
+  // source (where there is one): results are keyed by it.
   const std::string& hash() const;
   const std::string& json_text() const;
 
@@ -43,6 +44,11 @@ class SearchSpace {
   const Tolerances& tolerances() const;
   const std::string& template_source() const;
   const std::string& reference_source() const;
+  // DerivedInputs: the kernel that computes the inputs of FillType Derived from the others after every fill;
+  // null for a space without one. Its source; its #define lines (the compile-time sizes).
+  const KernelDecl* derived_inputs() const;
+  const std::string& derived_inputs_source() const;
+  std::map<std::string, std::int64_t> derived_inputs_constants(const Sizes& sizes) const;
   std::optional<std::int64_t> default_budget() const;  // Budget ConfigurationCount
   // The vendor library's product for these sizes (Baseline "cublasLt"): nullopt without a Baseline, or where
   // the problem adds what the library's plain product leaves out (BIAS or ACT non-zero).
@@ -95,6 +101,8 @@ class SearchSpace {
   // they name. Throws SpaceError when no launch applies or a value is not a valid integer.
   LaunchSpec variant_launch(const Config& config, const Sizes& sizes, const DeviceInfo& device) const;
   LaunchSpec reference_launch(const Sizes& sizes, const DeviceInfo& device) const;
+  // The DerivedInputs kernel's launch; nullopt for a space without one.
+  std::optional<LaunchSpec> derived_inputs_launch(const Sizes& sizes, const DeviceInfo& device) const;
   std::vector<BufferSpec> buffers(const Sizes& sizes) const;
   // The other problems every variant must also get right (Validation.ExtraProblems, e.g. S + 1: a length
   // one past a tile), each `sizes` with the sizes it changes; the variant's cubin is the same (only

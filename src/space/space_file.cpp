@@ -1,5 +1,6 @@
 // Reads the top-level sections of a space file: configuration space, problem, expressions, validation, work,
-// budget. Names share one namespace (parameters, sizes, expressions, device limits, functions).
+// budget (KernelSpecification, Reference and DerivedInputs: kernel_section.cpp, derived_section.cpp). Names
+// share one namespace (parameters, sizes, expressions, device limits, functions).
 #include "space/space_file.hpp"
 
 #include <algorithm>
@@ -246,7 +247,7 @@ SpaceFile read_space_file(const std::filesystem::path& file) {
   }
   const Field root = space_root(json, space.label);
   allow_only(root, {"General", "Name", "ConfigurationSpace", "Problem", "Expressions", "KernelSpecification",
-                    "Reference", "Validation", "Work", "Budget", "Baseline", "Seeds"});
+                    "Reference", "DerivedInputs", "Validation", "Work", "Budget", "Baseline", "Seeds"});
   if (const auto general = root.find("General")) {
     if (const auto version = general->find("FormatVersion"); version && version->integer() != 1)
       version->fail("unsupported format version " + version->json().dump() + " (this evotune reads 1)");
@@ -271,6 +272,7 @@ SpaceFile read_space_file(const std::filesystem::path& file) {
   const auto folder = file.parent_path();
   read_kernel_section(root.at("KernelSpecification"), folder, space);
   read_reference_section(root.at("Reference"), folder, space);
+  read_derived_inputs_section(root, folder, space);
   if (const auto validation = root.find("Validation")) read_validation(*validation, space);
   if (const auto work = root.find("Work")) {
     allow_only(*work, {"Flops", "Bytes"});

@@ -36,6 +36,10 @@ struct SpaceFile {
   std::string arch_suffix;
   std::string template_source;
   std::string reference_source;
+  // DerivedInputs: the kernel that computes the FillType Derived inputs from the others after every fill (it
+  // sees what the reference sees); its source, as read.
+  std::optional<KernelDecl> derived;
+  std::string derived_source;
   Tolerances tolerances;
   // Validation.ExtraProblems: per extra problem, the sizes it changes (name -> expression over the sizes).
   std::vector<std::vector<std::pair<std::string, std::string>>> extra_problems;
@@ -61,5 +65,16 @@ std::array<std::string, 3> read_dims(const Field& field);
 // of `space.kernel` taking every argument in order.
 void read_launches(const Field& section, SpaceFile& space);
 void read_reference_section(const Field& section, const std::filesystem::path& folder, SpaceFile& space);
+// KernelFile, KernelName, GlobalSize, LocalSize and SharedMemory of a section: what KernelSpecification,
+// Reference and DerivedInputs share. `source` gets the kernel file's text.
+void read_kernel_and_geometry(const Field& section, const std::filesystem::path& folder, KernelDecl& kernel,
+                              std::string& source);
+// A Reference or DerivedInputs argument list: names of KernelSpecification.Arguments, none a Scratch or
+// TensorMap argument, none twice. `who` names the kernel in errors ("the reference").
+std::vector<std::string> read_argument_names(const Field& list, const SpaceFile& space,
+                                             const std::string& who);
+// DerivedInputs (derived_section.cpp), after the Reference: the section, and its agreement with the arguments
+// of FillType Derived (each written by it; none without it).
+void read_derived_inputs_section(const Field& root, const std::filesystem::path& folder, SpaceFile& space);
 
 }  // namespace evotune

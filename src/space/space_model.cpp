@@ -25,7 +25,8 @@ std::string number_text(double value) {
 }
 
 std::string scope_text(Scope scope) {
-  return scope == Scope::reference ? "the reference's launch" : "buffer sizes, fills and Work";
+  if (scope == Scope::reference) return "the reference's launch";
+  return scope == Scope::derived_inputs ? "the DerivedInputs launch" : "buffer sizes, fills and Work";
 }
 
 template <typename T>
@@ -78,6 +79,8 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
   // A Reference.Config reference is the template at that config: the variant's launch (SearchSpace).
   if (!file.reference_config)
     reference_geometry_ = compile_geometry(file.reference, "Reference", nullptr, Scope::reference);
+  if (file.derived)
+    derived_geometry_ = compile_geometry(*file.derived, "DerivedInputs", nullptr, Scope::derived_inputs);
   for (std::size_t i = 0; i < file.arguments.size(); ++i) {
     const auto& argument = file.arguments[i];
     const std::string path = "KernelSpecification.Arguments[" + std::to_string(i) + "].";
@@ -85,6 +88,7 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
     fills_.emplace_back();
     variant_values_.emplace_back();
     reference_values_.emplace_back();
+    derived_values_.emplace_back();
     maps_.emplace_back();
     if (argument.is_tensor_map) {
       CompiledMap map;
@@ -111,9 +115,14 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
       continue;
     }
     variant_values_.back() = compile(argument.value_expr, path + "Value", Scope::variant, all);
-    const auto& taken = file.reference.arguments;
-    if (!file.reference_config && std::find(taken.begin(), taken.end(), argument.name) != taken.end())
+    const auto takes = [&](const KernelDecl& kernel) {
+      return std::find(kernel.arguments.begin(), kernel.arguments.end(), argument.name) !=
+             kernel.arguments.end();
+    };
+    if (!file.reference_config && takes(file.reference))
       reference_values_.back() = compile(argument.value_expr, path + "Value", Scope::reference, all);
+    if (file.derived && takes(*file.derived))
+      derived_values_.back() = compile(argument.value_expr, path + "Value", Scope::derived_inputs, all);
   }
   for (std::size_t i = 0; i < file.extra_problems.size(); ++i) {
     auto& changes = extra_problems_.emplace_back();
@@ -296,7 +305,10 @@ LaunchSpec SpaceModel::one_launch(const KernelDecl& decl, const std::vector<Comp
       arg.kind = ArgSpec::Kind::tensor_map;
       arg.map = tensor_map(i, scope);
     } else if (!argument.is_vector) {
-      const Compiled& value = *(variant ? variant_values_ : reference_values_)[i];
+      const auto& values = variant                          ? variant_values_
+                           : scope == Scope::derived_inputs ? derived_values_
+                                                            : reference_values_;
+      const Compiled& value = *values[i];
       arg.value = value.expression.evaluate();
       const bool integral = !is_floating(argument.dtype);
       if (!std::isfinite(arg.value) || (integral && arg.value != std::floor(arg.value)))
@@ -340,6 +352,7 @@ TensorMapSpec SpaceModel::tensor_map(std::size_t i, Scope scope) const {
 }
 
 LaunchSpec SpaceModel::launch(Scope scope) const {
+  if (scope == Scope::derived_inputs) return one_launch(*file_->derived, derived_geometry_, scope);
   if (scope != Scope::variant) return one_launch(file_->reference, reference_geometry_, scope);
   std::vector<LaunchSpec> steps;
   for (std::size_t i = 0; i < launches_.size(); ++i) {
@@ -375,7 +388,7 @@ SpaceModel::CompiledFill SpaceModel::compile_fill(const FillDecl& fill, const st
   const std::size_t all = named_.size();
   if (fill.kind == FillSpec::Kind::constant) {
     compiled.value = compile(fill.value, path + "FillValue", Scope::sizes, all);
-  } else {
+  } else if (fill.kind == FillSpec::Kind::random_uniform) {
     compiled.low = compile(fill.low, path + "FillRange[0]", Scope::sizes, all);
     compiled.high = compile(fill.high, path + "FillRange[1]", Scope::sizes, all);
   }

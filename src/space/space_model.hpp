@@ -17,8 +17,9 @@
 namespace evotune {
 
 // What an expression may read. variant: everything; reference: sizes, device limits and the named
-// expressions that need no tuning parameter; sizes: sizes and the named expressions that need neither.
-enum class Scope { variant, reference, sizes };
+// expressions that need no tuning parameter; derived_inputs: the same, for the DerivedInputs kernel; sizes:
+// sizes and the named expressions that need neither.
+enum class Scope { variant, reference, derived_inputs, sizes };
 
 class SpaceModel {
  public:
@@ -45,7 +46,9 @@ class SpaceModel {
   }
 
   // variant: the template's launch (after update(Scope::variant)); reference: the reference's launch (after
-  // update(Scope::reference)). Throws SpaceError naming the field when a value is not a valid integer.
+  // update(Scope::reference)); derived_inputs: the DerivedInputs kernel's (after
+  // update(Scope::derived_inputs); the file must have one). Throws SpaceError naming the field when a value
+  // is not a valid integer.
   LaunchSpec launch(Scope scope) const;
   // After update(Scope::sizes).
   std::vector<BufferSpec> buffers() const;
@@ -93,9 +96,11 @@ class SpaceModel {
   };
   std::vector<CompiledLaunch> launches_;  // per file.launches
   std::vector<Compiled> reference_geometry_;
+  std::vector<Compiled> derived_geometry_;                 // DerivedInputs, where the file has it
   std::vector<std::optional<Compiled>> sizes_;             // per argument: Vector (or Scratch) Size
   std::vector<std::optional<Compiled>> variant_values_;    // per argument: Scalar Value for the template
   std::vector<std::optional<Compiled>> reference_values_;  // ... for the reference, when it takes it
+  std::vector<std::optional<Compiled>> derived_values_;  // ... for the DerivedInputs kernel, when it takes it
   struct CompiledMap {
     std::vector<Compiled> dims, strides, box;
   };

@@ -16,6 +16,10 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+constexpr const char* kNoDerivedInputs =
+    "derived inputs (FillType Derived, DerivedInputs) are not supported in a T1 file: write the space in "
+    "evotune's format (evotune convert gives a start) and add a DerivedInputs section there";
+
 // What the conversion carries from section to section.
 struct Context {
   std::set<std::string> names;  // tuning parameters and BenchmarkConfig entries
@@ -136,6 +140,7 @@ Json read_argument(const Field& field, Context& context) {
   Json argument = {{"Name", name}, {"Type", native_type(field.at("Type"))}};
   const std::string memory = field.at("MemoryType").text();
   const std::string fill = field.find("FillType") ? field.at("FillType").text() : "";
+  if (fill == "Derived") field.at("FillType").fail(kNoDerivedInputs);
   if (const auto type_size = field.find("TypeSize"))
     ignore(*type_size, context, "the element size follows Type");
   bool constant = false;
@@ -311,6 +316,7 @@ T1Conversion convert_t1(const nlohmann::ordered_json& document, const std::strin
   Context context;
   context.ignored = &conversion.ignored;
   const Field root = space_root(document, label);
+  if (const auto derived = root.find("DerivedInputs")) derived->fail(kNoDerivedInputs);
   allow_only(root, {"General", "ConfigurationSpace", "Budget", "KernelSpecification", "BenchmarkConfig",
                     "Search", "Misc", "verification"});
   Json& space = conversion.space;

@@ -95,6 +95,20 @@ CheckReport check_space(const std::filesystem::path& space_file, const std::stri
   const CompiledVariant reference = variants.compile_reference();
   if (reference.result.status != Status::ok)
     report.failures.push_back({{}, reference.result.status, "reference: " + reference.result.message});
+  if (const auto derived = variants.compile_derived_inputs(); derived && derived->result.status != Status::ok)
+    report.failures.push_back({{}, derived->result.status, "DerivedInputs: " + derived->result.message});
+  else if (derived &&
+           !find_function(parse_ptxas_functions(derived->result.info.log), space.derived_inputs()->name))
+    report.failures.push_back(
+        {{},
+         Status::launch_error,
+         "DerivedInputs: the compiled module has no kernel '" + space.derived_inputs()->name + "'"});
+  try {  // the DerivedInputs launch of the problem and of each extra problem
+    space.derived_inputs_launch(sizes, device);
+    for (const Sizes& extra : space.extra_problems(sizes)) space.derived_inputs_launch(extra, device);
+  } catch (const SpaceError& e) {
+    report.failures.push_back({{}, Status::launch_error, std::string("DerivedInputs: ") + e.what()});
+  }
   // One compile per compiler and one more queued; each result is taken as soon as it is ready, whatever its
   // place in the order, so that a slow compile holds up no compiler.
   const std::size_t window = static_cast<std::size_t>(std::max(1, threads)) + 1;

@@ -90,6 +90,18 @@ KernelFileResult evaluate_kernel_file(const KernelFileRequest& request) {
                              {reference_source.text, reference.file.filename().string(), reference.name,
                               result.arch, space.compiler_options()},
                              true);
+  std::optional<CompileResult> derived_compiled;
+  if (const KernelDecl* derived = space.derived_inputs()) {
+    const KernelSource derived_source =
+        render_source(space.derived_inputs_source(), derived->file.filename().string(),
+                      space.derived_inputs_constants(result.problem), true, derived->file.parent_path());
+    derived_compiled = compiler.compile({derived_source.text, derived->file.filename().string(),
+                                         derived->name, result.arch, space.compiler_options()});
+    if (derived_compiled->status != Status::ok)
+      throw Error(
+          "the DerivedInputs kernel does not compile (an error of the space, not of the kernel file): " +
+          derived_compiled->message);
+  }
   const KernelSource variant_source = render_source(
       source, request.kernel_file.filename().string(),
       space.compile_time_constants(result.params, result.problem), true, request.kernel_file.parent_path());
@@ -117,7 +129,9 @@ KernelFileResult evaluate_kernel_file(const KernelFileRequest& request) {
                         {reference_compiled.cubin, space.reference_launch(result.problem, result.device)},
                         space.tolerances(), request.eval, compiler.include_dirs(),
                         extra_problems ? extra_problem_setups(space, result.problem, result.device)
-                                       : std::vector<ExtraProblem>{}));
+                                       : std::vector<ExtraProblem>{},
+                        derived_inputs_setup(space, derived_compiled ? derived_compiled->cubin : "",
+                                             result.problem, result.device)));
   result.reference_ms = pool.ready(0).reference_ms;
   // --kernel-name renames the first launch only; the others keep the names the space gives them.
   LaunchSpec launch = space.variant_launch(result.params, result.problem, result.device);

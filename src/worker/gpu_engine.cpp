@@ -10,7 +10,7 @@ class GpuEngine : public WorkerEngine {
  public:
   explicit GpuEngine(const GpuSetup& setup)
       : evaluator_(setup.device_ordinal, setup.buffers, setup.reference, setup.tolerances, setup.settings,
-                   setup.include_dirs, setup.extra_problems),
+                   setup.include_dirs, setup.extra_problems, setup.derived_inputs),
         baseline_(setup.baseline) {}
 
   ReadyAnswer ready() const override { return {evaluator_.device(), evaluator_.reference_ms()}; }

@@ -20,10 +20,13 @@ ordered_json buffers_json(const std::vector<BufferSpec>& buffers) {
 
 ordered_json setup_json(const GpuSetup& setup) {
   ordered_json extra = ordered_json::array();
-  for (const auto& problem : setup.extra_problems)
-    extra.push_back({{"label", problem.label},
-                     {"buffers", buffers_json(problem.buffers)},
-                     {"reference_launch", to_json(problem.reference_launch)}});
+  for (const auto& problem : setup.extra_problems) {
+    ordered_json json = {{"label", problem.label},
+                         {"buffers", buffers_json(problem.buffers)},
+                         {"reference_launch", to_json(problem.reference_launch)}};
+    if (problem.derived_launch) json["derived_launch"] = to_json(*problem.derived_launch);
+    extra.push_back(std::move(json));
+  }
   ordered_json json = {{"engine", "gpu"},
                        {"device_ordinal", setup.device_ordinal},
                        {"buffers", buffers_json(setup.buffers)},
@@ -33,6 +36,7 @@ ordered_json setup_json(const GpuSetup& setup) {
                        {"include_dirs", setup.include_dirs},
                        {"extra_problems", extra}};
   if (setup.baseline) json["baseline"] = to_json(*setup.baseline);
+  if (setup.derived_inputs) json["derived_inputs"] = to_json(*setup.derived_inputs);
   return json;
 }
 
@@ -42,7 +46,7 @@ ordered_json setup_json(const ReplaySetup& setup) {
 
 GpuSetup gpu_setup_from(const Fields& f) {
   f.only({"engine", "device_ordinal", "buffers", "reference", "tolerances", "settings", "include_dirs",
-          "extra_problems", "baseline"});
+          "extra_problems", "baseline", "derived_inputs"});
   GpuSetup setup;
   setup.device_ordinal = f.small_integer("device_ordinal");
   for (const Fields& buffer : f.objects("buffers")) setup.buffers.push_back(buffer_from_json(buffer));
@@ -51,13 +55,16 @@ GpuSetup gpu_setup_from(const Fields& f) {
   setup.settings = settings_from_json(f.object("settings"));
   setup.include_dirs = f.texts("include_dirs");
   for (const Fields& extra : f.objects("extra_problems")) {
-    extra.only({"label", "buffers", "reference_launch"});
+    extra.only({"label", "buffers", "reference_launch", "derived_launch"});
     ExtraProblem& problem = setup.extra_problems.emplace_back();
     problem.label = extra.text("label");
     for (const Fields& buffer : extra.objects("buffers")) problem.buffers.push_back(buffer_from_json(buffer));
     problem.reference_launch = launch_from_json(extra.object("reference_launch"));
+    if (extra.has("derived_launch"))
+      problem.derived_launch = launch_from_json(extra.object("derived_launch"));
   }
   if (f.has("baseline")) setup.baseline = gemm_baseline_from_json(f.object("baseline"));
+  if (f.has("derived_inputs")) setup.derived_inputs = kernel_from_json(f.object("derived_inputs"));
   return setup;
 }
 

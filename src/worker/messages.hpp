@@ -31,6 +31,9 @@ struct GpuSetup {
   std::vector<std::string> include_dirs;  // where NVRTC finds the CUDA headers for evotune's builtin kernels
   std::vector<ExtraProblem> extra_problems;  // validated after the main problem's rounds
   std::optional<GemmBaselineSpec> baseline;  // the space's library baseline, timed by baseline jobs
+  // The space's DerivedInputs kernel and its launch for the main problem (each extra problem has its own):
+  // computes the inputs of FillType derived after every fill.
+  std::optional<CompiledKernel> derived_inputs = std::nullopt;
 };
 
 // A worker that answers from a recorded sweep instead of a GPU.

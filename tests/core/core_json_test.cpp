@@ -252,7 +252,12 @@ TEST(CoreJson, StatusAndDtypeNamesAreChecked) {
                "setup: buffers[0].dtype: unknown dtype 'f128'");
   bad = json(to_json(buffer));
   bad["fill_kind"] = "gaussian";
-  EXPECT_THROW(buffer_from_json(Fields(bad, "", "setup")), Error);
+  expect_error([&] { buffer_from_json(Fields(bad, "buffers[0]", "setup")); },
+               "setup: buffers[0].fill_kind: expected \"random_uniform\", \"constant\" or \"derived\", got "
+               "\"gaussian\"");
+  buffer.fill.kind = FillSpec::Kind::derived;
+  EXPECT_EQ(json(to_json(buffer)).at("fill_kind"), "derived");
+  EXPECT_EQ(buffer_from_json(Fields(json(to_json(buffer)), "", "setup")).fill.kind, FillSpec::Kind::derived);
 }
 
 }  // namespace

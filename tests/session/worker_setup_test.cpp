@@ -32,5 +32,27 @@ TEST(WorkerSetup, ExtraProblemsCarryTheirBuffersAndBothLaunches) {
   EXPECT_EQ(extra_validation_rounds(space, sizes), 3);
 }
 
+TEST(WorkerSetup, TheDerivedInputsKernelHasALaunchForEveryProblem) {
+  const SearchSpace space = SearchSpace::load("tests/data/spaces/derived_inputs.json");
+  const Sizes sizes = space.resolve_problem("N=1000");
+  const DeviceInfo device = offline_device("sm_90");
+  const auto derived = derived_inputs_setup(space, "cubin bytes", sizes, device);
+  ASSERT_TRUE(derived.has_value());
+  EXPECT_EQ(derived->cubin, "cubin bytes");
+  EXPECT_EQ(derived->launch.kernel_name, "derive_y");
+  EXPECT_EQ(derived->launch.args.at(2).value, 1000);
+  const auto problems = extra_problem_setups(space, sizes, device);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].label, "N=1001");
+  ASSERT_TRUE(problems[0].derived_launch.has_value());
+  EXPECT_EQ(problems[0].derived_launch->args.at(2).value, 1001);
+  EXPECT_EQ(problems[0].derived_launch->grid[0], (1001u + 127) / 128);
+  // One special-input round (x in [-100, 100]) and one extra problem.
+  EXPECT_EQ(extra_validation_rounds(space, sizes), 2);
+
+  const SearchSpace plain = SearchSpace::load("tests/data/spaces/saxpy.json");
+  EXPECT_FALSE(derived_inputs_setup(plain, "", plain.resolve_problem(""), device).has_value());
+}
+
 }  // namespace
 }  // namespace evotune

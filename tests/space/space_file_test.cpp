@@ -184,7 +184,8 @@ const BadFile kBadFiles[] = {
     {"extra_problem_unknown_size.json", ": Validation.ExtraProblems[0].M: not a problem size"},
     {"unknown_top_field.json",
      ": Expresions: unknown field (known: General, Name, ConfigurationSpace, Problem, "
-     "Expressions, KernelSpecification, Reference, Validation, Work, Budget, Baseline, Seeds, Description)"},
+     "Expressions, KernelSpecification, Reference, DerivedInputs, Validation, Work, Budget, Baseline, Seeds, "
+     "Description)"},
     {"no_output.json",
      ": KernelSpecification.Arguments: no output argument (AccessType WriteOnly or ReadWrite): "
      "nothing to validate"},
@@ -257,9 +258,9 @@ TEST(SpaceFile, MoreErrors) {
             "KernelSpecification.GlobalSize.X: missing required field");
   EXPECT_EQ(error([](auto& j) { j["KernelSpecification"]["LocalSize"]["W"] = 1; }),
             "KernelSpecification.LocalSize.W: unknown field (known: X, Y, Z, Description)");
-  EXPECT_EQ(
-      error([](auto& j) { j["KernelSpecification"]["Arguments"][0]["FillType"] = "Generator"; }),
-      "KernelSpecification.Arguments[0].FillType: unknown FillType 'Generator' (known: Random, Constant)");
+  EXPECT_EQ(error([](auto& j) { j["KernelSpecification"]["Arguments"][0]["FillType"] = "Generator"; }),
+            "KernelSpecification.Arguments[0].FillType: unknown FillType 'Generator' (known: Random, "
+            "Constant, Derived)");
   EXPECT_EQ(error([](auto& j) {
               j["KernelSpecification"]["Arguments"][0]["FillRange"] = {1, 0};
             }),

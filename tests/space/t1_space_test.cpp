@@ -262,6 +262,20 @@ TEST(T1Space, ErrorsNameTheFileTheFieldAndTheConstruct) {
             std::string::npos);
 }
 
+TEST(T1Space, DerivedInputsAreNotSupportedThere) {
+  TempSpaces temp;
+  const std::string why =
+      ": derived inputs (FillType Derived, DerivedInputs) are not supported in a T1 file: write the space in "
+      "evotune's format (evotune convert gives a start) and add a DerivedInputs section there";
+  const auto fill = edited(temp, "transpose.json",
+                           [](Json& j) { j["KernelSpecification"]["Arguments"][1]["FillType"] = "Derived"; });
+  EXPECT_EQ(load_error(fill), fill.string() + ": KernelSpecification.Arguments[1].FillType" + why);
+  const auto section = edited(temp, "transpose.json", [](Json& j) {
+    j["DerivedInputs"] = {{"KernelFile", "transpose.cu"}, {"KernelName", "transpose"}};
+  });
+  EXPECT_EQ(load_error(section), section.string() + ": DerivedInputs" + why);
+}
+
 TEST(T1Space, BudgetListsAndNamesFromTheKernelSection) {
   TempSpaces temp;
   const auto path = edited(temp, "transpose.json", [](Json& j) {

@@ -160,6 +160,31 @@ TEST(MessageCodec, GpuSetupRoundTripsBuffersOfEachFillKindTheReferenceTolerances
   expect_same(defaults.reference.launch, LaunchSpec{});
 }
 
+TEST(MessageCodec, ADerivedInputsKernelTravelsWithItsLaunchForEachProblem) {
+  GpuSetup original = gpu_setup();
+  original.buffers.push_back(buffer("lse", {FillSpec::Kind::derived, -1, 1, 0}));
+  LaunchSpec derive = attention_launch();
+  derive.kernel_name = "forward";
+  original.derived_inputs = CompiledKernel{kCubin, derive};
+  derive.grid[0] = 77;
+  original.extra_problems[0].derived_launch = derive;
+  const GpuSetup s = std::get<GpuSetup>(decode_setup(through_cbor(encode(WorkerSetup{original}))));
+  ASSERT_EQ(s.buffers.size(), 3u);
+  EXPECT_EQ(s.buffers[2].fill.kind, FillSpec::Kind::derived);
+  ASSERT_TRUE(s.derived_inputs.has_value());
+  EXPECT_EQ(s.derived_inputs->cubin, kCubin);
+  expect_same(s.derived_inputs->launch, original.derived_inputs->launch);
+  ASSERT_TRUE(s.extra_problems[0].derived_launch.has_value());
+  expect_same(*s.extra_problems[0].derived_launch, derive);
+  // Absent from the messages of a space without one, which keep their fields.
+  const json plain = encode(WorkerSetup{gpu_setup()});
+  EXPECT_FALSE(plain.contains("derived_inputs"));
+  EXPECT_FALSE(plain.at("extra_problems")[0].contains("derived_launch"));
+  const GpuSetup without = std::get<GpuSetup>(decode_setup(plain));
+  EXPECT_FALSE(without.derived_inputs.has_value());
+  EXPECT_FALSE(without.extra_problems[0].derived_launch.has_value());
+}
+
 TEST(MessageCodec, ReplaySetupRoundTrips) {
   const WorkerSetup setup =
       decode_setup(through_cbor(encode(WorkerSetup{ReplaySetup{"runs/sweep.json", 12.5}})));
