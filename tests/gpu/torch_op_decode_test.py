@@ -106,7 +106,7 @@ def main():
                      f"{label}: fp32 inputs")
         expect_error(lambda: decode(q, k, v, seqlens.long(), table), "cache_seqlens must be int32",
                      f"{label}: int64 lengths")
-        expect_error(lambda: decode(q[:, :7], k, v, seqlens, table), "must be a multiple of k_cache's",
+        expect_error(lambda: decode(q[:, :7].contiguous(), k, v, seqlens, table), "must be a multiple of k_cache's",
                      f"{label}: heads that do not group")
         expect_error(lambda: decode(q, k, v, seqlens, table[:2]), "block_table must have shape",
                      f"{label}: a block table of the wrong batch")
