@@ -58,7 +58,8 @@ CUfunction Module::function(const std::string& kernel_name) const {
   const auto symbol = kernel_symbol(kernel_name, names);
   if (!symbol) check(found, "cuModuleGetFunction");  // throws, as before: no such kernel (or overloads)
   // The enumerated handles are not loaded under lazy module loading (cuFuncGetAttribute answers
-  // CUDA_ERROR_FUNCTION_NOT_LOADED): the handle comes from looking the mangled symbol up by name, which loads it.
+  // CUDA_ERROR_FUNCTION_NOT_LOADED): the handle comes from looking the mangled symbol up by name, which loads
+  // it.
   check(api.cuModuleGetFunction(&function, module_.get(), symbol->c_str()), "cuModuleGetFunction");
   return function;
 }

@@ -1,6 +1,6 @@
 // The files `export --torch` writes, without PyTorch: for an attention space, for the GEMM space, for the
-// decode spaces and for one op over an fp16 space and its bf16 twin (the dtype dispatch); what cannot make one
-// op is refused in one line; the checks' C entry points that the ctypes path calls.
+// decode spaces and for one op over an fp16 space and its bf16 twin (the dtype dispatch); what cannot make
+// one op is refused in one line; the checks' C entry points that the ctypes path calls.
 #define EVOTUNE_CHECKS_C_API
 #include "export/torch_export.hpp"
 

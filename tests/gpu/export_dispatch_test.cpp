@@ -39,7 +39,8 @@ TEST(ExportDispatchGpu, TunedAndUntunedShapesMatchTheReference) {
   if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
   const auto space = SearchSpace::load("search_spaces/flash_attn_fwd_wgmma.json");
   std::vector<TunedProblem> tuned;
-  for (const auto& name : kSweeps) {  // recorded before K/V heads and key length were sizes: they take H and S
+  for (const auto& name :
+       kSweeps) {  // recorded before K/V heads and key length were sizes: they take H and S
     RecordedSweep sweep = load_sweep("tests/data/sweeps/wgmma_h100_" + name + ".json");
     sweep.problem = space.complete_problem(sweep.problem);
     tuned.push_back(tuned_problem(sweep));
