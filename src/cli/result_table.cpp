@@ -114,6 +114,7 @@ nlohmann::json results_json(const std::vector<RankedResult>& results) {
         item["graph_executions"] = method->graph_executions;
         item["flush_l2"] = method->flush_l2;
         if (!method->fallback.empty()) item["timing_fallback"] = method->fallback;
+        if (!method->cut.empty()) item["timing_cut"] = method->cut;
       } else {
         item["timing_mode"] = nullptr;
       }

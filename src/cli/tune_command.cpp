@@ -205,6 +205,21 @@ void add_tune_command(CLI::App& app) {
       ->check(CLI::Range(1, 64));
   add_timing_options(*command, &options->eval);
   command
+      ->add_option("--cut-slow", options->eval.cut_slow_factor,
+                   "A validated variant whose fastest warm-up execution takes over this many times the best "
+                   "time so far is timed from its warm-up executions alone (stored as cut short; objective "
+                   "time, without --energy); 0: time every variant in full")
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](std::string& text) {
+            char* end = nullptr;
+            const double factor = std::strtod(text.c_str(), &end);
+            return end != text.c_str() && *end == '\0' && (factor == 0 || factor >= 1.1)
+                       ? std::string()
+                       : "--cut-slow takes 0 (off) or a factor of at least 1.1, not " + text;
+          },
+          "0 or >= 1.1"));
+  command
       ->add_option_function<std::string>(
           "--objective",
           [options](const std::string& value) { options->objective = *objective_from_string(value); },

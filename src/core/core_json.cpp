@@ -80,11 +80,12 @@ ordered_json to_json(const TimingMethod& m) {
                     {"graph_executions", m.graph_executions},
                     {"flush_l2", m.flush_l2}};
   if (!m.fallback.empty()) j["fallback"] = m.fallback;
+  if (!m.cut.empty()) j["cut"] = m.cut;
   return j;
 }
 
 TimingMethod timing_method_from_json(const Fields& f) {
-  f.only({"mode", "graph_executions", "flush_l2", "fallback"});
+  f.only({"mode", "graph_executions", "flush_l2", "fallback", "cut"});
   TimingMethod m;
   const TimingMode mode = timing_mode_from_json(f, "mode");
   if (mode == TimingMode::automatic)
@@ -93,6 +94,7 @@ TimingMethod timing_method_from_json(const Fields& f) {
   m.graph_executions = f.small_integer("graph_executions");
   m.flush_l2 = f.boolean("flush_l2");
   if (f.has("fallback")) m.fallback = f.text("fallback");
+  if (f.has("cut")) m.cut = f.text("cut");
   return m;
 }
 

@@ -30,6 +30,10 @@ struct EvalSettings {
   // problems run too (true); or every buffer allocated at exactly its size and the main problem only (false:
   // `evotune sanitize`, so that memcheck sees a write past a buffer's end, which a margin would absorb).
   bool guard_margins = true;
+  // A validated variant whose fastest warm-up execution takes over this many times the best time so far (of
+  // the run's problem, objective time) is timed from its warm-up executions alone: no sustained warm-up, no
+  // graph, no timed repetitions (TimingMethod::cut says so). 0: every variant timed in full.
+  double cut_slow_factor = 2;
 };
 
 }  // namespace evotune

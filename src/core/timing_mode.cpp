@@ -46,12 +46,14 @@ int graph_executions_for(double estimate_us) {
 }
 
 std::string short_text(const TimingMethod& method) {
+  if (!method.cut.empty()) return std::string("warm-up") + (method.flush_l2 ? " flush" : " no-flush");
   std::string text = method.graph ? "graph x" + std::to_string(method.graph_executions)
                                   : std::string(method.fallback.empty() ? "single" : "single*");
   return text + (method.flush_l2 ? " flush" : " no-flush");
 }
 
 std::string describe(const TimingMethod& method) {
+  if (!method.cut.empty()) return "its warm-up executions only (" + method.cut + ")";
   std::string text = method.graph ? "a CUDA graph of " + std::to_string(method.graph_executions) +
                                         " executions per replay, L2 "
                                   : std::string("single launches, L2 ");

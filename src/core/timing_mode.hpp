@@ -34,11 +34,18 @@ struct TimingMethod {
   int graph_executions = 0;  // G, executions per replay, when graph
   bool flush_l2 = true;      // a buffer of twice the L2 overwritten before each timed launch or replay
   std::string fallback{};    // why a graph was wanted but single executions were timed; "" otherwise
+  // Why the variant was timed from its warm-up executions alone (they were far slower than the best so far,
+  // EvalSettings::cut_slow_factor); "" otherwise. Stored in the timing note as kCutNotePrefix + this.
+  std::string cut{};
 
   bool operator==(const TimingMethod&) const = default;
 };
 
-// For tables: "graph x12", "single", "single*" (a graph that fell back), then " flush" or " no-flush".
+// The stored timing note of a measurement cut short (TimingMethod::cut) begins with this.
+inline constexpr std::string_view kCutNotePrefix = "cut short: ";
+
+// For tables: "graph x12", "single", "single*" (a graph that fell back), "warm-up" (cut short), then " flush"
+// or " no-flush".
 std::string short_text(const TimingMethod& method);
 // For sentences: "a CUDA graph of 12 executions per replay, L2 flushed before each replay", "single launches,
 // L2 not flushed (graph capture failed: ...)".

@@ -110,7 +110,8 @@ void GpuEvaluator::build_state() {
 }
 
 Outcome GpuEvaluator::evaluate(const CompiledKernel& variant, std::uint64_t validation_seed,
-                               const std::vector<LaunchSpec>& extra_launches, bool timing_only) {
+                               const std::vector<LaunchSpec>& extra_launches, bool timing_only,
+                               double cut_slow_us) {
   Outcome outcome;
   outcome.validation_seed = validation_seed;
   if (!healthy_) {
@@ -142,7 +143,7 @@ Outcome GpuEvaluator::evaluate(const CompiledKernel& variant, std::uint64_t vali
     outcome.validate_ms = ms_since(start);
     if (outcome.status == Status::ok) {
       const auto bench_start = Clock::now();
-      Measured measured = time_variant(variant.launch);
+      Measured measured = time_variant(variant.launch, cut_slow_us);
       outcome.timing = measured.timing;
       outcome.energy = measured.energy;
       outcome.bench_ms = ms_since(bench_start);

@@ -60,8 +60,11 @@ class GpuEvaluator {
   // rebuilds the device state; where the driver refuses (driver 580 does, for both) healthy() turns false.
   // extra_launches: the variant's launch for each extra problem (as many as the evaluator was given).
   // timing_only: no validation, only the timing on validation_seed's inputs (re-timing a validated variant).
+  // cut_slow_us > 0: a variant whose fastest warm-up execution takes longer is timed from its warm-up
+  // executions alone (TimingMethod::cut; EvalSettings::cut_slow_factor).
   Outcome evaluate(const CompiledKernel& variant, std::uint64_t validation_seed,
-                   const std::vector<LaunchSpec>& extra_launches = {}, bool timing_only = false);
+                   const std::vector<LaunchSpec>& extra_launches = {}, bool timing_only = false,
+                   double cut_slow_us = 0);
 
   // Times the space's library baseline with the algorithm its heuristic ranks `algorithm` (0: its first
   // choice) on this evaluator's buffers (inputs filled from `seed`) the way a variant is timed
@@ -116,9 +119,10 @@ class GpuEvaluator {
     TimingStats timing;
     std::optional<EnergyStats> energy;  // when settings_.measure_energy and NVML reads the energy counter
   };
-  Measured time_variant(const LaunchSpec& launch);
-  // time_variant's method for any run: run_once enqueues one execution on the evaluator's stream.
-  Measured time_runs(const std::function<void()>& run_once);
+  Measured time_variant(const LaunchSpec& launch, double cut_slow_us = 0);
+  // time_variant's method for any run: run_once enqueues one execution on the evaluator's stream;
+  // cut_slow_us as evaluate's.
+  Measured time_runs(const std::function<void()>& run_once, double cut_slow_us = 0);
   // The timing, and with settings_.measure_energy its energy (run_once: one run of executions_per_run
   // executions, the way it was timed).
   Measured with_energy(TimingStats timing, const std::function<void()>& run_once, int executions_per_run);
@@ -127,7 +131,8 @@ class GpuEvaluator {
   // reads no energy for this GPU, or its counter moves too seldom.
   std::optional<EnergyStats> measure_energy(const std::function<void()>& run_once, int executions_per_run,
                                             double us_per_run);
-  double time_warmup(const std::function<void()>& run_once);  // the fastest warm-up run in us; waits for it
+  // The warm-up runs (settings_.warmup, at least one), the timed ones' times in us; waits for them.
+  std::vector<double> time_warmup(const std::function<void()>& run_once);
   // settings_.warmup_ms of back-to-back runs (run_us each, estimated), then waits for them.
   void sustain(const std::function<void()>& run_once, double run_us);
   void flush_l2(int repetition) const;  // overwrites the L2 scratch when settings_ ask for it

@@ -1,12 +1,15 @@
 // Timing one variant: single executions between event pairs, or CUDA-graph replays of several executions
-// (settings' timing mode, core/timing_mode.hpp), the L2 flushed before each timed launch or replay if asked.
+// (settings' timing mode, core/timing_mode.hpp), the L2 flushed before each timed launch or replay if asked;
+// or, for a variant whose warm-up executions are already far slower than the best so far, those alone.
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <limits>
+#include <vector>
 
 #include "cuda/graph.hpp"
 #include "cuda/resources.hpp"
@@ -21,6 +24,31 @@ namespace {
 constexpr int kGraphWarmupReplays = 2;
 // The sustained warm-up runs in chunks of about this much GPU time, the host checking the clock after each.
 constexpr double kSustainChunkMs = 20;
+// A single launch's time between events can include a few us of launch latency that graph replays (by which
+// the best so far of a short kernel was timed) hide: the cut allows for it.
+constexpr double kLaunchLatencyUs = 5;
+
+double fastest(const std::vector<double>& samples_us) {
+  double best = std::numeric_limits<double>::infinity();
+  for (const double us : samples_us) best = std::min(best, us);
+  return best;
+}
+
+// The timing of a variant cut short: its warm-up executions' times (no L2 flush before them), and why.
+TimingStats cut_short(std::vector<double> warmup_us, double cut_slow_us) {
+  const double fastest_us = fastest(warmup_us);
+  const std::size_t count = warmup_us.size();
+  TimingStats stats = summarize(std::move(warmup_us));
+  TimingMethod method;
+  method.flush_l2 = false;
+  char text[160];
+  std::snprintf(text, sizeof text,
+                "the fastest of %zu warm-up executions took %.1f us, past the cut at %.1f us", count,
+                fastest_us, cut_slow_us);
+  method.cut = text;
+  stats.method = method;
+  return stats;
+}
 
 }  // namespace
 
@@ -39,24 +67,23 @@ void GpuEvaluator::sustain(const std::function<void()>& run_once, double run_us)
   }
 }
 
-GpuEvaluator::Measured GpuEvaluator::time_variant(const LaunchSpec& launch) {
+GpuEvaluator::Measured GpuEvaluator::time_variant(const LaunchSpec& launch, double cut_slow_us) {
   const std::vector<Step> steps = variant_steps(launch);
-  return time_runs([&] { run_steps(steps); });
+  return time_runs([&] { run_steps(steps); }, cut_slow_us);
 }
 
-GpuEvaluator::Measured GpuEvaluator::time_runs(const std::function<void()>& run_once) {
+GpuEvaluator::Measured GpuEvaluator::time_runs(const std::function<void()>& run_once, double cut_slow_us) {
   TimingMethod method;
   method.flush_l2 = settings_.flush_l2;
-  if (settings_.timing == TimingMode::single) {
-    if (settings_.warmup_ms > 0) {
-      sustain(run_once, time_warmup(run_once));
-    } else {
-      for (int i = 0; i < settings_.warmup; ++i) run_once();
-    }
+  if (settings_.timing == TimingMode::single && settings_.warmup_ms <= 0 && cut_slow_us <= 0) {
+    for (int i = 0; i < settings_.warmup; ++i) run_once();
     return with_energy(time_single(run_once, method), run_once, 1);
   }
-  const double estimate_us = time_warmup(run_once);
-  if (!uses_graph(settings_.timing, estimate_us)) {
+  std::vector<double> warmup_us = time_warmup(run_once);
+  const double estimate_us = fastest(warmup_us);
+  if (cut_slow_us > 0 && estimate_us > cut_slow_us + kLaunchLatencyUs)
+    return {cut_short(std::move(warmup_us), cut_slow_us), std::nullopt};
+  if (settings_.timing == TimingMode::single || !uses_graph(settings_.timing, estimate_us)) {
     sustain(run_once, estimate_us);
     return with_energy(time_single(run_once, method), run_once, 1);
   }
@@ -88,7 +115,7 @@ GpuEvaluator::Measured GpuEvaluator::with_energy(TimingStats timing, const std::
   return measured;
 }
 
-double GpuEvaluator::time_warmup(const std::function<void()>& run_once) {
+std::vector<double> GpuEvaluator::time_warmup(const std::function<void()>& run_once) {
   const DeviceState& state = *state_;
   const int warmups = std::max(settings_.warmup, 1);
   const int timed = std::min(warmups, static_cast<int>(state.events.size() / 2));
@@ -99,11 +126,10 @@ double GpuEvaluator::time_warmup(const std::function<void()>& run_once) {
     state.events[2 * i + 1].record(state.stream.get());
   }
   wait(settings_.timeout_ms * warmups, "variant (warm-up)");
-  double fastest_us = std::numeric_limits<double>::infinity();
+  std::vector<double> samples_us;
   for (int i = 0; i < timed; ++i)
-    fastest_us =
-        std::min(fastest_us, 1000.0 * cuda::elapsed_ms(state.events[2 * i], state.events[2 * i + 1]));
-  return fastest_us;
+    samples_us.push_back(1000.0 * cuda::elapsed_ms(state.events[2 * i], state.events[2 * i + 1]));
+  return samples_us;
 }
 
 void GpuEvaluator::flush_l2(int repetition) const {

@@ -117,10 +117,19 @@ void SearchLoop::dispatch() {
         launch_limit(policy_, c_.reference_ms, best_us_ ? std::optional(*best_us_ / 1000) : std::nullopt);
     PoolJob job =
         variant_job(c_, next_ticket_++, variant.config, c_.compiler ? &variant.cubin : nullptr, limit);
+    job.message.cut_slow_us = cut_slow_us();
     variant.cubin.clear();
     running_.emplace(job.message.ticket, std::move(variant));
     c_.pool.submit(std::move(job));
   }
+}
+
+double SearchLoop::cut_slow_us() const {
+  const EvalSettings& eval = c_.options.eval;
+  if (!best_us_ || eval.cut_slow_factor <= 0 || c_.options.objective != Objective::time ||
+      eval.measure_energy)
+    return 0;
+  return eval.cut_slow_factor * *best_us_;
 }
 
 void SearchLoop::finish(const Variant& variant, Outcome outcome) {

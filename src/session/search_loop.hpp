@@ -59,6 +59,9 @@ class SearchLoop {
   void submit(Config config);
   void gather_compiles(std::chrono::milliseconds wait);
   void dispatch();
+  // The job's cut (JobMessage::cut_slow_us): the factor times the best time so far; 0 before a best, with
+  // the cut off, or for an objective other than time (or energy measured).
+  double cut_slow_us() const;
   void finish(const Variant& variant, Outcome outcome);
   std::size_t in_flight() const;
 

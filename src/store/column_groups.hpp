@@ -15,13 +15,20 @@ inline std::optional<CompilePhases> read_phases(const sql::Statement& row, int f
 }
 
 // Four columns from `first`: timing_mode, graph_executions, flush_l2, timing_note. NULL mode: not recorded.
+// The note is a cut's reason after kCutNotePrefix (TimingMethod::cut), or else a graph's fallback.
 inline std::optional<TimingMethod> read_method(const sql::Statement& row, int first) {
   if (row.is_null(first)) return std::nullopt;
   TimingMethod method;
   method.graph = row.text(first) == "graph";
   method.graph_executions = static_cast<int>(row.int64(first + 1));
   method.flush_l2 = row.int64(first + 2) != 0;
-  if (!row.is_null(first + 3)) method.fallback = row.text(first + 3);
+  if (!row.is_null(first + 3)) {
+    const std::string note = row.text(first + 3);
+    if (note.starts_with(kCutNotePrefix))
+      method.cut = note.substr(kCutNotePrefix.size());
+    else
+      method.fallback = note;
+  }
   return method;
 }
 
@@ -34,7 +41,9 @@ inline void bind_method(sql::Statement& statement, int first, const std::optiona
   statement.bind_text(first, method->graph ? "graph" : "single")
       .bind_int(first + 1, method->graph_executions);
   statement.bind_int(first + 2, method->flush_l2 ? 1 : 0);
-  if (method->fallback.empty())
+  if (!method->cut.empty())
+    statement.bind_text(first + 3, std::string(kCutNotePrefix) + method->cut);
+  else if (method->fallback.empty())
     statement.bind_null(first + 3);
   else
     statement.bind_text(first + 3, method->fallback);

@@ -19,8 +19,8 @@ class GpuEngine : public WorkerEngine {
     evaluator_.set_timeout_ms(job.launch_limit_ms);  // the session's launch limit, ceiling applied
     if (job.baseline_algorithm >= 0) return time_baseline(job);
     if (!job.kernel) throw Error("job message: kernel: missing (a GPU worker needs the compiled variant)");
-    Outcome outcome =
-        evaluator_.evaluate(*job.kernel, job.validation_seed, job.extra_launches, job.timing_only);
+    Outcome outcome = evaluator_.evaluate(*job.kernel, job.validation_seed, job.extra_launches,
+                                          job.timing_only, job.cut_slow_us);
     if (outcome.status == Status::timeout && !job.limit_basis.empty())
       outcome.message += " (limit: " + job.limit_basis + ")";
     return outcome;

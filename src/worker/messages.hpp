@@ -59,6 +59,9 @@ struct JobMessage {
   // >= 0: no variant; time the setup's library baseline with its heuristic's algorithm of this rank instead
   // (the outcome's timing; its message names the library and version).
   int baseline_algorithm = -1;
+  // > 0: a validated variant whose fastest warm-up execution takes longer than this (us) is timed from its
+  // warm-up executions alone (EvalSettings::cut_slow_factor x the best so far); 0: timed in full.
+  double cut_slow_us = 0;
 };
 
 // The worker is set up: the device it evaluates on and the reference kernel's time there.

@@ -135,6 +135,45 @@ TEST_F(Evaluator, SustainedWarmupRunsTheVariantThatLongBeforeTiming) {
   }
 }
 
+// A cut (tune --cut-slow: a multiple of the best time so far): a variant whose warm-up executions are slower
+// is validated as ever, then timed from those alone (no sustained warm-up, no repetitions, no L2 flush, and
+// the method says why); one under the cut is timed in full.
+TEST_F(Evaluator, AVariantPastTheCutIsTimedFromItsWarmupAlone) {
+  for (const TimingMode mode : {TimingMode::single, TimingMode::graph, TimingMode::automatic}) {
+    EvalSettings settings{
+        .warmup = 3, .repetitions = 10, .flush_l2 = true, .timeout_ms = 10000, .timing = mode};
+    settings.warmup_ms = 300;
+    auto evaluator = make_evaluator(settings);
+    const Outcome full = evaluator->evaluate(variant(kCorrect), 1);
+    ASSERT_EQ(full.status, Status::ok) << full.message;
+    const double best_us = full.timing->median_us;
+    // The same variant against a cut far above it: timed in full.
+    const Outcome under = evaluator->evaluate(variant(kCorrect), 2, {}, false, 1e6);
+    ASSERT_EQ(under.status, Status::ok) << under.message;
+    EXPECT_EQ(under.timing->samples, 10);
+    EXPECT_TRUE(under.timing->method->cut.empty());
+    // A variant far slower (20,000 dependent multiply-adds per element), cut at twice the best.
+    const std::string slow =
+        "float s = 0.0f; for (int k = 0; k < 20000; ++k) s = s * 0.5f + x[i]; out[i] = a * x[i] + y[i] + "
+        "(s == 12345.0f ? 1.0f : 0.0f);";
+    const Outcome cut = evaluator->evaluate(variant(slow), 3, {}, false, 2 * best_us);
+    ASSERT_EQ(cut.status, Status::ok) << cut.message;
+    ASSERT_TRUE(cut.timing && cut.timing->method);
+    std::printf(
+        "%s: best %.2f us (bench %.1f ms); slow variant cut: median %.2f us over %d warm-ups (bench "
+        "%.1f ms): %s\n",
+        std::string(to_string(mode)).c_str(), best_us, full.bench_ms, cut.timing->median_us,
+        cut.timing->samples, cut.bench_ms, cut.timing->method->cut.c_str());
+    EXPECT_FALSE(cut.timing->method->cut.empty()) << to_string(mode);
+    EXPECT_EQ(cut.timing->samples, 3);
+    EXPECT_FALSE(cut.timing->method->flush_l2);
+    EXPECT_GT(cut.timing->min_us, 2 * best_us);
+    EXPECT_GE(full.bench_ms, 300);  // the sustained warm-up ran for the full timing
+    EXPECT_LT(cut.bench_ms, 200);   // and not for the cut one
+    EXPECT_EQ(cut.validation_rounds, full.validation_rounds);  // validated all the same
+  }
+}
+
 TEST_F(Evaluator, UnwrittenElementsAreNan) {
   auto evaluator = make_evaluator();
   const Outcome outcome = evaluator->evaluate(variant("if (i % 7 != 0) out[i] = a * x[i] + y[i];"), 1);

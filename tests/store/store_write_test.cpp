@@ -262,6 +262,23 @@ TEST_F(StoreTest, EachMeasurementKeepsHowItWasTimed) {
   EXPECT_EQ(history[1].run_id, run_id);
 }
 
+// A variant cut short (timed from its warm-up executions, far slower than the best so far) says so when read
+// back, and a graph's fallback stays a fallback.
+TEST_F(StoreTest, AMeasurementCutShortKeepsWhy) {
+  Outcome cut = ok_outcome(9.5);
+  cut.timing->method = TimingMethod{false, 0, false, "", "the fastest of 3 warm-up executions took 9.1 us"};
+  Outcome fallback = ok_outcome(4.5);
+  fallback.timing->method = TimingMethod{false, 0, true, "cuStreamEndCapture: not permitted"};
+  measure(config(16), cut);
+  measure(config(32), fallback);
+  const auto best = store.best({.space_id = space_id, .problem_id = problem_id, .device_id = device_id});
+  ASSERT_EQ(best.size(), 2u);
+  EXPECT_EQ(best[0].timing->method, fallback.timing->method);
+  EXPECT_EQ(best[1].timing->method, cut.timing->method);
+  EXPECT_TRUE(best[0].timing->method->cut.empty());
+  EXPECT_EQ(store.config_detail(config(16))->measurements.at(0).outcome.timing->method, cut.timing->method);
+}
+
 TEST_F(StoreTest, EachMeasurementKeepsItsEnergy) {
   Outcome measured = ok_outcome(3.5);
   measured.energy = EnergyStats{812.5, 232.1, 201.4, 57000};

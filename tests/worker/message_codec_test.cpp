@@ -284,6 +284,24 @@ TEST(MessageCodec, TheBaselineTravelsInTheSetupAndItsJobs) {
   EXPECT_EQ(decode_job(through_cbor(encode(job))).baseline_algorithm, 3);
 }
 
+TEST(MessageCodec, TheCutOfSlowVariantsTravelsBothWays) {
+  JobMessage job;
+  job.ticket = 5;
+  EXPECT_FALSE(encode(job).contains("cut_slow_us"));  // no cut: timed in full
+  EXPECT_EQ(decode_job(through_cbor(encode(job))).cut_slow_us, 0);
+  job.cut_slow_us = 812.25;
+  EXPECT_EQ(decode_job(through_cbor(encode(job))).cut_slow_us, 812.25);
+
+  Outcome cut = full_outcome();
+  cut.timing->method =
+      TimingMethod{false, 0, false, "", "the fastest of 3 warm-up executions took 2000.0 us"};
+  const Outcome o = sent(cut);
+  ASSERT_TRUE(o.timing && o.timing->method);
+  EXPECT_EQ(o.timing->method, cut.timing->method);
+  EXPECT_EQ(short_text(*o.timing->method), "warm-up no-flush");
+  EXPECT_NE(describe(*o.timing->method).find("warm-up executions only"), std::string::npos);
+}
+
 TEST(MessageCodec, SetupErrorAndHealthTravel) {
   const WorkerAnswer error =
       decode_answer(through_cbor(encode(WorkerAnswer{SetupErrorAnswer{"no CUDA device"}})));
