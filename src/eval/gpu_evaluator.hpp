@@ -53,6 +53,9 @@ class GpuEvaluator {
   double reference_ms() const { return reference_ms_; }
   // The per-launch limit from now on (the timing phase allows it once per launch).
   void set_timeout_ms(double timeout_ms) { settings_.timeout_ms = timeout_ms; }
+  // Whether the next evaluations repeat the first round and demand bit-identical outputs (else
+  // nondeterministic): the config's Validation.Deterministic; the tolerances' until set.
+  void set_deterministic(bool deterministic) { tolerances_.deterministic = deterministic; }
 
   // Fills inputs from validation_seed, runs the reference (cached per seed) and the variant, compares,
   // and times an ok variant. Every variant fault is a status in the Outcome (compile fields untouched);

@@ -59,6 +59,9 @@ struct JobMessage {
   // >= 0: no variant; time the setup's library baseline with its heuristic's algorithm of this rank instead
   // (the outcome's timing; its message names the library and version).
   int baseline_algorithm = -1;
+  // Whether this config's outputs must be bit-identical over two launches (Validation.Deterministic evaluated
+  // for it); absent: the setup's Tolerances::deterministic.
+  std::optional<bool> deterministic = std::nullopt;
 };
 
 // The worker is set up: the device it evaluates on and the reference kernel's time there.
