@@ -94,7 +94,8 @@ class GpuEvaluator {
   void wait(double timeout_ms, const std::string& who) const;
   // The inputs for `seed` (special fills of index `special` where >= 0) of the problem in use, as `role` sees
   // them: filled, those of FillType derived computed by the DerivedInputs kernel, copied into constant
-  // memory.
+  // memory. The read-only inputs are filled and derived only when they do not hold these already
+  // (shared_inputs_).
   void prepare_inputs(std::uint64_t seed, Role role, int special = -1);
   // The DerivedInputs kernel (eval/derived_inputs.cpp): its launch for the problem in use; one run of it on
   // the inputs `role` sees, waited for (Failure naming it); the set-up check of every problem's launch.
@@ -153,6 +154,9 @@ class GpuEvaluator {
   DeviceInfo device_;
   std::string builtin_cubin_;
   std::unique_ptr<DeviceState> state_;
+  // The seed, special-fill index and problem whose inputs the read-only input buffers hold, derived ones
+  // computed (prepare_inputs then refills only a role's own copies); nullopt when unknown.
+  std::optional<std::tuple<std::uint64_t, int, std::size_t>> shared_inputs_;
   // The seed and special-fill index whose reference outputs the reference's output buffers hold.
   std::optional<std::tuple<std::uint64_t, int, std::size_t>> reference_inputs_;  // seed, special, problem
   double reference_ms_ = 0;
