@@ -103,7 +103,8 @@ struct Tolerances {
   double max_abs = 2e-2;
   double rel_l2 = 1e-2;
   // The space's kernels are deterministic: two launches on the same inputs must give bit-identical outputs
-  // (a race then shows as Status::nondeterministic). False for spaces whose kernels may use atomics.
+  // (a race then shows as Status::nondeterministic). False for spaces whose kernels may use atomics. A space
+  // whose Validation.Deterministic is an expression decides per config: each job says (JobMessage).
   bool deterministic = true;
 };
 

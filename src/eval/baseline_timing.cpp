@@ -15,6 +15,7 @@ constexpr int kHeuristicCandidates = 8;  // the algorithms asked of the heuristi
 TimingStats GpuEvaluator::time_baseline(const GemmBaselineSpec& spec, std::uint64_t seed, int algorithm,
                                         std::string& library) {
   state_->use_problem(0);
+  shared_inputs_.reset();               // filled afresh: the library's launches are not checked
   prepare_inputs(seed, Role::variant);  // random inputs: zeros can run faster than real data
   const auto address = [&](const std::string& name) {
     const auto found = state_->address(name, Role::variant);

@@ -23,14 +23,25 @@ constexpr const char* kSpaceError =
 
 }  // namespace
 
+// The read-only inputs (derived ones included) are filled and derived once per seed, special fill and
+// problem: the reference's launch and the variant's (and its bitwise repeat) on the same inputs share them.
+// Only the DerivedInputs kernel and fill_inputs write them; every checked variant launch is followed by their
+// checksums (a change ends the evaluation), and evaluate() forgets them before it starts.
 void GpuEvaluator::prepare_inputs(std::uint64_t seed, Role role, int special) {
-  state_->fill_inputs(seed, role, special);
-  if (derived_inputs_) {
-    try {
-      run_derived_inputs(role);
-    } catch (const Failure& failure) {
-      throw Failure{failure.status, failure.message + kNotTheVariant, failure.reset};
+  const auto inputs = std::make_tuple(seed, special, state_->problem());
+  if (shared_inputs_ == inputs) {
+    state_->fill_own_copies(seed, role, special);
+  } else {
+    shared_inputs_.reset();
+    state_->fill_inputs(seed, role, special);
+    if (derived_inputs_) {
+      try {
+        run_derived_inputs(role);
+      } catch (const Failure& failure) {
+        throw Failure{failure.status, failure.message + kNotTheVariant, failure.reset};
+      }
     }
+    shared_inputs_ = inputs;
   }
   state_->copy_constant_symbols(role);
 }
@@ -57,8 +68,8 @@ void GpuEvaluator::run_derived_inputs(Role role) {
 }
 
 // For each problem: the kernel fits its launch, writes inside its buffers and no input but the derived ones,
-// and gives the same bits twice (every validation round, and the bitwise repeat, compute the derived inputs
-// afresh).
+// and gives the same bits twice (every validation round computes the derived inputs afresh, and a variant's
+// result must not hang on which run of them it got).
 void GpuEvaluator::check_derived_inputs() {
   const auto is_derived = [&](const std::string& name) {
     return std::any_of(buffers_.begin(), buffers_.end(), [&](const BufferSpec& buffer) {
@@ -66,6 +77,7 @@ void GpuEvaluator::check_derived_inputs() {
     });
   };
   const std::string who = "the space's DerivedInputs kernel '" + derived_inputs_->launch.kernel_name + "'";
+  shared_inputs_.reset();  // filled and derived here without prepare_inputs
   try {
     // Inside the try: gone before a failure's handling replaces the state.
     struct MainProblemAfter {

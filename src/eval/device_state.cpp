@@ -106,9 +106,18 @@ void DeviceState::load_derived_inputs(const std::string& cubin, const std::strin
 }
 
 void DeviceState::fill_inputs(std::uint64_t seed, Role role, int special) const {
+  fill(seed, role, special, true);
+}
+
+void DeviceState::fill_own_copies(std::uint64_t seed, Role role, int special) const {
+  fill(seed, role, special, false);
+}
+
+void DeviceState::fill(std::uint64_t seed, Role role, int special, bool shared_too) const {
   for (std::size_t i = 0; i < buffers_.size(); ++i) {
     const Buffer& buffer = buffers_[i];
     const BufferSpec& spec = buffer.spec;
+    if (!shared_too && spec.is_input && !spec.is_output) continue;  // shared, checksummed: derived ones too
     const std::uint64_t data_seed = buffer_seed(seed, i);
     const bool special_fill = special >= 0 && static_cast<std::size_t>(special) < spec.special_fills.size();
     const FillSpec& fill = special_fill ? spec.special_fills[static_cast<std::size_t>(special)] : spec.fill;

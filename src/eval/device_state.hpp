@@ -57,6 +57,10 @@ class DeviceState {
   // kernel writes next); asynchronous on the stream. special >= 0: each buffer takes its special fill of that
   // index (BufferSpec::special_fills) where it has one.
   void fill_inputs(std::uint64_t seed, Role role, int special = -1) const;
+  // As fill_inputs, but the read-only inputs (the shared, checksummed ones, derived ones included) left as
+  // they are: `role`'s read-write buffers refilled, its write-only outputs and scratch poisoned. For a launch
+  // on the inputs that the last fill_inputs with the same seed and special gave.
+  void fill_own_copies(std::uint64_t seed, Role role, int special = -1) const;
 
   // Copies each buffer with a BufferSpec::constant_symbol into that __constant__ variable of `role`'s module
   // (none loaded: nothing): the last step of preparing the inputs, after the derived ones are computed.
@@ -127,6 +131,8 @@ class DeviceState {
   std::size_t problem_ = 0;
   std::vector<Buffer> buffers_;
   std::vector<Buffer> scratch_;  // in `shared`; spec.is_input and spec.is_output false
+  // fill_inputs (shared_too) or fill_own_copies.
+  void fill(std::uint64_t seed, Role role, int special, bool shared_too) const;
   // The buffers a `role` launch sees: the problem's, and the variant's the scratch buffers too.
   std::vector<const Buffer*> seen_by(Role role) const;
 };

@@ -93,6 +93,7 @@ GpuEvaluator::GpuEvaluator(int device_ordinal, std::vector<BufferSpec> buffers, 
 GpuEvaluator::~GpuEvaluator() = default;
 
 void GpuEvaluator::build_state() {
+  shared_inputs_.reset();
   const std::size_t scratch = settings_.flush_l2 ? 2 * static_cast<std::size_t>(device_.l2_bytes) : 4;
   std::vector<std::vector<BufferSpec>> other_problems;
   for (const auto& problem : extra_problems_) other_problems.push_back(problem.buffers);
@@ -103,9 +104,14 @@ void GpuEvaluator::build_state() {
   if (!derived_inputs_) return;
   try {
     state_->load_derived_inputs(derived_inputs_->cubin, derived_inputs_->launch.kernel_name);
+    // Its opt-in to more than 48 KB of dynamic shared memory, in every context (a rebuilt one too).
+    check_resources(state_->derived_inputs, derived_inputs_->launch, "DerivedInputs kernel");
   } catch (const cuda::CudaError& e) {
     throw Error("the space's DerivedInputs kernel '" + derived_inputs_->launch.kernel_name +
                 "' does not load: " + e.what());
+  } catch (const Failure& failure) {
+    throw Error("the space's DerivedInputs kernel does not run (an error of the space, not of a variant): " +
+                failure.message);
   }
 }
 
@@ -120,6 +126,7 @@ Outcome GpuEvaluator::evaluate(const CompiledKernel& variant, std::uint64_t vali
     return outcome;
   }
   const auto start = Clock::now();
+  shared_inputs_.reset();  // launches since the last validation (timing) ran unchecked
   try {
     state_->context.make_current();
     load_variant(variant);

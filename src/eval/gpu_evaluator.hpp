@@ -53,6 +53,9 @@ class GpuEvaluator {
   double reference_ms() const { return reference_ms_; }
   // The per-launch limit from now on (the timing phase allows it once per launch).
   void set_timeout_ms(double timeout_ms) { settings_.timeout_ms = timeout_ms; }
+  // Whether the next evaluations repeat the first round and demand bit-identical outputs (else
+  // nondeterministic): the config's Validation.Deterministic; the tolerances' until set.
+  void set_deterministic(bool deterministic) { tolerances_.deterministic = deterministic; }
 
   // Fills inputs from validation_seed, runs the reference (cached per seed) and the variant, compares,
   // and times an ok variant. Every variant fault is a status in the Outcome (compile fields untouched);
@@ -94,7 +97,8 @@ class GpuEvaluator {
   void wait(double timeout_ms, const std::string& who) const;
   // The inputs for `seed` (special fills of index `special` where >= 0) of the problem in use, as `role` sees
   // them: filled, those of FillType derived computed by the DerivedInputs kernel, copied into constant
-  // memory.
+  // memory. The read-only inputs are filled and derived only when they do not hold these already
+  // (shared_inputs_).
   void prepare_inputs(std::uint64_t seed, Role role, int special = -1);
   // The DerivedInputs kernel (eval/derived_inputs.cpp): its launch for the problem in use; one run of it on
   // the inputs `role` sees, waited for (Failure naming it); the set-up check of every problem's launch.
@@ -155,6 +159,9 @@ class GpuEvaluator {
   DeviceInfo device_;
   std::string builtin_cubin_;
   std::unique_ptr<DeviceState> state_;
+  // The seed, special-fill index and problem whose inputs the read-only input buffers hold, derived ones
+  // computed (prepare_inputs then refills only a role's own copies); nullopt when unknown.
+  std::optional<std::tuple<std::uint64_t, int, std::size_t>> shared_inputs_;
   // The seed and special-fill index whose reference outputs the reference's output buffers hold.
   std::optional<std::tuple<std::uint64_t, int, std::size_t>> reference_inputs_;  // seed, special, problem
   double reference_ms_ = 0;

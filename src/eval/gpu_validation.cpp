@@ -36,6 +36,7 @@ bool GpuEvaluator::checked_run(const LaunchSpec& launch, std::uint64_t seed, int
   run_steps(steps);
   wait(settings_.timeout_ms, "variant");
   if (const auto breach = state_->find_breach(Role::variant)) {
+    shared_inputs_.reset();  // it wrote somewhere it should not
     outcome.status = Status::out_of_bounds;
     outcome.message = describe(*breach);
     return false;
@@ -43,6 +44,7 @@ bool GpuEvaluator::checked_run(const LaunchSpec& launch, std::uint64_t seed, int
   const auto after = state_->input_checksums();
   for (std::size_t i = 0; i < before.size(); ++i)
     if (before[i].second != after[i].second) {
+      shared_inputs_.reset();
       outcome.status = Status::wrong_result;
       outcome.message = "wrote into the read-only input '" + before[i].first + "' (its checksum changed)";
       return false;

@@ -21,6 +21,7 @@ PoolJob variant_job(const RunContext& run, std::int64_t ticket, const Config& co
   if (cubin) {
     job.message.kernel = CompiledKernel{*cubin, run.space.variant_launch(config, run.sizes, run.device)};
     job.message.extra_launches = extra_variant_launches(run.space, config, run.sizes, run.device);
+    job.message.deterministic = run.space.deterministic(config, run.sizes, run.device);
   }
   job.deadline_ms = job_deadline_ms(limit, run.options.eval, run.extra_rounds);
   return job;

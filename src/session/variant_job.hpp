@@ -17,7 +17,8 @@ namespace evotune {
 std::uint64_t validation_seed(std::uint64_t run_seed, const Config& config);
 
 // `config`'s job: its seed, `limit` per launch, the watchdog, and where `cubin` is given (null for a replay,
-// which needs no binaries) the compiled kernel with its launches for the problem and each extra problem.
+// which needs no binaries) the compiled kernel with its launches for the problem and each extra problem, and
+// whether its outputs must repeat bit for bit (Validation.Deterministic for the config).
 PoolJob variant_job(const RunContext& run, std::int64_t ticket, const Config& config,
                     const std::string* cubin, const LaunchLimit& limit);
 

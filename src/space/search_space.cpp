@@ -321,6 +321,16 @@ std::optional<LaunchSpec> SearchSpace::derived_inputs_launch(const Sizes& sizes,
   return impl_->model.launch(Scope::derived_inputs);
 }
 
+bool SearchSpace::deterministic(const Config& config, const Sizes& sizes, const DeviceInfo& device) const {
+  require_known(config);
+  std::lock_guard lock(impl_->mutex);
+  impl_->model.set_device(device);
+  impl_->model.set_sizes(sizes);
+  impl_->set_config(config);
+  impl_->model.update(Scope::variant);
+  return impl_->model.deterministic();
+}
+
 std::vector<BufferSpec> SearchSpace::buffers(const Sizes& sizes) const {
   std::lock_guard lock(impl_->mutex);
   impl_->model.set_sizes(sizes);

@@ -103,6 +103,10 @@ class SearchSpace {
   LaunchSpec reference_launch(const Sizes& sizes, const DeviceInfo& device) const;
   // The DerivedInputs kernel's launch; nullopt for a space without one.
   std::optional<LaunchSpec> derived_inputs_launch(const Sizes& sizes, const DeviceInfo& device) const;
+  // Whether `config`'s outputs must be bit-identical over two launches on the same inputs (the bitwise
+  // repeat, else nondeterministic): Validation.Deterministic, an expression evaluated for the config or a
+  // bool.
+  bool deterministic(const Config& config, const Sizes& sizes, const DeviceInfo& device) const;
   std::vector<BufferSpec> buffers(const Sizes& sizes) const;
   // The other problems every variant must also get right (Validation.ExtraProblems, e.g. S + 1: a length
   // one past a tile), each `sizes` with the sizes it changes; the variant's cubin is the same (only

@@ -150,8 +150,17 @@ void read_validation(const Field& section, SpaceFile& space) {
       }
       if (changes.empty()) problem.fail("changes no size");
     }
-  if (const auto deterministic = section.find("Deterministic"))
-    tolerances.deterministic = deterministic->boolean();
+  // true or false for every config, or an expression (space_model compiles it) deciding per config.
+  if (const auto deterministic = section.find("Deterministic")) {
+    if (deterministic->json().is_boolean())
+      tolerances.deterministic = deterministic->boolean();
+    else if (deterministic->json().is_string() || deterministic->json().is_number())
+      space.deterministic_expression = expression_text(*deterministic);
+    else
+      deterministic->fail(
+          "expected true, false or an expression over tuning parameters and problem sizes, got " +
+          deterministic->describe());
+  }
   for (auto [key, target] : {std::pair{"AbsoluteTolerance", &tolerances.max_abs},
                              std::pair{"RelativeL2Tolerance", &tolerances.rel_l2}}) {
     const auto field = section.find(key);

@@ -41,6 +41,8 @@ struct SpaceFile {
   std::optional<KernelDecl> derived;
   std::string derived_source;
   Tolerances tolerances;
+  // Validation.Deterministic given as an expression over parameters and sizes (empty: a bool, in tolerances).
+  std::string deterministic_expression;
   // Validation.ExtraProblems: per extra problem, the sizes it changes (name -> expression over the sizes).
   std::vector<std::vector<std::pair<std::string, std::string>>> extra_problems;
   WorkFormula work;

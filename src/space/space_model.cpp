@@ -81,6 +81,8 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
     reference_geometry_ = compile_geometry(file.reference, "Reference", nullptr, Scope::reference);
   if (file.derived)
     derived_geometry_ = compile_geometry(*file.derived, "DerivedInputs", nullptr, Scope::derived_inputs);
+  if (!file.deterministic_expression.empty())
+    deterministic_ = compile(file.deterministic_expression, "Validation.Deterministic", Scope::variant, all);
   for (std::size_t i = 0; i < file.arguments.size(); ++i) {
     const auto& argument = file.arguments[i];
     const std::string path = "KernelSpecification.Arguments[" + std::to_string(i) + "].";
@@ -349,6 +351,15 @@ TensorMapSpec SpaceModel::tensor_map(std::size_t i, Scope scope) const {
                      " of '" + argument.map_buffer + "', which has " + std::to_string(bytes) +
                      context(scope));
   return map;
+}
+
+bool SpaceModel::deterministic() const {
+  if (!deterministic_) return file_->tolerances.deterministic;
+  const double value = deterministic_->expression.evaluate();
+  if (std::isnan(value))
+    throw SpaceError(file_->label + ": " + deterministic_->path + ": cannot be evaluated (NaN)" +
+                     context(Scope::variant));
+  return value != 0;
 }
 
 LaunchSpec SpaceModel::launch(Scope scope) const {

@@ -50,6 +50,9 @@ class SpaceModel {
   // update(Scope::derived_inputs); the file must have one). Throws SpaceError naming the field when a value
   // is not a valid integer.
   LaunchSpec launch(Scope scope) const;
+  // Validation.Deterministic for the current values (after update(Scope::variant)): its expression's value is
+  // non-zero, or the file's true or false. Throws SpaceError when the expression is NaN.
+  bool deterministic() const;
   // After update(Scope::sizes).
   std::vector<BufferSpec> buffers() const;
   double flops() const;
@@ -101,6 +104,7 @@ class SpaceModel {
   std::vector<std::optional<Compiled>> variant_values_;    // per argument: Scalar Value for the template
   std::vector<std::optional<Compiled>> reference_values_;  // ... for the reference, when it takes it
   std::vector<std::optional<Compiled>> derived_values_;  // ... for the DerivedInputs kernel, when it takes it
+  std::optional<Compiled> deterministic_;                // Validation.Deterministic as an expression
   struct CompiledMap {
     std::vector<Compiled> dims, strides, box;
   };

@@ -32,6 +32,7 @@ std::optional<std::string> launch_problem(const SearchSpace& space, const Config
       for (const LaunchSpec* step : launch_steps(launch))
         if (find_function(kernels, step->kernel_name) == nullptr)
           return "a launch names kernel '" + step->kernel_name + "', which the compiled module lacks";
+      space.deterministic(config, problem, device);  // an expression that cannot be evaluated throws
     }
   } catch (const SpaceError& e) {
     return e.what();

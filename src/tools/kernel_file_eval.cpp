@@ -139,6 +139,7 @@ KernelFileResult evaluate_kernel_file(const KernelFileRequest& request) {
   JobMessage message;
   message.config = result.params;
   message.validation_seed = request.seed;
+  message.deterministic = space.deterministic(result.params, result.problem, result.device);
   for (LaunchSpec extra : extra_problems
                               ? extra_variant_launches(space, result.params, result.problem, result.device)
                               : std::vector<LaunchSpec>{}) {

@@ -11,12 +11,14 @@ class GpuEngine : public WorkerEngine {
   explicit GpuEngine(const GpuSetup& setup)
       : evaluator_(setup.device_ordinal, setup.buffers, setup.reference, setup.tolerances, setup.settings,
                    setup.include_dirs, setup.extra_problems, setup.derived_inputs),
-        baseline_(setup.baseline) {}
+        baseline_(setup.baseline),
+        deterministic_(setup.tolerances.deterministic) {}
 
   ReadyAnswer ready() const override { return {evaluator_.device(), evaluator_.reference_ms()}; }
 
   Outcome evaluate(const JobMessage& job) override {
     evaluator_.set_timeout_ms(job.launch_limit_ms);  // the session's launch limit, ceiling applied
+    evaluator_.set_deterministic(job.deterministic.value_or(deterministic_));
     if (job.baseline_algorithm >= 0) return time_baseline(job);
     if (!job.kernel) throw Error("job message: kernel: missing (a GPU worker needs the compiled variant)");
     Outcome outcome = evaluator_.evaluate(*job.kernel, job.validation_seed, job.extra_launches,
@@ -53,6 +55,7 @@ class GpuEngine : public WorkerEngine {
 
   GpuEvaluator evaluator_;
   std::optional<GemmBaselineSpec> baseline_;
+  bool deterministic_;  // the space's, for jobs that do not say
 };
 
 }  // namespace

@@ -131,13 +131,14 @@ json encode(const JobMessage& job) {
   message["timing_only"] = job.timing_only;
   if (job.baseline_algorithm >= 0) message["baseline_algorithm"] = job.baseline_algorithm;
   if (job.cut_slow_us > 0) message["cut_slow_us"] = job.cut_slow_us;
+  if (job.deterministic) message["deterministic"] = *job.deterministic;
   return json(message);
 }
 
 JobMessage decode_job(const json& message) {
   const Fields f(message, "", "job message");
   f.only({"ticket", "config", "validation_seed", "launch_limit_ms", "limit_basis", "kernel", "extra_launches",
-          "timing_only", "baseline_algorithm", "cut_slow_us"});
+          "timing_only", "baseline_algorithm", "cut_slow_us", "deterministic"});
   JobMessage job;
   job.ticket = f.integer("ticket", std::numeric_limits<std::int64_t>::min());
   job.config = f.int_map("config");
@@ -150,6 +151,7 @@ JobMessage decode_job(const json& message) {
   job.timing_only = f.boolean("timing_only");
   if (f.has("baseline_algorithm")) job.baseline_algorithm = f.small_integer("baseline_algorithm");
   if (f.has("cut_slow_us")) job.cut_slow_us = f.number("cut_slow_us");
+  if (f.has("deterministic")) job.deterministic = f.boolean("deterministic");
   return job;
 }
 

@@ -62,6 +62,9 @@ struct JobMessage {
   // > 0: a validated variant whose fastest warm-up execution takes longer than this (us) is timed from its
   // warm-up executions alone (EvalSettings::cut_slow_factor x the best so far); 0: timed in full.
   double cut_slow_us = 0;
+  // Whether this config's outputs must be bit-identical over two launches (Validation.Deterministic evaluated
+  // for it); absent: the setup's Tolerances::deterministic.
+  std::optional<bool> deterministic = std::nullopt;
 };
 
 // The worker is set up: the device it evaluates on and the reference kernel's time there.

@@ -189,5 +189,30 @@ TEST(AttentionBwdSpace, NoConfigBeforeHopperOrWithUngroupedHeads) {
   }
 }
 
+// The float64 reference and the DerivedInputs kernel: 32 rows a block (query blocks, then key blocks for the
+// reference), and the dynamic shared memory their layouts take (static_asserts in the kernels: 1024 D + 17920
+// and 768 D + 9216 bytes); only the partials (DQ_ATOMIC 0) repeat bit for bit.
+TEST(AttentionBwdSpace, ReferenceAndDerivedInputsLaunches) {
+  for (const char* file : {kBwd, kBwdBf16})
+    for (const int d : {64, 128}) {
+      const SearchSpace space = SearchSpace::load(file);
+      const Sizes sizes =
+          space.resolve_problem("B=2,H=8,HKV=2,S=513,SKV=300,CAUSAL=1,D=" + std::to_string(d));
+      const DeviceInfo hopper = offline_device("sm_90");
+      const LaunchSpec reference = space.reference_launch(sizes, hopper);
+      EXPECT_EQ(reference.grid, (std::array<std::uint32_t, 3>{17 * 8 * 2 + 10 * 2 * 2, 1, 1}));
+      EXPECT_EQ(reference.block, (std::array<std::uint32_t, 3>{256, 1, 1}));
+      EXPECT_EQ(reference.dynamic_smem_bytes, 1024u * d + 17920);
+      const auto derived = space.derived_inputs_launch(sizes, hopper);
+      ASSERT_TRUE(derived.has_value());
+      EXPECT_EQ(derived->kernel_name, "flash_attn_ref_blocked");
+      EXPECT_EQ(derived->grid, (std::array<std::uint32_t, 3>{17, 8, 2}));
+      EXPECT_EQ(derived->dynamic_smem_bytes, 768u * d + 9216);
+      EXPECT_TRUE(space.deterministic(config(64, 128, 2, 1, 1, 0), sizes, hopper));
+      EXPECT_FALSE(space.deterministic(config(64, 128, 2, 1, 1, 1), sizes, hopper));
+      EXPECT_FALSE(space.deterministic(config(64, 128, 2, 1, 1, 2), sizes, hopper));
+    }
+}
+
 }  // namespace
 }  // namespace evotune

@@ -185,6 +185,18 @@ TEST(MessageCodec, ADerivedInputsKernelTravelsWithItsLaunchForEachProblem) {
   EXPECT_FALSE(without.extra_problems[0].derived_launch.has_value());
 }
 
+TEST(MessageCodec, AJobSaysWhetherItsConfigMustRepeatBitForBit) {
+  JobMessage original;
+  EXPECT_FALSE(encode(original).contains("deterministic"));
+  EXPECT_FALSE(decode_job(through_cbor(encode(original))).deterministic.has_value());
+  for (const bool deterministic : {false, true}) {
+    original.deterministic = deterministic;
+    const JobMessage job = decode_job(through_cbor(encode(original)));
+    ASSERT_TRUE(job.deterministic.has_value());
+    EXPECT_EQ(*job.deterministic, deterministic);
+  }
+}
+
 TEST(MessageCodec, ReplaySetupRoundTrips) {
   const WorkerSetup setup =
       decode_setup(through_cbor(encode(WorkerSetup{ReplaySetup{"runs/sweep.json", 12.5}})));
