@@ -123,17 +123,24 @@ TEST(TorchExport, AnAttentionSpaceGivesTheAttentionOp) {
         << key;
   }
   EXPECT_TRUE(has(binding, "return std::get<0>(op_cuda_with_lse(q, k, v, is_causal));"));
-  // An empty problem (S = 0) returns an empty output before any variant is picked or launched, both ways.
-  EXPECT_LT(binding.find("if (q.numel() == 0) return;"), binding.find("require_variant(q.scalar_type()"));
+  // An empty problem (no batch, heads, queries or keys) returns before any variant is picked or launched,
+  // both ways: o of zeros and lse -inf.
+  EXPECT_TRUE(has(binding, "return q.size(0) == 0 || q.size(1) == 0 || q.size(2) == 0 || k.size(2) == 0;"));
+  EXPECT_LT(binding.find("if (empty_problem(q, k)) return;"),
+            binding.find("require_variant(q.scalar_type()"));
   ASSERT_NE(binding.find("launch(q, buffers, sizes);"), std::string::npos);
-  EXPECT_LT(binding.find("if (q.numel() == 0) return {o, lse};"), binding.find("launch(q, buffers, sizes);"));
+  EXPECT_LT(binding.find("if (empty_problem(q, k)) {"), binding.find("launch(q, buffers, sizes);"));
+  EXPECT_TRUE(has(binding, "if (lse.defined()) lse.fill_(-std::numeric_limits<float>::infinity());"));
   const std::string& load = files.at("load.py");
-  EXPECT_LT(load.find("if q.numel() == 0:\n            return  #"), load.find("prebuilt.require_variant("));
+  EXPECT_TRUE(has(load, "return q.shape[0] == 0 or q.shape[1] == 0 or q.shape[2] == 0 or k.shape[2] == 0"));
+  EXPECT_LT(load.find("if empty_problem(q, k):\n            return  #"),
+            load.find("prebuilt.require_variant("));
   const std::size_t launch = load.find(
       "prebuilt.launch(q, [q, k, v, o, lse], [q.shape[0], q.shape[1], k.shape[1], q.shape[2], k.shape[2], "
       "q.shape[3], 1 if is_causal else 0])");
   ASSERT_NE(launch, std::string::npos);
-  EXPECT_LT(load.find("if q.numel() == 0:\n            return o, lse"), launch);
+  EXPECT_LT(load.find("if empty_problem(q, k):  # no keys"), launch);
+  EXPECT_TRUE(has(load, "lse.fill_(float(\"-inf\"))"));
   EXPECT_TRUE(has(load, "    lse_output = True\n"));
   EXPECT_TRUE(has(load, "@torch.library.custom_op(op + \"_with_lse\", mutates_args=())"));
   EXPECT_TRUE(has(load, "-> Tuple[torch.Tensor, torch.Tensor]:"));
