@@ -1,6 +1,7 @@
 // `evotune export SPACE -o FILE.cu`: the best (or a chosen) variant as a standalone .cu; with --dispatch,
 // every stored problem's winner behind one launcher that picks among them; with --torch DIR, that launcher as
-// a PyTorch op (of one space a dtype: `export SPACE_FP16 SPACE_BF16 --torch DIR`). Needs no GPU.
+// a PyTorch op (of one space a dtype: `export SPACE_FP16 SPACE_BF16 --torch DIR`; differentiable with its
+// backward spaces beside: `export FWD_FP16 FWD_BF16 BWD_FP16 BWD_BF16 --torch DIR`). Needs no GPU.
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -120,7 +121,7 @@ void run_torch(const ExportOptions& options) {
   for (const auto& file : files) spaces.push_back(SearchSpace::load(file));
   std::vector<const SearchSpace*> pointers;
   for (const auto& space : spaces) pointers.push_back(&space);
-  const TorchFamily& family = require_torch_spaces(pointers);  // refused before any database is read
+  const TorchOpPlan plan = require_torch_spaces(pointers);  // refused before any database is read
   const std::string name = options.name.empty() ? dispatch_symbol_prefix(spaces.front()) : options.name;
   if (!valid_op_name(name)) throw Error("--name " + name + " is not a C identifier");
 
@@ -147,10 +148,14 @@ void run_torch(const ExportOptions& options) {
   for (std::size_t i = 0; i < files.size(); ++i)
     tuned += (tuned.empty() ? "" : ", ") + spaces[i].name() + ": " + std::to_string(exported[i].variants) +
              " variants for " + std::to_string(exported[i].problems) + " tuned problems";
+  const std::string backward =
+      plan.backward ? ", differentiable (its backward from the " + plan.backward->name + " spaces)"
+                    : ", not differentiable (no backward spaces given)";
   std::printf(
-      "wrote %s: the %s op evotune::%s (%s); in Python: sys.path.insert(0, \"%s\"); import load; op = "
+      "wrote %s: the %s op evotune::%s (%s)%s; in Python: sys.path.insert(0, \"%s\"); import load; op = "
       "load.build()\n",
-      dir.string().c_str(), family.name.c_str(), name.c_str(), tuned.c_str(), dir.string().c_str());
+      dir.string().c_str(), plan.family->name.c_str(), name.c_str(), tuned.c_str(), backward.c_str(),
+      dir.string().c_str());
 }
 
 void run(const ExportOptions& options) {
@@ -182,7 +187,8 @@ void add_export_command(CLI::App& app) {
   command
       ->add_option("space", options->space_files,
                    "Search-space JSON file (with --torch, several: one space a dtype, dispatched on the "
-                   "inputs' dtype by one op)")
+                   "inputs' dtype by one op; backward spaces among them, recognised by their buffers, one "
+                   "a dtype too, make the op differentiable)")
       ->required()
       ->check(CLI::ExistingFile);
   command->add_option("--problem", options->problem, "Problem sizes (default: the space's)");
@@ -195,7 +201,7 @@ void add_export_command(CLI::App& app) {
       "else the most robust one");
   command->add_option("--torch", options->torch_dir,
                       "Write the dispatchers as one PyTorch op into this folder (binding.cpp, load.py, "
-                      "build_so.sh)");
+                      "build_so.sh); FWD_FP16 FWD_BF16 BWD_FP16 BWD_BF16 --torch DIR gives it a backward");
   command->add_option("--name", options->name, "The --torch op's name (default: the first space's name)");
   command->add_option("--arch", options->arch, "Device limits for geometry expressions that read DEVICE_*")
       ->capture_default_str();

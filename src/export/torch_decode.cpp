@@ -13,7 +13,8 @@ std::string refusal(const SearchSpace& space) {
                                    {"CAUSAL", "PAGED", "PAGE"});
 }
 
-std::map<std::string, std::string> values(const SearchSpace& space) {
+std::map<std::string, std::string> values(const SearchSpace& space,
+                                          bool /*differentiable: no backward family*/) {
   const bool causal = has_size(space, "CAUSAL");
   const bool paged = has_size(space, "PAGED") && has_size(space, "PAGE");
   std::int64_t page_default = 0;
@@ -58,9 +59,11 @@ TorchFamily decode_torch_family() {
       {},
       refusal,
       values,
-      [](const SearchSpace&) {
+      [](const SearchSpace&, bool) {
         return std::vector<TorchOpForm>{{"", "Tensor"}};
       },
+      "",
+      {},
   };
 }
 

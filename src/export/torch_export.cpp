@@ -89,21 +89,32 @@ std::string tuned_entry(const SearchSpace& space) {
          ", " + p + "_pick_at, " + p + "_workspace_at, " + p + "_dispatch_at, " + p + "_error_string},\n";
 }
 
-// The binding's registrations: each of the family's ops for `space` declared with its schema, and its CUDA,
-// Meta and CPU kernels (the family's op_cuda<suffix>, op_meta<suffix>, op_cpu<suffix>).
-std::string registrations(const SearchSpace& space, const TorchFamily& family, const std::string& name) {
-  const std::vector<TorchOpForm> forms = family.forms(space);
+// The binding's registrations of the op's forms: the forward family's for `forward`, then the backward
+// family's for `backward` (nullptr: none), each declared with its family's schema; CUDA, Meta and CPU
+// kernels (the family's op_cuda<suffix>, op_meta<suffix>, op_cpu<suffix>), or a composite form's
+// op_composite<suffix> as CompositeImplicitAutograd.
+std::string registrations(const TorchOpPlan& plan, const std::string& name) {
+  const bool differentiable = plan.backward != nullptr;
+  std::vector<std::pair<const TorchFamily*, TorchOpForm>> forms;
+  for (const auto& form : plan.family->forms(*plan.forward.front(), differentiable))
+    forms.emplace_back(plan.family, form);
+  if (differentiable)
+    for (const auto& form : plan.backward->forms(*plan.backward_spaces.front(), true))
+      forms.emplace_back(plan.backward, form);
   std::string text = "TORCH_LIBRARY_FRAGMENT(evotune, m) {\n";
-  for (const auto& form : forms)
-    text += "  m.def(\"" + name + form.suffix + "(" + family.schema + ") -> " + form.returns + "\");\n";
+  for (const auto& [family, form] : forms)
+    text += "  m.def(\"" + name + form.suffix + "(" + family->schema + ") -> " + form.returns + "\");\n";
   text += "}\n";
-  for (const auto& [key, function] :
-       {std::pair<const char*, const char*>{"CUDA", "op_cuda"}, {"Meta", "op_meta"}, {"CPU", "op_cpu"}}) {
-    text += std::string("TORCH_LIBRARY_IMPL(evotune, ") + key + ", m) {\n";
-    for (const auto& form : forms)
-      text += "  m.impl(\"" + name + form.suffix + "\", &" + function + form.suffix + ");\n";
-    text += "}\n";
-  }
+  auto impls = [&](const char* key, const char* function, bool composite) {
+    std::string lines;
+    for (const auto& [family, form] : forms)
+      if (form.composite == composite)
+        lines += "  m.impl(\"" + name + form.suffix + "\", &" + function + form.suffix + ");\n";
+    return lines.empty() ? ""
+                         : std::string("TORCH_LIBRARY_IMPL(evotune, ") + key + ", m) {\n" + lines + "}\n";
+  };
+  text += impls("CUDA", "op_cuda", false) + impls("Meta", "op_meta", false) + impls("CPU", "op_cpu", false) +
+          impls("CompositeImplicitAutograd", "op_composite", true);
   return text;
 }
 
@@ -115,6 +126,12 @@ std::vector<std::string> buffer_names(const SearchSpace& space) {
   return names;
 }
 
+std::vector<std::string> size_names(const SearchSpace& space) {
+  std::vector<std::string> names;
+  for (const auto& size : space.sizes()) names.push_back(size.name);
+  return names;
+}
+
 // "9.0a" for arch "sm_90a" and suffix "a", as TORCH_CUDA_ARCH_LIST spells it.
 std::string torch_arch(const std::string& arch, const std::string& suffix) {
   const std::string number = arch.substr(3);
@@ -122,14 +139,11 @@ std::string torch_arch(const std::string& arch, const std::string& suffix) {
   return list.substr(0, list.size() - 1) + "." + list.back() + suffix;
 }
 
-}  // namespace
-
-const TorchFamily& require_torch_spaces(const std::vector<const SearchSpace*>& spaces) {
-  if (spaces.empty()) throw Error("--torch needs a space");
+// The family of `spaces`, the op's spaces of one role (forward or backward); throws Error unless they make
+// one dispatch: one family, one space a dtype, the same problem sizes and buffers, one ArchSuffix.
+const TorchFamily& require_one_dispatch(const std::vector<const SearchSpace*>& spaces) {
   const SearchSpace& first = *spaces.front();
   const TorchFamily& family = torch_family_of(first);
-  std::vector<std::string> size_names;
-  for (const auto& size : first.sizes()) size_names.push_back(size.name);
   std::vector<DType> types;
   for (const SearchSpace* space : spaces) {
     const TorchFamily& other = torch_family_of(*space);
@@ -141,9 +155,7 @@ const TorchFamily& require_torch_spaces(const std::vector<const SearchSpace*>& s
       throw Error("--torch takes one space a dtype: two are " + torch_dtype(type) + " (" + space->name() +
                   " and another); the op dispatches on its inputs' dtype");
     types.push_back(type);
-    std::vector<std::string> names;
-    for (const auto& size : space->sizes()) names.push_back(size.name);
-    if (names != size_names)
+    if (size_names(*space) != size_names(first))
       throw Error("--torch makes one op of spaces with the same problem sizes: " + first.name() + " and " +
                   space->name() + " differ");
     if (buffer_names(*space) != buffer_names(first))
@@ -156,61 +168,138 @@ const TorchFamily& require_torch_spaces(const std::vector<const SearchSpace*>& s
   return family;
 }
 
+// Throws Error unless the plan's backward spaces differentiate its forward ones: a backward family of the
+// forward's, a backward space for every forward dtype, the forward's problem sizes and ArchSuffix, and
+// forward spaces that write what the backward reads.
+void require_backward_fits(const TorchOpPlan& plan) {
+  const SearchSpace& forward = *plan.forward.front();
+  const SearchSpace& backward = *plan.backward_spaces.front();
+  if (plan.backward->differentiates != plan.family->name)
+    throw Error("--torch: " + backward.name() + " is the backward of " + plan.backward->differentiates +
+                " ops, and " + forward.name() + " is " + plan.family->name);
+  for (const SearchSpace* space : plan.forward) {
+    const DType type = torch_element_type(*space);
+    const bool covered = std::any_of(plan.backward_spaces.begin(), plan.backward_spaces.end(),
+                                     [&](const SearchSpace* b) { return torch_element_type(*b) == type; });
+    if (!covered)
+      throw Error("--torch: the backward needs a space for each of the forward's dtypes, and none of " +
+                  backward.name() + " and the others is " + torch_dtype(type) + " (as " + space->name() +
+                  " is)");
+    for (const auto& buffer : plan.backward->forward_buffers)
+      if (!has_buffer(*space, buffer))
+        throw Error("--torch: the backward (" + backward.name() + ") reads the forward's " + buffer +
+                    ", which " + space->name() + " does not write");
+  }
+  if (plan.backward_spaces.size() != plan.forward.size())
+    throw Error("--torch: the backward takes one space for each of the forward's dtypes: " +
+                std::to_string(plan.forward.size()) + " forward spaces, " +
+                std::to_string(plan.backward_spaces.size()) + " backward");
+  if (size_names(backward) != size_names(forward))
+    throw Error("--torch: the backward's problem sizes must be the forward's: " + forward.name() + " and " +
+                backward.name() + " differ");
+  if (backward.arch_suffix() != forward.arch_suffix())
+    throw Error("--torch makes one op of spaces of one architecture: " + forward.name() + " and " +
+                backward.name() + " differ in ArchSuffix");
+}
+
+}  // namespace
+
+TorchOpPlan require_torch_spaces(const std::vector<const SearchSpace*>& spaces) {
+  if (spaces.empty()) throw Error("--torch needs a space");
+  TorchOpPlan plan;
+  for (const SearchSpace* space : spaces)
+    (torch_family_of(*space).differentiates.empty() ? plan.forward : plan.backward_spaces).push_back(space);
+  if (plan.forward.empty()) {
+    const TorchFamily& backward = torch_family_of(*spaces.front());
+    throw Error("--torch: " + spaces.front()->name() + " is a backward (" + backward.name +
+                "): export it beside the " + backward.differentiates +
+                " spaces whose op it differentiates (evotune export FWD_FP16 FWD_BF16 BWD_FP16 BWD_BF16 "
+                "--torch DIR)");
+  }
+  plan.family = &require_one_dispatch(plan.forward);
+  if (plan.backward_spaces.empty()) return plan;
+  plan.backward = &require_one_dispatch(plan.backward_spaces);
+  require_backward_fits(plan);
+  return plan;
+}
+
 const char* torch_op_checks_text() { return kTorchOpChecksText; }
 
 std::map<std::string, std::string> torch_op_files(const std::vector<TorchOpSpace>& spaces,
                                                   const std::string& name, const std::string& arch) {
   std::vector<const SearchSpace*> list;
   for (const auto& entry : spaces) list.push_back(entry.space);
-  const TorchFamily& family = require_torch_spaces(list);
-  const SearchSpace& first = *list.front();
+  const TorchOpPlan plan = require_torch_spaces(list);
+  const TorchFamily& family = *plan.family;
+  const bool differentiable = plan.backward != nullptr;
+  const SearchSpace& first = *plan.forward.front();
   const std::string full_arch = arch + first.arch_suffix();
 
   std::map<std::string, std::string> files;
-  std::string space_names, dispatch_files, externs_text, wrappers_text, tuned, dtype_names, dtype_list,
-      py_spaces;
+  std::string space_names, backward_names, dispatch_files, externs_text, wrappers_text, tuned, backward_tuned,
+      dtype_names, dtype_list, py_spaces, backward_py_spaces;
+  auto add = [](std::string& list, const std::string& item) { list += (list.empty() ? "" : ", ") + item; };
   for (const auto& entry : spaces) {
     const SearchSpace& space = *entry.space;
     const std::string p = dispatch_symbol_prefix(space);
     const std::string dtype = torch_dtype(torch_element_type(space));
     files[p + "_dispatch.cu"] = entry.dispatch_source;
-    const std::string separator = space_names.empty() ? "" : ", ";
-    space_names += separator + space.name();
     dispatch_files += (dispatch_files.empty() ? "" : " ") + p + "_dispatch.cu";
     externs_text += externs(space);
     wrappers_text += wrappers(space);
+    if (!torch_family_of(space).differentiates.empty()) {
+      add(backward_names, space.name());
+      backward_tuned += tuned_entry(space);
+      add(backward_py_spaces, "torch." + dtype + ": \"" + p + "\"");
+      continue;
+    }
+    add(space_names, space.name());
     tuned += tuned_entry(space);
-    dtype_names += separator + "\"" + dtype + "\"";
-    dtype_list += separator + dtype;
-    py_spaces += separator + "torch." + dtype + ": \"" + p + "\"";
+    add(dtype_names, "\"" + dtype + "\"");
+    add(dtype_list, dtype);
+    add(py_spaces, "torch." + dtype + ": \"" + p + "\"");
   }
   files["torch_op_checks.hpp"] = kTorchOpChecksText;
   files["torch_op_checks_" + family.name + ".hpp"] = family.checks;
 
-  std::map<std::string, std::string> family_values = family.values(first);
+  std::map<std::string, std::string> family_values = family.values(first, differentiable);
   family_values["SIZES_CPP"] = size_list(first, family, false);
   family_values["SIZES_PY"] = size_list(first, family, true);
   family_values["BUFFERS_CPP"] = buffer_list(first, family, false);
   family_values["BUFFERS_PY"] = buffer_list(first, family, true);
+  family_values["BACKWARD"] = differentiable ? "true" : "false";
+  family_values["BACKWARD_PY"] = differentiable ? "True" : "False";
+  family_values["BACKWARD_SIZES_CPP"] =
+      differentiable ? size_list(*plan.backward_spaces.front(), *plan.backward, false) : "";
+  family_values["BACKWARD_SIZES_PY"] =
+      differentiable ? size_list(*plan.backward_spaces.front(), *plan.backward, true) : "";
+  family_values["BACKWARD_BUFFERS_CPP"] =
+      differentiable ? buffer_list(*plan.backward_spaces.front(), *plan.backward, false) : "";
+  family_values["BACKWARD_BUFFERS_PY"] =
+      differentiable ? buffer_list(*plan.backward_spaces.front(), *plan.backward, true) : "";
   family_values["NAME"] = name;
 
   const std::map<std::string, std::string> values{
       {"NAME", name},
       {"FAMILY", family.name},
-      {"SPACES", space_names},
+      {"SPACES", space_names + (differentiable ? "; backward: " + backward_names : "")},
       {"ARCH", full_arch},
       {"TORCH_ARCH", torch_arch(full_arch, first.arch_suffix())},
       {"EXTERNS", externs_text},
       {"WRAPPERS", wrappers_text},
       {"TUNED", tuned.substr(0, tuned.size() - 1)},
+      {"BACKWARD_TUNED", backward_tuned.empty() ? "" : backward_tuned.substr(0, backward_tuned.size() - 1)},
       {"DTYPE_NAMES", dtype_names},
       {"DTYPE_LIST", dtype_list},
       {"PY_SPACES", py_spaces},
+      {"BACKWARD_PY_SPACES", backward_py_spaces},
       {"SIZE_COUNT", std::to_string(first.sizes().size())},
       {"BUFFER_COUNT", std::to_string(buffer_names(first).size())},
+      {"BACKWARD_BUFFER_COUNT",
+       std::to_string(differentiable ? buffer_names(*plan.backward_spaces.front()).size() : 0)},
       {"DISPATCH_FILES", dispatch_files},
       {"USAGE", family.usage},
-      {"REGISTRATIONS", registrations(first, family, name)},
+      {"REGISTRATIONS", registrations(plan, name)},
   };
   auto with_family = [&](const char* family_text) {
     auto all = values;

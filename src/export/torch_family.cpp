@@ -16,8 +16,8 @@ bool among(const std::vector<std::string>& names, const std::string& name) {
 }  // namespace
 
 const std::vector<TorchFamily>& torch_families() {
-  static const std::vector<TorchFamily> families{attention_torch_family(), gemm_torch_family(),
-                                                 decode_torch_family()};
+  static const std::vector<TorchFamily> families{attention_torch_family(), attention_backward_torch_family(),
+                                                 gemm_torch_family(), decode_torch_family()};
   return families;
 }
 

@@ -20,9 +20,12 @@ struct TorchExpression {
 
 // One op a family registers for a space: torch.ops.evotune.<name><suffix>(schema) -> returns, implemented by
 // the binding's op_cuda<suffix>, op_meta<suffix> and op_cpu<suffix>.
+// A `composite` form is registered as CompositeImplicitAutograd instead (the binding's op_composite<suffix>):
+// it calls the family's other ops, so that autograd and torch.compile see those.
 struct TorchOpForm {
   std::string suffix;   // "" for the op the export names, "_with_lse" for attention's (o, lse)
   std::string returns;  // "Tensor", "(Tensor, Tensor)"
+  bool composite = false;
 };
 
 struct TorchFamily {
@@ -40,10 +43,17 @@ struct TorchFamily {
   std::vector<std::string> float32_buffers;
   // "" when `space` is of this family, else why not.
   std::string (*refusal)(const SearchSpace& space);
-  // The family's own template values for `space` ({{KEY}} -> text).
-  std::map<std::string, std::string> (*values)(const SearchSpace& space);
+  // The family's own template values for `space` ({{KEY}} -> text); `differentiable`: backward spaces were
+  // exported with it.
+  std::map<std::string, std::string> (*values)(const SearchSpace& space, bool differentiable);
   // The ops the binding registers for `space`, the one the export names first.
-  std::vector<TorchOpForm> (*forms)(const SearchSpace& space);
+  std::vector<TorchOpForm> (*forms)(const SearchSpace& space, bool differentiable);
+  // A backward family's spaces compute the gradients of another family's op, exported with its spaces as
+  // one differentiable op: `differentiates` names that family ("" for a family of ops of their own), and
+  // `forward_buffers` the buffers its forward spaces must write for this backward (attention's LSE). Its
+  // code lives in the forward family's parts; its own checks, code and readme are unused.
+  std::string differentiates;
+  std::vector<std::string> forward_buffers;
 };
 
 // Every family an op can be exported for.
@@ -57,8 +67,10 @@ const TorchFamily& torch_family_of(const SearchSpace& space);
 // Error when they mix types or are not 16-bit floats.
 DType torch_element_type(const SearchSpace& space);
 
-// Families' definitions (torch_attention.cpp, torch_gemm.cpp, torch_decode.cpp).
+// Families' definitions (torch_attention.cpp, torch_attention_backward.cpp, torch_gemm.cpp,
+// torch_decode.cpp).
 TorchFamily attention_torch_family();
+TorchFamily attention_backward_torch_family();
 TorchFamily gemm_torch_family();
 TorchFamily decode_torch_family();
 

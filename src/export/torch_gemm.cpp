@@ -13,7 +13,8 @@ std::string refusal(const SearchSpace& space) {
                                    {"M", "N", "K", "B_KMAJOR", "BIAS", "ACT"}, {"B_KMAJOR", "BIAS", "ACT"});
 }
 
-std::map<std::string, std::string> values(const SearchSpace& space) {
+std::map<std::string, std::string> values(const SearchSpace& space,
+                                          bool /*differentiable: no backward family*/) {
   const bool bias = has_size(space, "BIAS") && find_argument(space, "bias") != nullptr;
   const bool kmajor = has_size(space, "B_KMAJOR");
   // TMA moves rows whose strides are multiples of 16 bytes.
@@ -50,9 +51,11 @@ TorchFamily gemm_torch_family() {
       {},
       refusal,
       values,
-      [](const SearchSpace&) {
+      [](const SearchSpace&, bool) {
         return std::vector<TorchOpForm>{{"", "Tensor"}};
       },
+      "",
+      {},
   };
 }
 

@@ -109,8 +109,10 @@ TEST_F(ExportDispatchCommand, WhatCannotBeExportedIsRefusedInOneLine) {
   expect_refused(
       "export " + kSaxpy + " --dispatch --config 1 -o " + (dir_ / "x.cu").string() + " --db " + db.string(),
       "drop --config and --problem");
-  expect_refused("export " + kSaxpy + " --torch " + (dir_ / "op").string() + " --db " + db.string(),
-                 "--torch exports attention or gemm or decode spaces only, and saxpy is none of them");
+  expect_refused(
+      "export " + kSaxpy + " --torch " + (dir_ / "op").string() + " --db " + db.string(),
+      "--torch exports attention or attention_backward or gemm or decode spaces only, and saxpy is "
+      "none of them");
   expect_refused("export " + kSaxpy + " --dispatch -o " + (dir_ / "x.cu").string() + " --db " +
                      (dir_ / "none.db").string(),
                  "none.db");

@@ -1,6 +1,7 @@
 // The files `export --torch` writes, without PyTorch: for an attention space, for the GEMM space, for the
-// decode spaces and for one op over an fp16 space and its bf16 twin (the dtype dispatch); what cannot make
-// one op is refused in one line; the checks' C entry points that the ctypes path calls.
+// decode spaces, for one op over an fp16 space and its bf16 twin (the dtype dispatch) and for a
+// differentiable attention op (its backward spaces beside); what cannot make one op is refused in one line;
+// the checks' C entry points that the ctypes path calls.
 #define EVOTUNE_CHECKS_C_API
 #include "export/torch_export.hpp"
 
@@ -122,17 +123,24 @@ TEST(TorchExport, AnAttentionSpaceGivesTheAttentionOp) {
         << key;
   }
   EXPECT_TRUE(has(binding, "return std::get<0>(op_cuda_with_lse(q, k, v, is_causal));"));
-  // An empty problem (S = 0) returns an empty output before any variant is picked or launched, both ways.
-  EXPECT_LT(binding.find("if (q.numel() == 0) return;"), binding.find("require_variant(q.scalar_type()"));
+  // An empty problem (no batch, heads, queries or keys) returns before any variant is picked or launched,
+  // both ways: o of zeros and lse -inf.
+  EXPECT_TRUE(has(binding, "return q.size(0) == 0 || q.size(1) == 0 || q.size(2) == 0 || k.size(2) == 0;"));
+  EXPECT_LT(binding.find("if (empty_problem(q, k)) return;"),
+            binding.find("require_variant(q.scalar_type()"));
   ASSERT_NE(binding.find("launch(q, buffers, sizes);"), std::string::npos);
-  EXPECT_LT(binding.find("if (q.numel() == 0) return {o, lse};"), binding.find("launch(q, buffers, sizes);"));
+  EXPECT_LT(binding.find("if (empty_problem(q, k)) {"), binding.find("launch(q, buffers, sizes);"));
+  EXPECT_TRUE(has(binding, "if (lse.defined()) lse.fill_(-std::numeric_limits<float>::infinity());"));
   const std::string& load = files.at("load.py");
-  EXPECT_LT(load.find("if q.numel() == 0:\n            return  #"), load.find("prebuilt.require_variant("));
+  EXPECT_TRUE(has(load, "return q.shape[0] == 0 or q.shape[1] == 0 or q.shape[2] == 0 or k.shape[2] == 0"));
+  EXPECT_LT(load.find("if empty_problem(q, k):\n            return  #"),
+            load.find("prebuilt.require_variant("));
   const std::size_t launch = load.find(
       "prebuilt.launch(q, [q, k, v, o, lse], [q.shape[0], q.shape[1], k.shape[1], q.shape[2], k.shape[2], "
       "q.shape[3], 1 if is_causal else 0])");
   ASSERT_NE(launch, std::string::npos);
-  EXPECT_LT(load.find("if q.numel() == 0:\n            return o, lse"), launch);
+  EXPECT_LT(load.find("if empty_problem(q, k):  # no keys"), launch);
+  EXPECT_TRUE(has(load, "lse.fill_(float(\"-inf\"))"));
   EXPECT_TRUE(has(load, "    lse_output = True\n"));
   EXPECT_TRUE(has(load, "@torch.library.custom_op(op + \"_with_lse\", mutates_args=())"));
   EXPECT_TRUE(has(load, "-> Tuple[torch.Tensor, torch.Tensor]:"));
@@ -318,8 +326,9 @@ TEST(TorchExport, TheDecodeSpacesGiveTheDecodeOpOverAContiguousOrPagedCache) {
 TEST(TorchExport, WhatCannotMakeOneOpIsRefusedInOneLine) {
   EXPECT_EQ(
       refusal({"tests/data/spaces/saxpy.json"}),
-      "--torch exports attention or gemm or decode spaces only, and saxpy is none of them (attention: it "
-      "has the buffer x; gemm: it has the buffer x; decode: it has the buffer x)");
+      "--torch exports attention or attention_backward or gemm or decode spaces only, and saxpy is none of "
+      "them (attention: it has the buffer x; attention_backward: it has the buffer x; gemm: it has the "
+      "buffer x; decode: it has the buffer x)");
   EXPECT_EQ(
       refusal({"search_spaces/flash_attn_fwd_wgmma.json", "search_spaces/gemm_wgmma_bf16.json"}),
       "--torch makes one op of spaces of one family: flash_attn_fwd_wgmma is attention, gemm_wgmma_bf16 "
@@ -346,6 +355,104 @@ std::string edited_bf16_space(const std::string& tag, void (*edit)(nlohmann::ord
                     ("evotune_torch_" + tag + "_" + std::to_string(::getpid()) + ".json");
   std::ofstream(path) << space.dump();
   return path.string();
+}
+
+const std::vector<std::string> kForward{"search_spaces/flash_attn_fwd_wgmma.json",
+                                        "search_spaces/flash_attn_fwd_wgmma_bf16.json"};
+const std::vector<std::string> kBackward{"search_spaces/flash_attn_bwd_wgmma.json",
+                                         "search_spaces/flash_attn_bwd_wgmma_bf16.json"};
+
+// The forward spaces with their backward twins: one differentiable op. Every dispatcher is built, the
+// backward's behind kBackwardTuned and <name>_backward, and <name> becomes <name>_with_lse's o.
+TEST(TorchExport, BackwardSpacesBesideTheForwardOnesMakeTheOpDifferentiable) {
+  const auto files = files_of({kForward[0], kForward[1], kBackward[0], kBackward[1]}, "attn");
+  expect_rendered(files);
+  for (const char* name : {"flash_attn_fwd_wgmma_dispatch.cu", "flash_attn_fwd_wgmma_bf16_dispatch.cu",
+                           "flash_attn_bwd_wgmma_dispatch.cu", "flash_attn_bwd_wgmma_bf16_dispatch.cu"})
+    EXPECT_EQ(files.count(name), 1u) << name;
+  EXPECT_EQ(files.count("torch_op_checks_attention_backward.hpp"), 0u);  // the attention checks hold it
+  const std::string& binding = files.at("binding.cpp");
+  EXPECT_TRUE(
+      has(binding,
+          "  m.def(\"attn_backward(Tensor q, Tensor k, Tensor v, Tensor o, Tensor lse, Tensor grad_o, "
+          "bool is_causal=False) -> (Tensor, Tensor, Tensor)\");\n"));
+  EXPECT_TRUE(has(binding,
+                  "TORCH_LIBRARY_IMPL(evotune, CUDA, m) {\n  m.impl(\"attn_with_lse\", "
+                  "&op_cuda_with_lse);\n  m.impl(\"attn_backward\", &op_cuda_backward);\n}\n"));
+  EXPECT_TRUE(has(binding,
+                  "TORCH_LIBRARY_IMPL(evotune, CompositeImplicitAutograd, m) {\n  m.impl(\"attn\", "
+                  "&op_composite);\n}\n"));
+  EXPECT_FALSE(has(binding, "&op_cuda);"));
+  EXPECT_TRUE(has(binding, "constexpr bool kBackward = true;"));
+  EXPECT_TRUE(has(binding,
+                  "const std::vector<Tuned> kBackwardTuned = {\n    {at::kHalf, "
+                  "flash_attn_bwd_wgmma_pick_at, "));
+  EXPECT_TRUE(has(binding, "    {at::kBFloat16, flash_attn_bwd_wgmma_bf16_pick_at, "));
+  // The backward's buffers in its space's order: Q, K, V, O, dO, LSE, dQ, dK, dV.
+  EXPECT_TRUE(
+      has(binding,
+          "const std::vector<void*> buffers = {q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(), "
+          "grad_o.data_ptr(), lse.data_ptr(), dq.data_ptr(), dk.data_ptr(), dv.data_ptr()};"));
+  EXPECT_TRUE(has(binding,
+                  "extern \"C\" int flash_attn_bwd_wgmma_dispatch(const half*, const half*, const "
+                  "half*, const half*, const half*, const float*, half*, half*, half*, long long, "));
+  const std::string& load = files.at("load.py");
+  EXPECT_TRUE(has(load, "\nBACKWARD = True\n"));
+  EXPECT_TRUE(has(load,
+                  "BACKWARD_SPACES = {torch.float16: \"flash_attn_bwd_wgmma\", torch.bfloat16: "
+                  "\"flash_attn_bwd_wgmma_bf16\"}"));
+  EXPECT_TRUE(has(load, "prebuilt.launch(q, [q, k, v, o, grad_o, lse, dq, dk, dv], "));
+  EXPECT_TRUE(has(load, "self.backward_dispatchers = {dtype: self._bind(lib, space, 9)"));
+  EXPECT_TRUE(has(load,
+                  "torch.library.register_autograd(qualified + \"_with_lse\", backward, "
+                  "setup_context=setup_context)"));
+  expect_python(load);
+  EXPECT_TRUE(
+      has(files.at("build_so.sh"), "flash_attn_bwd_wgmma_dispatch.cu flash_attn_bwd_wgmma_bf16_dispatch.cu"));
+  EXPECT_TRUE(has(files.at("README.md"), "Differentiable: exported with the backward spaces"));
+  EXPECT_TRUE(
+      has(files.at("README.md"), "torch.ops.evotune.attn_backward(q, k, v, o, lse, grad_o, is_causal)"));
+}
+
+// Without backward spaces the op is as before: no backward op, no composite, and the loader's autograd
+// says what to export.
+TEST(TorchExport, WithoutBackwardSpacesTheOpSaysWhatToExport) {
+  const auto files = files_of(kForward, "attn");
+  const std::string& binding = files.at("binding.cpp");
+  EXPECT_FALSE(has(binding, "attn_backward("));
+  EXPECT_FALSE(has(binding, "CompositeImplicitAutograd, m"));
+  EXPECT_TRUE(has(binding, "m.impl(\"attn\", &op_cuda);"));
+  EXPECT_TRUE(has(binding, "constexpr bool kBackward = false;"));
+  EXPECT_TRUE(has(binding, "const std::vector<Tuned> kBackwardTuned = {\n};"));
+  EXPECT_TRUE(has(binding, "const std::vector<void*> buffers = {};"));
+  const std::string& load = files.at("load.py");
+  EXPECT_TRUE(has(load, "\nBACKWARD = False\n"));
+  EXPECT_TRUE(has(load, "BACKWARD_SPACES = {}"));
+  EXPECT_TRUE(has(load, "FWD_BF16 BWD_FP16 BWD_BF16 --torch DIR"));
+  expect_python(load);
+  EXPECT_TRUE(has(files.at("README.md"), "Not differentiable: no backward spaces were exported"));
+}
+
+TEST(TorchExport, ABackwardThatDoesNotFitItsForwardIsRefusedInOneLine) {
+  EXPECT_EQ(refusal({kBackward[0]}),
+            "--torch: flash_attn_bwd_wgmma is a backward (attention_backward): export it beside the "
+            "attention spaces whose op it differentiates (evotune export FWD_FP16 FWD_BF16 BWD_FP16 BWD_BF16 "
+            "--torch DIR)");
+  EXPECT_EQ(refusal({kForward[0], kForward[1], kBackward[0]}),
+            "--torch: the backward needs a space for each of the forward's dtypes, and none of "
+            "flash_attn_bwd_wgmma and the others is bfloat16 (as flash_attn_fwd_wgmma_bf16 is)");
+  EXPECT_EQ(refusal({kForward[0], kBackward[0], kBackward[1]}),
+            "--torch: the backward takes one space for each of the forward's dtypes: 1 forward spaces, 2 "
+            "backward");
+  EXPECT_EQ(refusal({kBackward[0], kBackward[0], kForward[0]}),
+            "--torch takes one space a dtype: two are float16 (flash_attn_bwd_wgmma and another); the op "
+            "dispatches on its inputs' dtype");
+  EXPECT_EQ(refusal({"search_spaces/gemm_wgmma.json", kBackward[0]}),
+            "--torch: flash_attn_bwd_wgmma is the backward of attention ops, and gemm_wgmma is gemm");
+  EXPECT_EQ(refusal({"search_spaces/flash_attn_fwd_mma.json", kBackward[0]}),
+            "--torch: the backward (flash_attn_bwd_wgmma) reads the forward's LSE, which flash_attn_fwd_mma "
+            "does not write");
+  EXPECT_EQ(refusal({kBackward[1], kForward[0], kBackward[0], kForward[1]}), "");  // in any order
 }
 
 // The spaces of one op have the same buffers (the binding passes the first one's list to each dispatcher),
@@ -400,7 +507,7 @@ TEST(TorchExport, TheChecksCEntryPointsReadTheArrays) {
   EXPECT_STREQ(message,
                "evotune::mm: a has K = 512 (its last dimension) but b, [K, N], has shape [128, 512]");
   const int written = evotune_check_attention("evotune::attn", "bfloat16", 2, names, dtypes, devices, dims,
-                                              sizes, strides, addresses, 1, message, sizeof message);
+                                              sizes, strides, addresses, 1, message, sizeof message, 1, 1);
   EXPECT_EQ(written, static_cast<int>(std::string(message).size()));
   EXPECT_STREQ(message,
                "evotune::attn: a must be bfloat16 (the exported kernels were tuned for bfloat16), got "

@@ -1,6 +1,7 @@
 // The exported ops' argument checks (the headers `export --torch` writes beside its binding), without
 // PyTorch: the common ones (dtype among the tuned ones and one for all, device, contiguity, one device,
-// alignment) and each family's shapes (attention: rank and one shape; GEMM: a [..., K], b [K, N] or [N, K],
+// alignment) and each family's shapes (attention: rank, grouped heads and a key length of their own, and the
+// backward's o, lse and grad_o; GEMM: a [..., K], b [K, N] or [N, K],
 // bias [N], TMA's row alignment; decode: q [B, HQ, SQ, D] over a contiguous or paged K/V cache, int32 lengths
 // and block table).
 #include <gtest/gtest.h>
@@ -25,8 +26,10 @@ TensorView tensor(const std::string& name, std::vector<std::int64_t> sizes = {2,
   return {name, dtype, device, sizes, strides, 0x7f0000000000};
 }
 
-std::string check(const std::vector<TensorView>& tensors, bool need_cuda = true) {
-  return evotune_op::check_attention_inputs("evotune::attn", {"float16"}, tensors, need_cuda);
+std::string check(const std::vector<TensorView>& tensors, bool need_cuda = true, bool grouped_heads = true,
+                  bool key_length = true) {
+  return evotune_op::check_attention_inputs("evotune::attn", {"float16"}, tensors, need_cuda, grouped_heads,
+                                            key_length);
 }
 
 TEST(TorchOpChecks, FitInputsPass) {
@@ -71,20 +74,92 @@ TEST(TorchOpChecks, AnEmptySequenceIsContiguous) {
   EXPECT_EQ(check({no_batch, no_batch, no_batch}), "");
 }
 
-TEST(TorchOpChecks, ShapesMustBeFourDimensionalAndEqual) {
+TEST(TorchOpChecks, ShapesMustBeFourDimensional) {
   EXPECT_EQ(
       check({tensor("q", {8, 128, 64}), tensor("k"), tensor("v")}),
       "evotune::attn: q must have 4 dimensions [batch, heads, sequence, head_dim], got shape [8, 128, 64]");
+}
+
+// q [B, H, S, D] with k and v [B, HKV, SKV, D]: grouped heads (H a multiple of HKV) and a key length of
+// their own pass, and so do empty problems.
+TEST(TorchOpChecks, GroupedHeadsAndAKeyLengthOfTheirOwnPass) {
+  const std::vector<std::int64_t> kv{2, 2, 300, 64};
+  EXPECT_EQ(check({tensor("q", {2, 8, 128, 64}), tensor("k", kv), tensor("v", kv)}), "");
+  EXPECT_EQ(check({tensor("q", {2, 8, 128, 64}), tensor("k", {2, 8, 1, 64}), tensor("v", {2, 8, 1, 64})}),
+            "");
+  EXPECT_EQ(check({tensor("q", {2, 8, 0, 64}), tensor("k", kv), tensor("v", kv)}), "");
+  EXPECT_EQ(check({tensor("q", {2, 8, 7, 64}), tensor("k", {2, 2, 0, 64}), tensor("v", {2, 2, 0, 64})}), "");
+  EXPECT_EQ(check({tensor("q", {2, 0, 7, 64}), tensor("k", {2, 2, 9, 64}), tensor("v", {2, 2, 9, 64})}), "");
+}
+
+TEST(TorchOpChecks, ShapesThatDoNotFitAreRefusedInOneLine) {
+  const std::vector<std::int64_t> q{2, 8, 128, 64}, kv{2, 2, 300, 64};
+  EXPECT_EQ(check({tensor("q", q), tensor("k", kv), tensor("v", {2, 2, 299, 64})}),
+            "evotune::attn: v has shape [2, 2, 299, 64] but k has [2, 2, 300, 64] (v must have k's shape)");
+  EXPECT_EQ(check({tensor("q", q), tensor("k", {1, 2, 300, 64}), tensor("v", {1, 2, 300, 64})}),
+            "evotune::attn: k has batch 1 but q has 2 (q, k and v must have one batch)");
+  EXPECT_EQ(check({tensor("q", q), tensor("k", {2, 2, 300, 128}), tensor("v", {2, 2, 300, 128})}),
+            "evotune::attn: k has head_dim 128 but q has 64 (q, k and v must have one head_dim)");
+  EXPECT_EQ(check({tensor("q", q), tensor("k", {2, 3, 300, 64}), tensor("v", {2, 3, 300, 64})}),
+            "evotune::attn: q has 8 heads, not a multiple of k's 3 (grouped heads: each k and v head serves "
+            "heads / kv_heads of q's) (q has shape [2, 8, 128, 64], k [2, 3, 300, 64])");
+  EXPECT_EQ(check({tensor("q", q), tensor("k", {2, 0, 300, 64}), tensor("v", {2, 0, 300, 64})}),
+            "evotune::attn: q has 8 heads, not a multiple of k's 0 (grouped heads: each k and v head serves "
+            "heads / kv_heads of q's) (q has shape [2, 8, 128, 64], k [2, 0, 300, 64])");
+}
+
+// Spaces without the size HKV or SKV keep q, k and v of one shape, and say why.
+TEST(TorchOpChecks, SpacesWithoutGroupedHeadsOrAKeyLengthTakeOneShape) {
+  const std::vector<std::int64_t> q{2, 8, 128, 64};
+  EXPECT_EQ(check({tensor("q", q), tensor("k", q), tensor("v", q)}, true, false, false), "");
+  EXPECT_EQ(check({tensor("q", q), tensor("k", {2, 2, 128, 64}), tensor("v", {2, 2, 128, 64})}, true, false),
+            "evotune::attn: k has 2 heads but q has 8, and the op's spaces have no grouped heads (no size "
+            "HKV): q, k and v must have one shape");
   EXPECT_EQ(
-      check({tensor("q"), tensor("k", {2, 4, 256, 64}), tensor("v")}),
-      "evotune::attn: k has shape [2, 4, 256, 64] but q has [2, 4, 128, 64] (the op takes q, k and v of "
-      "one shape)");
+      check({tensor("q", q), tensor("k", {2, 8, 256, 64}), tensor("v", {2, 8, 256, 64})}, true, true, false),
+      "evotune::attn: k has sequence length 256 but q has 128, and the op's spaces have no key length "
+      "of their own (no size SKV): q, k and v must have one shape");
+}
+
+std::string backward(const std::vector<TensorView>& tensors, bool need_cuda = true) {
+  return evotune_op::check_attention_backward_inputs("evotune::attn", {"float16", "bfloat16"}, tensors,
+                                                     need_cuda, true, true);
+}
+
+// The backward's q, k, v, o, lse, grad_o: o and grad_o like q, lse float32 [B, H, S], on q's device.
+TEST(TorchOpChecks, TheBackwardTakesOAndGradOLikeQAndTheForwardsLse) {
+  const std::vector<std::int64_t> q{2, 8, 128, 64}, kv{2, 2, 300, 64}, rows{2, 8, 128};
+  auto inputs = [&](TensorView o, TensorView lse, TensorView grad_o) {
+    return std::vector<TensorView>{tensor("q", q), tensor("k", kv), tensor("v", kv), o, lse, grad_o};
+  };
+  EXPECT_EQ(backward(inputs(tensor("o", q), tensor("lse", rows, "float32"), tensor("grad_o", q))), "");
+  EXPECT_EQ(
+      backward(inputs(tensor("o", q), tensor("lse", rows, "float32"), tensor("grad_o", {2, 8, 128, 32}))),
+      "evotune::attn: grad_o has shape [2, 8, 128, 32] but q has [2, 8, 128, 64] (grad_o must have q's "
+      "shape)");
+  EXPECT_EQ(backward(inputs(tensor("o", q), tensor("lse", rows, "float32"), tensor("grad_o", q, "bfloat16"))),
+            "evotune::attn: grad_o is bfloat16 but q is float16 (the op takes tensors of one dtype)");
+  EXPECT_EQ(backward(inputs(tensor("o", q), tensor("lse", rows), tensor("grad_o", q))),
+            "evotune::attn: lse must be float32 (the forward's row log-sum-exps), got float16");
+  EXPECT_EQ(
+      backward(inputs(tensor("o", q), tensor("lse", {2, 8, 300}, "float32"), tensor("grad_o", q))),
+      "evotune::attn: lse has shape [2, 8, 300] but must be [2, 8, 128] ([batch, heads, sequence] of q, "
+      "as the forward writes it)");
+  EXPECT_EQ(backward(inputs(tensor("o", q), tensor("lse", rows, "float32", "cuda:1"), tensor("grad_o", q))),
+            "evotune::attn: lse is on cuda:1 but q is on cuda:0");
+  EXPECT_EQ(
+      backward(inputs(tensor("o", q), tensor("lse", rows, "float32", "cuda:1"), tensor("grad_o", q)), false),
+      "");
+  EXPECT_EQ(backward({tensor("q", q), tensor("k", kv), tensor("v", {2, 2, 1, 64}), tensor("o", q),
+                      tensor("lse", rows, "float32"), tensor("grad_o", q)}),
+            "evotune::attn: v has shape [2, 2, 1, 64] but k has [2, 2, 300, 64] (v must have k's shape)");
 }
 
 // One op for both dtypes: either is taken, the three tensors of one, and anything else names both.
 TEST(TorchOpChecks, TwoTunedDtypesTakeEitherButNotAMix) {
   auto both = [](const std::vector<TensorView>& tensors) {
-    return evotune_op::check_attention_inputs("evotune::attn", {"float16", "bfloat16"}, tensors, true);
+    return evotune_op::check_attention_inputs("evotune::attn", {"float16", "bfloat16"}, tensors, true, true,
+                                              true);
   };
   const std::vector<std::int64_t> shape{2, 4, 128, 64};
   EXPECT_EQ(both({tensor("q"), tensor("k"), tensor("v")}), "");

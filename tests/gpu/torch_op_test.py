@@ -4,8 +4,10 @@ replayed into a database (no tuning), exported, built with torch.utils.cpp_exten
 build_so.sh (ctypes), and checked against F.scaled_dot_product_attention in fp32 at every tuned shape and two
 untuned ones, inside a CUDA graph and under torch.compile(fullgraph=True), and for its errors: fp32 input, a
 CPU tensor, a non-contiguous tensor, an untuned head dimension and is_causal; and that an empty sequence
-(S = 0) gives an empty output. Its twin <op>_with_lse, both ways: (o, lse) with o the op's own and lse, the
-rows' log-sum-exps [B, H, S] fp32, against torch.logsumexp of the fp32 scores, under torch.compile too.
+(S = 0) gives an empty output. Grouped heads (k and v of HKV heads) and a key length of their own (SKV != S)
+against SDPA with enable_gqa=True. Its twin <op>_with_lse, both ways: (o, lse) with o the op's own and lse,
+the rows' log-sum-exps [B, H, S] fp32, against torch.logsumexp of the fp32 scores, under torch.compile too.
+Exported without backward spaces, a backward pass through either op raises, saying what to export.
 
 Usage: tests/gpu/torch_op_test.py EVOTUNE   (from the repository root). Exit 77: no GPU or no PyTorch."""
 import math
@@ -19,6 +21,7 @@ SPACE = "search_spaces/flash_attn_fwd_wgmma.json"
 TUNED = [(1, 8, 512), (1, 8, 1024), (1, 8, 2048), (1, 8, 4096), (2, 8, 1000), (4, 8, 1024), (8, 8, 512),
          (2, 16, 2048)]
 UNTUNED = [(2, 4, 300), (1, 8, 768)]
+GROUPED = [(2, 8, 2, 512, 512), (1, 8, 1, 300, 700), (2, 16, 2, 1000, 77)]  # B, H, HKV, S, SKV
 TOLERANCE = 0.02  # the space's AbsoluteTolerance
 
 failures = []
@@ -103,6 +106,17 @@ def main():
 
     correct(op, "torch.ops.evotune")
 
+    def grouped(attention, label):
+        for b, h, hkv, s, skv in GROUPED:
+            q = torch.randn(b, h, s, 64, device="cuda", dtype=torch.float16)
+            k, v = (torch.randn(b, hkv, skv, 64, device="cuda", dtype=torch.float16) for _ in range(2))
+            expected = F.scaled_dot_product_attention(q.float(), k.float(), v.float(), enable_gqa=True)
+            worst = (attention(q, k, v).float() - expected).abs().max().item()
+            check(worst <= TOLERANCE, f"{label}: B={b},H={h},HKV={hkv},S={s},SKV={skv} against SDPA(enable_gqa="
+                  f"True): max abs error {worst:.2e}")
+
+    grouped(op, "torch.ops.evotune")
+
     def lse_error(lse, q, k):
         scores = q.float() @ k.float().transpose(-1, -2) / math.sqrt(q.shape[-1])
         return (lse - torch.logsumexp(scores, dim=-1)).abs().max().item()
@@ -172,6 +186,16 @@ def main():
 
     refusals(op, "torch.ops.evotune")
 
+    def no_backward(attention, attention_with_lse, label):
+        q, k, v = (x.requires_grad_() for x in inputs(1, 8, 512))
+        for what, call in [("op", lambda: attention(q, k, v).sum().backward()),
+                           ("(o, lse) op", lambda: attention_with_lse(q, k, v)[0].sum().backward())]:
+            expect_error(call, "has no backward: export the backward spaces beside the forward ones (evotune export "
+                         "FWD_FP16 FWD_BF16 BWD_FP16 BWD_BF16 --torch DIR)",
+                         f"{label}: a backward pass through the {what} exported without backward spaces")
+
+    no_backward(op, getattr(torch.ops.evotune, load.NAME + "_with_lse"), "torch.ops.evotune")
+
     check(prebuilt.wait() == 0, "build_so.sh built the ctypes library")
     if prebuilt.returncode == 0:
         ctypes_op = load.load_prebuilt()
@@ -179,6 +203,8 @@ def main():
         with_lse(getattr(torch.ops.evotune_prebuilt, load.NAME + "_with_lse"), ctypes_op, "ctypes (with lse)")
         empty_sequence(ctypes_op, "ctypes")
         refusals(ctypes_op, "ctypes")
+        grouped(ctypes_op, "ctypes")
+        no_backward(ctypes_op, getattr(torch.ops.evotune_prebuilt, load.NAME + "_with_lse"), "ctypes")
         compiled = torch.compile(lambda q, k, v: ctypes_op(q, k, v), fullgraph=True)
         q, k, v = inputs(2, 4, 300)
         check(error_of(compiled(q, k, v), q, k, v) <= TOLERANCE, "ctypes op under torch.compile(fullgraph=True)")
