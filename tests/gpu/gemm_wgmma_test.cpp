@@ -3,8 +3,10 @@
 // one and two consumer warpgroups, 64- and 128-row warpgroup tiles, every tile width kind, split-K with its
 // reduction, persistent blocks with both raster orders, bias and both activations, D stored from registers
 // and through shared memory with TMA (EPILOGUE), clusters sharing A or B through TMA multicast, fp16 and
-// bf16, M = 1; and the swapped product (SWAP_AB: D's few rows as the wgmma's n) at M = 1, 8, 16, 33, 77 and
-// 128 with the same variety. Skips where the GPU is not compute capability 9.0, which has no wgmma.
+// bf16, M = 1; the swapped product (SWAP_AB: D's few rows as the wgmma's n) at M = 1, 8, 16, 33, 77 and
+// 128 with the same variety; and few tiles: swapped tiles of 48, 80 and 112 rows, split-K in 5 and 6, 112-
+// and 224-column tiles, the LLM table's Seeds. Skips where the GPU is not compute capability 9.0, which has
+// no wgmma.
 #include <gtest/gtest.h>
 
 #include "support/eval_variant.hpp"
@@ -156,6 +158,66 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"M=1,N=4096,K=1024,B_KMAJOR=0,BIAS=1,ACT=2",
              SWAPPED(8, 128, 7,
                      1) ",PERSISTENT=1,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1",
+             "search_spaces/gemm_wgmma_bf16.json"}),
+    case_name);
+
+// Few tiles (issue 24): swapped tiles of 48, 80 and 112 rows (STORE_ROWS 16 in the TMA epilogue), split-K of
+// 5 and 6 slices (empty ones among them, a K tail), both B layouts; 112- and 224-column unswapped tiles (N =
+// 14336 and 28672 in 128 tiles; B [N, K] only), 112 columns shared by a 2 x 1 cluster (56-row halves); and
+// the Seeds the LLM table opens with: swapped 16 x 256 persistent with split-K 8 (at M = 15, whose tails
+// problem, M = 16, keeps the one row of 113 tiles under the SM count split-K needs), one 128-row tile with
+// split-K 4, 128 x 256 in clusters of 2 x 1.
+INSTANTIATE_TEST_SUITE_P(
+    FewTiles, GemmWgmma,
+    ::testing::Values(
+        Case{"M=77,N=5000,K=4096,B_KMAJOR=0",
+             SWAPPED(80, 128, 6,
+                     2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=3,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=77,N=5000,K=4096,B_KMAJOR=1",
+             SWAPPED(80, 128, 6,
+                     2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=3,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=77,N=1000,K=1032,B_KMAJOR=1,BIAS=1,ACT=1",
+             SWAPPED(80, 128, 5,
+                     1) ",PERSISTENT=0,RASTER=1,SWIZZLE=2,SPLIT_K=5,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=90,N=520,K=520,B_KMAJOR=0,BIAS=1",
+             SWAPPED(48, 128, 4,
+                     1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=90,N=1032,K=1000,B_KMAJOR=1",
+             SWAPPED(48, 64, 6,
+                     1) ",PERSISTENT=1,RASTER=1,SWIZZLE=2,SPLIT_K=2,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=2"},
+        Case{"M=200,N=1000,K=264,B_KMAJOR=1,ACT=2",
+             SWAPPED(112, 256, 3,
+                     2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=6,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=200,N=520,K=1000,B_KMAJOR=0",
+             SWAPPED(112, 128, 4,
+                     1) ",PERSISTENT=1,RASTER=0,SWIZZLE=4,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=1,N=4104,K=4096,B_KMAJOR=0,BIAS=1",
+             SWAPPED(8, 128, 6,
+                     1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=6,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=15,N=28672,K=8192,B_KMAJOR=1",
+             SWAPPED(16, 256, 6,
+                     2) ",PERSISTENT=1,RASTER=0,SWIZZLE=1,SPLIT_K=8,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=16,N=4096,K=4096,B_KMAJOR=0",
+             SWAPPED(16, 256, 5,
+                     2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=128,N=14336,K=4096,B_KMAJOR=1",
+             TILE(128, 112, 6,
+                  2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=300,N=1000,K=520,B_KMAJOR=1,BIAS=1,ACT=2",
+             TILE(128, 112, 4,
+                  1) ",PERSISTENT=1,RASTER=1,SWIZZLE=2,SPLIT_K=1,EPILOGUE=0,CLUSTER_M=2,CLUSTER_N=1"},
+        Case{"M=128,N=28672,K=8192,B_KMAJOR=1",
+             TILE(128, 224, 4,
+                  2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=128,N=4096,K=14336,B_KMAJOR=1",
+             TILE(128, 128, 6,
+                  2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=4,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=1024,N=4096,K=4096,B_KMAJOR=0",
+             TILE(128, 256, 4,
+                  2) ",PERSISTENT=1,RASTER=1,SWIZZLE=8,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=2,CLUSTER_N=1"},
+        Case{"M=77,N=5000,K=4096,B_KMAJOR=1",
+             SWAPPED(80, 128, 6,
+                     2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=3,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1",
              "search_spaces/gemm_wgmma_bf16.json"}),
     case_name);
 

@@ -85,8 +85,9 @@ TEST(GemmSpace, SwappedTilesServeFewRowsOnly) {
   for (const char* file : kGemmSpaces) {
     const SearchSpace space = SearchSpace::load(file);
     const auto swapped = [](const Config& config) { return config.at("SWAP_AB") == 1; };
-    // Large M: the configs of the space before SWAP_AB, none swapped.
-    for (const auto& [problem, count] : {std::pair{"B_KMAJOR=0", 17520u}, std::pair{"B_KMAJOR=1", 33900u}}) {
+    // Large M (4096^3): none swapped, and none split (split_k_for_few_tiles), where the space before held
+    // 17520 and 33900 configs with split-K.
+    for (const auto& [problem, count] : {std::pair{"B_KMAJOR=0", 5680u}, std::pair{"B_KMAJOR=1", 10680u}}) {
       const auto configs = space.enumerate(space.resolve_problem(problem), hopper);
       EXPECT_EQ(configs.size(), count) << file << " " << problem;
       EXPECT_EQ(std::count_if(configs.begin(), configs.end(), swapped), 0) << file << " " << problem;
@@ -113,19 +114,68 @@ TEST(GemmSpace, SwappedTilesServeFewRowsOnly) {
         }
       }
     }
-    // M = 77: two swapped tiles of 64 rows, or one of 96.
+    // M = 77: two swapped tiles of 48 or 64 rows, or one of 80, 96 or 112.
     const auto configs = space.enumerate(space.resolve_problem("M=77"), hopper);
     for (const Config& config : configs) {
       if (swapped(config)) {
-        EXPECT_GE(config.at("BLOCK_M"), 64) << canonical_json(config);
+        EXPECT_GE(config.at("BLOCK_M"), 48) << canonical_json(config);
       }
+    }
+    for (const int block_m : {48, 80, 112})
+      EXPECT_TRUE(std::any_of(
+          configs.begin(), configs.end(),
+          [&](const Config& config) { return swapped(config) && config.at("BLOCK_M") == block_m; }))
+          << file << " swapped BLOCK_M " << block_m;
+  }
+}
+
+// Split-K only where the tiles alone leave SMs idle: at M = 77, N = 5000 the swapped 80 x 128 tile (40 tiles)
+// splits K in three (120 blocks), at 4096^3 nothing splits. Swapped tiles take B in either layout.
+TEST(GemmSpace, SplitKOnlyWhereTheTilesLeaveSmsIdle) {
+  const DeviceInfo hopper = offline_device("sm_90");
+  for (const char* file : kGemmSpaces) {
+    const SearchSpace space = SearchSpace::load(file);
+    for (const char* problem : {"M=77,N=5000,K=4096,B_KMAJOR=0", "M=77,N=5000,K=4096,B_KMAJOR=1",
+                                "M=128,N=14336,K=4096,B_KMAJOR=1", "M=4096,N=4096,K=4096,B_KMAJOR=0"}) {
+      const auto sizes = space.resolve_problem(problem);
+      const auto configs = space.enumerate(sizes, hopper);
+      std::size_t split = 0;
+      for (const Config& config : configs) {
+        if (config.at("SPLIT_K") == 1) continue;
+        ++split;
+        const auto tiles = (sizes.at("M") + config.at("BLOCK_M") - 1) / config.at("BLOCK_M") *
+                           ((sizes.at("N") + config.at("BLOCK_N") - 1) / config.at("BLOCK_N"));
+        EXPECT_LT(tiles, hopper.sm_count) << problem << " " << canonical_json(config);
+      }
+      EXPECT_EQ(split == 0, std::string(problem).find("M=4096") == 0) << problem;
+    }
+    for (const char* problem : {"M=77,N=5000,K=4096,B_KMAJOR=0", "M=77,N=5000,K=4096,B_KMAJOR=1"}) {
+      const auto configs = space.enumerate(space.resolve_problem(problem), hopper);
+      EXPECT_TRUE(std::any_of(configs.begin(), configs.end(),
+                              [](const Config& config) {
+                                return config.at("SWAP_AB") == 1 && config.at("BLOCK_M") == 80 &&
+                                       config.at("BLOCK_N") == 128 && config.at("SPLIT_K") == 3;
+                              }))
+          << file << " " << problem;
+    }
+    // 112- and 224-column tiles cut N = 14336 and 28672 into 128 tiles; only B [N, K] is loaded in rows of
+    // any count (B [K, N] in 64-column slabs).
+    for (const auto& [problem, wanted] : {std::pair{"M=128,N=14336,K=4096,B_KMAJOR=1", true},
+                                          std::pair{"M=128,N=14336,K=4096,B_KMAJOR=0", false}}) {
+      const auto configs = space.enumerate(space.resolve_problem(problem), hopper);
+      EXPECT_EQ(std::any_of(configs.begin(), configs.end(),
+                            [](const Config& config) { return config.at("BLOCK_N") == 112; }),
+                wanted)
+          << file << " " << problem;
     }
   }
 }
 
-// The swapped Seeds come first in the file: a small problem opens with them, a large one (whose conditions
-// reject them) with the large-tile seeds it opened with before.
-TEST(GemmSpace, SwappedSeedsOpenSmallProblemsOnly) {
+// The Seeds are ordered so that evolve's first generation (the first four valid ones) holds, for each M of
+// the LLM table, the configs a kernel engineer tries first: swapped tiles with split-K for M = 1 and 16, one
+// 128-row tile with split-K or a width dividing N into about 128 tiles for M = 77 to 128, the 128 x 256 and
+// 256 x 128 persistent tiles for large M (whose conditions reject the small-M seeds).
+TEST(GemmSpace, SeedsOpenEachMBucketWithItsOwn) {
   const DeviceInfo hopper = offline_device("sm_90");
   for (const char* file : kGemmSpaces) {
     const SearchSpace space = SearchSpace::load(file);
@@ -136,25 +186,35 @@ TEST(GemmSpace, SwappedSeedsOpenSmallProblemsOnly) {
         if (valid.size() < 4 && space.check(seed, sizes, hopper).valid) valid.push_back(seed);
       return valid;
     };
-    for (const char* problem : {"M=1,B_KMAJOR=1", "M=16,B_KMAJOR=1", "M=16,B_KMAJOR=0"}) {
+    struct Tile {
+      int block_m, block_n, swap, split_k;
+    };
+    const auto expect_tiles = [&](const char* problem, const std::vector<Tile>& tiles) {
       const auto seeds = first_valid(problem);
-      ASSERT_EQ(seeds.size(), 4u) << file << " " << problem;
-      for (const Config& seed : seeds) EXPECT_EQ(seed.at("SWAP_AB"), 1) << problem << canonical_json(seed);
-    }
-    const auto at_77 = first_valid("M=77,B_KMAJOR=0");
-    ASSERT_EQ(at_77.size(), 4u);
-    EXPECT_EQ(at_77[0].at("SWAP_AB"), 1);
-    EXPECT_EQ(at_77[0].at("BLOCK_M"), 96);
-    for (const char* problem : {"M=4096,B_KMAJOR=1", "M=1024,B_KMAJOR=0"}) {
-      const auto seeds = first_valid(problem);
-      ASSERT_EQ(seeds.size(), 4u) << file << " " << problem;
-      const std::vector<std::pair<int, int>> tiles{{128, 256}, {64, 128}, {256, 128}, {64, 256}};
+      ASSERT_EQ(seeds.size(), tiles.size()) << file << " " << problem;
       for (std::size_t i = 0; i < seeds.size(); ++i) {
-        EXPECT_EQ(seeds[i].at("SWAP_AB"), 0) << problem;
-        EXPECT_EQ(seeds[i].at("BLOCK_M"), tiles[i].first) << problem;
-        EXPECT_EQ(seeds[i].at("BLOCK_N"), tiles[i].second) << problem;
+        EXPECT_EQ(seeds[i].at("BLOCK_M"), tiles[i].block_m) << problem << " " << i;
+        EXPECT_EQ(seeds[i].at("BLOCK_N"), tiles[i].block_n) << problem << " " << i;
+        EXPECT_EQ(seeds[i].at("SWAP_AB"), tiles[i].swap) << problem << " " << i;
+        EXPECT_EQ(seeds[i].at("SPLIT_K"), tiles[i].split_k) << problem << " " << i;
       }
-    }
+    };
+    for (const char* problem : {"M=1,N=4096,K=4096,B_KMAJOR=1", "M=16,N=4096,K=4096,B_KMAJOR=1",
+                                "M=16,N=8192,K=28672,B_KMAJOR=1", "M=16,N=4096,K=4096,B_KMAJOR=0"})
+      expect_tiles(problem, {{16, 128, 1, 4}, {16, 256, 1, 8}, {8, 128, 1, 4}, {16, 128, 1, 2}});
+    // N = 28672: 224 tiles of 128 columns leave no room for split-K; 112 of 256 columns do.
+    expect_tiles("M=16,N=28672,K=8192,B_KMAJOR=1",
+                 {{16, 256, 1, 8}, {16, 256, 1, 1}, {128, 112, 0, 1}, {128, 224, 0, 1}});
+    for (const char* problem : {"M=128,N=4096,K=4096,B_KMAJOR=1", "M=128,N=14336,K=4096,B_KMAJOR=1"})
+      expect_tiles(problem, {{128, 128, 0, 4}, {128, 112, 0, 1}, {128, 224, 0, 1}, {128, 128, 0, 2}});
+    expect_tiles("M=77,N=5000,K=4096,B_KMAJOR=0",
+                 {{128, 128, 0, 4}, {128, 128, 0, 2}, {80, 128, 1, 3}, {128, 256, 0, 1}});
+    for (const char* problem : {"M=4096,B_KMAJOR=1", "M=16384,N=28672,K=8192,B_KMAJOR=1"})
+      expect_tiles(problem, {{128, 112, 0, 1}, {128, 224, 0, 1}, {128, 256, 0, 1}, {256, 128, 0, 1}});
+    for (const char* problem : {"M=1024,B_KMAJOR=0", "M=8192,N=8192,K=8192,B_KMAJOR=0"})
+      expect_tiles(problem, {{128, 256, 0, 1}, {256, 128, 0, 1}, {128, 256, 0, 1}, {128, 256, 0, 1}});
+    const auto large = first_valid("M=8192,N=8192,K=8192,B_KMAJOR=0");
+    EXPECT_EQ(large[3].at("CLUSTER_M"), 2) << "the fourth: 128 x 256 in clusters of 2 x 1 sharing B";
   }
 }
 
@@ -192,6 +252,9 @@ TEST(GemmSpace, TheSwappedStagingBoxTilesTheBlocksRows) {
   EXPECT_EQ(box_rows(32, 128, 1), 32);
   EXPECT_EQ(box_rows(64, 128, 1), 64);
   EXPECT_EQ(box_rows(96, 128, 1), 32);
+  EXPECT_EQ(box_rows(48, 128, 1), 16);
+  EXPECT_EQ(box_rows(80, 128, 1), 16);
+  EXPECT_EQ(box_rows(112, 128, 1), 16);
 }
 
 }  // namespace
