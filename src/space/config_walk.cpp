@@ -83,6 +83,35 @@ bool ConfigWalk::draw_from(std::size_t level, std::mt19937_64& rng, std::uint64_
   return false;
 }
 
+void ConfigWalk::collect_from(std::size_t level, std::vector<std::size_t>& chosen, std::vector<Config>& valid) {
+  if (level == order_.size()) {
+    Config config;
+    for (std::size_t l = 0; l < order_.size(); ++l) {
+      const auto& parameter = parameters_[order_[l]];
+      config[parameter.name] = parameter.values[chosen[l]];
+    }
+    valid.push_back(std::move(config));
+    return;
+  }
+  const std::size_t values = parameters_[order_[level]].values.size();
+  for (std::size_t v = 0; v < values; ++v) {
+    chosen[level] = v;
+    if (level < constrained_) {  // the levels past constrained_ are read by no condition: every value holds
+      set(level, v);
+      if (!holds(level)) continue;
+    }
+    collect_from(level + 1, chosen, valid);
+  }
+}
+
+std::vector<Config> ConfigWalk::every_valid() {
+  std::vector<Config> valid;
+  if (constrained_ == 0 && !holds(0)) return valid;
+  std::vector<std::size_t> chosen(order_.size(), 0);
+  collect_from(0, chosen, valid);
+  return valid;
+}
+
 std::optional<Config> ConfigWalk::draw(std::mt19937_64& rng, std::uint64_t max_steps,
                                        std::optional<std::pair<std::size_t, std::size_t>> pin) {
   max_steps_ = max_steps;

@@ -26,11 +26,15 @@ class ConfigWalk {
   // parameter's value. nullopt when none was found within `max_steps` settings.
   std::optional<Config> draw(std::mt19937_64& rng, std::uint64_t max_steps = 1'000'000,
                              std::optional<std::pair<std::size_t, std::size_t>> pin = std::nullopt);
+  // Every config that passes every condition, dead branches cut as soon as a condition fails: for a space
+  // too large to enumerate candidate by candidate whose valid configs are few (count() first).
+  std::vector<Config> every_valid();
 
  private:
   bool holds(std::size_t level);
   void set(std::size_t level, std::size_t value);
   std::uint64_t count_from(std::size_t level);
+  void collect_from(std::size_t level, std::vector<std::size_t>& chosen, std::vector<Config>& valid);
   bool draw_from(std::size_t level, std::mt19937_64& rng, std::uint64_t& steps,
                  std::vector<std::size_t>& chosen);
 

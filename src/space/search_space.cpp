@@ -249,6 +249,16 @@ std::vector<Config> SearchSpace::sample_valid(std::size_t count, std::uint64_t s
 std::vector<Config> SearchSpace::search_candidates(const Sizes& sizes, const DeviceInfo& device,
                                                    std::uint64_t seed, std::size_t sample) const {
   if (total_configs() <= kEnumerableCandidates) return enumerate(sizes, device);
+  // Few valid configs among many candidates: all of them, walked with the conditions cutting dead branches
+  // (drawing `sample` distinct configs from fewer would draw repeats until it gave up).
+  if (const std::uint64_t valid = count_valid(sizes, device); valid > 0 && valid <= sample) {
+    std::lock_guard lock(impl_->mutex);
+    impl_->model.set_device(device);
+    impl_->model.set_sizes(sizes);
+    const auto& file = impl_->file;
+    return ConfigWalk(file.parameters, file.conditions.size(), !file.expressions.empty(), impl_->model)
+        .every_valid();
+  }
   auto drawn = sample_valid(sample, seed, sizes, device);
   if (drawn.empty())
     throw SpaceError(impl_->file.label + ": no configuration satisfies the conditions for problem " +
