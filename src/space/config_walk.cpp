@@ -83,7 +83,8 @@ bool ConfigWalk::draw_from(std::size_t level, std::mt19937_64& rng, std::uint64_
   return false;
 }
 
-void ConfigWalk::collect_from(std::size_t level, std::vector<std::size_t>& chosen, std::vector<Config>& valid) {
+void ConfigWalk::collect_from(std::size_t level, std::vector<std::size_t>& chosen,
+                              std::vector<Config>& valid) {
   if (level == order_.size()) {
     Config config;
     for (std::size_t l = 0; l < order_.size(); ++l) {
