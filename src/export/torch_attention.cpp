@@ -63,6 +63,16 @@ std::vector<TorchOpForm> forms(const SearchSpace& space, bool differentiable) {
 
 }  // namespace
 
+std::map<std::string, TorchExpression> attention_torch_sizes() {
+  return {{"B", {"q.size(0)", "q.shape[0]"}},
+          {"H", {"q.size(1)", "q.shape[1]"}},
+          {"HKV", {"k.size(1)", "k.shape[1]"}},
+          {"S", {"q.size(2)", "q.shape[2]"}},
+          {"SKV", {"k.size(2)", "k.shape[2]"}},
+          {"D", {"q.size(3)", "q.shape[3]"}},
+          {"CAUSAL", {"is_causal ? 1 : 0", "1 if is_causal else 0"}}};
+}
+
 TorchFamily attention_torch_family() {
   return {
       "attention",
@@ -78,13 +88,7 @@ TorchFamily attention_torch_family() {
        {"V", {"v.data_ptr()", "v"}},
        {"O", {"o.data_ptr()", "o"}},
        {"LSE", {"lse.data_ptr()", "lse"}}},
-      {{"B", {"q.size(0)", "q.shape[0]"}},
-       {"H", {"q.size(1)", "q.shape[1]"}},
-       {"HKV", {"k.size(1)", "k.shape[1]"}},
-       {"S", {"q.size(2)", "q.shape[2]"}},
-       {"SKV", {"k.size(2)", "k.shape[2]"}},
-       {"D", {"q.size(3)", "q.shape[3]"}},
-       {"CAUSAL", {"is_causal ? 1 : 0", "1 if is_causal else 0"}}},
+      attention_torch_sizes(),
       {"LSE"},
       refusal,
       values,

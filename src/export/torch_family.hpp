@@ -70,6 +70,8 @@ DType torch_element_type(const SearchSpace& space);
 // Families' definitions (torch_attention.cpp, torch_attention_backward.cpp, torch_gemm.cpp,
 // torch_decode.cpp).
 TorchFamily attention_torch_family();
+// The attention families' problem sizes from q, k and is_causal (the forward's and the backward's alike).
+std::map<std::string, TorchExpression> attention_torch_sizes();
 TorchFamily attention_backward_torch_family();
 TorchFamily gemm_torch_family();
 TorchFamily decode_torch_family();
