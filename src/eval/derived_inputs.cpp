@@ -16,10 +16,6 @@ namespace {
 
 // What a variant's result says when the space's own kernel failed while preparing its inputs.
 constexpr const char* kNotTheVariant = " (a fault of the space's DerivedInputs kernel, not of the variant)";
-// What the set-up check says before the reason.
-constexpr const char* kSpaceError =
-    "the space's DerivedInputs kernel does not run (an error of the space, "
-    "not of a variant): ";
 
 }  // namespace
 
@@ -113,9 +109,9 @@ void GpuEvaluator::check_derived_inputs() {
   } catch (const Failure& failure) {
     Outcome ignored;
     handle(failure, ignored);  // a sticky fault: the context is reset before the evaluator is thrown away
-    throw Error(std::string(kSpaceError) + failure.message);
+    throw Error(std::string(kDerivedInputsSpaceError) + failure.message);
   } catch (const cuda::CudaError& e) {
-    throw Error(kSpaceError + who + ": " + e.what());
+    throw Error(kDerivedInputsSpaceError + who + ": " + e.what());
   }
 }
 

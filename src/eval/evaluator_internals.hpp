@@ -27,6 +27,10 @@ struct GpuEvaluator::Step {
   std::unique_ptr<KernelArgs> args;  // KernelArgs cannot move: params() points into it
 };
 
+// How an Error begins when the space's DerivedInputs kernel fails at set-up (eval/derived_inputs.cpp).
+inline constexpr const char* kDerivedInputsSpaceError =
+    "the space's DerivedInputs kernel does not run (an error of the space, not of a variant): ";
+
 // The status of a failed driver call made for a variant.
 inline Status status_of(CUresult result) {
   switch (result) {

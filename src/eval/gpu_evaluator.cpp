@@ -110,8 +110,7 @@ void GpuEvaluator::build_state() {
     throw Error("the space's DerivedInputs kernel '" + derived_inputs_->launch.kernel_name +
                 "' does not load: " + e.what());
   } catch (const Failure& failure) {
-    throw Error("the space's DerivedInputs kernel does not run (an error of the space, not of a variant): " +
-                failure.message);
+    throw Error(kDerivedInputsSpaceError + failure.message);
   }
 }
 

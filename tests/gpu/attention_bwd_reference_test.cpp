@@ -26,6 +26,12 @@ struct Case {
   bool forward_inputs = true;  // O and LSE from the forward; false: random O in [-1, 1], LSE in [2, 4]
 };
 
+// The float64 references' shape of a problem of the backward spaces.
+test::AttentionShape shape_of(const Sizes& sizes) {
+  return {sizes.at("B"),   sizes.at("H"), sizes.at("HKV"),        sizes.at("S"),
+          sizes.at("SKV"), sizes.at("D"), sizes.at("CAUSAL") != 0};
+}
+
 class AttentionBwdReference : public ::testing::TestWithParam<Case> {};
 
 TEST_P(AttentionBwdReference, MatchesFloat64OnTheCpu) {
@@ -34,8 +40,7 @@ TEST_P(AttentionBwdReference, MatchesFloat64OnTheCpu) {
   const Sizes sizes = space.resolve_problem(GetParam().problem);
   const cuda::PrimaryContext context(0);
   context.make_current();
-  const test::AttentionShape shape{sizes.at("B"),   sizes.at("H"), sizes.at("HKV"),        sizes.at("S"),
-                                   sizes.at("SKV"), sizes.at("D"), sizes.at("CAUSAL") != 0};
+  const test::AttentionShape shape = shape_of(sizes);
 
   std::mt19937_64 rng(static_cast<std::uint64_t>(shape.s * 31 + shape.skv * 7 + shape.heads));
   std::uniform_real_distribution<double> uniform(-1.0, 1.0), lse_range(2.0, 4.0);
@@ -119,12 +124,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"B=1,H=2,S=77,D=64,CAUSAL=1", kBwdBf16},
                       Case{"B=1,H=8,HKV=2,S=150,SKV=90,D=128,CAUSAL=1", kBwdBf16}),
     [](const ::testing::TestParamInfo<Case>& info) {
-      std::string name = info.param.problem;
-      if (std::string(info.param.space).find("bf16") != std::string::npos) name += "_bf16";
-      if (!info.param.forward_inputs) name += "_any_o_lse";
-      for (char& c : name)
-        if (c == '=' || c == ',') c = '_';
-      return name;
+      return test::problem_case_name(info.param.problem, info.param.space) +
+             (info.param.forward_inputs ? "" : "_any_o_lse");
     });
 
 // The backward spaces' DerivedInputs kernel (kernels/attention/flash_attn_ref_blocked.cu: O and LSE from Q, K
@@ -138,8 +139,7 @@ TEST_P(AttentionBwdDerivedInputs, MatchTheFloat64ForwardOnTheCpu) {
   const Sizes sizes = space.resolve_problem(GetParam().problem);
   const cuda::PrimaryContext context(0);
   context.make_current();
-  const test::AttentionShape shape{sizes.at("B"),   sizes.at("H"), sizes.at("HKV"),        sizes.at("S"),
-                                   sizes.at("SKV"), sizes.at("D"), sizes.at("CAUSAL") != 0};
+  const test::AttentionShape shape = shape_of(sizes);
   std::mt19937_64 rng(static_cast<std::uint64_t>(shape.s * 17 + shape.skv * 5 + shape.heads));
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
   const DType dtype = space.buffers(sizes).front().dtype;
@@ -199,12 +199,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, AttentionBwdDerivedInputs,
                                            Case{"B=1,H=2,S=77,D=64,CAUSAL=1", kBwdBf16},
                                            Case{"B=1,H=8,HKV=2,S=150,SKV=90,D=128,CAUSAL=1", kBwdBf16}),
                          [](const ::testing::TestParamInfo<Case>& info) {
-                           std::string name = info.param.problem;
-                           if (std::string(info.param.space).find("bf16") != std::string::npos)
-                             name += "_bf16";
-                           for (char& c : name)
-                             if (c == '=' || c == ',') c = '_';
-                           return name;
+                           return test::problem_case_name(info.param.problem, info.param.space);
                          });
 
 }  // namespace

@@ -112,12 +112,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"B=1,H=8,HKV=1,S=130,SKV=333,D=128,CAUSAL=0", kWgmma},
         Case{"B=1,H=8,HKV=1,S=300,SKV=40,D=128,CAUSAL=1", kWgmmaBf16}),
     [](const ::testing::TestParamInfo<Case>& info) {
-      std::string name = info.param.problem;
-      if (std::string(info.param.space).find("bf16") != std::string::npos) name += "_bf16";
-      if (std::string(info.param.space).find("wgmma") != std::string::npos) name += "_grouped_ref";
-      for (char& c : name)
-        if (c == '=' || c == ',') c = '_';
-      return name;
+      return test::problem_case_name(info.param.problem, info.param.space) +
+             (std::string(info.param.space).find("wgmma") != std::string::npos ? "_grouped_ref" : "");
     });
 
 }  // namespace

@@ -126,12 +126,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, DecodeReferenceKernel,
                                            Case{"B=6,HKV=1,G=4,SQ=1,SKV=4100,D=128,CAUSAL=0,PAGED=0",
                                                 "search_spaces/decode_attn_bf16.json"}),
                          [](const ::testing::TestParamInfo<Case>& info) {
-                           std::string name = info.param.problem;
-                           if (std::string(info.param.space).find("bf16") != std::string::npos)
-                             name += "_bf16";
-                           for (char& c : name)
-                             if (c == '=' || c == ',') c = '_';
-                           return name;
+                           return test::problem_case_name(info.param.problem, info.param.space);
                          });
 
 }  // namespace

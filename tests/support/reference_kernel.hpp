@@ -96,6 +96,15 @@ inline std::vector<unsigned char> run_reference(
   return outputs.empty() ? std::vector<unsigned char>{} : std::move(outputs.at(output));
 }
 
+// A parameterised reference test's name: the problem ("B=1,H=2,S=77") with '=' and ',' as '_', and "_bf16"
+// when the space is the bf16 one.
+inline std::string problem_case_name(const std::string& problem, const std::string& space) {
+  std::string name = problem + (space.find("bf16") != std::string::npos ? "_bf16" : "");
+  for (char& c : name)
+    if (c == '=' || c == ',') c = '_';
+  return name;
+}
+
 // A vector's bytes, for run_reference.
 template <class T>
 std::vector<unsigned char> as_bytes(const std::vector<T>& values) {
