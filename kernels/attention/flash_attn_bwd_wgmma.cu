@@ -21,7 +21,9 @@
 // Roles of the main kernel, in file order: the schedule of a block's query tiles (Schedule), the Q / dO ring
 // filled by the consumers with cp.async (SelfLoadedRing) or by a producer warpgroup (WARP_SPECIALIZE: with
 // cp.async or, TMA_LOADS, tensor copies; Ring, ProducedRing on sm90::TmaPipeline's barriers), the wgmmas
-// (TileMma), P and dS (Gradients), the dS^T tile (DsTile), the dQ writes (DqWriter), the dK / dV epilogue.
+// (TileMma), P and dS (Gradients), the dS^T tile (DsTile), the dQ writes (DqWriter), the dK / dV epilogue,
+// the consumers' tile loop (consume_tiles; consume_tiles_overlapped with NEXT_TILE_OVERLAP, which issues the
+// next tile's scores before this tile's dQ is written; DS_DOUBLE_BUFFER alternates two dS^T tiles).
 // Tuning parameters and problem sizes arrive as #defines (search_spaces/flash_attn_bwd_wgmma.json); the
 // design notes (layouts, descriptors, fragments, synchronisation, the dQ strategies) are in
 // docs/kernels/attention_bwd.md.
