@@ -21,7 +21,9 @@
 // Roles of the main kernel, in file order: the schedule of a block's query tiles (Schedule), the Q / dO ring
 // filled by the consumers with cp.async (SelfLoadedRing) or by a producer warpgroup (WARP_SPECIALIZE: with
 // cp.async or, TMA_LOADS, tensor copies; Ring, ProducedRing on sm90::TmaPipeline's barriers), the wgmmas
-// (TileMma), P and dS (Gradients), the dS^T tile (DsTile), the dQ writes (DqWriter), the dK / dV epilogue.
+// (TileMma), P and dS (Gradients), the dS^T tile (DsTile), the dQ writes (DqWriter), the dK / dV epilogue,
+// the consumers' tile loop (consume_tiles; consume_tiles_overlapped with NEXT_TILE_OVERLAP, which issues the
+// next tile's scores before this tile's dQ is written; DS_DOUBLE_BUFFER alternates two dS^T tiles).
 // Tuning parameters and problem sizes arrive as #defines (search_spaces/flash_attn_bwd_wgmma.json); the
 // design notes (layouts, descriptors, fragments, synchronisation, the dQ strategies) are in
 // docs/kernels/attention_bwd.md.
@@ -60,6 +62,13 @@ static_assert(false, "TMA_LOADS (0 or 1) must be #defined");
 #ifndef DQ_ATOMIC
 static_assert(false, "DQ_ATOMIC (0, 1 or 2) must be #defined");
 #endif
+// The overlaps added later default to 0, today's schedule, so that a config without them compiles as before.
+#ifndef DS_DOUBLE_BUFFER
+#define DS_DOUBLE_BUFFER 0
+#endif
+#ifndef NEXT_TILE_OVERLAP
+#define NEXT_TILE_OVERLAP 0
+#endif
 
 namespace attn_bwd {
 
@@ -91,7 +100,8 @@ constexpr int THREADS = CONSUMER_THREADS + 128 * WARP_SPECIALIZE;  // the produc
 constexpr int CHUNKS = D / 8;                                      // 16-byte chunks per row of D elements
 constexpr int Q_TILE_BYTES = 2 * BLOCK_M * D;                      // a Q or dO tile
 constexpr int KV_TILE_BYTES = 2 * BLOCK_N * D;                     // the K or V tile
-constexpr int DS_BYTES = 2 * BLOCK_N * BLOCK_M;                    // the dS^T tile
+constexpr int DS_BYTES = 2 * BLOCK_N * BLOCK_M;                    // a dS^T tile
+constexpr int DS_BUFFERS = 1 + DS_DOUBLE_BUFFER;                   // dS^T tiles: tile t writes t % DS_BUFFERS
 constexpr int ROW_BYTES = 4 * BLOCK_M;                             // a tile's LSE (or Dsum) values
 constexpr int ROW_PAD = 128;  // the preprocess pads each head's LSE and Dsum rows to a multiple of this
 // The dQ of a query tile, BLOCK_M x D, is DQ_TOTAL_UNITS = M_CHUNKS x COL_SPLIT units of 64 rows by DQ_N = 64
@@ -112,8 +122,9 @@ constexpr int DQ_STAGE_STRIDE = DQ_N + 8;
 constexpr int DQ_STAGE_BYTES = DQ_ATOMIC == 2 ? WARPGROUPS * 64 * DQ_STAGE_STRIDE * 4 : 0;
 // The space's SMEM_BYTES: the tiles, the producer's mbarriers (64 bytes counted, also before the dQ staging
 // area), the dQ staging area and room to align the tiles to 1024 bytes.
-constexpr int SMEM_BYTES = 2 * KV_TILE_BYTES + STAGES * (2 * Q_TILE_BYTES + 2 * ROW_BYTES) + DS_BYTES +
-                           64 * (WARP_SPECIALIZE || DQ_ATOMIC == 2) + DQ_STAGE_BYTES + 1024;
+constexpr int SMEM_BYTES = 2 * KV_TILE_BYTES + STAGES * (2 * Q_TILE_BYTES + 2 * ROW_BYTES) +
+                           DS_BUFFERS * DS_BYTES + 64 * (WARP_SPECIALIZE || DQ_ATOMIC == 2) + DQ_STAGE_BYTES +
+                           1024;
 // setmaxnreg with a producer and 2 consumer warpgroups (with one the block's 256 threads may use 255
 // registers each anyway): (24 + 2 * 240) * 128 <= 65536.
 constexpr int PRODUCER_REGS = 24;
@@ -128,6 +139,12 @@ static_assert(WARP_SPECIALIZE == 0 || WARP_SPECIALIZE == 1, "WARP_SPECIALIZE is 
 static_assert(TMA_LOADS == 0 || WARP_SPECIALIZE,
               "TMA_LOADS: the producer warpgroup issues the tensor copies");
 static_assert(DQ_ATOMIC >= 0 && DQ_ATOMIC <= 2, "DQ_ATOMIC is 0, 1 or 2");
+static_assert(DS_DOUBLE_BUFFER == 0 || DS_DOUBLE_BUFFER == 1, "DS_DOUBLE_BUFFER is 0 or 1");
+static_assert(NEXT_TILE_OVERLAP >= 0 && NEXT_TILE_OVERLAP <= 2,
+              "NEXT_TILE_OVERLAP is 0, 1 (the next tile's S^T) or 2 (its S^T and dP^T)");
+static_assert(NEXT_TILE_OVERLAP == 0 || (WARP_SPECIALIZE && STAGES == 2 && DQ_UNITS == 1),
+              "NEXT_TILE_OVERLAP acquires the next tile while this one is held (a producer and 2 stages) and "
+              "issues its scores after this tile's only dQ unit");
 static_assert(ROW_PAD % BLOCK_M == 0, "a query tile's LSE and Dsum rows lie inside the padded rows");
 static_assert(!WARP_SPECIALIZE || WARPGROUPS == 1 ||
                   (PRODUCER_REGS + WARPGROUPS * CONSUMER_REGS) * 128 <= 65536,
@@ -153,7 +170,7 @@ struct SharedStorage {
   elem v[BLOCK_N * D];  // V; in the epilogue, the staged dV
   elem q[STAGES][BLOCK_M * D];
   elem dout[STAGES][BLOCK_M * D];
-  elem ds[BLOCK_N * BLOCK_M];
+  elem ds[DS_BUFFERS][BLOCK_N * BLOCK_M];
   float lse[STAGES][BLOCK_M];   // LSE * log2(e) of the tile's rows (+inf past S)
   float dsum[STAGES][BLOCK_M];  // Dsum of the tile's rows (0 past S)
   // WARP_SPECIALIZE only (the space's SMEM_BYTES counts them then; otherwise they lie past it, unused):
@@ -201,7 +218,9 @@ struct Smem {
   __device__ __forceinline__ unsigned dout(int stage) const {
     return base + OFFSET_DO + stage * Q_TILE_BYTES;
   }
-  __device__ __forceinline__ unsigned ds() const { return base + OFFSET_DS; }
+  __device__ __forceinline__ unsigned ds(int buffer = 0) const {
+    return base + OFFSET_DS + buffer * DS_BYTES;
+  }
   __device__ __forceinline__ unsigned lse(int stage) const { return base + OFFSET_LSE + stage * ROW_BYTES; }
   __device__ __forceinline__ unsigned dsum(int stage) const { return base + OFFSET_DSUM + stage * ROW_BYTES; }
   __device__ __forceinline__ unsigned full() const { return base + OFFSET_FULL; }
@@ -223,9 +242,10 @@ __device__ __forceinline__ int swizzled_offset(int row, int chunk) {
 
 // Named barriers (0 is __syncthreads), each over the consumer warpgroups' threads.
 enum class Barrier : int {
-  ds_free = 1,   // every consumer warpgroup's dQ wgmmas of the previous tile (which read dS^T) have completed
-  ds_ready = 2,  // every consumer thread's dS^T of this tile is in shared memory
-  epilogue = 3,  // every consumer warpgroup's wgmmas have completed: K and V may be overwritten
+  ds_free = 1,  // every consumer warpgroup's dQ wgmmas of the previous tile (which read dS^T) have completed
+                // (one dS^T tile only: with two, ds_ready of the previous tile implies it for the one before)
+  ds_ready = 2,   // every consumer thread's dS^T of this tile is in shared memory
+  epilogue = 3,   // every consumer warpgroup's wgmmas have completed: K and V may be overwritten
   warpgroup = 4,  // warpgroup w's own, 4 + w: its staged rows are written
 };
 
@@ -576,8 +596,9 @@ struct TileMma {
   // dQ unit (64 rows of chunk `m_chunk` x DQ_N columns from `col0`) = dS K over the block's BLOCK_N keys. A =
   // dS^T as [K = keys][M = rows] (slab m_chunk), B = K as [K = keys][N = D] from slab col0 / 64, both
   // MN-major: k-step kt reads keys [16 kt, 16 kt + 16), 2048 bytes further.
-  __device__ __forceinline__ void issue_dq(float (&dq_acc)[DQ_N / 2], int m_chunk, int col0) const {
-    const unsigned a_tile = smem.ds() + m_chunk * BLOCK_N * 128;
+  __device__ __forceinline__ void issue_dq(float (&dq_acc)[DQ_N / 2], int m_chunk, int col0,
+                                           int ds_buffer) const {
+    const unsigned a_tile = smem.ds(ds_buffer) + m_chunk * BLOCK_N * 128;
     const unsigned b_tile = smem.k() + (col0 / 64) * BLOCK_N * 128;
 #pragma unroll
     for (int kt = 0; kt < BLOCK_N / 16; ++kt)
@@ -653,14 +674,18 @@ __device__ __forceinline__ void pack(const float (&acc)[BLOCK_M / 2], unsigned (
 // The dS^T tile: every consumer warpgroup's dS^T in shared memory, the A of every warpgroup's dQ wgmmas.
 
 struct DsTile {
-  unsigned char* tile;  // generic address of the dS^T tile
+  unsigned char* tiles;  // generic address of the first dS^T tile (DS_BUFFERS of them, DS_BYTES apart)
 
-  // Waits until no warpgroup's dQ wgmma still reads the previous tile's dS^T, then writes this thread's:
+  // Waits until no warpgroup's dQ wgmma still reads the tile `buffer` (one tile: the previous tile's dS^T;
+  // two: the one before it, whose dQ wgmmas every warpgroup completed before it reached ds_ready of the
+  // previous tile, which this thread has passed, so that no wait is needed), then writes this thread's dS^T:
   // fragment register i of k-step kt holds rows (keys) group + 8 (i % 2) and columns (query rows) 16 kt + 8
   // (i / 2) + 2 quad, + 1 (4 bytes of a 16-byte chunk; the 8 rows of a warp's store hit 8 different chunk
   // positions: no bank conflict). Then makes the writes visible to the async proxy and waits for everyone's.
-  __device__ __forceinline__ void write(const unsigned (&ds_frag)[BLOCK_M / 16][4], const Lane& me) const {
-    sm90::barrier_sync<CONSUMER_THREADS>(Barrier::ds_free);
+  __device__ __forceinline__ void write(const unsigned (&ds_frag)[BLOCK_M / 16][4], const Lane& me,
+                                        int buffer) const {
+    if constexpr (!DS_DOUBLE_BUFFER) sm90::barrier_sync<CONSUMER_THREADS>(Barrier::ds_free);
+    unsigned char* const tile = tiles + buffer * DS_BYTES;
     const int key = me.warpgroup * 64 + me.warp * 16 + me.group;
 #pragma unroll
     for (int kt = 0; kt < BLOCK_M / 16; ++kt)
@@ -795,26 +820,63 @@ __device__ __forceinline__ void store_dkv(elem* dK, elem* dV, const Smem& smem, 
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// A consumer warpgroup: every query tile of the block, then the epilogue.
-
 // RingSupply: ProducedRing (WARP_SPECIALIZE) or SelfLoadedRing, with the same verbs: begin, acquire (the
 // tile's stage is in shared memory and visible to wgmma), release (this warp no longer reads it), drain (no
 // copy in flight before the epilogue writes the K and V tiles).
+
+// What a consumer warpgroup holds for the tiles it walks: its wgmmas, the P / dS math, the dS^T tiles, its
+// first key, and the dK and dV accumulators.
+struct Consumer {
+  TileMma mma;
+  Gradients gradients;
+  DsTile ds_tile;
+  int key0;
+
+  // P^T and dS^T of a tile, packed as the A fragments of dV and dK, from its S^T and dP^T wgmmas, committed
+  // in that order as the last two groups in flight: P^T while dP^T may still run.
+  __device__ __forceinline__ void fragments(float (&s_acc)[BLOCK_M / 2], float (&dp_acc)[BLOCK_M / 2],
+                                            const Smem& smem, int stage, int m0,
+                                            unsigned (&p_frag)[BLOCK_M / 16][4],
+                                            unsigned (&ds_frag)[BLOCK_M / 16][4]) const {
+    sm90::wgmma_wait<1>();  // S^T; dP^T may still run
+    sm90::pin(s_acc);
+    gradients.probabilities(s_acc, smem.at<float>(smem.lse(stage)), key0, m0);
+    sm90::pin(s_acc);
+    sm90::wgmma_wait<0>();
+    sm90::pin(dp_acc);
+    gradients.scores_gradient(s_acc, dp_acc, smem.at<float>(smem.dsum(stage)));
+    pack(s_acc, p_frag);
+    pack(dp_acc, ds_frag);
+  }
+};
+
+// The dQ unit `unit` of this warpgroup: its index among the tile's units and where it lies. DQ_IDLE: the idle
+// warpgroup recomputes unit 0 and does not write it (a wgmma under a branch that differs between warpgroups
+// would make ptxas serialize every wgmma of the kernel).
+struct DqUnit {
+  int index;
+  int m_chunk;
+  int col0;
+
+  static __device__ __forceinline__ DqUnit of(int unit, const Lane& me) {
+    const int index = me.warpgroup + unit * WARPGROUPS;
+    const int computed = DQ_IDLE ? min(index, DQ_TOTAL_UNITS - 1) : index;
+    return {index, computed / COL_SPLIT, (computed % COL_SPLIT) * DQ_N};
+  }
+  __device__ __forceinline__ bool written() const { return !DQ_IDLE || index < DQ_TOTAL_UNITS; }
+};
+
+// NEXT_TILE_OVERLAP 0: each tile's S^T and dP^T are issued once the tile is acquired; the tensor cores wait
+// for P^T, and for dQ's writes to global memory at the end of the tile.
 template <typename RingSupply>
-__device__ __forceinline__ void consume(const RingSupply& ring, const Smem& smem, const Schedule& schedule,
-                                        const DqWriter& dq_writer, elem* dK, elem* dV, float scale,
-                                        const Lane& me) {
-  const TileMma mma{smem, me.warpgroup};
-  const Gradients gradients{scale * kLog2e, schedule.SKV, schedule.causal_offset(), me};
-  const DsTile ds_tile{smem.at<unsigned char>(smem.ds())};
-  const int key0 = schedule.n0 + me.warpgroup * 64;
-  float dk_acc[D / 2], dv_acc[D / 2];
-  clear(dk_acc);
-  clear(dv_acc);
-  ring.begin();
+__device__ __forceinline__ void consume_tiles(const RingSupply& ring, const Consumer& consumer,
+                                              const Smem& smem, const Schedule& schedule,
+                                              const DqWriter& dq_writer, float (&dk_acc)[D / 2],
+                                              float (&dv_acc)[D / 2], const Lane& me) {
   for (int t = 0; t < schedule.tiles; ++t) {
     const QueryTile tile = schedule.tile(t);
     const int stage = t % STAGES;
+    const int ds_buffer = t % DS_BUFFERS;
     ring.acquire(t);
     unsigned p_frag[BLOCK_M / 16][4], ds_frag[BLOCK_M / 16][4];
     {
@@ -822,39 +884,26 @@ __device__ __forceinline__ void consume(const RingSupply& ring, const Smem& smem
       clear(s_acc);
       clear(dp_acc);
       sm90::wgmma_fence();
-      mma.issue_s(s_acc, stage);
+      consumer.mma.issue_s(s_acc, stage);
       sm90::wgmma_commit();
-      mma.issue_dp(dp_acc, stage);
+      consumer.mma.issue_dp(dp_acc, stage);
       sm90::wgmma_commit();
-      sm90::wgmma_wait<1>();  // S^T; dP^T may still run
-      sm90::pin(s_acc);
-      gradients.probabilities(s_acc, smem.at<float>(smem.lse(stage)), key0, tile.m0);
-      sm90::pin(s_acc);
-      sm90::wgmma_wait<0>();
-      sm90::pin(dp_acc);
-      gradients.scores_gradient(s_acc, dp_acc, smem.at<float>(smem.dsum(stage)));
-      pack(s_acc, p_frag);
-      pack(dp_acc, ds_frag);
+      consumer.fragments(s_acc, dp_acc, smem, stage, tile.m0, p_frag, ds_frag);
     }
     sm90::pin(dv_acc);
     sm90::pin(dk_acc);
     sm90::wgmma_fence();
-    mma.issue_dv(dv_acc, p_frag, stage);
-    mma.issue_dk(dk_acc, ds_frag, stage);
+    consumer.mma.issue_dv(dv_acc, p_frag, stage);
+    consumer.mma.issue_dk(dk_acc, ds_frag, stage);
     sm90::wgmma_commit();
-    ds_tile.write(ds_frag, me);
+    consumer.ds_tile.write(ds_frag, me, ds_buffer);
 #pragma unroll
     for (int unit = 0; unit < DQ_UNITS; ++unit) {
-      // DQ_IDLE: the idle warpgroup recomputes unit 0 and does not write it (a wgmma under a branch that
-      // differs between warpgroups would make ptxas serialize every wgmma of the kernel).
-      const int index = me.warpgroup + unit * WARPGROUPS;
-      const int computed = DQ_IDLE ? min(index, DQ_TOTAL_UNITS - 1) : index;
-      const int m_chunk = computed / COL_SPLIT;
-      const int col0 = (computed % COL_SPLIT) * DQ_N;
+      const DqUnit dq = DqUnit::of(unit, me);
       float dq_acc[DQ_N / 2];
       clear(dq_acc);
       sm90::wgmma_fence();
-      mma.issue_dq(dq_acc, m_chunk, col0);
+      consumer.mma.issue_dq(dq_acc, dq.m_chunk, dq.col0, ds_buffer);
       sm90::wgmma_commit();
       if (unit == 0) {
         sm90::wgmma_wait<1>();  // dV and dK: the stage's Q and dO are no longer read
@@ -869,9 +918,107 @@ __device__ __forceinline__ void consume(const RingSupply& ring, const Smem& smem
       }
       sm90::wgmma_wait<0>();
       sm90::pin(dq_acc);
-      if (!DQ_IDLE || index < DQ_TOTAL_UNITS) dq_writer.write(dq_acc, tile, m_chunk, col0, me);
+      if (dq.written()) dq_writer.write(dq_acc, tile, dq.m_chunk, dq.col0, me);
     }
   }
+}
+
+// NEXT_TILE_OVERLAP 1 or 2 (a producer, 2 stages, one dQ unit a warpgroup): right after this tile's dQ
+// wgmma, the next tile is acquired and its S^T (1), or S^T and dP^T (2), issued, so that the tensor cores
+// compute them while this warpgroup releases the stage and writes dQ (atomics, stores or staging rows);
+// with 1, the next tile's dP^T is issued at its start, and runs while P^T is computed, as before. The last
+// tile issues its "next" scores on its own stage and K, which nothing refills then, and they are waited for
+// before the epilogue overwrites K (one S^T, or S^T and dP^T, a block computes for nothing: a wgmma under a
+// branch would make ptxas serialize them all). The scores' accumulators live across the tiles.
+template <typename RingSupply>
+__device__ __forceinline__ void consume_tiles_overlapped(const RingSupply& ring, const Consumer& consumer,
+                                                         const Smem& smem, const Schedule& schedule,
+                                                         const DqWriter& dq_writer, float (&dk_acc)[D / 2],
+                                                         float (&dv_acc)[D / 2], const Lane& me) {
+  constexpr bool BOTH = NEXT_TILE_OVERLAP == 2;
+  float s_acc[BLOCK_M / 2], dp_acc[BLOCK_M / 2];
+  if (schedule.tiles > 0) ring.acquire(0);
+  clear(s_acc);
+  clear(dp_acc);
+  sm90::wgmma_fence();
+  consumer.mma.issue_s(s_acc, 0);
+  sm90::wgmma_commit();
+  if constexpr (BOTH) {
+    consumer.mma.issue_dp(dp_acc, 0);
+    sm90::wgmma_commit();
+  }
+  const DqUnit dq = DqUnit::of(0, me);
+  for (int t = 0; t < schedule.tiles; ++t) {
+    const QueryTile tile = schedule.tile(t);
+    const int stage = t % STAGES;
+    const int ds_buffer = t % DS_BUFFERS;
+    if constexpr (!BOTH) {
+      clear(dp_acc);
+      sm90::wgmma_fence();
+      consumer.mma.issue_dp(dp_acc, stage);
+      sm90::wgmma_commit();
+    }
+    unsigned p_frag[BLOCK_M / 16][4], ds_frag[BLOCK_M / 16][4];
+    consumer.fragments(s_acc, dp_acc, smem, stage, tile.m0, p_frag, ds_frag);
+    sm90::pin(dv_acc);
+    sm90::pin(dk_acc);
+    sm90::wgmma_fence();
+    consumer.mma.issue_dv(dv_acc, p_frag, stage);
+    consumer.mma.issue_dk(dk_acc, ds_frag, stage);
+    sm90::wgmma_commit();
+    consumer.ds_tile.write(ds_frag, me, ds_buffer);
+    float dq_acc[DQ_N / 2];
+    clear(dq_acc);
+    sm90::wgmma_fence();
+    consumer.mma.issue_dq(dq_acc, dq.m_chunk, dq.col0, ds_buffer);
+    sm90::wgmma_commit();
+    // The next tile's scores (the last tile's: on its own stage, unused).
+    const bool more = t + 1 < schedule.tiles;
+    if (more) ring.acquire(t + 1);
+    const int next_stage = more ? (t + 1) % STAGES : stage;
+    clear(s_acc);
+    if constexpr (BOTH) clear(dp_acc);
+    sm90::wgmma_fence();
+    consumer.mma.issue_s(s_acc, next_stage);
+    sm90::wgmma_commit();
+    if constexpr (BOTH) {
+      consumer.mma.issue_dp(dp_acc, next_stage);
+      sm90::wgmma_commit();
+    }
+    sm90::wgmma_wait<NEXT_TILE_OVERLAP + 1>();  // dV and dK: the stage's Q and dO are no longer read
+    sm90::pin(dv_acc);
+    sm90::pin(dk_acc);
+#pragma unroll
+    for (int kt = 0; kt < BLOCK_M / 16; ++kt) {
+      sm90::pin(p_frag[kt]);  // read by the wgmmas until the wait
+      sm90::pin(ds_frag[kt]);
+    }
+    ring.release(t);
+    sm90::wgmma_wait<NEXT_TILE_OVERLAP>();  // the dQ unit; the next scores may still run
+    sm90::pin(dq_acc);
+    if (dq.written()) dq_writer.write(dq_acc, tile, dq.m_chunk, dq.col0, me);
+  }
+  sm90::wgmma_wait<0>();  // the last (unused) scores read K, which the epilogue overwrites
+  sm90::pin(s_acc);
+  sm90::pin(dp_acc);
+}
+
+// A consumer warpgroup: every query tile of the block, then the epilogue.
+template <typename RingSupply>
+__device__ __forceinline__ void consume(const RingSupply& ring, const Smem& smem, const Schedule& schedule,
+                                        const DqWriter& dq_writer, elem* dK, elem* dV, float scale,
+                                        const Lane& me) {
+  const Consumer consumer{TileMma{smem, me.warpgroup},
+                          Gradients{scale * kLog2e, schedule.SKV, schedule.causal_offset(), me},
+                          DsTile{smem.at<unsigned char>(smem.ds())}, schedule.n0 + me.warpgroup * 64};
+  float dk_acc[D / 2], dv_acc[D / 2];
+  clear(dk_acc);
+  clear(dv_acc);
+  ring.begin();
+  if constexpr (NEXT_TILE_OVERLAP)
+    consume_tiles_overlapped(ring, consumer, smem, schedule, dq_writer, dk_acc, dv_acc, me);
+  else
+    consume_tiles(ring, consumer, smem, schedule, dq_writer, dk_acc, dv_acc, me);
   ring.drain();
   dq_writer.finish();
   store_dkv(dK, dV, smem, schedule, dk_acc, dv_acc, scale, me);

@@ -141,5 +141,49 @@ INSTANTIATE_TEST_SUITE_P(
                            kBf16}),
     case_name);
 
+// The overlaps: DS_DOUBLE_BUFFER (two dS^T tiles, one barrier a tile) on every loading path;
+// NEXT_TILE_OVERLAP 1 (the next tile's S^T issued before this tile's dQ is written) and 2 (its dP^T too) with
+// a producer and 2 stages; each with odd lengths, causal, grouped heads, both head dimensions, every dQ
+// strategy, both dtypes, and S = 1 (a block's single tile, whose "next" scores are computed on its own stage
+// and never used). A wrong stage or dS^T buffer shows as a wrong dQ (or dK, dV); a wrong wgmma group count as
+// wrong P or dS (all outputs); a ring misstep as a timeout.
+INSTANTIATE_TEST_SUITE_P(
+    Overlapped, AttentionBwdWgmma,
+    ::testing::Values(
+        Case{"B=1,H=2,S=77,D=64,CAUSAL=0", "BLOCK_M=64,BLOCK_N=64,STAGES=1,DQ_ATOMIC=1,DS_DOUBLE_BUFFER=1"},
+        Case{"B=2,H=2,S=513,D=128,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,DQ_ATOMIC=0,DS_DOUBLE_BUFFER=1"},
+        Case{"B=2,H=4,S=1000,D=128,CAUSAL=0",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,DS_DOUBLE_BUFFER=1"},
+        Case{"B=2,H=4,S=1000,D=128,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,NEXT_TILE_OVERLAP=1"},
+        Case{"B=2,H=2,S=513,D=64,CAUSAL=0",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,DQ_ATOMIC=1,NEXT_TILE_OVERLAP=1"},
+        Case{
+            "B=1,H=1,S=1,D=64,CAUSAL=1",
+            "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=1,NEXT_TILE_OVERLAP=1"},
+        Case{"B=2,H=8,HKV=2,S=333,SKV=2049,D=128,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=0,DS_DOUBLE_BUFFER=1,"
+             "NEXT_TILE_OVERLAP=1"},
+        Case{"B=1,H=8,HKV=1,S=513,SKV=130,D=64,CAUSAL=1",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=1,DS_DOUBLE_BUFFER=1,"
+             "NEXT_TILE_OVERLAP=1"},
+        Case{"B=2,H=4,S=1000,D=64,CAUSAL=0",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,DS_DOUBLE_BUFFER=1,"
+             "NEXT_TILE_OVERLAP=1"},
+        Case{"B=2,H=4,HKV=2,S=1000,SKV=777,D=64,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=1,NEXT_TILE_OVERLAP=2"},
+        Case{"B=1,H=2,S=77,D=64,CAUSAL=0",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,DQ_ATOMIC=2,DS_DOUBLE_BUFFER=1,NEXT_TILE_"
+             "OVERLAP=2"},
+        Case{"B=2,H=4,S=700,D=64,CAUSAL=1",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,DS_DOUBLE_BUFFER=1,"
+             "NEXT_TILE_OVERLAP=1",
+             kBf16},
+        Case{"B=1,H=8,HKV=2,S=513,SKV=200,D=128,CAUSAL=0",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=1,NEXT_TILE_OVERLAP=1",
+             kBf16}),
+    case_name);
+
 }  // namespace
 }  // namespace evotune

@@ -25,25 +25,89 @@ size_t count_if(const std::vector<Config>& configs, Keep keep) {
   return static_cast<size_t>(std::count_if(configs.begin(), configs.end(), keep));
 }
 
-Config config(int block_m, int block_n, int stages, int specialize, int tma, int atomic) {
-  return {{"BLOCK_M", block_m}, {"BLOCK_N", block_n}, {"STAGES", stages}, {"WARP_SPECIALIZE", specialize},
-          {"TMA_LOADS", tma},   {"DQ_ATOMIC", atomic}};
+Config config(int block_m, int block_n, int stages, int specialize, int tma, int atomic, int ds_double = 0,
+              int next_overlap = 0) {
+  return {{"BLOCK_M", block_m},
+          {"BLOCK_N", block_n},
+          {"STAGES", stages},
+          {"WARP_SPECIALIZE", specialize},
+          {"TMA_LOADS", tma},
+          {"DQ_ATOMIC", atomic},
+          {"DS_DOUBLE_BUFFER", ds_double},
+          {"NEXT_TILE_OVERLAP", next_overlap}};
 }
+
+// Neither overlap: the configs the space had before DS_DOUBLE_BUFFER and NEXT_TILE_OVERLAP.
+bool plain(const Config& c) { return !c.at("DS_DOUBLE_BUFFER") && !c.at("NEXT_TILE_OVERLAP"); }
 
 // D = 128: BLOCK_M 64 only (2 x 64 S^T / dP^T and 2 x 64 dK / dV accumulators), with every tile width, stage
 // count, loading mode (self-loaded, cp.async producer, TMA producer) and dQ strategy (partials, atomics, bulk
 // reduce-adds): 2 x 2 x 3 x 3 = 36. D = 64: those 36 with BLOCK_M 64, and BLOCK_M 128 only as
-// FlashAttention-3 has it (BLOCK_N 128, a producer): 2 stages x 2 loaders x 3 strategies = 12.
+// FlashAttention-3 has it (BLOCK_N 128, a producer): 2 stages x 2 loaders x 3 strategies = 12. The overlaps
+// (see OverlapsPruneAsIntended): D = 64, BLOCK_M 64: each of the 36 with either dS^T buffering (72), and the
+// 12 with a producer and 2 stages also with NEXT_TILE_OVERLAP 1 and 2 (48 more); BLOCK_M 128: the 12 plain,
+// and the 6 with 2 stages with NEXT_TILE_OVERLAP 1 and either buffering (12 more): 144. D = 128: the 36 with
+// either buffering (72), and the 6 with BLOCK_N 128, a producer and 2 stages with NEXT_TILE_OVERLAP 1 and
+// either buffering (12 more): 84.
 TEST(AttentionBwdSpace, ValidCountsOnHopper) {
   for (const char* file : {kBwd, kBwdBf16}) {
     const SearchSpace space = SearchSpace::load(file);
     EXPECT_EQ(space.arch_suffix(), "a");
-    EXPECT_EQ(space.total_configs(), 96u);
-    for (const char* problem : {"D=64", "D=64,CAUSAL=1"})
-      EXPECT_EQ(valid(space, problem).size(), 48u) << problem;
-    for (const char* problem : {"D=128", "D=128,CAUSAL=1"})
-      EXPECT_EQ(valid(space, problem).size(), 36u) << problem;
+    EXPECT_EQ(space.total_configs(), 96u * 2 * 3);
+    for (const char* problem : {"D=64", "D=64,CAUSAL=1"}) {
+      EXPECT_EQ(valid(space, problem).size(), 144u) << problem;
+      EXPECT_EQ(count_if(valid(space, problem), plain), 48u) << problem;
+    }
+    for (const char* problem : {"D=128", "D=128,CAUSAL=1"}) {
+      EXPECT_EQ(valid(space, problem).size(), 84u) << problem;
+      EXPECT_EQ(count_if(valid(space, problem), plain), 36u) << problem;
+    }
   }
+}
+
+// NEXT_TILE_OVERLAP only with a producer, 2 stages and one dQ unit a warpgroup, 2 only where the next S^T and
+// dP^T fit the registers beside dK, dV and the dQ unit (D = 64 with 64-row tiles); DS_DOUBLE_BUFFER with
+// 128-row tiles only in the overlapped loop (the plain one spills).
+TEST(AttentionBwdSpace, OverlapsPruneAsIntended) {
+  const SearchSpace space = SearchSpace::load(kBwd);
+  for (const char* problem : {"D=64", "D=128", "D=64,CAUSAL=1", "D=128,CAUSAL=1"}) {
+    const auto configs = valid(space, problem);
+    EXPECT_EQ(count_if(configs,
+                       [](const Config& c) {
+                         return c.at("NEXT_TILE_OVERLAP") &&
+                                (!c.at("WARP_SPECIALIZE") || c.at("STAGES") != 2);
+                       }),
+              0u)
+        << problem << ": the next tile acquired without a producer's two stages";
+    EXPECT_EQ(count_if(configs,
+                       [](const Config& c) {
+                         return c.at("DS_DOUBLE_BUFFER") && c.at("BLOCK_M") == 128 &&
+                                !c.at("NEXT_TILE_OVERLAP");
+                       }),
+              0u)
+        << problem << ": two dS^T tiles in the plain loop with 128-row tiles";
+  }
+  const auto d64 = valid(space, "D=64");
+  const auto d128 = valid(space, "D=128");
+  const auto overlap = [](int value) {
+    return [value](const Config& c) { return c.at("NEXT_TILE_OVERLAP") == value; };
+  };
+  // D = 64: 64-row tiles, 2 widths x 2 loaders x 3 strategies x 2 bufferings with 1 and with 2; 128-row
+  // tiles, 2 loaders x 3 strategies x 2 bufferings with 1.
+  EXPECT_EQ(count_if(d64, overlap(1)), 24u + 12u);
+  EXPECT_EQ(count_if(d64, overlap(2)), 24u);
+  EXPECT_EQ(
+      count_if(d64, [](const Config& c) { return c.at("NEXT_TILE_OVERLAP") == 2 && c.at("BLOCK_M") != 64; }),
+      0u);
+  // D = 128: two dQ units a tile, so BLOCK_N 128 only (one a warpgroup): 2 loaders x 3 strategies x 2
+  // bufferings; never 2.
+  EXPECT_EQ(count_if(d128, overlap(1)), 12u);
+  EXPECT_EQ(
+      count_if(d128, [](const Config& c) { return c.at("NEXT_TILE_OVERLAP") && c.at("BLOCK_N") == 64; }), 0u);
+  EXPECT_EQ(count_if(d128, overlap(2)), 0u);
+  EXPECT_EQ(count_if(d64, [](const Config& c) { return c.at("DS_DOUBLE_BUFFER") == 1; }),
+            36u + 12u + 12u + 6u);
+  EXPECT_EQ(count_if(d128, [](const Config& c) { return c.at("DS_DOUBLE_BUFFER") == 1; }), 36u + 6u);
 }
 
 TEST(AttentionBwdSpace, ConditionsPruneAsIntended) {
@@ -53,8 +117,9 @@ TEST(AttentionBwdSpace, ConditionsPruneAsIntended) {
     EXPECT_EQ(
         count_if(configs, [](const Config& c) { return c.at("TMA_LOADS") && !c.at("WARP_SPECIALIZE"); }), 0u)
         << problem << ": TMA without a producer";
-    // BLOCK_M 64: every other parameter's every value (36).
-    EXPECT_EQ(count_if(configs, [](const Config& c) { return c.at("BLOCK_M") == 64; }), 36u) << problem;
+    // BLOCK_M 64: every other parameter's every value (36), without the overlaps.
+    EXPECT_EQ(count_if(configs, [](const Config& c) { return plain(c) && c.at("BLOCK_M") == 64; }), 36u)
+        << problem;
   }
   EXPECT_EQ(count_if(valid(space, "D=128"), [](const Config& c) { return c.at("BLOCK_M") == 128; }), 0u);
   const auto d64 = valid(space, "D=64");
@@ -69,11 +134,11 @@ TEST(AttentionBwdSpace, ConditionsPruneAsIntended) {
   // within it.
   const auto large = valid(space, "B=8,H=32,S=8192,D=128");
   EXPECT_EQ(count_if(large, [](const Config& c) { return c.at("DQ_ATOMIC") == 0; }), 0u);
-  EXPECT_EQ(count_if(large, [](const Config& c) { return c.at("DQ_ATOMIC") == 1; }), 12u);
-  EXPECT_EQ(count_if(large, [](const Config& c) { return c.at("DQ_ATOMIC") == 2; }), 12u);
-  EXPECT_EQ(
-      count_if(valid(space, "B=1,H=8,S=4096,D=128"), [](const Config& c) { return c.at("DQ_ATOMIC") == 0; }),
-      12u);
+  EXPECT_EQ(count_if(large, [](const Config& c) { return plain(c) && c.at("DQ_ATOMIC") == 1; }), 12u);
+  EXPECT_EQ(count_if(large, [](const Config& c) { return plain(c) && c.at("DQ_ATOMIC") == 2; }), 12u);
+  EXPECT_EQ(count_if(valid(space, "B=1,H=8,S=4096,D=128"),
+                     [](const Config& c) { return plain(c) && c.at("DQ_ATOMIC") == 0; }),
+            12u);
 }
 
 // FlashAttention-3's backward tiles (D = 128: 64 query rows by 128 keys, D = 64: 128 by 128, two consumer
@@ -92,6 +157,21 @@ TEST(AttentionBwdSpace, FlashAttention3TilesAreValid) {
   EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(128, 128, 2, 1, 1, 1)), seeds.end());
   EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(64, 128, 2, 1, 1, 2)), seeds.end());
   EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(128, 128, 2, 1, 1, 2)), seeds.end());
+  // The overlaps on FlashAttention-3's tiles: valid, and seeds with both dQ atomic strategies.
+  for (const int atomic : {0, 1, 2}) {
+    EXPECT_NE(std::find(d128.begin(), d128.end(), config(64, 128, 2, 1, 1, atomic, 1, 1)), d128.end())
+        << atomic;
+    EXPECT_NE(std::find(d64.begin(), d64.end(), config(128, 128, 2, 1, 1, atomic, 1, 1)), d64.end())
+        << atomic;
+  }
+  for (const int atomic : {1, 2}) {
+    EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(64, 128, 2, 1, 1, atomic, 1, 1)), seeds.end());
+    EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(128, 128, 2, 1, 1, atomic, 1, 1)), seeds.end());
+  }
+  // Every seed is valid for one of the head dimensions.
+  for (const Config& seed : seeds)
+    EXPECT_TRUE(std::find(d128.begin(), d128.end(), seed) != d128.end() ||
+                std::find(d64.begin(), d64.end(), seed) != d64.end());
 }
 
 // Preprocess, main kernel, conversion; the main kernel's grid is a block per BLOCK_N keys of each K/V head of
