@@ -102,12 +102,14 @@ TEST(ExportDispatch, TheTemplatesOwnHeadersAreInlinedOnce) {
   // EPILOGUE 2's arrival counters (FillType Zero) are cleared on the stream before its launch, every call;
   // only that variant's dispatch clears anything.
   EXPECT_TRUE(once("    arrivals_bytes = size_t(count) * sizeof(int);\n"));
-  const auto cleared = text.find(
+  const std::string clearing =
       "  if (arrivals_bytes > 0) {\n    const cudaError_t cleared = cudaMemsetAsync(arrivals, 0, "
       "arrivals_bytes, "
-      "stream);\n    if (cleared != cudaSuccess) return cleared;\n  }\n");
+      "stream);\n    if (cleared != cudaSuccess) return cleared;\n  }\n";
+  const auto cleared = text.find(clearing);
   ASSERT_NE(cleared, std::string::npos);
-  EXPECT_EQ(text.find("cudaMemsetAsync", cleared + 1), std::string::npos);
+  EXPECT_EQ(text.find("cudaMemsetAsync"), cleared + clearing.find("cudaMemsetAsync")) << "the first";
+  EXPECT_EQ(text.find("cudaMemsetAsync", cleared + clearing.size()), std::string::npos) << "and the only one";
   EXPECT_NE(text.find("cudaLaunchKernelEx", cleared), std::string::npos) << "the launch after the clearing";
   if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
   const testing::TempSpaces folder;
