@@ -33,7 +33,8 @@
 //                         consumers' epilogue)
 //   RASTER, SWIZZLE       tile order (sm90::raster_tile): bands of SWIZZLE tiles across N (RASTER 0) or M (1)
 //   SPLIT_K               1, or slices of the k steps: each writes fp32 partial sums to the scratch `partial`
-//                         [SPLIT_K][M][N] and gemm_splitk_reduce adds them, with the bias and activation
+//                         [SPLIT_K][M][N], and gemm_splitk_reduce adds them, with the bias and activation
+//                         (EPILOGUE 0), or the last slice of each tile to finish adds them (EPILOGUE 2)
 //   CLUSTER_M, CLUSTER_N  thread-block clusters of 2 x 1 (two row tiles sharing B) or 1 x 2 (two column tiles
 //                         sharing A), or 1 x 1: each block loads half of the shared operand with TMA
 //                         multicast into both (below)
@@ -43,7 +44,14 @@
 //                         rows and columns past M and N are clipped), so the stores drain while the next
 //                         tile's k loop runs. A box is 64 rows of an m64 atom unswapped; swapped, an atom's
 //                         64 columns of D by STORE_ROWS of its BLOCK_M rows (the largest of 64, 32, 16, 8
-//                         dividing BLOCK_M)
+//                         dividing BLOCK_M); 2 (SPLIT_K > 1): split-K reduced in the kernel, no second
+//                         launch: each consumer warp stores its slice's partial sums, then counts itself in
+//                         its own counter of the zeroed scratch `arrivals` (one int a warp of each tile, its
+//                         atomicAdd after a __threadfence); the warp that arrives last, SPLIT_K - 1 before
+//                         it, reads the other slices' sums of its elements (through L2), adds all SPLIT_K in
+//                         slice order (so the result does not depend on which slice came last) and stores D
+//                         with the bias and activation from registers. A warp owns the same elements of D in
+//                         every slice, so warps need no other synchronisation
 // Clusters: the two blocks of a cluster compute adjacent tiles (a cluster tile of the raster order) in step.
 // Block rank r loads its own tile of the operand they do not share and rows [r, r + 1) / 2 of the shared one
 // (the map's box is half the tile, whole 8-row swizzle atoms; B row-major: every other 64-column slab) with
@@ -156,7 +164,8 @@ static_assert(STAGES >= 2 && STAGES <= 8, "STAGES is 2..8");
 static_assert(M_ATOMS * MMA_N / 2 <= 128, "the accumulators must leave room in 232 (or 255) registers");
 static_assert(SPLIT_K >= 1, "SPLIT_K >= 1");
 static_assert(ACT >= 0 && ACT <= 2, "ACT is 0, 1 or 2");
-static_assert(EPILOGUE == 0 || SPLIT_K == 1, "split-K's partial sums are stored from registers");
+static_assert(EPILOGUE != 1 || SPLIT_K == 1, "split-K's partial sums are stored from registers");
+static_assert(EPILOGUE != 2 || SPLIT_K > 1, "EPILOGUE 2 reduces split-K's slices in the kernel");
 constexpr int CLUSTER = CLUSTER_M * CLUSTER_N;
 static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters of 1 x 1, 2 x 1 or 1 x 2 blocks");
 static_assert(CLUSTER_M == 1 || B_KMAJOR || (BLOCK_N / 64) % 2 == 0,
@@ -178,7 +187,7 @@ constexpr int STORE_ROWS = !SWAP_AB || BLOCK_M % 64 == 0 ? 64
                            : BLOCK_M % 32 == 0           ? 32
                            : BLOCK_M % 16 == 0           ? 16
                                                          : 8;
-static_assert(BLOCK_N % STAGING_COLS == 0 || EPILOGUE == 0, "the TMA epilogue stores whole 128-byte boxes");
+static_assert(BLOCK_N % STAGING_COLS == 0 || EPILOGUE != 1, "the TMA epilogue stores whole 128-byte boxes");
 
 // Named barriers (0 is __syncthreads): each consumer warpgroup's own, for its epilogue's staging tile.
 enum class Barrier : int { epilogue_first = 1 };
@@ -188,7 +197,7 @@ struct SharedStorage {
   elem a[STAGES][BLOCK_M * BLOCK_K];
   elem b[STAGES][BLOCK_N * BLOCK_K];
   // EPILOGUE 1: two staging boxes per consumer warpgroup (a one-element array otherwise)
-  unsigned char staging[EPILOGUE ? CONSUMER_WARPGROUPS * 2 * STAGING_BYTES : 1024];
+  unsigned char staging[EPILOGUE == 1 ? CONSUMER_WARPGROUPS * 2 * STAGING_BYTES : 1024];
   unsigned long long full[STAGES];
   unsigned long long empty[STAGES];
 };
@@ -439,6 +448,61 @@ __device__ __forceinline__ void store_tile(const float (&acc)[M_ATOMS][MMA_N / 2
   }
 }
 
+// Calls f(mi, i, row, col) for each of this thread's accumulators acc[mi][i] that lies inside D (the layout
+// store_rows and store_columns store), the warpgroup's part of the tile cornered at row m0, column n0 of D.
+template <typename F>
+__device__ __forceinline__ void for_each_value(int m0, int n0, int M, int N, F&& f) {
+  const int lane = threadIdx.x % 128;
+  const int across = 16 * (lane / 32) + (lane % 32) / 4;  // the thread's row of an m64 atom of the product
+  const int first = 2 * (lane % 4);                       // its first column of each 8 of the product
+#pragma unroll
+  for (int mi = 0; mi < M_ATOMS; ++mi)
+#pragma unroll
+    for (int half = 0; half < 2; ++half)
+#pragma unroll
+      for (int j = 0; j < MMA_N / 8; ++j)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int product_row = mi * 64 + across + 8 * half;
+          const int product_col = 8 * j + first + e;
+          const int row = m0 + (SWAP_AB ? product_col : product_row);
+          const int col = n0 + (SWAP_AB ? product_row : product_col);
+          if (row < M && col < N) f(mi, 4 * j + 2 * half + e, row, col);
+        }
+}
+
+// EPILOGUE 2: this warpgroup's part of slice tile.split stored as fp32 partial sums; in each warp that
+// arrives last at its tile (its counter in `arrivals`, zero before the launch), the SPLIT_K slices added in
+// slice order and D stored with the bias and activation. `acc` becomes the sum.
+__device__ __forceinline__ void reduce_in_kernel(float (&acc)[M_ATOMS][MMA_N / 2],
+                                                 float* __restrict__ partial, int* __restrict__ arrivals,
+                                                 out_t* __restrict__ d, const elem* __restrict__ bias,
+                                                 const sm90::TileCoord& tile, int tiles_m, int tiles_n,
+                                                 int consumer, int m0, int n0, int M, int N) {
+  const long long slice = static_cast<long long>(M) * N;
+  store_tile<float, false>(acc, partial + tile.split * slice, nullptr, m0, n0, M, N);
+  if (tile.m >= tiles_m || tile.n >= tiles_n) return;  // a cluster's block past the edge of D: no counter
+  __threadfence();  // this warp's partial sums visible on the device before its arrival is
+  __syncwarp();
+  const int warp = (threadIdx.x % 128) / 32;
+  int arrived = 0;
+  if (threadIdx.x % 32 == 0)
+    arrived =
+        atomicAdd(arrivals + ((tile.m * tiles_n + tile.n) * CONSUMER_WARPGROUPS + consumer) * 4 + warp, 1);
+  arrived = __shfl_sync(0xffffffffu, arrived, 0);
+  if (arrived != SPLIT_K - 1) return;
+  __threadfence();  // the other slices' sums, written before their arrivals, are read after them
+  for_each_value(m0, n0, M, N, [&](int mi, int i, int row, int col) {
+    const float* at = partial + static_cast<long long>(row) * N + col;
+    float sum = 0.0f;
+#pragma unroll
+    for (int split = 0; split < SPLIT_K; ++split)
+      sum += split == tile.split ? acc[mi][i] : __ldcg(at + split * slice);
+    acc[mi][i] = sum;
+  });
+  store_tile<out_t, true>(acc, d, bias, m0, n0, M, N);
+}
+
 // The shared address of byte `byte` of row `row` of a staging box (128-byte rows, swizzled as the D map reads
 // them).
 __device__ __forceinline__ unsigned staged(unsigned box, int row, int byte) {
@@ -557,13 +621,17 @@ __device__ __forceinline__ void store_tile_tma(const float (&acc)[M_ATOMS][MMA_N
 
 }  // namespace gemm
 
-// SPLIT_K == 1: D directly. SPLIT_K > 1: fp32 partial sums of each slice into `partial`.
+// SPLIT_K == 1: D directly. SPLIT_K > 1: fp32 partial sums of each slice into `partial`, and with EPILOGUE 2
+// D from them (the scratch `arrivals` zeroed before the launch).
 extern "C" __global__ void __launch_bounds__(gemm::THREADS, 1)
     gemm_wgmma(const __grid_constant__ sm90::TensorMap a_map, const __grid_constant__ sm90::TensorMap b_map,
 #if SPLIT_K == 1 && EPILOGUE == 1
                const __grid_constant__ sm90::TensorMap d_map, const elem* __restrict__ bias,
 #elif SPLIT_K == 1
                out_t* __restrict__ d, const elem* __restrict__ bias,
+#elif EPILOGUE == 2
+               out_t* __restrict__ d, const elem* __restrict__ bias, float* __restrict__ partial,
+               int* __restrict__ arrivals,
 #else
                float* __restrict__ partial,
 #endif
@@ -615,6 +683,8 @@ extern "C" __global__ void __launch_bounds__(gemm::THREADS, 1)
                      m0, n0, N);
 #elif SPLIT_K == 1
       store_tile<out_t, true>(acc, d, bias, m0, n0, M, N);
+#elif EPILOGUE == 2
+      reduce_in_kernel(acc, partial, arrivals, d, bias, tile, tiles_m, tiles_n, consumer, m0, n0, M, N);
 #else
       store_tile<float, false>(acc, partial + static_cast<long long>(tile.split) * M * N, nullptr, m0, n0, M,
                                N);
@@ -628,7 +698,7 @@ extern "C" __global__ void __launch_bounds__(gemm::THREADS, 1)
     sm90::cluster_sync();  // the other block no longer copies or arrives into this one
 }
 
-#if SPLIT_K > 1
+#if SPLIT_K > 1 && EPILOGUE == 0
 // D = the sum of the SPLIT_K slices of `partial` (+ bias) (activation): one element a thread, grid-stride.
 extern "C" __global__ void gemm_splitk_reduce(const float* __restrict__ partial, out_t* __restrict__ d,
                                               const elem* __restrict__ bias, int M, int N) {

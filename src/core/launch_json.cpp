@@ -138,8 +138,11 @@ ordered_json to_json(const LaunchSpec& l) {
   if (l.cluster != std::array<std::uint32_t, 3>{1, 1, 1}) json["cluster"] = l.cluster;
   if (!l.scratch.empty()) {
     ordered_json scratch = ordered_json::array();
-    for (const auto& s : l.scratch)
-      scratch.push_back({{"name", s.name}, {"dtype", to_string(s.dtype)}, {"count", s.count}});
+    for (const auto& s : l.scratch) {
+      ordered_json one = {{"name", s.name}, {"dtype", to_string(s.dtype)}, {"count", s.count}};
+      if (s.zeroed) one["zeroed"] = true;  // absent when false: earlier jobs and files keep their bytes
+      scratch.push_back(one);
+    }
     json["scratch"] = scratch;
   }
   return json;
@@ -179,8 +182,9 @@ LaunchSpec launch_from_json(const Fields& f) {
     for (const Fields& next : f.objects("then")) l.then.push_back(launch_from_json(next));
   if (f.has("scratch"))
     for (const Fields& s : f.objects("scratch")) {
-      s.only({"name", "dtype", "count"});
-      l.scratch.push_back({s.text("name"), dtype_from_json(s, "dtype"), s.integer("count")});
+      s.only({"name", "dtype", "count", "zeroed"});
+      l.scratch.push_back({s.text("name"), dtype_from_json(s, "dtype"), s.integer("count"),
+                           s.has("zeroed") && s.boolean("zeroed")});
     }
   return l;
 }

@@ -60,11 +60,13 @@ struct ArgSpec {
 
 // A buffer of the variant's own (MemoryType Scratch: split-K partial sums, log-sum-exps) that its launches
 // pass between each other: allocated per variant, NaN-poisoned before every validation launch, never
-// compared.
+// compared. A zeroed one (FillType Zero: counters, sums by atomics) is set to zero before every execution of
+// the variant, as a step of it (timed with it; the exported launchers clear it too).
 struct ScratchSpec {
   std::string name;
   DType dtype = DType::f32;
   std::int64_t count = 0;  // elements; 0 is allowed (a configuration that needs none)
+  bool zeroed = false;     // cleared to zero before the first launch of every execution
 };
 
 // One kernel launch, and for a variant of several launches (KernelSpecification.Launches) the ones that

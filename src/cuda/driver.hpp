@@ -50,6 +50,7 @@ namespace evotune::cuda {
   X(cuMemcpyHtoD) \
   X(cuMemcpyDtoH) \
   X(cuMemcpyDtoDAsync) \
+  X(cuMemsetD8Async) \
   X(cuMemsetD32Async) \
   X(cuStreamCreate) \
   X(cuStreamDestroy) \

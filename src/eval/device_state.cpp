@@ -82,7 +82,8 @@ void DeviceState::use_scratch(const std::vector<ScratchSpec>& scratch) {
   const bool same =
       scratch.size() == scratch_.size() &&
       std::equal(scratch.begin(), scratch.end(), scratch_.begin(), [](const ScratchSpec& a, const Buffer& b) {
-        return a.name == b.spec.name && a.dtype == b.spec.dtype && a.count == b.spec.count;
+        return a.name == b.spec.name && a.dtype == b.spec.dtype && a.count == b.spec.count &&
+               a.zeroed == b.zeroed;
       });
   if (same) return;
   scratch_.clear();
@@ -90,8 +91,17 @@ void DeviceState::use_scratch(const std::vector<ScratchSpec>& scratch) {
     const BufferSpec spec{wanted.name, wanted.dtype, wanted.count, false, false, {}, {}, {}};
     const std::size_t margin = guard_margins_ ? guard_margin_bytes(bytes_of(spec)) : 0;
     Buffer buffer{spec, {spec}, margin, canary_pattern(margin), guarded(spec, margin), {}, {}, {}};
+    buffer.zeroed = wanted.zeroed;
     scratch_.push_back(std::move(buffer));
   }
+}
+
+void DeviceState::zero_scratch() const {
+  for (const Buffer& buffer : scratch_)
+    if (buffer.zeroed && bytes_of(buffer.spec) > 0)
+      cuda::check(cuda::driver().cuMemsetD8Async(buffer.payload(Role::variant), 0, bytes_of(buffer.spec),
+                                                 stream.get()),
+                  "cuMemsetD8Async");
 }
 
 void DeviceState::use_problem(std::size_t problem) noexcept {

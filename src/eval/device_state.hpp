@@ -52,6 +52,11 @@ class DeviceState {
   // compared.
   void use_scratch(const std::vector<ScratchSpec>& scratch);
 
+  // Clears the variant's zeroed scratch buffers (ScratchSpec::zeroed) on the stream: the first step of every
+  // execution of the variant, so inside its timing (and its CUDA graph) as the exported launchers do it. The
+  // fills poison them like any scratch, so a variant that runs without this step reads NaN bits, not zeros.
+  void zero_scratch() const;
+
   // Refills every input (and both copies of read-write buffers) from seed and NaN-poisons `role`'s
   // write-only outputs, its scratch buffers and the inputs of FillType derived (which the DerivedInputs
   // kernel writes next); asynchronous on the stream. special >= 0: each buffer takes its special fill of that
@@ -124,6 +129,7 @@ class DeviceState {
     cuda::DeviceMemory reference;      // outputs: the reference's copy
     cuda::DeviceMemory variant;        // outputs: the variant's copy
     cuda::DeviceMemory kept;           // outputs: keep_outputs' copy of the variant's (allocated then)
+    bool zeroed = false;               // scratch: zero_scratch clears it
     const cuda::DeviceMemory& copy(Role role) const;
     CUdeviceptr payload(Role role) const { return copy(role).get() + margin; }
   };

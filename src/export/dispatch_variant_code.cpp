@@ -325,17 +325,24 @@ std::string variant_run_code(const SearchSpace& space, const DispatchVariant& va
     if (used.empty()) continue;
     const std::string type(cuda_type_name(argument.dtype));
     out << "  size_t " << argument.name << "_offset = 0;\n";
+    if (argument.scratch_zeroed) out << "  size_t " << argument.name << "_bytes = 0;\n";
     out << "  if (" << used << ") {\n";
     out << "    const long long count = evotune_expr::whole("
         << cpp(argument.size_expr, "KernelSpecification.Arguments(" + argument.name + ").Size")
         << ", 9.0e15);\n";
     out << "    if (count < 0) return -4;\n";
     out << "    " << argument.name << "_offset = workspace_bytes;\n";
+    if (argument.scratch_zeroed)
+      out << "    " << argument.name << "_bytes = size_t(count) * sizeof(" << type << ");\n";
     out << "    workspace_bytes += (size_t(count) * sizeof(" << type << ") + " << kScratchAlignment - 1
         << ") / " << kScratchAlignment << " * " << kScratchAlignment << ";\n";
     out << "  }\n";
     scratch += "  " + type + "* const " + argument.name + " = reinterpret_cast<" + type +
                "*>(static_cast<char*>(workspace) + " + argument.name + "_offset);\n";
+    if (argument.scratch_zeroed)  // FillType Zero: cleared on the stream before the launches, every call
+      scratch += "  if (" + argument.name +
+                 "_bytes > 0) {\n    const cudaError_t cleared = cudaMemsetAsync(" + argument.name + ", 0, " +
+                 argument.name + "_bytes, stream);\n    if (cleared != cudaSuccess) return cleared;\n  }\n";
   }
   out << "  if (workspace_needed != nullptr) *workspace_needed = workspace_bytes;\n";
   out << "  if (mode == evotune_size_workspace) return 0;\n";

@@ -197,6 +197,15 @@ std::string render_export(const SearchSpace& space, const Sizes& sizes, const Co
     out << "  " << type << "* const " << scratch.name << " = reinterpret_cast<" << type
         << "*>(static_cast<char*>(workspace) + " << offsets[i] << ");\n";
   }
+  for (const ScratchSpec& scratch : launch.scratch) {
+    if (!scratch.zeroed) continue;
+    out << "  {  // " << scratch.name
+        << " starts at zero (FillType Zero): cleared on the stream, every call\n";
+    out << "    const cudaError_t cleared = cudaMemsetAsync(" << scratch.name << ", 0, "
+        << scratch.count * static_cast<std::int64_t>(size_of(scratch.dtype)) << ", stream);\n";
+    out << "    if (cleared != cudaSuccess) return cleared;\n";
+    out << "  }\n";
+  }
   for (const LaunchSpec* step : launch_steps(launch)) {
     out << "  {\n";
     write_launch(out, *step, "    ");

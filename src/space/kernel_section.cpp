@@ -117,9 +117,17 @@ ArgumentDecl read_argument(const Field& field) {
               "a Derived buffer has no SpecialFills: the DerivedInputs kernel computes it from the others'");
   }
   if (memory == "Scratch") {
-    for (const char* key : {"AccessType", "FillType", "FillRange", "FillValue", "SpecialFills", "Value"})
+    for (const char* key : {"AccessType", "FillRange", "FillValue", "SpecialFills", "Value"})
       if (field.find(key))
         field.at(key).fail("not allowed for a Scratch argument (it is NaN-poisoned, never compared)");
+    if (const auto fill = field.find("FillType")) {
+      if (fill->text() != "Zero")
+        fill->fail(
+            "a Scratch argument's FillType is Zero (cleared before every execution) or absent "
+            "(NaN-poisoned), not '" +
+            fill->text() + "'");
+      argument.scratch_zeroed = true;
+    }
     argument.is_scratch = true;
     argument.is_input = false;
     argument.size_expr = expression_text(field.at("Size"));

@@ -56,10 +56,11 @@ struct FillDecl {
 struct ArgumentDecl {
   std::string name;
   DType dtype = DType::f32;
-  bool is_vector = true;    // T1 MemoryType "Vector" (buffer) or "Scalar"; also true for a Scratch buffer
-  bool is_scratch = false;  // MemoryType "Scratch": the variant's own buffer, sized per configuration
-  std::string size_expr;    // vector: element count (scratch: may use tuning parameters)
-  std::string value_expr;   // scalar: value
+  bool is_vector = true;        // T1 MemoryType "Vector" (buffer) or "Scalar"; also true for a Scratch buffer
+  bool is_scratch = false;      // MemoryType "Scratch": the variant's own buffer, sized per configuration
+  bool scratch_zeroed = false;  // Scratch with FillType "Zero": cleared before every execution, not poisoned
+  std::string size_expr;        // vector: element count (scratch: may use tuning parameters)
+  std::string value_expr;       // scalar: value
   bool is_input = true;
   bool is_output = false;
   FillDecl fill;

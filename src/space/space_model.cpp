@@ -389,7 +389,9 @@ LaunchSpec SpaceModel::launch(Scope scope) const {
       return std::any_of(step->args.begin(), step->args.end(),
                          [&](const ArgSpec& arg) { return arg.name == argument.name; });
     });
-    if (named) first.scratch.push_back({argument.name, argument.dtype, whole(*sizes_[i], kCountMax, scope)});
+    if (named)
+      first.scratch.push_back(
+          {argument.name, argument.dtype, whole(*sizes_[i], kCountMax, scope), argument.scratch_zeroed});
   }
   return first;
 }

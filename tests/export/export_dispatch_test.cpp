@@ -66,7 +66,8 @@ TEST(ExportDispatch, EachDistinctWinnerOnceInItsOwnNamespace) {
 // winner swapped: a 16-row tile, wgmma's n, whose condition on M the dispatcher checks at run time).
 TEST(ExportDispatch, TheTemplatesOwnHeadersAreInlinedOnce) {
   const auto space = SearchSpace::load("search_spaces/gemm_wgmma.json");
-  const auto gemm = [](ParamValue block_m, ParamValue block_n, ParamValue split) {
+  const auto gemm = [](ParamValue block_m, ParamValue block_n, ParamValue split,
+                       bool reduce_in_kernel = false) {
     const bool swap = block_m < 64;
     return Config{{"BLOCK_M", block_m},
                   {"BLOCK_N", block_n},
@@ -79,14 +80,16 @@ TEST(ExportDispatch, TheTemplatesOwnHeadersAreInlinedOnce) {
                   {"SPLIT_K", split},
                   {"CLUSTER_M", 1},
                   {"CLUSTER_N", 1},
-                  {"EPILOGUE", split == 1 ? 1 : 0}};
+                  {"EPILOGUE", split == 1 ? 1 : (reduce_in_kernel ? 2 : 0)}};
   };
   const Sizes flags{{"B_KMAJOR", 1}, {"BIAS", 0}, {"ACT", 0}};
-  Sizes large = flags, small = flags;
+  Sizes large = flags, small = flags, few_tiles = flags;
   large.insert({{"M", 4096}, {"N", 4096}, {"K", 4096}});
   small.insert({{"M", 16}, {"N", 4096}, {"K", 4096}});
-  const DispatchTable table({"B_KMAJOR", "BIAS", "ACT"},
-                            {{large, {{gemm(128, 256, 1), 200.0}}}, {small, {{gemm(16, 128, 4), 9.0}}}});
+  few_tiles.insert({{"M", 128}, {"N", 4096}, {"K", 4096}});
+  const DispatchTable table({"B_KMAJOR", "BIAS", "ACT"}, {{large, {{gemm(128, 256, 1), 200.0}}},
+                                                          {small, {{gemm(16, 128, 4), 9.0}}},
+                                                          {few_tiles, {{gemm(128, 128, 4, true), 15.0}}}});
   const std::string text = render_dispatch_export(space, table, offline_device("sm_90"), "// t\n");
   EXPECT_EQ(text.find("\n#include \"../common/sm90/"), std::string::npos) << "a relative include left in";
   const auto once = [&](const std::string& part) {
@@ -96,6 +99,18 @@ TEST(ExportDispatch, TheTemplatesOwnHeadersAreInlinedOnce) {
   EXPECT_TRUE(once("struct TmaPipeline {")) << "kernels/common/sm90/pipeline.cuh, once";
   EXPECT_TRUE(once("struct alignas(64) TensorMap {")) << "kernels/common/sm90/arch.cuh, once";
   EXPECT_NE(text.find("#define SWAP_AB 1"), std::string::npos) << "the swapped variant";
+  // EPILOGUE 2's arrival counters (FillType Zero) are cleared on the stream before its launch, every call;
+  // only that variant's dispatch clears anything.
+  EXPECT_TRUE(once("    arrivals_bytes = size_t(count) * sizeof(int);\n"));
+  const std::string clearing =
+      "  if (arrivals_bytes > 0) {\n    const cudaError_t cleared = cudaMemsetAsync(arrivals, 0, "
+      "arrivals_bytes, "
+      "stream);\n    if (cleared != cudaSuccess) return cleared;\n  }\n";
+  const auto cleared = text.find(clearing);
+  ASSERT_NE(cleared, std::string::npos);
+  EXPECT_EQ(text.find("cudaMemsetAsync"), cleared + clearing.find("cudaMemsetAsync")) << "the first";
+  EXPECT_EQ(text.find("cudaMemsetAsync", cleared + clearing.size()), std::string::npos) << "and the only one";
+  EXPECT_NE(text.find("cudaLaunchKernelEx", cleared), std::string::npos) << "the launch after the clearing";
   if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
   const testing::TempSpaces folder;
   const auto file = folder.write_text("gemm_dispatch.cu", text);

@@ -135,6 +135,37 @@ TEST(ExportVariant, TensorMapsAreEncodedByTheLauncher) {
   EXPECT_EQ(nvcc_error(text, "wgmma_tma", "sm_90a"), "");
 }
 
+// A scratch buffer of FillType Zero (the GEMM's split-K arrival counters, EPILOGUE 2) is cleared on the
+// stream by the launcher before the kernel, every call; the other scratch (the partial sums) is not, and the
+// two-kernel split-K clears nothing.
+TEST(ExportVariant, ZeroedScratchIsClearedBeforeTheLaunch) {
+  Config config{
+      {"BLOCK_M", 128},  {"BLOCK_N", 128}, {"SWAP_AB", 0}, {"STAGES", 6},  {"CONSUMER_WARPGROUPS", 2},
+      {"PERSISTENT", 0}, {"RASTER", 0},    {"SWIZZLE", 1}, {"SPLIT_K", 4}, {"CLUSTER_M", 1},
+      {"CLUSTER_N", 1},  {"EPILOGUE", 2}};
+  const std::string problem = "M=128,N=4096,K=4096,B_KMAJOR=1";
+  const std::string text = exported("search_spaces/gemm_wgmma.json", problem, config);
+  // partial: 4 x 128 x 4096 floats (8 MiB); arrivals after it: 32 tiles x 2 warpgroups x 4 warps, 1 KiB.
+  EXPECT_TRUE(contains(text,
+                       "  int* const arrivals = reinterpret_cast<int*>(static_cast<char*>(workspace) + "
+                       "8388608);\n"));
+  const auto cleared = text.find(
+      "    const cudaError_t cleared = cudaMemsetAsync(arrivals, 0, 1024, stream);\n"
+      "    if (cleared != cudaSuccess) return cleared;\n");
+  const auto launch = text.find("gemm_wgmma<<<grid, block, shared_bytes, stream>>>(");
+  ASSERT_NE(cleared, std::string::npos) << text.substr(text.size() - 3000);
+  ASSERT_NE(launch, std::string::npos);
+  EXPECT_LT(cleared, launch);
+  EXPECT_FALSE(contains(text, "cudaMemsetAsync(partial"));
+  EXPECT_FALSE(contains(text, "gemm_splitk_reduce<<<"));
+  config["EPILOGUE"] = 0;
+  const std::string two = exported("search_spaces/gemm_wgmma.json", problem, config);
+  EXPECT_FALSE(contains(two, "cudaMemsetAsync"));
+  EXPECT_TRUE(contains(two, "gemm_splitk_reduce<<<"));
+  if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
+  EXPECT_EQ(nvcc_error(text, "gemm_in_kernel_reduce", "sm_90a"), "");
+}
+
 // A clustered launch is exported through cudaLaunchKernelEx with the cluster attribute.
 TEST(ExportVariant, ClustersLaunchThroughLaunchKernelEx) {
   const std::string text = exported((kSpaces / "cluster_copy.json").string(), "N=1000",

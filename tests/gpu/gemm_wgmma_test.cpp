@@ -5,8 +5,8 @@
 // and through shared memory with TMA (EPILOGUE), clusters sharing A or B through TMA multicast, fp16 and
 // bf16, M = 1; the swapped product (SWAP_AB: D's few rows as the wgmma's n) at M = 1, 8, 16, 33, 77 and
 // 128 with the same variety; and few tiles: swapped tiles of 48, 80 and 112 rows, split-K in 5 and 6, 112-
-// and 224-column tiles, the LLM table's Seeds. Skips where the GPU is not compute capability 9.0, which has
-// no wgmma.
+// and 224-column tiles, the LLM table's Seeds; split-K reduced in the kernel (EPILOGUE 2). Skips where the
+// GPU is not compute capability 9.0, which has no wgmma.
 #include <gtest/gtest.h>
 
 #include "support/eval_variant.hpp"
@@ -218,6 +218,48 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"M=77,N=5000,K=4096,B_KMAJOR=1",
              SWAPPED(80, 128, 6,
                      2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=3,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1",
+             "search_spaces/gemm_wgmma_bf16.json"}),
+    case_name);
+
+// EPILOGUE 2: split-K reduced in the kernel, the last slice of each tile to arrive (a zeroed counter a
+// consumer warp) adding the others' partial sums, one launch. The evaluator NaN-poisons the counters and
+// clears them before every execution (FillType Zero), so a missing clear fails as wrong_result (D never
+// written). The Seeds of 128 x 4096 x 4096, 16 x 8192 x 8192 and 77 x 5000 x 4096 (both B layouts, and bf16);
+// an empty slice (16 k steps in 5) with a K tail, bias and GELU; persistent blocks; clusters of 2 x 1 and 1 x
+// 2 whose second block's tile lies past M or N (it counts nothing); M = 1 in eight slices.
+INSTANTIATE_TEST_SUITE_P(
+    InKernelReduction, GemmWgmma,
+    ::testing::Values(
+        Case{"M=128,N=4096,K=4096,B_KMAJOR=1",
+             TILE(128, 128, 6,
+                  2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=4,EPILOGUE=2,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=16,N=8192,K=8192,B_KMAJOR=1",
+             SWAPPED(16, 128, 7,
+                     1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=2,EPILOGUE=2,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=16,N=8192,K=8192,B_KMAJOR=1",
+             SWAPPED(16, 256, 6,
+                     2) ",PERSISTENT=1,RASTER=0,SWIZZLE=1,SPLIT_K=8,EPILOGUE=2,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=77,N=5000,K=4096,B_KMAJOR=0",
+             SWAPPED(80, 128, 6,
+                     2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=3,EPILOGUE=2,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=77,N=5000,K=4096,B_KMAJOR=1",
+             TILE(128, 128, 6,
+                  2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=4,EPILOGUE=2,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=200,N=264,K=1000,B_KMAJOR=0,BIAS=1,ACT=2",
+             TILE(128, 64, 4,
+                  1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=5,EPILOGUE=2,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=300,N=520,K=1000,B_KMAJOR=1,BIAS=1",
+             TILE(128, 64, 4,
+                  1) ",PERSISTENT=1,RASTER=1,SWIZZLE=2,SPLIT_K=3,EPILOGUE=2,CLUSTER_M=2,CLUSTER_N=1"},
+        Case{"M=33,N=296,K=264,B_KMAJOR=1,ACT=1",
+             SWAPPED(32, 128, 3,
+                     1) ",PERSISTENT=0,RASTER=1,SWIZZLE=1,SPLIT_K=2,EPILOGUE=2,CLUSTER_M=1,CLUSTER_N=2"},
+        Case{"M=1,N=4096,K=4096,B_KMAJOR=0,BIAS=1",
+             SWAPPED(8, 128, 6,
+                     1) ",PERSISTENT=1,RASTER=0,SWIZZLE=1,SPLIT_K=8,EPILOGUE=2,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=77,N=5000,K=4096,B_KMAJOR=1",
+             SWAPPED(80, 128, 6,
+                     2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=3,EPILOGUE=2,CLUSTER_M=1,CLUSTER_N=1",
              "search_spaces/gemm_wgmma_bf16.json"}),
     case_name);
 

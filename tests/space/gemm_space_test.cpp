@@ -218,6 +218,66 @@ TEST(GemmSpace, SeedsOpenEachMBucketWithItsOwn) {
   }
 }
 
+// EPILOGUE 2 reduces split-K's slices in the kernel: one launch, the fp32 partial sums and a zeroed counter
+// a consumer warp of each tile as scratch; only with slices, and only where the reduction's loads fit the
+// registers beside the accumulators. It opens the few-tile problems that split-K serves.
+TEST(GemmSpace, SplitKReducedInTheKernelIsOneLaunchWithZeroedCounters) {
+  const DeviceInfo hopper = offline_device("sm_90");
+  for (const char* file : kGemmSpaces) {
+    const SearchSpace space = SearchSpace::load(file);
+    const auto sizes = space.resolve_problem("M=128,N=4096,K=4096,B_KMAJOR=1");
+    Config config{
+        {"BLOCK_M", 128},  {"BLOCK_N", 128}, {"SWAP_AB", 0}, {"STAGES", 6},  {"CONSUMER_WARPGROUPS", 2},
+        {"PERSISTENT", 0}, {"RASTER", 0},    {"SWIZZLE", 1}, {"SPLIT_K", 4}, {"CLUSTER_M", 1},
+        {"CLUSTER_N", 1},  {"EPILOGUE", 2}};
+    ASSERT_TRUE(space.check(config, sizes, hopper).valid) << file;
+    const LaunchSpec launch = space.variant_launch(config, sizes, hopper);
+    EXPECT_EQ(launch.kernel_name, "gemm_wgmma");
+    EXPECT_TRUE(launch.then.empty()) << "no reduction kernel";
+    EXPECT_EQ(launch.grid[0], 32u * 4u);
+    std::vector<std::string> names;
+    for (const ArgSpec& arg : launch.args) names.push_back(arg.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"A_map", "B_map", "D", "bias", "partial", "arrivals", "M", "N",
+                                               "K"}));
+    ASSERT_EQ(launch.scratch.size(), 2u);
+    EXPECT_EQ(launch.scratch[0].name, "partial");
+    EXPECT_FALSE(launch.scratch[0].zeroed);
+    EXPECT_EQ(launch.scratch[0].count, 4 * 128 * 4096);
+    EXPECT_EQ(launch.scratch[1].name, "arrivals");
+    EXPECT_TRUE(launch.scratch[1].zeroed);
+    EXPECT_EQ(launch.scratch[1].dtype, DType::i32);
+    EXPECT_EQ(launch.scratch[1].count, 32 * 2 * 4);  // a counter a consumer warp of each tile
+
+    // The two-kernel form keeps its launches and never sees the counters.
+    config["EPILOGUE"] = 0;
+    const LaunchSpec two = space.variant_launch(config, sizes, hopper);
+    ASSERT_EQ(two.then.size(), 1u);
+    EXPECT_EQ(two.then[0].kernel_name, "gemm_splitk_reduce");
+    ASSERT_EQ(two.scratch.size(), 1u);
+    EXPECT_EQ(two.scratch[0].name, "partial");
+
+    config["SPLIT_K"] = 1;
+    config["EPILOGUE"] = 2;
+    EXPECT_FALSE(space.check(config, sizes, hopper).valid) << "nothing to reduce";
+    config = {{"BLOCK_M", 128},  {"BLOCK_N", 192}, {"SWAP_AB", 0}, {"STAGES", 4},  {"CONSUMER_WARPGROUPS", 2},
+              {"PERSISTENT", 0}, {"RASTER", 0},    {"SWIZZLE", 1}, {"SPLIT_K", 2}, {"CLUSTER_M", 1},
+              {"CLUSTER_N", 1},  {"EPILOGUE", 2}};
+    EXPECT_FALSE(space.check(config, space.resolve_problem("M=128,N=2048,K=4096,B_KMAJOR=1"), hopper).valid)
+        << "96 accumulators a thread: the reduction would spill";
+
+    for (const char* problem : {"M=128,N=4096,K=4096,B_KMAJOR=1", "M=16,N=8192,K=8192,B_KMAJOR=1",
+                                "M=77,N=5000,K=4096,B_KMAJOR=0", "M=77,N=5000,K=4096,B_KMAJOR=1"}) {
+      const auto problem_sizes = space.resolve_problem(problem);
+      const auto seed = std::find_if(
+          space.seeds().begin(), space.seeds().end(),
+          [&](const Config& candidate) { return space.check(candidate, problem_sizes, hopper).valid; });
+      ASSERT_NE(seed, space.seeds().end()) << file << " " << problem;
+      EXPECT_EQ(seed->at("EPILOGUE"), 2)
+          << file << " " << problem << ": the first seed reduces in the kernel";
+    }
+  }
+}
+
 // EPILOGUE 1 stores D through staging boxes of the D map's box: 64 rows unswapped; swapped, the largest of
 // 64, 32, 16 and 8 that divides BLOCK_M (96 rows: three boxes of 32).
 TEST(GemmSpace, TheSwappedStagingBoxTilesTheBlocksRows) {

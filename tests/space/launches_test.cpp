@@ -167,6 +167,37 @@ TEST_F(LaunchErrors, ScratchFields) {
       "(problem ROWS=100,COLS=1000; config BLOCK=128,SPLITS=2)");
 }
 
+// FillType Zero: a scratch buffer that starts at zero (counters, sums by atomics), cleared before every
+// execution; no other fill, since a scratch buffer is otherwise NaN-poisoned.
+TEST_F(LaunchErrors, AScratchBufferMayStartAtZero) {
+  std::ifstream in(kSpaces / "row_sum.json");
+  auto json = nlohmann::ordered_json::parse(in);
+  json["KernelSpecification"]["KernelFile"] = std::filesystem::absolute(kSpaces / "row_sum.cu").string();
+  json["Reference"]["KernelFile"] = std::filesystem::absolute(kSpaces / "row_sum_ref.cu").string();
+  json["KernelSpecification"]["Arguments"][2]["FillType"] = "Zero";
+  const auto space = SearchSpace::load(spaces_.write_text("zeroed.json", json.dump(2)));
+  EXPECT_TRUE(space.arguments()[2].scratch_zeroed);
+  EXPECT_FALSE(space.arguments()[0].scratch_zeroed);
+  const auto launch = space.variant_launch(row_sum_config(4), space.resolve_problem(""), kDevice);
+  ASSERT_EQ(launch.scratch.size(), 1u);
+  EXPECT_TRUE(launch.scratch[0].zeroed);
+  EXPECT_EQ(launch.scratch[0].count, 4 * 100);
+
+  const auto plain = SearchSpace::load(kSpaces / "row_sum.json");
+  EXPECT_FALSE(plain.variant_launch(row_sum_config(4), plain.resolve_problem(""), kDevice).scratch[0].zeroed);
+
+  EXPECT_EQ(
+      load_error([&](auto& json) { json["KernelSpecification"]["Arguments"][2]["FillType"] = "Random"; }),
+      ": KernelSpecification.Arguments[2].FillType: a Scratch argument's FillType is Zero (cleared before "
+      "every execution) or absent (NaN-poisoned), not 'Random'");
+  EXPECT_EQ(load_error([&](auto& json) {
+              json["KernelSpecification"]["Arguments"][2]["FillType"] = "Zero";
+              json["KernelSpecification"]["Arguments"][2]["FillValue"] = 0;
+            }),
+            ": KernelSpecification.Arguments[2].FillValue: not allowed for a Scratch argument (it is "
+            "NaN-poisoned, never compared)");
+}
+
 TEST_F(LaunchErrors, ExpressionsOfALaunch) {
   EXPECT_EQ(load_error([&](auto& json) { launches(json)[0]["If"] = "SPLIT == 1"; }),
             ": KernelSpecification.Launches[0].If: unknown name 'SPLIT'");

@@ -79,6 +79,7 @@ void expect_same(const LaunchSpec& a, const LaunchSpec& b) {
     EXPECT_EQ(a.scratch[i].name, b.scratch[i].name) << i;
     EXPECT_EQ(a.scratch[i].dtype, b.scratch[i].dtype) << i;
     EXPECT_EQ(a.scratch[i].count, b.scratch[i].count) << i;
+    EXPECT_EQ(a.scratch[i].zeroed, b.scratch[i].zeroed) << i;
   }
 }
 
@@ -209,12 +210,17 @@ TEST(MessageCodec, AJobOfSeveralLaunchesKeepsThemAndTheirScratch) {
   LaunchSpec split = attention_launch();
   split.then.push_back(attention_launch());
   split.then.back().kernel_name = "combine";
-  split.scratch = {{"O_part", DType::f32, (std::int64_t{1} << 40) + 3}, {"L_part", DType::f32, 0}};
+  split.scratch = {{"O_part", DType::f32, (std::int64_t{1} << 40) + 3},
+                   {"L_part", DType::f32, 0},
+                   {"arrivals", DType::i32, 96, true}};
   JobMessage original;
   original.kernel = CompiledKernel{kCubin, split};
   original.extra_launches = {split};
   const json message = encode(original);
   EXPECT_EQ(message.at("kernel").at("launch").at("then").size(), 1u);
+  // "zeroed" only where it is true, so that the messages of earlier scratch keep their bytes.
+  EXPECT_FALSE(message.at("kernel").at("launch").at("scratch").at(0).contains("zeroed"));
+  EXPECT_EQ(message.at("kernel").at("launch").at("scratch").at(2).at("zeroed"), true);
   const JobMessage job = decode_job(through_cbor(message));
   ASSERT_TRUE(job.kernel);
   expect_same(job.kernel->launch, split);
