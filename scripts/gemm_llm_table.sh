@@ -11,9 +11,10 @@
 #
 # OUT (default results/gemm_llm) receives per shard: shard_I.db (its own database), tunes_I.tsv (shape, tune
 # seconds, exit status), tune_I.log, compare_I.json and compare_I.txt; and table.md. Environment:
-#   LIMIT            a shape's tune wall-clock limit in seconds (35): evotune stops at SIGTERM keeping what it
-#                    measured (exit status 130), and is killed 10 s later
-#   BUDGET           variants a tune (40)
+#   LIMIT            a shape's search time (tune --time-limit, 45 s): no variant is proposed after it, those in
+#                    flight finish, then the rerank (a SIGTERM 30 s later stops a tune that overran, keeping
+#                    what it measured: exit status 130)
+#   BUDGET           variants a tune at most (200)
 #   SPACE            search_spaces/gemm_wgmma.json
 #   EVOTUNE          build/evotune
 #   PYTHON           python3, with torch for the comparison
@@ -23,8 +24,8 @@
 # cuBLAS time and the reason.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-limit=${LIMIT:-35}
-budget=${BUDGET:-40}
+limit=${LIMIT:-45}
+budget=${BUDGET:-200}
 space=${SPACE:-search_spaces/gemm_wgmma.json}
 evotune=${EVOTUNE:-build/evotune}
 python=${PYTHON:-python3}
@@ -57,8 +58,8 @@ run_shard() {
 print(c.gemm_problem(c.parse_gemm_shape(sys.argv[1])))' "$shape")  # one shape parser
     start=$(date +%s.%N)
     status=0
-    timeout --preserve-status -s TERM -k 10 "$limit" "$evotune" tune "$space" --problem "$problem" --strategy evolve \
-      --budget "$budget" --seed 12 --timing graph --flush-l2 off --warmup-ms 100 --rerank 3 --devices "$gpu" \
+    timeout --preserve-status -s TERM -k 10 $((limit + 30)) "$evotune" tune "$space" --problem "$problem" \
+      --strategy evolve --budget "$budget" --time-limit "$limit" --seed 12 --timing graph --flush-l2 off --warmup-ms 100 --rerank 3 --devices "$gpu" \
       --compile-threads "$threads" --db "$db" >>"$log" 2>&1 || status=$?
     wall=$(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $start }")
     printf '%s\t%s\t%s\n' "$shape" "$wall" "$status" >>"$times"

@@ -155,7 +155,8 @@ void SearchLoop::finish(const Variant& variant, Outcome outcome) {
 }
 
 SearchLoop::Result SearchLoop::run(std::int64_t budget, std::int64_t expected, std::size_t window,
-                                   const std::atomic<bool>* interrupt) {
+                                   const std::atomic<bool>* interrupt,
+                                   std::optional<std::chrono::steady_clock::time_point> deadline) {
   Progress progress(expected, isatty(STDERR_FILENO) != 0);
   if (gpu_note_) progress.set_note_source(gpu_note_);
   progress_ = &progress;
@@ -171,7 +172,12 @@ SearchLoop::Result SearchLoop::run(std::int64_t budget, std::int64_t expected, s
         result_.stop_reason = StopReason::interrupted;
         break;
       }
-      propose(budget, window);
+      if (deadline && now >= *deadline && !result_.time_limit_reached) {
+        result_.time_limit_reached = true;
+        spdlog::info("time limit: no more variants proposed; the {} compiling or running finish",
+                     in_flight());
+      }
+      if (!result_.time_limit_reached) propose(budget, window);
       gather_compiles(milliseconds(0));
       dispatch();
       check_elsewhere();

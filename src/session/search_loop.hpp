@@ -2,6 +2,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -29,6 +30,7 @@ class SearchLoop {
   struct Result {
     std::int64_t proposed = 0, evaluated = 0, failed = 0;
     StopReason stop_reason = StopReason::finished;  // finished, interrupted or failed
+    bool time_limit_reached = false;                // no more proposals after the deadline (finished still)
     std::string error;                              // what ended it, when it failed
     double seconds = 0;
     double worker_idle_ms = 0;  // summed over the workers: time a worker had no job (the GPU waited)
@@ -39,9 +41,10 @@ class SearchLoop {
   SearchLoop(const RunContext& run, Strategy& strategy, std::function<std::string()> gpu_note,
              ClaimPolicy claims);
   // Proposes at most `budget` configs (progress counts toward `expected`), keeping up to `window` compiles
-  // in flight. Stops early when `interrupt` is set.
+  // in flight, and none after `deadline` (those in flight finish). Stops early when `interrupt` is set.
   Result run(std::int64_t budget, std::int64_t expected, std::size_t window,
-             const std::atomic<bool>* interrupt);
+             const std::atomic<bool>* interrupt,
+             std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
 
  private:
   struct Variant {

@@ -9,6 +9,8 @@ std::string_view to_string(StopReason reason) {
       return "finished";
     case StopReason::budget:
       return "budget";
+    case StopReason::time_limit:
+      return "time limit";
     case StopReason::interrupted:
       return "interrupted";
     case StopReason::failed:

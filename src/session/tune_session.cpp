@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -69,17 +70,21 @@ TuneSummary finish_run(Store& store, const RunPlan& plan, const SearchLoop::Resu
   summary.candidates = plan.candidates;
   summary.skipped = plan.skipped;
   summary.stop_reason = result.stop_reason;
-  if (result.stop_reason == StopReason::finished && result.proposed >= plan.budget &&
-      result.proposed < plan.remaining())
+  if (result.stop_reason == StopReason::finished && result.time_limit_reached)
+    summary.stop_reason = StopReason::time_limit;
+  else if (result.stop_reason == StopReason::finished && result.proposed >= plan.budget &&
+           result.proposed < plan.remaining())
     summary.stop_reason = StopReason::budget;
   summary.error = result.error;
   summary.evaluated = result.evaluated;
   summary.failed = result.failed;
   summary.seconds = result.seconds;
   summary.worker_restarts = worker_restarts;
-  // The runs table knows no 'budget': a run that spent its budget finished.
+  // The runs table knows no 'budget' or 'time limit': a run that spent either finished.
   const StopReason stored =
-      summary.stop_reason == StopReason::budget ? StopReason::finished : summary.stop_reason;
+      summary.stop_reason == StopReason::budget || summary.stop_reason == StopReason::time_limit
+          ? StopReason::finished
+          : summary.stop_reason;
   store.release_claims(summary.run_id);
   store.finish_run(summary.run_id, std::string(to_string(stored)), summary.evaluated, summary.failed);
   summary.top = store.best({.space_id = plan.keys.space_id,
@@ -124,6 +129,11 @@ void check_energy_readable(Objective objective, bool replay) {
 }
 
 TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interrupt) {
+  const auto started = std::chrono::steady_clock::now();
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  if (options.time_limit_s > 0)
+    deadline = started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                             std::chrono::duration<double>(options.time_limit_s));
   if (needs_energy(options.objective) && !options.eval.measure_energy)
     throw Error(std::string("internal: --objective ") + to_string(options.objective) +
                 " without measuring energy");
@@ -176,8 +186,8 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
     const Heartbeat heartbeat(options.db_file.string(), plan.keys.run_id, claims.lease_s);
     SearchLoop loop(
         run, *plan.strategy, [&target] { return target->throttle_note(); }, claims);
-    result =
-        loop.run(plan.budget, std::min(plan.budget, plan.remaining()), workers.compile_window(), interrupt);
+    result = loop.run(plan.budget, std::min(plan.budget, plan.remaining()), workers.compile_window(),
+                      interrupt, deadline);
   }
   rerank_after_search(run, options, interrupt, result);
   if (workers.baseline()) store->save_baseline(plan.keys.run_id, *workers.baseline());  // with its rerank

@@ -9,6 +9,7 @@ namespace {
 TEST(StopReason, NamesAreTheLogsAndTheRunsTables) {
   EXPECT_EQ(to_string(StopReason::finished), "finished");
   EXPECT_EQ(to_string(StopReason::budget), "budget");
+  EXPECT_EQ(to_string(StopReason::time_limit), "time limit");
   EXPECT_EQ(to_string(StopReason::interrupted), "interrupted");
   EXPECT_EQ(to_string(StopReason::failed), "failed");
 }
