@@ -27,14 +27,22 @@
 //   NUM_SPLITS = 1: o, normalised (decode_attn);
 //   NUM_SPLITS > 1: its normalised O, fp32, to O_part [NUM_SPLITS][B * HQ * SQ][D] and the base-2
 //                   log-sum-exp of its scaled scores to L_part [NUM_SPLITS][B * HQ * SQ] (-inf, and O 0,
-//                   where it saw no key) (decode_attn_split); decode_attn_combine weighs the splits into o.
+//                   where it saw no key), then
+//     COMBINE = 0:  nothing more (decode_attn_split); a second kernel, decode_attn_combine, weighs the
+//                   splits into o;
+//     COMBINE = 1:  an arrival on its (row block, KV head, sequence)'s counter in `arrivals` (int32
+//                   [B * HKV * ROW_BLOCKS], zero before the launch); the block that arrives last weighs the
+//                   NUM_SPLITS partials into o (decode_attn_split_combine): one launch. Both combines take
+//                   the splits in split order with the same arithmetic, so o does not depend on which block
+//                   arrives last, and is the same bits either way.
 //
 // Tuning parameters (#defined by the tuner, never here):
 //   BLOCK_N     keys per K/V tile
 //   WARPS       warps per block; each owns BLOCK_N / WARPS keys of every tile
 //   STAGES      K/V ring depth: STAGES - 1 tiles in flight while one is computed
 //   M_TILES     16-row query tiles per block (1 or 2)
-//   NUM_SPLITS  key ranges per sequence, each its own block; 1 = no combine launch
+//   NUM_SPLITS  key ranges per sequence, each its own block; 1 = no combine
+//   COMBINE     with NUM_SPLITS > 1: 0 = a combine kernel after the splits, 1 = the last split's block
 //   L2_256B     1 = the copies ask L2 to prefetch 256 bytes (cp.async's .L2::256B hint); 0 = no hint
 //   Problem sizes: D (64 or 128), G (query heads per KV head), SQ (queries per sequence, 1..16), CAUSAL,
 //   PAGED, PAGE (page size, keys).
@@ -84,6 +92,9 @@ static_assert(false, "NUM_SPLITS must be #defined");
 #ifndef L2_256B
 static_assert(false, "L2_256B (0 or 1) must be #defined");
 #endif
+#ifndef COMBINE
+static_assert(false, "COMBINE (0 a combine kernel, 1 the last split's block) must be #defined");
+#endif
 
 namespace {
 
@@ -125,6 +136,8 @@ static_assert(WARP_KEYS % 16 == 0, "each warp's keys of a tile are whole k16 ste
 static_assert(TILE_CHUNKS % THREADS == 0, "every thread copies the same number of 16-byte chunks of a tile");
 static_assert(STAGES >= 2, "the ring keeps at least one tile in flight while one is computed");
 static_assert(NUM_SPLITS >= 1, "at least one split");
+static_assert(COMBINE == 0 || (COMBINE == 1 && NUM_SPLITS > 1),
+              "COMBINE 1 weighs the splits in the kernel: there must be splits to weigh");
 static_assert(!PAGED || PAGE > 0, "pages hold at least one key");
 
 struct SharedStorage {
@@ -405,34 +418,9 @@ __device__ __forceinline__ void attend(SharedStorage& smem, const elem* q, const
   merge_warps(smem, st);
 }
 
-}  // namespace
-
-// NUM_SPLITS = 1: o directly.
-extern "C" __global__ void __launch_bounds__(THREADS)
-    decode_attn(const elem* q, const elem* k_cache, const elem* v_cache, const int* cache_seqlens,
-                const int* block_table, elem* o, int hkv, int skv, float scale) {
-  extern __shared__ __align__(16) unsigned char smem_bytes[];
-  SharedStorage& smem = *reinterpret_cast<SharedStorage*>(smem_bytes);
-  int split, row0, length;
-  attend(smem, q, k_cache, v_cache, cache_seqlens, block_table, hkv, skv, scale, split, row0, length);
-  elem* o_rows = o + (static_cast<long long>(blockIdx.z) * hkv + blockIdx.y) * ROWS * D;
-  for (int e = threadIdx.x; e < BLOCK_ROWS * D; e += THREADS) {
-    const int row = e / D;
-    if (row0 + row >= ROWS) break;
-    const float l = smem.merge.row_sum[row];
-    o_rows[static_cast<long long>(row0) * D + e] = to_elem(l > 0.0f ? smem.merge.o[e] / l : 0.0f);
-  }
-}
-
-// NUM_SPLITS > 1: this split's normalised O and log-sum-exp, for decode_attn_combine.
-extern "C" __global__ void __launch_bounds__(THREADS)
-    decode_attn_split(const elem* q, const elem* k_cache, const elem* v_cache, const int* cache_seqlens,
-                      const int* block_table, float* O_part, float* L_part, int batch, int hkv, int skv,
-                      float scale) {
-  extern __shared__ __align__(16) unsigned char smem_bytes[];
-  SharedStorage& smem = *reinterpret_cast<SharedStorage*>(smem_bytes);
-  int split, row0, length;
-  attend(smem, q, k_cache, v_cache, cache_seqlens, block_table, hkv, skv, scale, split, row0, length);
+// NUM_SPLITS > 1: the block's rows of its split's normalised O and log-sum-exp into O_part and L_part.
+__device__ __forceinline__ void store_partials(const SharedStorage& smem, float* O_part, float* L_part,
+                                               int batch, int hkv, int split, int row0) {
   const long long total_rows = static_cast<long long>(batch) * hkv * ROWS;
   const long long first_row = static_cast<long long>(split) * total_rows +
                               (static_cast<long long>(blockIdx.z) * hkv + blockIdx.y) * ROWS + row0;
@@ -448,14 +436,11 @@ extern "C" __global__ void __launch_bounds__(THREADS)
   }
 }
 
-// The combine: one warp per output row (of B * HQ * SQ), 4 warps a block; each lane owns D / 32 columns.
-// Splits with L = -inf saw no key of the row and are skipped (their O_part is 0, but never read); a row no
-// split saw is 0.
-extern "C" __global__ void __launch_bounds__(128)
-    decode_attn_combine(const float* O_part, const float* L_part, elem* o, int total_rows) {
-  const int row = blockIdx.x * 4 + threadIdx.x / 32;
-  const int lane = threadIdx.x % 32;
-  if (row >= total_rows) return;
+// One warp weighs the NUM_SPLITS partials of output row `row` (of B * HQ * SQ) into o, in split order; each
+// lane owns D / 32 columns. Splits with L = -inf saw no key of the row and are skipped (their O_part is 0,
+// but never read); a row no split saw is 0.
+__device__ __forceinline__ void combine_row(const float* O_part, const float* L_part, elem* o, int total_rows,
+                                            int row, int lane) {
   float m = NEG_INF;
   for (int s = 0; s < NUM_SPLITS; ++s) m = fmaxf(m, L_part[static_cast<long long>(s) * total_rows + row]);
   float acc[D / 32];
@@ -477,3 +462,132 @@ extern "C" __global__ void __launch_bounds__(128)
   for (int c = 0; c < D / 32; ++c)
     o[static_cast<long long>(row) * D + lane * (D / 32) + c] = to_elem(sum > 0.0f ? acc[c] / sum : 0.0f);
 }
+
+}  // namespace
+
+// NUM_SPLITS = 1: o directly.
+extern "C" __global__ void __launch_bounds__(THREADS)
+    decode_attn(const elem* q, const elem* k_cache, const elem* v_cache, const int* cache_seqlens,
+                const int* block_table, elem* o, int hkv, int skv, float scale) {
+  extern __shared__ __align__(16) unsigned char smem_bytes[];
+  SharedStorage& smem = *reinterpret_cast<SharedStorage*>(smem_bytes);
+  int split, row0, length;
+  attend(smem, q, k_cache, v_cache, cache_seqlens, block_table, hkv, skv, scale, split, row0, length);
+  elem* o_rows = o + (static_cast<long long>(blockIdx.z) * hkv + blockIdx.y) * ROWS * D;
+  for (int e = threadIdx.x; e < BLOCK_ROWS * D; e += THREADS) {
+    const int row = e / D;
+    if (row0 + row >= ROWS) break;
+    const float l = smem.merge.row_sum[row];
+    o_rows[static_cast<long long>(row0) * D + e] = to_elem(l > 0.0f ? smem.merge.o[e] / l : 0.0f);
+  }
+}
+
+// NUM_SPLITS > 1, COMBINE = 0: this split's normalised O and log-sum-exp, for decode_attn_combine.
+extern "C" __global__ void __launch_bounds__(THREADS)
+    decode_attn_split(const elem* q, const elem* k_cache, const elem* v_cache, const int* cache_seqlens,
+                      const int* block_table, float* O_part, float* L_part, int batch, int hkv, int skv,
+                      float scale) {
+  extern __shared__ __align__(16) unsigned char smem_bytes[];
+  SharedStorage& smem = *reinterpret_cast<SharedStorage*>(smem_bytes);
+  int split, row0, length;
+  attend(smem, q, k_cache, v_cache, cache_seqlens, block_table, hkv, skv, scale, split, row0, length);
+  store_partials(smem, O_part, L_part, batch, hkv, split, row0);
+}
+
+// The combine: one warp per output row (of B * HQ * SQ), 4 warps a block.
+extern "C" __global__ void __launch_bounds__(128)
+    decode_attn_combine(const float* O_part, const float* L_part, elem* o, int total_rows) {
+  const int row = blockIdx.x * 4 + threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  if (row >= total_rows) return;
+  combine_row(O_part, L_part, o, total_rows, row, lane);
+}
+
+#if COMBINE
+namespace {
+
+// Whether this block is the last of its NUM_SPLITS to arrive at `counter` (zero before the launch). Every
+// thread's partials are on the device before the block arrives (the fence, then the barrier), and the last
+// block reads the others' after their arrivals (thread 0's fence after the atomic, then the barrier).
+__device__ __forceinline__ bool last_to_arrive(int* counter) {
+  __threadfence();
+  __syncthreads();
+  int last = 0;
+  if (threadIdx.x == 0) {
+    last = atomicAdd(counter, 1) == NUM_SPLITS - 1;
+    __threadfence();
+  }
+  return __syncthreads_or(last) != 0;
+}
+
+// The combine of the block that arrives last: combine_row's sums, in the same split order, with a few L2
+// round trips instead of two a split. The partials come through L2 (ld.global.cg: this block's L1 may not
+// see the other blocks' writes); the lanes load the splits' log-sum-exps together (lane l: splits l, l + 32,
+// ...) and pass them round by shuffles, and every split's O is loaded, with weight 0 where its log-sum-exp is
+// -inf (its O is 0, and sum + 0, acc + 0 * 0 keep their bits), so the loads of successive splits overlap.
+__device__ __forceinline__ void combine_row_from_l2(const float* O_part, const float* L_part, elem* o,
+                                                    int total_rows, int row, int lane) {
+  constexpr int SPLIT_ROUNDS = (NUM_SPLITS + 31) / 32;  // splits a lane holds the log-sum-exp of
+  float lse_of[SPLIT_ROUNDS];
+  float m = NEG_INF;
+#pragma unroll
+  for (int k = 0; k < SPLIT_ROUNDS; ++k) {
+    const int s = k * 32 + lane;
+    lse_of[k] = s < NUM_SPLITS ? __ldcg(L_part + static_cast<long long>(s) * total_rows + row) : NEG_INF;
+    m = fmaxf(m, lse_of[k]);
+  }
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, offset));
+  float acc[D / 32];
+#pragma unroll
+  for (int c = 0; c < D / 32; ++c) acc[c] = 0.0f;
+  float sum = 0.0f;
+  if (m != NEG_INF) {
+#pragma unroll
+    for (int k = 0; k < SPLIT_ROUNDS; ++k) {
+#pragma unroll 8
+      for (int i = 0; i < 32 && k * 32 + i < NUM_SPLITS; ++i) {
+        const float lse = __shfl_sync(0xffffffffu, lse_of[k], i);
+        const float w = lse == NEG_INF ? 0.0f : exp2f(lse - m);
+        sum += w;
+        const float* at =
+            O_part + (static_cast<long long>(k * 32 + i) * total_rows + row) * D + lane * (D / 32);
+        float part[D / 32];
+        if constexpr (D == 128) {
+          const float4 v = __ldcg(reinterpret_cast<const float4*>(at));
+          part[0] = v.x, part[1] = v.y, part[2] = v.z, part[3] = v.w;
+        } else {
+          const float2 v = __ldcg(reinterpret_cast<const float2*>(at));
+          part[0] = v.x, part[1] = v.y;
+        }
+#pragma unroll
+        for (int c = 0; c < D / 32; ++c) acc[c] += w * part[c];
+      }
+    }
+  }
+#pragma unroll
+  for (int c = 0; c < D / 32; ++c)
+    o[static_cast<long long>(row) * D + lane * (D / 32) + c] = to_elem(sum > 0.0f ? acc[c] / sum : 0.0f);
+}
+
+}  // namespace
+
+// NUM_SPLITS > 1, COMBINE = 1: this split's partials, then, in the block that arrives last at its (row block,
+// KV head, sequence), o from every split's, a warp a row. `arrivals` must be zero before the launch.
+extern "C" __global__ void __launch_bounds__(THREADS)
+    decode_attn_split_combine(const elem* q, const elem* k_cache, const elem* v_cache,
+                              const int* cache_seqlens, const int* block_table, float* O_part, float* L_part,
+                              int* arrivals, elem* o, int batch, int hkv, int skv, float scale) {
+  extern __shared__ __align__(16) unsigned char smem_bytes[];
+  SharedStorage& smem = *reinterpret_cast<SharedStorage*>(smem_bytes);
+  int split, row0, length;
+  attend(smem, q, k_cache, v_cache, cache_seqlens, block_table, hkv, skv, scale, split, row0, length);
+  store_partials(smem, O_part, L_part, batch, hkv, split, row0);
+  const int head_rows = static_cast<int>(blockIdx.z) * hkv + static_cast<int>(blockIdx.y);  // ROWS rows of o
+  if (!last_to_arrive(arrivals + head_rows * ROW_BLOCKS + blockIdx.x % ROW_BLOCKS)) return;
+  const int total_rows = batch * hkv * ROWS;
+  const int rows = min(BLOCK_ROWS, ROWS - row0);
+  for (int r = threadIdx.x / 32; r < rows; r += WARPS)
+    combine_row_from_l2(O_part, L_part, o, total_rows, head_rows * ROWS + row0 + r, threadIdx.x % 32);
+}
+#endif

@@ -119,6 +119,42 @@ TEST(ExportDispatch, TheTemplatesOwnHeadersAreInlinedOnce) {
   EXPECT_EQ(std::system(build.c_str()), 0) << build;
 }
 
+// The decode family's path (its torch op calls this dispatcher with a workspace it does not clear): a winner
+// that combines its splits in the kernel (COMBINE=1) clears its arrival counters on the stream before its one
+// launch, every call; the winner with a combine kernel clears nothing.
+TEST(ExportDispatch, DecodeCountersAreClearedBeforeTheLaunchThatCombinesInTheKernel) {
+  const auto space = SearchSpace::load("search_spaces/decode_attn.json");
+  const auto decode = [](ParamValue splits, ParamValue combine) {
+    return Config{{"BLOCK_N", 64},        {"WARPS", 4},         {"STAGES", 3}, {"M_TILES", 1},
+                  {"NUM_SPLITS", splits}, {"COMBINE", combine}, {"L2_256B", 1}};
+  };
+  const std::vector<std::string> compile_time{"G", "SQ", "D", "CAUSAL", "PAGED", "PAGE"};
+  const auto problem = [&](const char* text) { return space.resolve_problem(text); };
+  const DispatchTable table(compile_time,
+                            {{problem("B=1,HKV=8,G=4,SQ=1,SKV=4096,D=128"), {{decode(16, 1), 8.0}}},
+                             {problem("B=8,HKV=8,G=4,SQ=1,SKV=32768,D=128"), {{decode(4, 0), 350.0}}}});
+  const std::string text = render_dispatch_export(space, table, kDevice, "// t\n");
+  const std::string clearing =
+      "  if (arrivals_bytes > 0) {\n    const cudaError_t cleared = cudaMemsetAsync(arrivals, 0, "
+      "arrivals_bytes, stream);\n    if (cleared != cudaSuccess) return cleared;\n  }\n";
+  const auto cleared = text.find(clearing);
+  ASSERT_NE(cleared, std::string::npos) << text;
+  EXPECT_EQ(text.find("cudaMemsetAsync"), cleared + clearing.find("cudaMemsetAsync")) << "the first";
+  EXPECT_EQ(text.find("cudaMemsetAsync", cleared + clearing.size()), std::string::npos) << "and the only one";
+  const auto fused = text.find("decode_attn_split_combine", cleared);
+  EXPECT_NE(fused, std::string::npos) << "the launch that combines in the kernel, after the clearing";
+  EXPECT_EQ(text.find("arrivals_bytes = size_t(count) * sizeof(int);"),
+            text.rfind("arrivals_bytes = size_t(count) * sizeof(int);"))
+      << "one variant sizes counters";
+  EXPECT_NE(text.find("_decode_attn_combine("), std::string::npos) << "the other variant's combine kernel";
+  if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
+  const testing::TempSpaces folder;
+  const auto file = folder.write_text("decode_dispatch.cu", text);
+  const std::string build = nvcc() + " -gencode=arch=compute_90,code=sm_90 -std=c++17 -c -o " +
+                            (folder.dir() / "decode_dispatch.o").string() + " " + file.string() + " 2>&1";
+  EXPECT_EQ(std::system(build.c_str()), 0) << build;
+}
+
 TEST(ExportDispatch, NothingTunedIsAnError) {
   const auto space = SearchSpace::load(kSpaces / "saxpy.json");
   EXPECT_THROW(render_dispatch_export(space, DispatchTable({"ALIGN"}, {}), kDevice, ""), Error);
