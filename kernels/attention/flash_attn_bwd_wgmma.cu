@@ -807,15 +807,24 @@ struct DqWriter {
     sm90::barrier_arrive<DQ_WRITER_THREADS>(of_warpgroup(Barrier::dq_full, me.warpgroup));
   }
   // The unit's accumulators into the warpgroup's staging rows: row 16 warp + group + 8 r, columns 8 j + 2
-  // quad, + 1 (one float2 store each).
+  // quad, + 1 (one 8-byte store each). With DQ_WRITER through the rows' 32-bit shared address (st.shared),
+  // which leaves the consumers one 64-bit pointer fewer: with the generic one the plain loop of 128-row
+  // tiles spilled 4 to 28 bytes (NVRTC, sm_90a, CUDA 13.0).
   __device__ __forceinline__ void stage_unit(const float (&dq_acc)[DQ_N / 2], const Lane& me) const {
+    const int first = (me.warp * 16 + me.group) * DQ_STAGE_STRIDE + 2 * me.quad;  // in floats
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
-      float* const row = stage_rows + (me.warp * 16 + me.group + 8 * r) * DQ_STAGE_STRIDE + 2 * me.quad;
 #pragma unroll
-      for (int j = 0; j < DQ_N / 8; ++j)
-        *reinterpret_cast<float2*>(row + 8 * j) =
-            make_float2(dq_acc[4 * j + 2 * r], dq_acc[4 * j + 2 * r + 1]);
+      for (int j = 0; j < DQ_N / 8; ++j) {
+        const int offset = first + 8 * r * DQ_STAGE_STRIDE + 8 * j;
+        if constexpr (DQ_WRITER)
+          asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(stage + 4 * offset),
+                       "f"(dq_acc[4 * j + 2 * r]), "f"(dq_acc[4 * j + 2 * r + 1])
+                       : "memory");
+        else
+          *reinterpret_cast<float2*>(stage_rows + offset) =
+              make_float2(dq_acc[4 * j + 2 * r], dq_acc[4 * j + 2 * r + 1]);
+      }
     }
   }
   // (DQ_ATOMIC 2, the consumers' bulk reduce-adds) Every bulk reduce-add of this thread has completed
