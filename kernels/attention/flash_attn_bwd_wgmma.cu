@@ -14,18 +14,20 @@
 //         dV += P^T dO, dK += dS^T Q    (A from registers, B MN-major)
 //         dQ (+)= dS K                  (dS^T through shared memory; A and B MN-major), split among the
 //                                       warpgroups, added to an fp32 accumulator (DQ_ATOMIC 1: vector
-//                                       atomics; 2: staged in shared memory, bulk reduce-adds) or stored
-//                                       as this key block's partial (0)
+//                                       atomics; 2: staged in shared memory, bulk reduce-adds, issued by
+//                                       the consumers or, DQ_WRITER, by a warp of the producer) or
+//                                       stored as this key block's partial (0)
 //       then dK * scale and dV in the element type
 //   flash_attn_bwd_convert_dq  dQ = scale * the accumulator (or the partials summed in key-block order)
 // Roles of the main kernel, in file order: the schedule of a block's query tiles (Schedule), the Q / dO ring
 // filled by the consumers with cp.async (SelfLoadedRing) or by a producer warpgroup (WARP_SPECIALIZE: with
 // cp.async or, TMA_LOADS, tensor copies; Ring, ProducedRing on sm90::TmaPipeline's barriers), the wgmmas
-// (TileMma), P and dS (Gradients), the dS^T tile (DsTile), the dQ writes (DqWriter), the dK / dV epilogue,
-// the consumers' tile loop (consume_tiles; consume_tiles_overlapped with NEXT_TILE_OVERLAP, which issues the
-// next tile's scores before this tile's dQ is written; DS_DOUBLE_BUFFER alternates two dS^T tiles).
-// Tuning parameters and problem sizes arrive as #defines (search_spaces/flash_attn_bwd_wgmma.json); the
-// design notes (layouts, descriptors, fragments, synchronisation, the dQ strategies) are in
+// (TileMma), P and dS (Gradients), the dS^T tile (DsTile), the dQ writes (DqWriter; with DQ_WRITER the
+// producer's writer warp, DqWriterWarp, issues the bulk reduce-adds of the staged units), the dK / dV
+// epilogue, the consumers' tile loop (consume_tiles; consume_tiles_overlapped with NEXT_TILE_OVERLAP, which
+// issues the next tile's scores before this tile's dQ is written; DS_DOUBLE_BUFFER alternates two dS^T
+// tiles). Tuning parameters and problem sizes arrive as #defines (search_spaces/flash_attn_bwd_wgmma.json);
+// the design notes (layouts, descriptors, fragments, synchronisation, the dQ strategies) are in
 // docs/kernels/attention_bwd.md.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -68,6 +70,9 @@ static_assert(false, "DQ_ATOMIC (0, 1 or 2) must be #defined");
 #endif
 #ifndef NEXT_TILE_OVERLAP
 #define NEXT_TILE_OVERLAP 0
+#endif
+#ifndef DQ_WRITER
+#define DQ_WRITER 0
 #endif
 
 namespace attn_bwd {
@@ -120,6 +125,13 @@ constexpr bool DQ_IDLE = DQ_UNITS * WARPGROUPS > DQ_TOTAL_UNITS;
 // conflicts at most; rows stay 16-byte aligned).
 constexpr int DQ_STAGE_STRIDE = DQ_N + 8;
 constexpr int DQ_STAGE_BYTES = DQ_ATOMIC == 2 ? WARPGROUPS * 64 * DQ_STAGE_STRIDE * 4 : 0;
+// DQ_WRITER 1: warp DQ_WRITER_WARP of the producer warpgroup (warp 0 issues the TMA copies) adds the staged
+// units to the accumulator; a warpgroup's staging rows pass between it and the writer warp on two named
+// barriers of DQ_WRITER_THREADS threads each.
+constexpr int DQ_WRITER_WARP = 1;
+constexpr int DQ_WRITER_THREADS = 128 + 32;
+static_assert(DQ_WRITER_WARP > 0 && DQ_WRITER_WARP < 4,
+              "warp 0 of the producer warpgroup issues the TMA copies");
 // The space's SMEM_BYTES: the tiles, the producer's mbarriers (64 bytes counted, also before the dQ staging
 // area), the dQ staging area and room to align the tiles to 1024 bytes.
 constexpr int SMEM_BYTES = 2 * KV_TILE_BYTES + STAGES * (2 * Q_TILE_BYTES + 2 * ROW_BYTES) +
@@ -127,7 +139,7 @@ constexpr int SMEM_BYTES = 2 * KV_TILE_BYTES + STAGES * (2 * Q_TILE_BYTES + 2 * 
                            1024;
 // setmaxnreg with a producer and 2 consumer warpgroups (with one the block's 256 threads may use 255
 // registers each anyway): (24 + 2 * 240) * 128 <= 65536.
-constexpr int PRODUCER_REGS = 24;
+constexpr int PRODUCER_REGS = 24;  // the TMA thread's warp and (DQ_WRITER) the writer warp alike
 constexpr int CONSUMER_REGS = 240;
 constexpr float kLog2e = 1.4426950408889634f;
 
@@ -145,6 +157,11 @@ static_assert(NEXT_TILE_OVERLAP >= 0 && NEXT_TILE_OVERLAP <= 2,
 static_assert(NEXT_TILE_OVERLAP == 0 || (WARP_SPECIALIZE && STAGES == 2 && DQ_UNITS == 1),
               "NEXT_TILE_OVERLAP acquires the next tile while this one is held (a producer and 2 stages) and "
               "issues its scores after this tile's only dQ unit");
+static_assert(DQ_WRITER == 0 || DQ_WRITER == 1, "DQ_WRITER is 0 or 1");
+static_assert(
+    DQ_WRITER == 0 || (DQ_ATOMIC == 2 && WARP_SPECIALIZE && TMA_LOADS),
+    "DQ_WRITER: a warp of the TMA producer (whose other warps are idle) issues the bulk reduce-adds of "
+    "the staged dQ units");
 static_assert(ROW_PAD % BLOCK_M == 0, "a query tile's LSE and Dsum rows lie inside the padded rows");
 static_assert(!WARP_SPECIALIZE || WARPGROUPS == 1 ||
                   (PRODUCER_REGS + WARPGROUPS * CONSUMER_REGS) * 128 <= 65536,
@@ -247,7 +264,19 @@ enum class Barrier : int {
   ds_ready = 2,   // every consumer thread's dS^T of this tile is in shared memory
   epilogue = 3,   // every consumer warpgroup's wgmmas have completed: K and V may be overwritten
   warpgroup = 4,  // warpgroup w's own, 4 + w: its staged rows are written
+  // (DQ_WRITER) warpgroup w's and the writer warp's, 6 + w and 8 + w:
+  dq_full = 6,   // the warpgroup's dQ unit is staged (the consumers arrive, the writer waits)
+  dq_empty = 8,  // the writer's bulk reduce-adds have read the staged unit (the writer arrives, the consumers
+                 // wait before staging the next)
 };
+// Barrier `first` of warpgroup w (first + w).
+__device__ __forceinline__ Barrier of_warpgroup(Barrier first, int warpgroup) {
+  return static_cast<Barrier>(static_cast<int>(first) + warpgroup);
+}
+static_assert(static_cast<int>(Barrier::warpgroup) + WARPGROUPS <= static_cast<int>(Barrier::dq_full) &&
+                  static_cast<int>(Barrier::dq_full) + WARPGROUPS <= static_cast<int>(Barrier::dq_empty) &&
+                  static_cast<int>(Barrier::dq_empty) + WARPGROUPS <= 16,
+              "each warpgroup's barriers have ids of their own, at most 15");
 
 // This thread's warpgroup (the producer's is the last) and, in a consumer warpgroup, its place in the
 // accumulator fragments.
@@ -705,7 +734,8 @@ struct DsTile {
 
 // DQ_ATOMIC 1: red.global.add.v4.f32 into the [B, H, S, D] accumulator the preprocess zeroed
 // (non-deterministic order). DQ_ATOMIC 0: st.global of this key block's partial, [key blocks][B, H, S, D],
-// which the conversion sums in key-block order. DQ_ATOMIC 2: see write_staged.
+// which the conversion sums in key-block order. DQ_ATOMIC 2: see write_staged, and with DQ_WRITER
+// stage_for_writer.
 struct DqWriter {
   float* base;  // the accumulator, or this key block's partial
   int S;
@@ -715,7 +745,10 @@ struct DqWriter {
   __device__ __forceinline__ void write(const float (&dq_acc)[DQ_N / 2], const QueryTile& tile, int m_chunk,
                                         int col0, const Lane& me) const {
     if constexpr (DQ_ATOMIC == 2) {
-      write_staged(dq_acc, tile, m_chunk, col0, me);
+      if constexpr (DQ_WRITER)
+        stage_for_writer(dq_acc, me);
+      else
+        write_staged(dq_acc, tile, m_chunk, col0, me);
       return;
     }
     const bool odd = me.quad & 1;
@@ -748,18 +781,11 @@ struct DqWriter {
   // async proxy through fence.proxy.async and the barrier after them.
   __device__ __forceinline__ void write_staged(const float (&dq_acc)[DQ_N / 2], const QueryTile& tile,
                                                int m_chunk, int col0, const Lane& me) const {
-    const Barrier own = static_cast<Barrier>(static_cast<int>(Barrier::warpgroup) + me.warpgroup);
+    const Barrier own = of_warpgroup(Barrier::warpgroup, me.warpgroup);
     const int thread = threadIdx.x % 128;
     if (thread < 64) sm90::tma_wait_stores_read<0>();
     sm90::barrier_sync<128>(own);
-#pragma unroll
-    for (int r = 0; r < 2; ++r) {
-      float* const row = stage_rows + (me.warp * 16 + me.group + 8 * r) * DQ_STAGE_STRIDE + 2 * me.quad;
-#pragma unroll
-      for (int j = 0; j < DQ_N / 8; ++j)
-        *reinterpret_cast<float2*>(row + 8 * j) =
-            make_float2(dq_acc[4 * j + 2 * r], dq_acc[4 * j + 2 * r + 1]);
-    }
+    stage_unit(dq_acc, me);
     sm90::fence_async_shared();
     sm90::barrier_sync<128>(own);
     if (thread < 64) {
@@ -770,10 +796,103 @@ struct DqWriter {
       sm90::tma_commit_stores();
     }
   }
-  // (DQ_ATOMIC 2) Every bulk reduce-add of this thread has completed (before the block exits).
+  // DQ_WRITER 1: the unit's rows staged for the producer's writer warp (DqWriterWarp), which adds them to
+  // the accumulator: wait until it has read the warpgroup's previous unit (dq_empty; it arrives once ahead
+  // for the first), stage, make the writes visible to the bulk copies' async proxy, and arrive on dq_full
+  // without waiting. The consumers issue no bulk operation and wait for none.
+  __device__ __forceinline__ void stage_for_writer(const float (&dq_acc)[DQ_N / 2], const Lane& me) const {
+    sm90::barrier_sync<DQ_WRITER_THREADS>(of_warpgroup(Barrier::dq_empty, me.warpgroup));
+    stage_unit(dq_acc, me);
+    sm90::fence_async_shared();
+    sm90::barrier_arrive<DQ_WRITER_THREADS>(of_warpgroup(Barrier::dq_full, me.warpgroup));
+  }
+  // The unit's accumulators into the warpgroup's staging rows: row 16 warp + group + 8 r, columns 8 j + 2
+  // quad, + 1 (one 8-byte store each). With DQ_WRITER through the rows' 32-bit shared address (st.shared),
+  // which leaves the consumers one 64-bit pointer fewer: with the generic one the plain loop of 128-row
+  // tiles spilled 4 to 28 bytes (NVRTC, sm_90a, CUDA 13.0).
+  __device__ __forceinline__ void stage_unit(const float (&dq_acc)[DQ_N / 2], const Lane& me) const {
+    const int first = (me.warp * 16 + me.group) * DQ_STAGE_STRIDE + 2 * me.quad;  // in floats
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+#pragma unroll
+      for (int j = 0; j < DQ_N / 8; ++j) {
+        const int offset = first + 8 * r * DQ_STAGE_STRIDE + 8 * j;
+        if constexpr (DQ_WRITER)
+          asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(stage + 4 * offset),
+                       "f"(dq_acc[4 * j + 2 * r]), "f"(dq_acc[4 * j + 2 * r + 1])
+                       : "memory");
+        else
+          *reinterpret_cast<float2*>(stage_rows + offset) =
+              make_float2(dq_acc[4 * j + 2 * r], dq_acc[4 * j + 2 * r + 1]);
+      }
+    }
+  }
+  // (DQ_ATOMIC 2, the consumers' bulk reduce-adds) Every bulk reduce-add of this thread has completed
+  // (before the block exits); the writer warp waits for its own.
   __device__ __forceinline__ void finish() const {
-    if constexpr (DQ_ATOMIC == 2)
+    if constexpr (DQ_ATOMIC == 2 && !DQ_WRITER)
       if (threadIdx.x % 128 < 64) sm90::tma_wait_stores();
+  }
+};
+
+// DQ_WRITER 1, FlashAttention-3's dQ writer: warp DQ_WRITER_WARP of the producer warpgroup adds every
+// consumer warpgroup's staged units to the accumulator, in the order the consumers stage them (tile by tile;
+// in a tile unit by unit, warpgroup by warpgroup), so that the consumers' instruction stream holds no bulk
+// operation and no wait for one. Per unit: wait for dq_full of its warpgroup, lane l adds rows l and l + 32
+// (rows < S) with one bulk reduce-add each and commits; per round of units: wait until the bulk operations
+// have read the staging rows, then arrive on dq_empty of each warpgroup that stages again (one arrival ahead
+// of each warpgroup's first unit, none after its last, so that the consumers' waits and the arrivals pair up
+// exactly). Before exiting, wait until every addition has landed.
+struct DqWriterWarp {
+  float* base;  // the accumulator
+  int S;
+  Smem smem;
+
+  // Whether warpgroup w writes unit `unit` of each tile (DQ_IDLE: warpgroup 1 none); a warpgroup's units are
+  // the first ones of the tile's rounds.
+  static __device__ __forceinline__ constexpr bool writes(int warpgroup, int unit) {
+    return unit < DQ_UNITS && warpgroup + unit * WARPGROUPS < DQ_TOTAL_UNITS;
+  }
+  __device__ __forceinline__ void run(const Schedule& schedule) const {
+    if (schedule.tiles == 0) return;
+    const int lane = threadIdx.x % 32;
+#pragma unroll
+    for (int w = 0; w < WARPGROUPS; ++w)
+      if (writes(w, 0)) sm90::barrier_arrive<DQ_WRITER_THREADS>(of_warpgroup(Barrier::dq_empty, w));
+    QueryTile tile = schedule.tile(0);
+#pragma unroll 1
+    for (int t = 0; t < schedule.tiles; ++t, schedule.advance(tile)) {
+      const bool last_tile = t + 1 == schedule.tiles;
+#pragma unroll
+      for (int unit = 0; unit < DQ_UNITS; ++unit) {
+#pragma unroll
+        for (int w = 0; w < WARPGROUPS; ++w)
+          if (writes(w, unit)) {
+            sm90::barrier_sync<DQ_WRITER_THREADS>(of_warpgroup(Barrier::dq_full, w));
+            add_unit(tile, w + unit * WARPGROUPS, smem.dq_stage(w), lane);
+          }
+        sm90::tma_wait_stores_read<0>();
+#pragma unroll
+        for (int w = 0; w < WARPGROUPS; ++w)
+          if (writes(w, unit) && (writes(w, unit + 1) || !last_tile))
+            sm90::barrier_arrive<DQ_WRITER_THREADS>(of_warpgroup(Barrier::dq_empty, w));
+      }
+    }
+    sm90::tma_wait_stores();
+  }
+  // Unit `index` of the tile (rows of chunk index / COL_SPLIT, columns of slab index % COL_SPLIT) from the
+  // staging rows at shared address `stage`: this lane's two rows, one bulk group.
+  __device__ __forceinline__ void add_unit(const QueryTile& tile, int index, unsigned stage, int lane) const {
+    const int first_row = tile.m0 + (index / COL_SPLIT) * 64;
+    const int col0 = (index % COL_SPLIT) * DQ_N;
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const int r = lane + 32 * half;
+      if (first_row + r < S)
+        sm90::bulk_reduce_add_f32(base + tile.head + static_cast<long long>(first_row + r) * D + col0,
+                                  stage + r * DQ_STAGE_STRIDE * 4, DQ_N * 4);
+    }
+    sm90::tma_commit_stores();
   }
 };
 
@@ -813,7 +932,7 @@ __device__ __forceinline__ void store_dkv(elem* dK, elem* dV, const Smem& smem, 
   unsigned char* const v_tile = smem.at<unsigned char>(smem.v());
   stage_rows(k_tile, dk_acc, scale, me);
   stage_rows(v_tile, dv_acc, 1.0f, me);
-  sm90::barrier_sync<128>(static_cast<Barrier>(static_cast<int>(Barrier::warpgroup) + me.warpgroup));
+  sm90::barrier_sync<128>(of_warpgroup(Barrier::warpgroup, me.warpgroup));
   const long long offset = schedule.kv_head() + static_cast<long long>(schedule.n0) * D;
   store_rows(dK + offset, k_tile, schedule.n0, me.warpgroup * 64, schedule.SKV, threadIdx.x % 128);
   store_rows(dV + offset, v_tile, schedule.n0, me.warpgroup * 64, schedule.SKV, threadIdx.x % 128);
@@ -1048,6 +1167,12 @@ __device__ __forceinline__ void run_block(const Inputs& inputs, float* dQ_accum,
     __syncthreads();
     if (me.warpgroup == WARPGROUPS) {
       if constexpr (WARPGROUPS > 1) sm90::registers_decrease<PRODUCER_REGS>();
+      if constexpr (DQ_WRITER) {
+        if (me.warp == DQ_WRITER_WARP) {
+          DqWriterWarp{dQ_accum, S, smem}.run(schedule);
+          return;
+        }
+      }
       produce(inputs, smem, ring, schedule);
       return;
     }

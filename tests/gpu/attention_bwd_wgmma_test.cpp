@@ -185,5 +185,52 @@ INSTANTIATE_TEST_SUITE_P(
              kBf16}),
     case_name);
 
+// The dQ writer warp (DQ_WRITER 1: warp 1 of the TMA producer issues the bulk reduce-adds of the units the
+// consumers stage): one consumer warpgroup with one and two dQ units a tile, two with one each, D = 64's
+// single unit over 64 rows (the second warpgroup stages none: the writer serves warpgroup 0 only), S = 1,
+// odd lengths, causal, grouped heads, long S (many rounds of both barriers), with and without the overlaps,
+// both head dimensions and both dtypes. A wrong order of the writer's waits against the consumers' shows as
+// a timeout; a unit added before it was staged, or rows overwritten before they were read, as a wrong dQ
+// (dK and dV right).
+INSTANTIATE_TEST_SUITE_P(
+    DqWriter, AttentionBwdWgmma,
+    ::testing::Values(
+        Case{"B=1,H=2,S=77,D=64,CAUSAL=0",
+             "BLOCK_M=64,BLOCK_N=64,STAGES=1,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,DQ_WRITER=1"},
+        Case{"B=1,H=2,S=1000,D=128,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=64,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,DQ_WRITER=1"},
+        Case{"B=2,H=4,S=1000,D=128,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,DQ_WRITER=1"},
+        Case{"B=2,H=4,S=1000,D=64,CAUSAL=0",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,DQ_WRITER=1"},
+        Case{"B=2,H=2,S=130,D=64,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,DQ_WRITER=1"},
+        Case{"B=1,H=1,S=1,D=64,CAUSAL=1",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,DQ_WRITER=1"},
+        Case{"B=1,H=2,S=2049,D=64,CAUSAL=0",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=1,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,DQ_WRITER=1"},
+        Case{"B=1,H=2,S=77,D=128,CAUSAL=0",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,"
+             "NEXT_TILE_OVERLAP=1,DQ_WRITER=1"},
+        Case{"B=2,H=4,S=1000,D=128,CAUSAL=0",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,"
+             "DS_DOUBLE_BUFFER=1,DQ_WRITER=1"},
+        Case{"B=2,H=8,HKV=2,S=513,SKV=200,D=128,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,"
+             "DS_DOUBLE_BUFFER=1,NEXT_TILE_OVERLAP=1,DQ_WRITER=1"},
+        Case{"B=1,H=8,HKV=1,S=513,SKV=130,D=64,CAUSAL=1",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,"
+             "DS_DOUBLE_BUFFER=1,NEXT_TILE_OVERLAP=1,DQ_WRITER=1"},
+        Case{"B=2,H=4,HKV=2,S=1000,SKV=777,D=64,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,"
+             "DS_DOUBLE_BUFFER=1,NEXT_TILE_OVERLAP=2,DQ_WRITER=1"},
+        Case{"B=2,H=4,S=700,D=64,CAUSAL=1",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,"
+             "DS_DOUBLE_BUFFER=1,NEXT_TILE_OVERLAP=1,DQ_WRITER=1",
+             kBf16},
+        Case{"B=1,H=8,HKV=2,S=513,SKV=200,D=128,CAUSAL=0",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,DQ_WRITER=1", kBf16}),
+    case_name);
+
 }  // namespace
 }  // namespace evotune

@@ -1,7 +1,8 @@
 // The wgmma attention backward spaces (fp16 and bf16) on offline device limits: how many configs each
 // compile-time shape allows on sm_90 (the counts `evotune check` compiles, every one with no spill), what
 // each condition prunes, FlashAttention-3's tiles among the valid configs, the three launches with their
-// grids, arguments and scratch, and the problem's defaults, buffers, work and extra problems.
+// grids, arguments and scratch, and the problem's defaults, buffers, work and extra problems; where the
+// overlaps and the dQ writer warp are allowed.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -26,7 +27,7 @@ size_t count_if(const std::vector<Config>& configs, Keep keep) {
 }
 
 Config config(int block_m, int block_n, int stages, int specialize, int tma, int atomic, int ds_double = 0,
-              int next_overlap = 0) {
+              int next_overlap = 0, int dq_writer = 0) {
   return {{"BLOCK_M", block_m},
           {"BLOCK_N", block_n},
           {"STAGES", stages},
@@ -34,11 +35,22 @@ Config config(int block_m, int block_n, int stages, int specialize, int tma, int
           {"TMA_LOADS", tma},
           {"DQ_ATOMIC", atomic},
           {"DS_DOUBLE_BUFFER", ds_double},
-          {"NEXT_TILE_OVERLAP", next_overlap}};
+          {"NEXT_TILE_OVERLAP", next_overlap},
+          {"DQ_WRITER", dq_writer}};
 }
 
-// Neither overlap: the configs the space had before DS_DOUBLE_BUFFER and NEXT_TILE_OVERLAP.
-bool plain(const Config& c) { return !c.at("DS_DOUBLE_BUFFER") && !c.at("NEXT_TILE_OVERLAP"); }
+// Neither overlap nor the dQ writer warp: the configs the space had before DS_DOUBLE_BUFFER,
+// NEXT_TILE_OVERLAP and DQ_WRITER.
+bool plain(const Config& c) {
+  return !c.at("DS_DOUBLE_BUFFER") && !c.at("NEXT_TILE_OVERLAP") && !c.at("DQ_WRITER");
+}
+bool consumers_write_dq(const Config& c) { return !c.at("DQ_WRITER"); }
+template <typename Keep>
+std::vector<Config> only(std::vector<Config> configs, Keep keep) {
+  configs.erase(std::remove_if(configs.begin(), configs.end(), [&](const Config& c) { return !keep(c); }),
+                configs.end());
+  return configs;
+}
 
 // D = 128: BLOCK_M 64 only (2 x 64 S^T / dP^T and 2 x 64 dK / dV accumulators), with every tile width, stage
 // count, loading mode (self-loaded, cp.async producer, TMA producer) and dQ strategy (partials, atomics, bulk
@@ -48,18 +60,21 @@ bool plain(const Config& c) { return !c.at("DS_DOUBLE_BUFFER") && !c.at("NEXT_TI
 // 12 with a producer and 2 stages also with NEXT_TILE_OVERLAP 1 and 2 (48 more); BLOCK_M 128: the 12 plain,
 // and the 6 with 2 stages with NEXT_TILE_OVERLAP 1 and either buffering (12 more): 144. D = 128: the 36 with
 // either buffering (72), and the 6 with BLOCK_N 128, a producer and 2 stages with NEXT_TILE_OVERLAP 1 and
-// either buffering (12 more): 84.
+// either buffering (12 more): 84. The dQ writer warp (see DqWriterPrunesAsIntended) doubles the configs
+// with bulk reduce-adds and a TMA producer: 20 more for D = 64, 10 for D = 128.
 TEST(AttentionBwdSpace, ValidCountsOnHopper) {
   for (const char* file : {kBwd, kBwdBf16}) {
     const SearchSpace space = SearchSpace::load(file);
     EXPECT_EQ(space.arch_suffix(), "a");
-    EXPECT_EQ(space.total_configs(), 96u * 2 * 3);
+    EXPECT_EQ(space.total_configs(), 96u * 2 * 3 * 2);
     for (const char* problem : {"D=64", "D=64,CAUSAL=1"}) {
-      EXPECT_EQ(valid(space, problem).size(), 144u) << problem;
+      EXPECT_EQ(valid(space, problem).size(), 144u + 20u) << problem;
+      EXPECT_EQ(count_if(valid(space, problem), consumers_write_dq), 144u) << problem;
       EXPECT_EQ(count_if(valid(space, problem), plain), 48u) << problem;
     }
     for (const char* problem : {"D=128", "D=128,CAUSAL=1"}) {
-      EXPECT_EQ(valid(space, problem).size(), 84u) << problem;
+      EXPECT_EQ(valid(space, problem).size(), 84u + 10u) << problem;
+      EXPECT_EQ(count_if(valid(space, problem), consumers_write_dq), 84u) << problem;
       EXPECT_EQ(count_if(valid(space, problem), plain), 36u) << problem;
     }
   }
@@ -67,7 +82,8 @@ TEST(AttentionBwdSpace, ValidCountsOnHopper) {
 
 // NEXT_TILE_OVERLAP only with a producer, 2 stages and one dQ unit a warpgroup, 2 only where the next S^T and
 // dP^T fit the registers beside dK, dV and the dQ unit (D = 64 with 64-row tiles); DS_DOUBLE_BUFFER with
-// 128-row tiles only in the overlapped loop (the plain one spills).
+// 128-row tiles only in the overlapped loop (the plain one spills). Counted without the dQ writer warp, which
+// DqWriterPrunesAsIntended counts.
 TEST(AttentionBwdSpace, OverlapsPruneAsIntended) {
   const SearchSpace space = SearchSpace::load(kBwd);
   for (const char* problem : {"D=64", "D=128", "D=64,CAUSAL=1", "D=128,CAUSAL=1"}) {
@@ -87,8 +103,8 @@ TEST(AttentionBwdSpace, OverlapsPruneAsIntended) {
               0u)
         << problem << ": two dS^T tiles in the plain loop with 128-row tiles";
   }
-  const auto d64 = valid(space, "D=64");
-  const auto d128 = valid(space, "D=128");
+  const auto d64 = only(valid(space, "D=64"), consumers_write_dq);
+  const auto d128 = only(valid(space, "D=128"), consumers_write_dq);
   const auto overlap = [](int value) {
     return [value](const Config& c) { return c.at("NEXT_TILE_OVERLAP") == value; };
   };
@@ -108,6 +124,53 @@ TEST(AttentionBwdSpace, OverlapsPruneAsIntended) {
   EXPECT_EQ(count_if(d64, [](const Config& c) { return c.at("DS_DOUBLE_BUFFER") == 1; }),
             36u + 12u + 12u + 6u);
   EXPECT_EQ(count_if(d128, [](const Config& c) { return c.at("DS_DOUBLE_BUFFER") == 1; }), 36u + 6u);
+}
+
+// DQ_WRITER 1 only with bulk reduce-adds (DQ_ATOMIC 2) and a TMA producer (whose warp 1 is the writer), and
+// there with every other parameter its twin with DQ_WRITER 0 allows: D = 64, 64-row tiles: 2 widths x 2 stage
+// counts x 2 bufferings, and with 2 stages NEXT_TILE_OVERLAP 1 and 2 with either buffering (8 more); 128-row
+// tiles: 2 stage counts, and with 2 stages NEXT_TILE_OVERLAP 1 with either buffering: 20. D = 128: 8, and
+// NEXT_TILE_OVERLAP 1 with BLOCK_N 128 with either buffering: 10. The launch is its twin's: the same block,
+// grid and shared memory (the staging rows are DQ_ATOMIC 2's).
+TEST(AttentionBwdSpace, DqWriterPrunesAsIntended) {
+  const SearchSpace space = SearchSpace::load(kBwd);
+  for (const auto& [problem, count] : {std::pair{"D=64", 20u}, std::pair{"D=64,CAUSAL=1", 20u},
+                                       std::pair{"D=128", 10u}, std::pair{"D=128,CAUSAL=1", 10u}}) {
+    const auto configs = valid(space, problem);
+    const auto writers = only(configs, [](const Config& c) { return c.at("DQ_WRITER") == 1; });
+    EXPECT_EQ(writers.size(), count) << problem;
+    EXPECT_EQ(count_if(writers,
+                       [](const Config& c) {
+                         return c.at("DQ_ATOMIC") != 2 || !c.at("WARP_SPECIALIZE") || !c.at("TMA_LOADS");
+                       }),
+              0u)
+        << problem << ": a writer warp without staged units or outside a TMA producer";
+    EXPECT_EQ(count_if(configs,
+                       [](const Config& c) {
+                         return !c.at("DQ_WRITER") && c.at("DQ_ATOMIC") == 2 && c.at("TMA_LOADS");
+                       }),
+              count)
+        << problem << ": every config with bulk reduce-adds and a TMA producer has its writer-warp twin";
+    for (Config writer : writers) {
+      Config twin = writer;
+      twin["DQ_WRITER"] = 0;
+      EXPECT_NE(std::find(configs.begin(), configs.end(), twin), configs.end()) << problem;
+    }
+  }
+  const DeviceInfo hopper = offline_device("sm_90");
+  for (const char* problem : {"B=2,H=8,HKV=2,S=300,SKV=513,D=128,CAUSAL=1", "B=1,H=4,S=77,D=64"}) {
+    const Sizes sizes = space.resolve_problem(problem);
+    for (const auto& [block_m, next_overlap] : {std::pair{64, 0}, std::pair{64, 1}}) {
+      const auto writer = launch_steps(
+          space.variant_launch(config(block_m, 128, 2, 1, 1, 2, 1, next_overlap, 1), sizes, hopper));
+      const auto twin = launch_steps(
+          space.variant_launch(config(block_m, 128, 2, 1, 1, 2, 1, next_overlap, 0), sizes, hopper));
+      ASSERT_EQ(writer.size(), 3u);
+      EXPECT_EQ(writer[1]->grid, twin[1]->grid) << problem;
+      EXPECT_EQ(writer[1]->block, (std::array<std::uint32_t, 3>{384, 1, 1})) << problem;
+      EXPECT_EQ(writer[1]->dynamic_smem_bytes, twin[1]->dynamic_smem_bytes) << problem;
+    }
+  }
 }
 
 TEST(AttentionBwdSpace, ConditionsPruneAsIntended) {
@@ -167,6 +230,14 @@ TEST(AttentionBwdSpace, FlashAttention3TilesAreValid) {
   for (const int atomic : {1, 2}) {
     EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(64, 128, 2, 1, 1, atomic, 1, 1)), seeds.end());
     EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(128, 128, 2, 1, 1, atomic, 1, 1)), seeds.end());
+  }
+  // FlashAttention-3's tiles with its dQ writer warp, with both overlaps, NEXT_TILE_OVERLAP alone and
+  // neither.
+  for (const auto& [ds_double, next_overlap] : {std::pair{0, 0}, std::pair{1, 1}, std::pair{0, 1}}) {
+    EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(64, 128, 2, 1, 1, 2, ds_double, next_overlap, 1)),
+              seeds.end());
+    EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(128, 128, 2, 1, 1, 2, ds_double, next_overlap, 1)),
+              seeds.end());
   }
   // Every seed is valid for one of the head dimensions.
   for (const Config& seed : seeds)
