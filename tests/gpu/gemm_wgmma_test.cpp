@@ -3,8 +3,8 @@
 // staged there), both B layouts, one and two consumer warpgroups, 64- and 128-row warpgroup tiles, every tile
 // width kind, split-K with its reduction, persistent blocks with both raster orders, bias and both
 // activations, D stored from registers and through shared memory with TMA (EPILOGUE), clusters sharing A or B
-// through TMA multicast, fp16 and bf16, M = 1; the swapped product (SWAP_AB: D's few rows as the wgmma's n) at
-// M = 1, 8, 16, 33, 77 and 128 with the same variety; few tiles: swapped tiles of 48, 80 and 112 rows,
+// through TMA multicast, fp16 and bf16, M = 1; the swapped product (SWAP_AB: D's few rows as the wgmma's n)
+// at M = 1, 8, 16, 33, 77 and 128 with the same variety; few tiles: swapped tiles of 48, 80 and 112 rows,
 // split-K in 5 and 6, 112- and 224-column tiles, the LLM table's Seeds; split-K reduced in the kernel
 // (EPILOGUE 2); and rows TMA cannot address (K or N odd), staged into padded scratch by a first launch. Skips
 // where the GPU is not compute capability 9.0, which has no wgmma.
