@@ -1,6 +1,6 @@
 // The GEMM spaces: the cuBLASLt baseline they name, the template's headers inlined into their version, and
-// the swapped product (SWAP_AB): which tiles it allows at which M, the Seeds each problem opens with, and the
-// D map's box of its TMA epilogue.
+// the swapped product (SWAP_AB): which tiles it allows at which M, the Seeds each problem opens with, the
+// D map's box of its TMA epilogue, and the staging of operands whose rows TMA cannot address (odd K or N).
 #include <gtest/gtest.h>
 
 #include <algorithm>
