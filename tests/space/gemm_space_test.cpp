@@ -215,6 +215,14 @@ TEST(GemmSpace, SeedsOpenEachMBucketWithItsOwn) {
       expect_tiles(problem, {{128, 256, 0, 1}, {256, 128, 0, 1}, {128, 256, 0, 1}, {128, 256, 0, 1}});
     const auto large = first_valid("M=8192,N=8192,K=8192,B_KMAJOR=0");
     EXPECT_EQ(large[3].at("CLUSTER_M"), 2) << "the fourth: 128 x 256 in clusters of 2 x 1 sharing B";
+    // N odd refuses the TMA store of D: the large tiles' register-epilogue forms (the last Seeds) open B [K,
+    // N]; B [N, K] opens with 112 and 224 columns, which store from registers already.
+    expect_tiles("M=4095,N=4097,K=4093,B_KMAJOR=0",
+                 {{128, 256, 0, 1}, {256, 128, 0, 1}, {128, 256, 0, 1}, {128, 256, 0, 1}});
+    expect_tiles("M=4095,N=4097,K=4093,B_KMAJOR=1",
+                 {{128, 112, 0, 1}, {128, 224, 0, 1}, {128, 256, 0, 1}, {256, 128, 0, 1}});
+    for (const char* problem : {"M=4095,N=4097,K=4093,B_KMAJOR=0", "M=4095,N=4097,K=4093,B_KMAJOR=1"})
+      for (const Config& seed : first_valid(problem)) EXPECT_EQ(seed.at("EPILOGUE"), 0) << problem;
   }
 }
 
