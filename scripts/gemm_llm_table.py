@@ -52,11 +52,11 @@ def parse_shard(text):
     return index, count
 
 
-def shard(shapes, index, count):
+def shard(shapes, index, count, staged=True):
     """The index-th of count shares: the shapes by decreasing work (ties keep their order; those not tuned, see
     tma_unsupported, last), dealt round the shards forth and back (0..N-1, N-1..0, ...), so that no shard
     always takes the larger of each round."""
-    ordered = sorted(shapes, key=lambda shape: (tma_unsupported(shape) is not None, -work(shape)))
+    ordered = sorted(shapes, key=lambda shape: (tma_unsupported(shape, staged) is not None, -work(shape)))
 
     def owner(i):
         turn, seat = divmod(i, count)
@@ -64,8 +64,20 @@ def shard(shapes, index, count):
     return [shape for i, shape in enumerate(ordered) if owner(i) == index]
 
 
-def tma_unsupported(shape):
-    """Why the template cannot run a shape (TMA needs 16-byte row strides), or None."""
+def stages_rows(space_path):
+    """Whether the space copies operands whose rows TMA cannot address into padded scratch first: every tensor
+    map of A and B has a BufferIf (docs/kernels/gemm_wgmma.md), so that any K and N run."""
+    with open(space_path) as f:
+        arguments = json.load(f)["KernelSpecification"]["Arguments"]
+    return all("BufferIf" in argument for argument in arguments
+               if argument.get("MemoryType") == "TensorMap" and argument.get("Buffer") in ("A", "B"))
+
+
+def tma_unsupported(shape, staged=False):
+    """Why a template that maps A and B directly (not `staged`) cannot run a shape (TMA needs 16-byte row
+    strides), or None."""
+    if staged:
+        return None
     parts = shape.split(",")
     n, k, nt = int(parts[1]), int(parts[2]), len(parts) == 4
     if k % 8:
@@ -162,6 +174,8 @@ def main(argv):
     shapes_ap.add_argument("--shard", default="0/1", help="I/N: the I-th (0-based) of N shares")
     shapes_ap.add_argument("--unsupported", action="store_true",
                            help="print only the shapes the template cannot run, with the reason after a tab")
+    shapes_ap.add_argument("--space", default="search_spaces/gemm_wgmma.json",
+                           help="the space to tune (one that stages misaligned rows runs every shape)")
     table_ap = sub.add_parser("table", help="the markdown table of compare_torch.py gemm --json files")
     table_ap.add_argument("files", nargs="+")
     table_ap.add_argument("--tune-times", help="TSV of shape, tune seconds, tune exit status")
@@ -172,8 +186,12 @@ def main(argv):
             index, count = parse_shard(args.shard)
         except ValueError as e:
             ap.error(str(e))
-        for shape in shard(all_shapes(), index, count):
-            why = tma_unsupported(shape)
+        try:
+            staged = stages_rows(args.space)
+        except (OSError, ValueError, KeyError) as e:
+            ap.error(f"--space {args.space}: {e}")
+        for shape in shard(all_shapes(), index, count, staged):
+            why = tma_unsupported(shape, staged)
             if args.unsupported and why:
                 print(f"{shape}\t{why}")
             elif not args.unsupported:

@@ -20,8 +20,9 @@
 #   PYTHON           python3, with torch for the comparison
 #   REPS             compare_torch.py's timed replays (30)
 #   COMPILE_THREADS  NVRTC compiles of a tune (the cores / N: N shards share the host)
-# Shapes the template cannot load (rows not 16-byte aligned for TMA) are not tuned; the table lists their
-# cuBLAS time and the reason.
+# A space that maps A and B directly cannot load rows that are not 16-byte aligned (TMA): with one, those shapes
+# are not tuned and the table lists their cuBLAS time and the reason. The GEMM spaces stage such rows into
+# padded scratch (docs/kernels/gemm_wgmma.md), so every shape is tuned.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 limit=${LIMIT:-45}
@@ -42,8 +43,8 @@ run_shard() {
   local threads=${COMPILE_THREADS:-$(($(nproc) / count > 0 ? $(nproc) / count : 1))}
   local db="$out/shard_$index.db" times="$out/tunes_$index.tsv" log="$out/tune_$index.log"
   local shapes unsupported shape why problem start status wall
-  shapes=$("$python" scripts/gemm_llm_table.py shapes --shard "$spec")
-  unsupported=$("$python" scripts/gemm_llm_table.py shapes --shard "$spec" --unsupported)
+  shapes=$("$python" scripts/gemm_llm_table.py shapes --shard "$spec" --space "$space")
+  unsupported=$("$python" scripts/gemm_llm_table.py shapes --shard "$spec" --space "$space" --unsupported)
   : >"$times"
   : >"$log"
   local shape_args=()

@@ -62,7 +62,11 @@
 // initialisation and another before it exits, so that no copy or arrival reaches a block that has exited. A
 // block whose tile lies past M or N still loads its share (zeros past the edge) and stores nothing. Problem
 // sizes: B_KMAJOR (0: B is [K, N]; 1: B is [N, K]), BIAS (0/1), ACT (0 none, 1 ReLU, 2 GELU (erf)). M, N and
-// K are run-time sizes; TMA needs K and (B row-major) N multiples of 8 (16-byte row strides).
+// K are run-time sizes. TMA needs rows 16 bytes apart: where K (A; B [N, K]) or N (B [K, N]) is not a
+// multiple of 8, a first launch (gemm_stage_a, gemm_stage_b) copies that operand into scratch rows padded to
+// a multiple of 8 (stage_rows.cuh) and its tensor map describes the copy (the space's BufferIf); the maps'
+// dims stay M, N and K, so TMA's zeros past them are unchanged and this kernel does not know. D's TMA store
+// (EPILOGUE 1) needs N a multiple of 8 as well (a condition of the space); the other epilogues store any N.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -74,6 +78,7 @@
 #include "../common/sm90/tile_scheduler.cuh"
 #include "../common/sm90/tma.cuh"
 #include "../common/sm90/wgmma.cuh"
+#include "stage_rows.cuh"
 
 #ifndef BLOCK_M
 static_assert(false, "BLOCK_M must be #defined");
@@ -712,3 +717,16 @@ extern "C" __global__ void gemm_splitk_reduce(const float* __restrict__ partial,
   }
 }
 #endif
+
+// A or B copied into rows padded to a multiple of 8 elements (stage_rows.cuh), for the product's tensor maps
+// where K (A, B [N, K]) or N (B [K, N]) is not a multiple of 8: a first launch, any grid (grid-stride). The
+// space's scratch A_staged / B_staged and its map strides use the same pitch, cdiv(cols, 8) * 8.
+extern "C" __global__ void __launch_bounds__(256)
+    gemm_stage_a(const elem* __restrict__ a, elem* __restrict__ staged, int M, int K) {
+  stage::stage_rows(a, staged, M, K, stage::pitch(K));
+}
+extern "C" __global__ void __launch_bounds__(256)
+    gemm_stage_b(const elem* __restrict__ b, elem* __restrict__ staged, int N, int K) {
+  const int rows = B_KMAJOR ? N : K, cols = B_KMAJOR ? K : N;
+  stage::stage_rows(b, staged, rows, cols, stage::pitch(cols));
+}

@@ -60,6 +60,15 @@ EncodedTensorMap encode_tensor_map(const std::string& name, const TensorMapSpec&
     throw TensorMapRefused(what +
                            ": needs 1..5 dimensions, a box entry for each and a stride for each but the "
                            "first");
+  // The driver's own answer to these is a bare CUDA_ERROR_INVALID_VALUE: say which rule the map breaks.
+  if (address % 16 != 0)
+    throw TensorMapRefused(what + ": TMA needs the buffer's address on a 16-byte boundary, but it is " +
+                           std::to_string(address % 16) + " bytes past one");
+  for (std::size_t i = 0; i + 1 < rank && i < spec.strides.size(); ++i)
+    if (spec.strides[i] % 16 != 0)
+      throw TensorMapRefused(what + ": TMA needs strides that are multiples of 16 bytes, but dimension " +
+                             std::to_string(i + 1) + "'s is " + std::to_string(spec.strides[i]) +
+                             " bytes (stage the rows into a padded copy: a BufferIf)");
   cuuint64_t dims[5];
   cuuint64_t strides[5];
   cuuint32_t box[5];

@@ -154,11 +154,17 @@ void write_tensor_map(std::ostream& out, const ArgumentDecl& map, const std::str
         << in << "    strides_u[d] = static_cast<cuuint64_t>(strides[d]);\n"
         << in << "  }\n";
   }
+  // BufferIf: the first staged copy whose condition holds at these sizes, else Buffer.
+  out << in << "  const void* mapped = " << map.map_buffer << ";\n";
+  for (std::size_t c = 0; c < map.map_buffer_if.size(); ++c)
+    out << in << "  " << (c ? "else if" : "if") << " ("
+        << holds(map.map_buffer_if[c].condition, field + ".BufferIf[" + std::to_string(c) + "].If")
+        << ") mapped = " << map.map_buffer_if[c].buffer << ";\n";
   out << in << "  const evotune_encode_tiled_fn encode = evotune_tensor_map_encoder();\n";
   out << in << "  if (encode == nullptr) return -6;\n";
   out << in << "  if (encode(&" << map.name << "_encoded, " << data_type_name(buffer->dtype) << ", " << rank
-      << ", const_cast<void*>(static_cast<const void*>(" << map.map_buffer
-      << ")), dims_u, strides_u, box_u, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, "
+      << ", const_cast<void*>(mapped), dims_u, strides_u, box_u, element_strides, "
+         "CU_TENSOR_MAP_INTERLEAVE_NONE, "
       << (map.map_swizzle_bytes ? "CU_TENSOR_MAP_SWIZZLE_" + std::to_string(map.map_swizzle_bytes) + "B"
                                 : std::string("CU_TENSOR_MAP_SWIZZLE_NONE"))
       << ", CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS)\n";
@@ -317,11 +323,21 @@ std::string variant_run_code(const SearchSpace& space, const DispatchVariant& va
   std::string scratch;  // the scratch pointers, once the workspace is known to hold them
   for (const auto& argument : space.arguments()) {
     if (!argument.is_scratch) continue;
-    std::string used;
+    std::string used;  // when a launch that may run names it, directly or as a tensor map's buffer
     for (std::size_t l = 0; l < launches.size(); ++l)
-      for (const auto& name : possible[l] ? launches[l].kernel.arguments : std::vector<std::string>{})
-        if (name == argument.name)
-          used += (used.empty() ? "" : " || ") + std::string("launch") + std::to_string(l);
+      for (const auto& name : possible[l] ? launches[l].kernel.arguments : std::vector<std::string>{}) {
+        const std::string launch = "launch" + std::to_string(l);
+        const ArgumentDecl& taken = *find_argument(space, name);
+        if (name == argument.name || (taken.is_tensor_map && taken.map_buffer == argument.name))
+          used += (used.empty() ? "" : " || ") + launch;
+        if (!taken.is_tensor_map) continue;
+        for (std::size_t c = 0; c < taken.map_buffer_if.size(); ++c)
+          if (taken.map_buffer_if[c].buffer == argument.name)
+            used += (used.empty() ? "" : " || ") + std::string("(") + launch + " && " +
+                    holds(taken.map_buffer_if[c].condition, "KernelSpecification.Arguments(" + name +
+                                                                ").BufferIf[" + std::to_string(c) + "].If") +
+                    ")";
+      }
     if (used.empty()) continue;
     const std::string type(cuda_type_name(argument.dtype));
     out << "  size_t " << argument.name << "_offset = 0;\n";

@@ -1,6 +1,8 @@
 // The GEMM family of exported ops: torch.ops.evotune.<space>(a, b, bias=None, b_kmajor=False) over a space
 // of A [M, K] and B [K, N] (or [N, K] where its B_KMAJOR size says so), with an optional bias [N], -> D [M,
 // N].
+#include <algorithm>
+
 #include "export/export_parts.hpp"
 #include "export/torch_family.hpp"
 #include "export/torch_op_text.hpp"
@@ -17,8 +19,16 @@ std::map<std::string, std::string> values(const SearchSpace& space,
                                           bool /*differentiable: no backward family*/) {
   const bool bias = has_size(space, "BIAS") && find_argument(space, "bias") != nullptr;
   const bool kmajor = has_size(space, "B_KMAJOR");
-  // TMA moves rows whose strides are multiples of 16 bytes.
-  const std::size_t alignment = has_tensor_map(space) ? 16 / size_of(torch_element_type(space)) : 1;
+  // TMA moves rows whose strides are multiples of 16 bytes: a space whose every map of A or B stages
+  // misaligned rows into a padded copy (BufferIf) takes any K and N (its conditions keep the TMA store of D
+  // to aligned N); one that maps a or b directly needs both to be multiples of 16 bytes.
+  const auto direct = [](const ArgumentDecl& argument) {
+    return argument.is_tensor_map && argument.map_buffer_if.empty() &&
+           (argument.map_buffer == "A" || argument.map_buffer == "B");
+  };
+  const bool staged = std::none_of(space.arguments().begin(), space.arguments().end(), direct);
+  const std::size_t alignment =
+      has_tensor_map(space) && !staged ? 16 / size_of(torch_element_type(space)) : 1;
   return {{"BIAS_VARIANTS", bias ? "true" : "false"},
           {"BIAS_VARIANTS_PY", bias ? "True" : "False"},
           {"KMAJOR_VARIANTS", kmajor ? "true" : "false"},

@@ -55,13 +55,20 @@ FillDecl read_fill(const Field& field, bool special) {
 // MemoryType TensorMap: the buffer and each dimension's expressions; the buffer is checked once every
 // argument is read.
 ArgumentDecl read_tensor_map(const Field& field) {
-  allow_only(field, {"Name", "MemoryType", "Buffer", "Dims", "Strides", "Box", "Swizzle"});
+  allow_only(field, {"Name", "MemoryType", "Buffer", "BufferIf", "Dims", "Strides", "Box", "Swizzle"});
   ArgumentDecl argument;
   argument.name = identifier(field.at("Name"));
   argument.is_vector = false;
   argument.is_input = false;
   argument.is_tensor_map = true;
   argument.map_buffer = identifier(field.at("Buffer"));
+  if (const auto choices = field.find("BufferIf")) {
+    if (choices->elements().empty()) choices->fail("empty list (leave BufferIf out to map Buffer always)");
+    for (const auto& choice : choices->elements()) {
+      allow_only(choice, {"If", "Buffer"});
+      argument.map_buffer_if.push_back({expression_text(choice.at("If")), identifier(choice.at("Buffer"))});
+    }
+  }
   auto expressions = [&](const char* key) {
     std::vector<std::string> texts;
     for (const auto& element : field.at(key).elements()) texts.push_back(expression_text(element));
@@ -243,13 +250,23 @@ void read_kernel_section(const Field& section, const std::filesystem::path& fold
   for (std::size_t i = 0; i < space.arguments.size(); ++i) {
     ArgumentDecl& map = space.arguments[i];
     if (!map.is_tensor_map) continue;
-    const auto buffer = std::find_if(space.arguments.begin(), space.arguments.end(),
-                                     [&](const ArgumentDecl& a) { return a.name == map.map_buffer; });
-    if (buffer == space.arguments.end())
-      elements[i].at("Buffer").fail("unknown argument '" + map.map_buffer + "'");
-    if (!buffer->is_vector || buffer->is_scratch)
-      elements[i].at("Buffer").fail("'" + map.map_buffer + "' is not a Vector argument");
-    map.dtype = buffer->dtype;
+    // A map describes a device buffer: a Vector, or a Scratch (a copy that an earlier launch stages).
+    const auto buffer_of = [&](const std::string& name, const Field& at) -> const ArgumentDecl& {
+      const auto buffer = std::find_if(space.arguments.begin(), space.arguments.end(),
+                                       [&](const ArgumentDecl& a) { return a.name == name; });
+      if (buffer == space.arguments.end()) at.fail("unknown argument '" + name + "'");
+      if (!buffer->is_vector) at.fail("'" + name + "' is not a Vector or Scratch argument");
+      return *buffer;
+    };
+    map.dtype = buffer_of(map.map_buffer, elements[i].at("Buffer")).dtype;
+    for (std::size_t c = 0; c < map.map_buffer_if.size(); ++c) {
+      const Field at = elements[i].at("BufferIf").elements()[c].at("Buffer");
+      const ArgumentDecl& other = buffer_of(map.map_buffer_if[c].buffer, at);
+      if (other.dtype != map.dtype)
+        at.fail("'" + other.name + "' is " + std::string(to_string(other.dtype)) + " but the map's Buffer '" +
+                map.map_buffer + "' is " + std::string(to_string(map.dtype)) +
+                ": every buffer of a map has its type");
+    }
   }
   read_launches(section, space);
 }

@@ -36,6 +36,17 @@ LaunchDecl read_entry(const Field& entry, const SpaceFile& space) {
   return launch;
 }
 
+// Whether the launch argument `name` is the buffer `buffer`, or a tensor map that may describe it.
+bool names_buffer(const SpaceFile& space, const std::string& name, const std::string& buffer) {
+  if (name == buffer) return true;
+  const auto map = std::find_if(space.arguments.begin(), space.arguments.end(),
+                                [&](const ArgumentDecl& a) { return a.name == name && a.is_tensor_map; });
+  if (map == space.arguments.end()) return false;
+  return map->map_buffer == buffer ||
+         std::any_of(map->map_buffer_if.begin(), map->map_buffer_if.end(),
+                     [&](const MapBufferChoice& choice) { return choice.buffer == buffer; });
+}
+
 }  // namespace
 
 void read_launches(const Field& section, SpaceFile& space) {
@@ -53,8 +64,9 @@ void read_launches(const Field& section, SpaceFile& space) {
     const auto& argument = space.arguments[i];
     const bool passed =
         std::any_of(space.launches.begin(), space.launches.end(), [&](const LaunchDecl& launch) {
-          const auto& names = launch.kernel.arguments;
-          return std::find(names.begin(), names.end(), argument.name) != names.end();
+          return std::any_of(
+              launch.kernel.arguments.begin(), launch.kernel.arguments.end(),
+              [&](const std::string& name) { return names_buffer(space, name, argument.name); });
         });
     if (!passed && (argument.is_output || argument.is_scratch))
       arguments[i].fail(std::string(argument.is_scratch ? "scratch" : "output") + " '" + argument.name +

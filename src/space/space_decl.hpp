@@ -53,6 +53,13 @@ struct FillDecl {
   std::string value = "0";  // constant
 };
 
+// A tensor map's conditional buffer (BufferIf): `buffer` when `condition` (an expression of what the geometry
+// sees) is non-zero.
+struct MapBufferChoice {
+  std::string condition;
+  std::string buffer;
+};
+
 struct ArgumentDecl {
   std::string name;
   DType dtype = DType::f32;
@@ -66,10 +73,12 @@ struct ArgumentDecl {
   FillDecl fill;
   std::vector<FillDecl> special_fills;  // SpecialFills: one more validation round each
   std::string constant_symbol;          // ConstantSymbol: also copied into this __constant__ variable
-  // MemoryType "TensorMap" (is_vector false, no value): a TMA tensor map over the Vector argument
-  // map_buffer, whose type it takes; expressions per dimension, innermost first.
+  // MemoryType "TensorMap" (is_vector false, no value): a TMA tensor map over the Vector or Scratch argument
+  // map_buffer, whose type it takes, or over the first of map_buffer_if whose condition holds (BufferIf: a
+  // staged copy where the sizes need one); expressions per dimension, innermost first.
   bool is_tensor_map = false;
   std::string map_buffer;
+  std::vector<MapBufferChoice> map_buffer_if;
   std::vector<std::string> map_dims;
   std::vector<std::string> map_strides;  // bytes, dims 1..; empty: densely packed
   std::vector<std::string> map_box;

@@ -103,6 +103,10 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
       for (std::size_t d = 0; d < argument.map_box.size(); ++d)
         map.box.push_back(
             compile(argument.map_box[d], path + "Box[" + std::to_string(d) + "]", Scope::variant, all));
+      for (std::size_t c = 0; c < argument.map_buffer_if.size(); ++c)
+        map.buffer_if.push_back(compile(argument.map_buffer_if[c].condition,
+                                        path + "BufferIf[" + std::to_string(c) + "].If", Scope::variant,
+                                        all));
       maps_.back() = std::move(map);
       continue;
     }
@@ -327,6 +331,16 @@ TensorMapSpec SpaceModel::tensor_map(std::size_t i, Scope scope) const {
   const CompiledMap& compiled = *maps_[i];
   TensorMapSpec map;
   map.buffer = argument.map_buffer;
+  for (std::size_t c = 0; c < compiled.buffer_if.size(); ++c) {
+    const double value = compiled.buffer_if[c].expression.evaluate();
+    if (std::isnan(value))
+      throw SpaceError(file_->label + ": " + compiled.buffer_if[c].path + ": cannot be evaluated (NaN)" +
+                       context(scope));
+    if (value != 0) {
+      map.buffer = argument.map_buffer_if[c].buffer;
+      break;
+    }
+  }
   map.swizzle_bytes = argument.map_swizzle_bytes;
   for (const auto& dim : compiled.dims) map.dims.push_back(whole(dim, kCountMax, scope));
   for (const auto& box : compiled.box) map.box.push_back(whole(box, kCountMax, scope));
@@ -342,14 +356,13 @@ TensorMapSpec SpaceModel::tensor_map(std::size_t i, Scope scope) const {
   std::int64_t last = element;
   for (std::size_t d = 0; d < map.dims.size(); ++d)
     last += (map.dims[d] - 1) * (d == 0 ? element : map.strides[d - 1]);
-  const std::size_t buffer = *index_of(file_->arguments, argument.map_buffer);
+  const std::size_t buffer = *index_of(file_->arguments, map.buffer);
   const std::int64_t bytes = whole(*sizes_[buffer], kCountMax, scope) * element;
   if (map.dims.empty() ||
       std::any_of(map.dims.begin(), map.dims.end(), [](std::int64_t d) { return d < 1; }) || last > bytes)
     throw SpaceError(file_->label + ": KernelSpecification.Arguments[" + std::to_string(i) +
                      "] (tensor map '" + argument.name + "'): its dims reach byte " + std::to_string(last) +
-                     " of '" + argument.map_buffer + "', which has " + std::to_string(bytes) +
-                     context(scope));
+                     " of '" + map.buffer + "', which has " + std::to_string(bytes) + context(scope));
   return map;
 }
 
@@ -386,8 +399,10 @@ LaunchSpec SpaceModel::launch(Scope scope) const {
     if (!argument.is_scratch) continue;
     const auto steps_of = launch_steps(first);
     const bool named = std::any_of(steps_of.begin(), steps_of.end(), [&](const LaunchSpec* step) {
-      return std::any_of(step->args.begin(), step->args.end(),
-                         [&](const ArgSpec& arg) { return arg.name == argument.name; });
+      return std::any_of(step->args.begin(), step->args.end(), [&](const ArgSpec& arg) {
+        return arg.name == argument.name ||
+               (arg.kind == ArgSpec::Kind::tensor_map && arg.map.buffer == argument.name);
+      });
     });
     if (named)
       first.scratch.push_back(

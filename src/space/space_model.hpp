@@ -107,6 +107,7 @@ class SpaceModel {
   std::optional<Compiled> deterministic_;                // Validation.Deterministic as an expression
   struct CompiledMap {
     std::vector<Compiled> dims, strides, box;
+    std::vector<Compiled> buffer_if;  // BufferIf's conditions, in order
   };
   std::vector<std::optional<CompiledMap>> maps_;  // per argument: TensorMap
   struct CompiledFill {

@@ -111,6 +111,14 @@ TEST(ExportDispatch, TheTemplatesOwnHeadersAreInlinedOnce) {
   EXPECT_EQ(text.find("cudaMemsetAsync"), cleared + clearing.find("cudaMemsetAsync")) << "the first";
   EXPECT_EQ(text.find("cudaMemsetAsync", cleared + clearing.size()), std::string::npos) << "and the only one";
   EXPECT_NE(text.find("cudaLaunchKernelEx", cleared), std::string::npos) << "the launch after the clearing";
+  // Rows TMA cannot address: each call decides from its sizes whether A and B are staged (the copy kernels
+  // first, their scratch in the workspace only then) and which buffer each map describes.
+  EXPECT_NE(text.find("if (evotune_expr::holds(STAGE_A)) mapped = A_staged;"), std::string::npos);
+  EXPECT_NE(text.find("if (evotune_expr::holds(STAGE_B)) mapped = B_staged;"), std::string::npos);
+  // (variant 0: its product is launch 3, EPILOGUE 1)
+  EXPECT_NE(text.find("  if (launch0 || (launch3 && evotune_expr::holds(STAGE_A))) {"), std::string::npos);
+  EXPECT_NE(text.find("  if (launch1 || (launch3 && evotune_expr::holds(STAGE_B))) {"), std::string::npos);
+  EXPECT_NE(text.find("const bool launch0 = evotune_expr::holds(STAGE_A);"), std::string::npos);
   if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
   const testing::TempSpaces folder;
   const auto file = folder.write_text("gemm_dispatch.cu", text);

@@ -166,6 +166,41 @@ TEST(ExportVariant, ZeroedScratchIsClearedBeforeTheLaunch) {
   EXPECT_EQ(nvcc_error(text, "gemm_in_kernel_reduce", "sm_90a"), "");
 }
 
+// Rows TMA cannot address (K and N odd, B [K, N]): the launcher stages A and B into the workspace first, then
+// encodes their maps over the copies with the padded strides; at aligned sizes it maps the caller's buffers.
+TEST(ExportVariant, OddRowsAreStagedIntoTheWorkspace) {
+  const Config config{
+      {"BLOCK_M", 128},  {"BLOCK_N", 256}, {"SWAP_AB", 0}, {"STAGES", 4},  {"CONSUMER_WARPGROUPS", 2},
+      {"PERSISTENT", 1}, {"RASTER", 1},    {"SWIZZLE", 8}, {"SPLIT_K", 1}, {"CLUSTER_M", 1},
+      {"CLUSTER_N", 1},  {"EPILOGUE", 0}};
+  const std::string text =
+      exported("search_spaces/gemm_wgmma.json", "M=4095,N=4097,K=4093,B_KMAJOR=0", config);
+  // A_staged: 4095 rows of 4096 halves (33546240 bytes); B_staged after it: 4093 rows of 4104.
+  EXPECT_TRUE(contains(
+      text, "  half* const A_staged = reinterpret_cast<half*>(static_cast<char*>(workspace) + 0);\n"));
+  EXPECT_TRUE(contains(
+      text, "  half* const B_staged = reinterpret_cast<half*>(static_cast<char*>(workspace) + 33546240);\n"));
+  EXPECT_TRUE(contains(text, "  return 67141632;\n"));  // 33546240 + 4093 x 4104 x 2, to 256 bytes
+  const auto stage_a = text.find("gemm_stage_a<<<grid, block, shared_bytes, stream>>>(A, A_staged, M, K)");
+  const auto stage_b = text.find("gemm_stage_b<<<grid, block, shared_bytes, stream>>>(B, B_staged, N, K)");
+  const auto product = text.find("gemm_wgmma<<<grid, block, shared_bytes, stream>>>(");
+  ASSERT_NE(stage_a, std::string::npos) << text.substr(text.size() - 4000);
+  ASSERT_NE(stage_b, std::string::npos);
+  ASSERT_NE(product, std::string::npos);
+  EXPECT_LT(stage_a, stage_b);
+  EXPECT_LT(stage_b, product);
+  EXPECT_TRUE(contains(text, "const cuuint64_t strides[] = {8192u};"));  // A's rows: 4096 halves
+  EXPECT_TRUE(contains(text, "const cuuint64_t strides[] = {8208u};"));  // B's rows: 4104 halves
+  EXPECT_TRUE(contains(text, "const_cast<void*>(static_cast<const void*>(A_staged))"));
+  EXPECT_TRUE(contains(text, "const_cast<void*>(static_cast<const void*>(B_staged))"));
+  const std::string aligned = exported("search_spaces/gemm_wgmma.json", "M=4096,N=4096,K=4096", config);
+  EXPECT_FALSE(contains(aligned, "gemm_stage_a<<<")) << "nothing staged at aligned sizes";
+  EXPECT_FALSE(contains(aligned, "gemm_stage_b<<<")) << "nothing staged at aligned sizes";
+  EXPECT_TRUE(contains(aligned, "const_cast<void*>(static_cast<const void*>(A))"));
+  if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
+  EXPECT_EQ(nvcc_error(text, "gemm_odd_rows", "sm_90a"), "");
+}
+
 // A clustered launch is exported through cudaLaunchKernelEx with the cluster attribute.
 TEST(ExportVariant, ClustersLaunchThroughLaunchKernelEx) {
   const std::string text = exported((kSpaces / "cluster_copy.json").string(), "N=1000",

@@ -229,7 +229,8 @@ TEST(TorchExport, TheGemmSpaceGivesTheGemmOpWithBiasAndBothLayouts) {
   EXPECT_TRUE(has(binding,
                   "void* const buffers[] = {a.data_ptr(), b.data_ptr(), bias.has_value() ? "
                   "bias->data_ptr() : nullptr, d.data_ptr()};"));
-  EXPECT_TRUE(has(binding, "evotune_op::check_gemm_inputs(kOp, kDtypes, tensors, b_kmajor, 8, need_cuda)"));
+  // The spaces stage rows TMA cannot address (BufferIf on A's and B's maps): any K and N (row alignment 1).
+  EXPECT_TRUE(has(binding, "evotune_op::check_gemm_inputs(kOp, kDtypes, tensors, b_kmajor, 1, need_cuda)"));
   EXPECT_TRUE(
       has(binding, "TORCH_LIBRARY_IMPL(evotune, Meta, m) {\n  m.impl(\"gemm_wgmma\", &op_meta);\n}\n"));
   EXPECT_TRUE(has(binding, "TORCH_CHECK(true || !bias.has_value()"));
@@ -243,11 +244,30 @@ TEST(TorchExport, TheGemmSpaceGivesTheGemmOpWithBiasAndBothLayouts) {
   EXPECT_TRUE(has(load,
                   "prebuilt.launch(a, [a, b, bias, d], [m, n, k, 1 if b_kmajor else 0, 0 if bias is None "
                   "else 1, 0])"));
-  EXPECT_TRUE(has(load, "prebuilt.check(tensors, need_cuda, int(b_kmajor), 8)"));
+  EXPECT_TRUE(has(load, "prebuilt.check(tensors, need_cuda, int(b_kmajor), 1)"));
   EXPECT_TRUE(has(load, "bias: Optional[torch.Tensor] = None"));
   EXPECT_TRUE(has(load, "self.checks = lib.evotune_check_gemm"));
   expect_python(load);
   EXPECT_TRUE(has(files.at("README.md"), "like F.linear(x, weight, bias)"));
+}
+
+// A GEMM space whose maps read a and b directly (no BufferIf) needs K and N multiples of 16 bytes, and its op
+// says so before a launch.
+TEST(TorchExport, AGemmSpaceWithoutStagingAsksForAlignedRows) {
+  std::ifstream in("search_spaces/gemm_wgmma.json");
+  auto json = nlohmann::ordered_json::parse(in);
+  for (auto& argument : json["KernelSpecification"]["Arguments"]) argument.erase("BufferIf");
+  json["KernelSpecification"]["KernelFile"] =
+      std::filesystem::absolute("kernels/gemm/gemm_wgmma.cu").string();
+  json["Reference"]["KernelFile"] = std::filesystem::absolute("kernels/gemm/gemm_ref.cu").string();
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("evotune_direct_gemm_" + std::to_string(::getpid()) + ".json");
+  std::ofstream(path) << json.dump(2);
+  const auto files = files_of({path.string()}, "gemm_wgmma");
+  std::filesystem::remove(path);
+  EXPECT_TRUE(has(files.at("binding.cpp"),
+                  "evotune_op::check_gemm_inputs(kOp, kDtypes, tensors, b_kmajor, 8, need_cuda)"));
+  EXPECT_TRUE(has(files.at("load.py"), "prebuilt.check(tensors, need_cuda, int(b_kmajor), 8)"));
 }
 
 TEST(TorchExport, TheDecodeSpacesGiveTheDecodeOpOverAContiguousOrPagedCache) {

@@ -1,12 +1,13 @@
 // The wgmma GEMM template (sm_90a) on a Hopper GPU, through `evotune eval` against the space's reference
-// (fp32 on CUDA cores): tails in M, N and K (every problem also runs at M + 1, N + 8, K + 8), both B layouts,
-// one and two consumer warpgroups, 64- and 128-row warpgroup tiles, every tile width kind, split-K with its
-// reduction, persistent blocks with both raster orders, bias and both activations, D stored from registers
-// and through shared memory with TMA (EPILOGUE), clusters sharing A or B through TMA multicast, fp16 and
-// bf16, M = 1; the swapped product (SWAP_AB: D's few rows as the wgmma's n) at M = 1, 8, 16, 33, 77 and
-// 128 with the same variety; and few tiles: swapped tiles of 48, 80 and 112 rows, split-K in 5 and 6, 112-
-// and 224-column tiles, the LLM table's Seeds; split-K reduced in the kernel (EPILOGUE 2). Skips where the
-// GPU is not compute capability 9.0, which has no wgmma.
+// (fp32 on CUDA cores): tails in M, N and K (every problem also runs at M + 1, N + 8, K + 1: K odd, so A is
+// staged there), both B layouts, one and two consumer warpgroups, 64- and 128-row warpgroup tiles, every tile
+// width kind, split-K with its reduction, persistent blocks with both raster orders, bias and both
+// activations, D stored from registers and through shared memory with TMA (EPILOGUE), clusters sharing A or B
+// through TMA multicast, fp16 and bf16, M = 1; the swapped product (SWAP_AB: D's few rows as the wgmma's n)
+// at M = 1, 8, 16, 33, 77 and 128 with the same variety; few tiles: swapped tiles of 48, 80 and 112 rows,
+// split-K in 5 and 6, 112- and 224-column tiles, the LLM table's Seeds; split-K reduced in the kernel
+// (EPILOGUE 2); and rows TMA cannot address (K or N odd), staged into padded scratch by a first launch. Skips
+// where the GPU is not compute capability 9.0, which has no wgmma.
 #include <gtest/gtest.h>
 
 #include "support/eval_variant.hpp"
@@ -260,6 +261,52 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"M=77,N=5000,K=4096,B_KMAJOR=1",
              SWAPPED(80, 128, 6,
                      2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=3,EPILOGUE=2,CLUSTER_M=1,CLUSTER_N=1",
+             "search_spaces/gemm_wgmma_bf16.json"}),
+    case_name);
+
+// Rows TMA cannot address (K odd: A and B [N, K]; N odd: B [K, N]): the operand is staged by a first launch
+// (gemm_stage_a, gemm_stage_b) into padded scratch rows that its map describes; D with an odd N stored from
+// registers (unswapped in pairs, unpacked at the odd edge; swapped one at a time), by the split-K reduction
+// kernel, or by the in-kernel reduction. The 4095 x 4097 x 4093 in both layouts and both types, with
+// a bias and both activations; N odd alone (B [N, K]: nothing staged) with split-K; K odd alone with the TMA
+// store of D and clusters multicasting a staged operand; the swapped product at M = 77 with N odd; and
+// operands smaller than one 16-byte chunk (the copy's element-by-element path). The staged scratch is
+// NaN-poisoned before every validation launch, so a chunk the copy missed shows as NaN.
+INSTANTIATE_TEST_SUITE_P(
+    OddRows, GemmWgmma,
+    ::testing::Values(
+        Case{"M=4095,N=4097,K=4093,B_KMAJOR=0",
+             TILE(128, 256, 4,
+                  2) ",PERSISTENT=1,RASTER=1,SWIZZLE=8,SPLIT_K=1,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=4095,N=4097,K=4093,B_KMAJOR=1,BIAS=1,ACT=1",
+             TILE(256, 128, 4,
+                  2) ",PERSISTENT=1,RASTER=0,SWIZZLE=8,SPLIT_K=1,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=4095,N=4097,K=4093,B_KMAJOR=0,BIAS=1,ACT=2",
+             TILE(128, 128, 6,
+                  2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1",
+             "search_spaces/gemm_wgmma_bf16.json"},
+        Case{"M=4095,N=4097,K=4093,B_KMAJOR=1",
+             TILE(128, 256, 4,
+                  2) ",PERSISTENT=1,RASTER=1,SWIZZLE=8,SPLIT_K=1,EPILOGUE=0,CLUSTER_M=2,CLUSTER_N=1",
+             "search_spaces/gemm_wgmma_bf16.json"},
+        Case{"M=300,N=1001,K=520,B_KMAJOR=1,BIAS=1,ACT=2",
+             TILE(128, 64, 4,
+                  1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=2,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=513,N=1000,K=1001,B_KMAJOR=0",
+             TILE(128, 256, 4,
+                  2) ",PERSISTENT=1,RASTER=1,SWIZZLE=4,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=2,CLUSTER_N=1"},
+        Case{"M=1000,N=3000,K=2001,B_KMAJOR=1",
+             TILE(128, 256, 4,
+                  2) ",PERSISTENT=1,RASTER=0,SWIZZLE=4,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=2"},
+        Case{"M=77,N=5001,K=4093,B_KMAJOR=0",
+             SWAPPED(80, 128, 6,
+                     2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=3,EPILOGUE=2,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=5,N=7,K=3,B_KMAJOR=0,BIAS=1",
+             SWAPPED(8, 64, 2,
+                     1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=9,N=13,K=5,B_KMAJOR=1",
+             TILE(64, 64, 2,
+                  1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1",
              "search_spaces/gemm_wgmma_bf16.json"}),
     case_name);
 

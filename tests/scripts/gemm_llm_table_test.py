@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """scripts/gemm_llm_table.py without a GPU: the shapes of issue 24, their split across GPUs, the shapes TMA
-cannot load, and the markdown table with its geometric mean and count at 1.1x; and scripts/gemm_llm_table.sh
+cannot load (none with the GEMM spaces, which stage such rows), and the markdown table with its geometric mean and count at 1.1x; and scripts/gemm_llm_table.sh
 end to end on stand-ins for evotune and compare_torch.py (each tune under its wall-clock limit, the shapes not
 tuned, the merged table)."""
 import contextlib
@@ -52,18 +52,22 @@ class Shapes(unittest.TestCase):
     def test_shards_partition_the_shapes_evenly(self):
         shapes = table.all_shapes()
         for count in (1, 2, 3, 4, 8):
-            shards = [table.shard(shapes, i, count) for i in range(count)]
+            shards = [table.shard(shapes, i, count, staged=False) for i in range(count)]
             self.assertEqual(sorted(sum(shards, [])), sorted(shapes), count)
             tuned = [sum(table.tma_unsupported(s) is None for s in one) for one in shards]
             self.assertLessEqual(max(tuned) - min(tuned), 1, (count, tuned))
         # Four shards (a tune's time is capped, so the count of tuned shapes is the load): each holds one of the
         # four largest, one of the next four, and ten shapes to tune.
-        four = [table.shard(shapes, i, 4) for i in range(4)]
+        four = [table.shard(shapes, i, 4, staged=False) for i in range(4)]
         ordered = sorted(shapes, key=table.work, reverse=True)
         for one in four:
             self.assertEqual(sum(shape in ordered[:4] for shape in one), 1)
             self.assertEqual(sum(shape in ordered[4:8] for shape in one), 1)
             self.assertEqual(sum(table.tma_unsupported(s) is None for s in one), 10)
+        # A space that stages misaligned rows (the GEMM spaces) tunes all 42: 11, 11, 10 and 10 a shard.
+        staged = [table.shard(shapes, i, 4) for i in range(4)]
+        self.assertEqual(sorted(sum(staged, [])), sorted(shapes))
+        self.assertEqual(sorted(len(one) for one in staged), [10, 10, 11, 11])
 
     def test_bad_shard_specs(self):
         for text in ("4/4", "-1/4", "0/0", "1", "a/b", "1/2/3"):
@@ -79,9 +83,27 @@ class Shapes(unittest.TestCase):
         self.assertIn("N is not a multiple of 8", table.tma_unsupported("8,4097,64"))
         self.assertIsNone(table.tma_unsupported("8,4097,64,nt"), "B [N, K]: N is no row length")
         self.assertIsNone(table.tma_unsupported("77,5000,4096"))
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            table.main(["shapes", "--unsupported"])
+        self.assertIsNone(table.tma_unsupported("4095,4097,4093", staged=True))
+        # The GEMM spaces stage rows TMA cannot address (BufferIf on A's and B's maps): nothing is left out.
+        for space in ("search_spaces/gemm_wgmma.json", "search_spaces/gemm_wgmma_bf16.json"):
+            self.assertTrue(table.stages_rows(os.path.join(ROOT, space)), space)
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                table.main(["shapes", "--unsupported", "--space", os.path.join(ROOT, space)])
+            self.assertEqual(out.getvalue(), "", space)
+        # A space that maps a and b directly leaves out the shapes whose rows it cannot load.
+        with open(os.path.join(ROOT, "search_spaces/gemm_wgmma.json")) as f:
+            direct = json.load(f)
+        for argument in direct["KernelSpecification"]["Arguments"]:
+            argument.pop("BufferIf", None)
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "direct.json")
+            with open(path, "w") as f:
+                json.dump(direct, f)
+            self.assertFalse(table.stages_rows(path))
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                table.main(["shapes", "--unsupported", "--space", path])
         self.assertEqual(out.getvalue().splitlines(),
                          ["4095,4097,4093\tK is not a multiple of 8 (TMA needs 16-byte rows)",
                           "4095,4097,4093,nt\tK is not a multiple of 8 (TMA needs 16-byte rows)"])
@@ -185,11 +207,12 @@ class Script(unittest.TestCase):
             self.assertEqual(result.returncode, 0, result.stderr)
             with open(log) as f:
                 tunes = f.read().splitlines()
-            self.assertEqual(len(tunes), 40, "every shape but the two 4095 x 4097 x 4093 ones")
+            self.assertEqual(len(tunes), 42, "every shape: the space stages rows TMA cannot address")
             self.assertTrue(all("--strategy evolve" in line and "--compile-threads 3" in line for line in tunes))
-            self.assertEqual(sum("--devices 0 " in line for line in tunes), 20)
+            self.assertEqual(sum("--devices 0 " in line for line in tunes), 21)
             self.assertIn("M=77,N=5000,K=4096,B_KMAJOR=0", "\n".join(tunes))
-            self.assertIn("4095,4097,4093: not tuned: K is not a multiple of 8", result.stderr)
+            self.assertIn("M=4095,N=4097,K=4093,B_KMAJOR=1", "\n".join(tunes))
+            self.assertNotIn("not tuned", result.stderr)
             with open(os.path.join(out, "tunes.tsv")) as f:
                 times = {line.split("\t")[0]: line.split("\t")[1:] for line in f.read().splitlines()}
             seconds, status = times["1,4096,4096,nt"]

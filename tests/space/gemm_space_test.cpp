@@ -1,6 +1,6 @@
 // The GEMM spaces: the cuBLASLt baseline they name, the template's headers inlined into their version, and
-// the swapped product (SWAP_AB): which tiles it allows at which M, the Seeds each problem opens with, and the
-// D map's box of its TMA epilogue.
+// the swapped product (SWAP_AB): which tiles it allows at which M, the Seeds each problem opens with, the
+// D map's box of its TMA epilogue, and the staging of operands whose rows TMA cannot address (odd K or N).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -215,6 +215,14 @@ TEST(GemmSpace, SeedsOpenEachMBucketWithItsOwn) {
       expect_tiles(problem, {{128, 256, 0, 1}, {256, 128, 0, 1}, {128, 256, 0, 1}, {128, 256, 0, 1}});
     const auto large = first_valid("M=8192,N=8192,K=8192,B_KMAJOR=0");
     EXPECT_EQ(large[3].at("CLUSTER_M"), 2) << "the fourth: 128 x 256 in clusters of 2 x 1 sharing B";
+    // N odd refuses the TMA store of D: the large tiles' register-epilogue forms (the last Seeds) open B [K,
+    // N]; B [N, K] opens with 112 and 224 columns, which store from registers already.
+    expect_tiles("M=4095,N=4097,K=4093,B_KMAJOR=0",
+                 {{128, 256, 0, 1}, {256, 128, 0, 1}, {128, 256, 0, 1}, {128, 256, 0, 1}});
+    expect_tiles("M=4095,N=4097,K=4093,B_KMAJOR=1",
+                 {{128, 112, 0, 1}, {128, 224, 0, 1}, {128, 256, 0, 1}, {256, 128, 0, 1}});
+    for (const char* problem : {"M=4095,N=4097,K=4093,B_KMAJOR=0", "M=4095,N=4097,K=4093,B_KMAJOR=1"})
+      for (const Config& seed : first_valid(problem)) EXPECT_EQ(seed.at("EPILOGUE"), 0) << problem;
   }
 }
 
@@ -315,6 +323,109 @@ TEST(GemmSpace, TheSwappedStagingBoxTilesTheBlocksRows) {
   EXPECT_EQ(box_rows(48, 128, 1), 16);
   EXPECT_EQ(box_rows(80, 128, 1), 16);
   EXPECT_EQ(box_rows(112, 128, 1), 16);
+}
+
+// The kernels a variant launches, in order.
+std::vector<std::string> kernels_of(const LaunchSpec& launch) {
+  std::vector<std::string> names;
+  for (const LaunchSpec* step : launch_steps(launch)) names.push_back(step->kernel_name);
+  return names;
+}
+
+const TensorMapSpec& map_named(const LaunchSpec& launch, const std::string& name) {
+  for (const LaunchSpec* step : launch_steps(launch))
+    for (const ArgSpec& arg : step->args)
+      if (arg.kind == ArgSpec::Kind::tensor_map && arg.name == name) return arg.map;
+  throw Error("no tensor map " + name);
+}
+
+// Sizes whose rows TMA cannot address: the operand whose rows are K (A, B [N, K]) or N (B [K, N]) elements
+// long, where that is not a multiple of 8, is staged by a first launch into scratch rows padded to a
+// multiple of 8, and its map describes the copy (same dims, the padded stride); only D's TMA store is
+// refused where N is odd. Aligned sizes launch as before.
+TEST(GemmSpace, OddSizesStageTheOperandsWhoseRowsTmaCannotAddress) {
+  const DeviceInfo hopper = offline_device("sm_90");
+  const Config config{
+      {"BLOCK_M", 128},  {"BLOCK_N", 256}, {"SWAP_AB", 0}, {"STAGES", 4},  {"CONSUMER_WARPGROUPS", 2},
+      {"PERSISTENT", 1}, {"RASTER", 1},    {"SWIZZLE", 8}, {"SPLIT_K", 1}, {"CLUSTER_M", 1},
+      {"CLUSTER_N", 1},  {"EPILOGUE", 0}};
+  for (const char* file : kGemmSpaces) {
+    const SearchSpace space = SearchSpace::load(file);
+    const auto epilogue_1 = [](const Config& c) { return c.at("EPILOGUE") == 1; };
+    for (const char* problem : {"M=4095,N=4097,K=4093,B_KMAJOR=0", "M=4095,N=4097,K=4093,B_KMAJOR=1",
+                                "M=1000,N=3000,K=2000,B_KMAJOR=0", "M=1000,N=3000,K=2000,B_KMAJOR=1"}) {
+      const auto configs = space.enumerate(space.resolve_problem(problem), hopper);
+      EXPECT_GT(configs.size(), 1000u) << file << " " << problem;
+      const bool odd_n = std::string(problem).find("N=4097") != std::string::npos;
+      EXPECT_EQ(std::any_of(configs.begin(), configs.end(), epilogue_1), !odd_n)
+          << file << " " << problem << ": D's TMA store only where N is a multiple of 8";
+    }
+    const std::int64_t k_pitch = 4096, n_pitch = 4104;  // 4093 and 4097 rounded up to multiples of 8
+
+    // B [K, N], K and N odd: A's rows (K) and B's rows (N) both staged.
+    auto launch =
+        space.variant_launch(config, space.resolve_problem("M=4095,N=4097,K=4093,B_KMAJOR=0"), hopper);
+    EXPECT_EQ(kernels_of(launch), (std::vector<std::string>{"gemm_stage_a", "gemm_stage_b", "gemm_wgmma"}));
+    const TensorMapSpec& a = map_named(launch, "A_map");
+    EXPECT_EQ(a.buffer, "A_staged");
+    EXPECT_EQ(a.dims, (std::vector<std::int64_t>{4093, 4095})) << "TMA's zeros past K, as before";
+    EXPECT_EQ(a.strides, (std::vector<std::int64_t>{2 * k_pitch}));
+    const TensorMapSpec& b = map_named(launch, "B_map");
+    EXPECT_EQ(b.buffer, "B_staged");
+    EXPECT_EQ(b.dims, (std::vector<std::int64_t>{4097, 4093}));
+    EXPECT_EQ(b.strides, (std::vector<std::int64_t>{2 * n_pitch}));
+    ASSERT_EQ(launch.scratch.size(), 2u);
+    EXPECT_EQ(launch.scratch[0].name, "A_staged");
+    EXPECT_EQ(launch.scratch[0].count, 4095 * k_pitch);
+    EXPECT_EQ(launch.scratch[1].name, "B_staged");
+    EXPECT_EQ(launch.scratch[1].count, 4093 * n_pitch);
+    // The staging launch: A, its copy, then its rows and columns; 256 threads a block, a grid of at most 32
+    // blocks an SM walking the 16-byte chunks.
+    EXPECT_EQ(launch.args.at(0).name, "A");
+    EXPECT_EQ(launch.args.at(1).name, "A_staged");
+    EXPECT_EQ(launch.args.at(2).value, 4095);
+    EXPECT_EQ(launch.args.at(3).value, 4093);
+    EXPECT_EQ(launch.block[0], 256u);
+    EXPECT_EQ(launch.grid[0], std::min<std::uint32_t>((4095 * 4096 / 8 + 255) / 256, 32 * hopper.sm_count));
+
+    // B [N, K], K odd: both rows are K long, both staged, B's rows padded like A's.
+    launch = space.variant_launch(config, space.resolve_problem("M=4095,N=4097,K=4093,B_KMAJOR=1"), hopper);
+    EXPECT_EQ(kernels_of(launch), (std::vector<std::string>{"gemm_stage_a", "gemm_stage_b", "gemm_wgmma"}));
+    EXPECT_EQ(map_named(launch, "B_map").dims, (std::vector<std::int64_t>{4093, 4097}));
+    EXPECT_EQ(map_named(launch, "B_map").strides, (std::vector<std::int64_t>{2 * k_pitch}));
+    EXPECT_EQ(launch.scratch.at(1).count, 4097 * k_pitch);
+
+    // Only N odd: B [K, N] is staged, A is not; B [N, K] needs nothing (D is stored from registers).
+    launch = space.variant_launch(config, space.resolve_problem("M=4096,N=4097,K=4096,B_KMAJOR=0"), hopper);
+    EXPECT_EQ(kernels_of(launch), (std::vector<std::string>{"gemm_stage_b", "gemm_wgmma"}));
+    EXPECT_EQ(map_named(launch, "A_map").buffer, "A");
+    EXPECT_EQ(map_named(launch, "A_map").strides, (std::vector<std::int64_t>{2 * 4096}));
+    ASSERT_EQ(launch.scratch.size(), 1u);
+    EXPECT_EQ(launch.scratch[0].name, "B_staged");
+    launch = space.variant_launch(config, space.resolve_problem("M=4096,N=4097,K=4096,B_KMAJOR=1"), hopper);
+    EXPECT_EQ(kernels_of(launch), (std::vector<std::string>{"gemm_wgmma"}));
+    EXPECT_TRUE(launch.scratch.empty());
+
+    // Aligned sizes: one launch over the caller's buffers, as before.
+    for (const char* problem : {"B_KMAJOR=0", "M=1000,N=3000,K=2000,B_KMAJOR=1", "M=77,N=5000,K=4096"}) {
+      launch = space.variant_launch(config, space.resolve_problem(problem), hopper);
+      EXPECT_EQ(kernels_of(launch), (std::vector<std::string>{"gemm_wgmma"})) << problem;
+      EXPECT_EQ(map_named(launch, "A_map").buffer, "A") << problem;
+      EXPECT_EQ(map_named(launch, "B_map").buffer, "B") << problem;
+      EXPECT_TRUE(launch.scratch.empty()) << problem;
+    }
+
+    // The extra problem every variant must also get right is one past in M and K: an aligned problem's
+    // variants are validated once more with A staged (K + 1 odd), an odd one's with K still odd; N + 8 keeps
+    // the TMA store's alignment.
+    const auto extra = space.extra_problems(space.resolve_problem("M=4096,N=4096,K=4096,B_KMAJOR=1"));
+    ASSERT_EQ(extra.size(), 1u);
+    EXPECT_EQ(extra[0].at("M"), 4097);
+    EXPECT_EQ(extra[0].at("N"), 4104);
+    EXPECT_EQ(extra[0].at("K"), 4097);
+    launch = space.variant_launch(config, extra[0], hopper);
+    EXPECT_EQ(kernels_of(launch), (std::vector<std::string>{"gemm_stage_a", "gemm_stage_b", "gemm_wgmma"}));
+  }
 }
 
 }  // namespace
