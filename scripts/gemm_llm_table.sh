@@ -12,8 +12,9 @@
 # OUT (default results/gemm_llm) receives per shard: shard_I.db (its own database), tunes_I.tsv (shape, tune
 # seconds, exit status), tune_I.log, compare_I.json and compare_I.txt; and table.md. Environment:
 #   LIMIT            a shape's search time (tune --time-limit, 45 s): no variant is proposed after it, those in
-#                    flight finish, then the rerank (a SIGTERM 30 s later stops a tune that overran, keeping
+#                    flight finish, then the rerank (a SIGTERM GRACE s later stops a tune that overran, keeping
 #                    what it measured: exit status 130)
+#   GRACE            seconds a tune may run past LIMIT, its rerank's, before that SIGTERM (30)
 #   BUDGET           variants a tune at most (200)
 #   SPACE            search_spaces/gemm_wgmma.json
 #   EVOTUNE          build/evotune
@@ -27,6 +28,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 limit=${LIMIT:-45}
 budget=${BUDGET:-200}
+grace=${GRACE:-30}
 space=${SPACE:-search_spaces/gemm_wgmma.json}
 evotune=${EVOTUNE:-build/evotune}
 python=${PYTHON:-python3}
@@ -59,7 +61,7 @@ run_shard() {
 print(c.gemm_problem(c.parse_gemm_shape(sys.argv[1])))' "$shape")  # one shape parser
     start=$(date +%s.%N)
     status=0
-    timeout --preserve-status -s TERM -k 10 $((limit + 30)) "$evotune" tune "$space" --problem "$problem" \
+    timeout --preserve-status -s TERM -k 10 $((limit + grace)) "$evotune" tune "$space" --problem "$problem" \
       --strategy evolve --budget "$budget" --time-limit "$limit" --seed 12 --timing graph --flush-l2 off --warmup-ms 100 --rerank 3 --devices "$gpu" \
       --compile-threads "$threads" --db "$db" >>"$log" 2>&1 || status=$?
     wall=$(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $start }")

@@ -158,8 +158,8 @@ class Table(unittest.TestCase):
 
 
 STUB_EVOTUNE = """#!/usr/bin/env bash
-# Stands in for evotune tune: records its arguments, then runs as long as the problem asks (M=1: past any limit,
-# stopping on SIGTERM with evotune's exit status 130).
+# Stands in for evotune tune: records its arguments, then runs as long as the problem asks (M=1: past its
+# --time-limit and the grace after it, stopping on SIGTERM with evotune's exit status 130).
 echo "$@" >>"$STUB_LOG"
 trap 'exit 130' TERM
 case "$*" in *M=1,N=4096,K=4096,*) sleep 30 & wait ;; esac
@@ -200,7 +200,7 @@ class Script(unittest.TestCase):
                 os.chmod(stubs[name], os.stat(stubs[name]).st_mode | stat.S_IEXEC)
             out = os.path.join(folder, "out")
             log = os.path.join(folder, "tune_args.log")
-            env = dict(os.environ, EVOTUNE=stubs["evotune"], PYTHON=stubs["python"], LIMIT="2", STUB_LOG=log,
+            env = dict(os.environ, EVOTUNE=stubs["evotune"], PYTHON=stubs["python"], LIMIT="2", GRACE="1", STUB_LOG=log,
                        COMPILE_THREADS="3")
             result = subprocess.run(["bash", "scripts/gemm_llm_table.sh", "--gpus", "0,1", out], cwd=ROOT, env=env,
                                     capture_output=True, text=True, timeout=300)
@@ -209,6 +209,7 @@ class Script(unittest.TestCase):
                 tunes = f.read().splitlines()
             self.assertEqual(len(tunes), 42, "every shape: the space stages rows TMA cannot address")
             self.assertTrue(all("--strategy evolve" in line and "--compile-threads 3" in line for line in tunes))
+            self.assertTrue(all("--time-limit 2 " in line and "--budget 200 " in line for line in tunes))
             self.assertEqual(sum("--devices 0 " in line for line in tunes), 21)
             self.assertIn("M=77,N=5000,K=4096,B_KMAJOR=0", "\n".join(tunes))
             self.assertIn("M=4095,N=4097,K=4093,B_KMAJOR=1", "\n".join(tunes))
@@ -216,7 +217,7 @@ class Script(unittest.TestCase):
             with open(os.path.join(out, "tunes.tsv")) as f:
                 times = {line.split("\t")[0]: line.split("\t")[1:] for line in f.read().splitlines()}
             seconds, status = times["1,4096,4096,nt"]
-            self.assertEqual(status, "130", "stopped by the limit, as evotune does on SIGTERM")
+            self.assertEqual(status, "130", "stopped past its time limit and grace, as evotune does on SIGTERM")
             self.assertLess(float(seconds), 10.0)
             with open(os.path.join(out, "table.md")) as f:
                 text = f.read()
