@@ -985,6 +985,25 @@ struct DqUnit {
   __device__ __forceinline__ bool written() const { return !DQ_IDLE || index < DQ_TOTAL_UNITS; }
 };
 
+// The part of a tile both loops share, once its S^T and dP^T are issued: P^T and dS^T as register fragments
+// (read by the wgmmas until the caller waits for them), dV += P^T dO and dK += dS^T Q issued as one group,
+// and dS^T stored to its shared tile for dQ.
+__device__ __forceinline__ void accumulate_dk_dv(const Consumer& consumer, const Smem& smem,
+                                                 float (&s_acc)[BLOCK_M / 2], float (&dp_acc)[BLOCK_M / 2],
+                                                 int stage, int m0, int ds_buffer,
+                                                 unsigned (&p_frag)[BLOCK_M / 16][4],
+                                                 unsigned (&ds_frag)[BLOCK_M / 16][4], float (&dk_acc)[D / 2],
+                                                 float (&dv_acc)[D / 2], const Lane& me) {
+  consumer.fragments(s_acc, dp_acc, smem, stage, m0, p_frag, ds_frag);
+  sm90::pin(dv_acc);
+  sm90::pin(dk_acc);
+  sm90::wgmma_fence();
+  consumer.mma.issue_dv(dv_acc, p_frag, stage);
+  consumer.mma.issue_dk(dk_acc, ds_frag, stage);
+  sm90::wgmma_commit();
+  consumer.ds_tile.write(ds_frag, me, ds_buffer);
+}
+
 // NEXT_TILE_OVERLAP 0: each tile's S^T and dP^T are issued once the tile is acquired; the tensor cores wait
 // for P^T, and for dQ's writes to global memory at the end of the tile.
 template <typename RingSupply>
@@ -1007,15 +1026,9 @@ __device__ __forceinline__ void consume_tiles(const RingSupply& ring, const Cons
       sm90::wgmma_commit();
       consumer.mma.issue_dp(dp_acc, stage);
       sm90::wgmma_commit();
-      consumer.fragments(s_acc, dp_acc, smem, stage, tile.m0, p_frag, ds_frag);
+      accumulate_dk_dv(consumer, smem, s_acc, dp_acc, stage, tile.m0, ds_buffer, p_frag, ds_frag, dk_acc,
+                       dv_acc, me);
     }
-    sm90::pin(dv_acc);
-    sm90::pin(dk_acc);
-    sm90::wgmma_fence();
-    consumer.mma.issue_dv(dv_acc, p_frag, stage);
-    consumer.mma.issue_dk(dk_acc, ds_frag, stage);
-    sm90::wgmma_commit();
-    consumer.ds_tile.write(ds_frag, me, ds_buffer);
 #pragma unroll
     for (int unit = 0; unit < DQ_UNITS; ++unit) {
       const DqUnit dq = DqUnit::of(unit, me);
@@ -1078,14 +1091,8 @@ __device__ __forceinline__ void consume_tiles_overlapped(const RingSupply& ring,
       sm90::wgmma_commit();
     }
     unsigned p_frag[BLOCK_M / 16][4], ds_frag[BLOCK_M / 16][4];
-    consumer.fragments(s_acc, dp_acc, smem, stage, tile.m0, p_frag, ds_frag);
-    sm90::pin(dv_acc);
-    sm90::pin(dk_acc);
-    sm90::wgmma_fence();
-    consumer.mma.issue_dv(dv_acc, p_frag, stage);
-    consumer.mma.issue_dk(dk_acc, ds_frag, stage);
-    sm90::wgmma_commit();
-    consumer.ds_tile.write(ds_frag, me, ds_buffer);
+    accumulate_dk_dv(consumer, smem, s_acc, dp_acc, stage, tile.m0, ds_buffer, p_frag, ds_frag, dk_acc,
+                     dv_acc, me);
     float dq_acc[DQ_N / 2];
     clear(dq_acc);
     sm90::wgmma_fence();
