@@ -12,8 +12,8 @@
 # OUT (default results/gemm_llm) receives per shard: shard_I.db (its own database), tunes_I.tsv (shape, tune
 # seconds, exit status), tune_I.log, compare_I.json and compare_I.txt; and table.md. Environment:
 #   LIMIT            a shape's search time (tune --time-limit, 45 s): no variant is proposed after it, those in
-#                    flight finish, then the rerank (a SIGTERM GRACE s later stops a tune that overran, keeping
-#                    what it measured: exit status 130)
+#                    flight finish, then the rerank's first round (a SIGTERM GRACE s later stops a tune that
+#                    overran, keeping what it measured: exit status 130)
 #   GRACE            seconds a tune may run past LIMIT, its rerank's, before that SIGTERM (30)
 #   BUDGET           variants a tune at most (200)
 #   SPACE            search_spaces/gemm_wgmma.json

@@ -189,10 +189,11 @@ void add_tune_command(CLI::App& app) {
       ->capture_default_str();
   command->add_option("--budget", *budget, "Variants to evaluate in this run (default: the space's Budget)");
   command
-      ->add_option(
-          "--time-limit", options->time_limit_s,
-          "Seconds from the start of each problem's run after which no more variants are proposed "
-          "(those compiling or running finish, then the rerank); 0: the budget alone ends the search")
+      ->add_option("--time-limit", options->time_limit_s,
+                   "Seconds from the start of each problem's run after which no more variants are proposed "
+                   "(those compiling or running finish, then the rerank, which starts no round past it after "
+                   "its first); 0: "
+                   "the budget alone ends the search")
       ->check(CLI::NonNegativeNumber);
   command->add_option("--seed", options->seed, "Seed of the strategy and of the validation inputs")
       ->capture_default_str();

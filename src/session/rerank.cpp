@@ -67,7 +67,8 @@ Remeasurement summarize_rounds(std::vector<double> round_medians_us) {
   return r;
 }
 
-RerankOutcome rerank_top(const RunContext& c, int top_k, int rounds, const std::atomic<bool>* interrupt) {
+RerankOutcome rerank_top(const RunContext& c, int top_k, int rounds, const std::atomic<bool>* interrupt,
+                         std::optional<std::chrono::steady_clock::time_point> deadline) {
   RerankOutcome outcome;
   const BestQuery fastest{.space_id = c.keys.space_id,
                           .problem_id = c.keys.problem_id,
@@ -86,9 +87,18 @@ RerankOutcome rerank_top(const RunContext& c, int top_k, int rounds, const std::
   const std::size_t baseline_index = chosen.size();
   std::vector<double> baseline_rounds_us;
   std::deque<std::size_t> queue;
+  const std::size_t per_round = chosen.size() + (with_baseline ? 1 : 0);
   for (int round = 0; round < rounds; ++round)
-    for (const std::size_t i : round_order(chosen.size() + (with_baseline ? 1 : 0), round))
-      queue.push_back(i);
+    for (const std::size_t i : round_order(per_round, round)) queue.push_back(i);
+  std::size_t submitted = 0;
+  // Past the deadline, the rounds started are the rounds there are: the queue holds whole rounds in order.
+  const auto end_at_round_boundary = [&] {
+    if (!deadline || queue.empty() || submitted == 0 || submitted % per_round != 0 ||
+        std::chrono::steady_clock::now() < *deadline)
+      return;
+    spdlog::info("rerank: time limit: {} of {} rounds", submitted / per_round, rounds);
+    queue.clear();
+  };
   std::map<std::int64_t, std::size_t> running;  // ticket -> candidate
   std::int64_t next_ticket = 1;
   while (!queue.empty() || !running.empty()) {
@@ -97,6 +107,9 @@ RerankOutcome rerank_top(const RunContext& c, int top_k, int rounds, const std::
       return outcome;
     }
     while (c.pool.idle() > 0 && !queue.empty()) {
+      end_at_round_boundary();
+      if (queue.empty()) break;
+      ++submitted;
       if (queue.front() == baseline_index) {
         running.emplace(next_ticket, baseline_index);
         c.pool.submit(baseline_job(next_ticket++, (*c.baseline)->best_index, c.options.seed, c.options.eval));

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <optional>
 #include <vector>
@@ -28,8 +29,9 @@ Remeasurement summarize_rounds(std::vector<double> round_medians_us);
 
 // Re-times the `top_k` fastest ok configs (at least two, or nothing happens) `rounds` times each, on the
 // pool's workers without validating them again, and stores the order. Polls `interrupt` between answers.
+// Past `deadline`, no further round starts (every config keeps its finished rounds, at least one).
 // Throws Error when the pool fails.
-RerankOutcome rerank_top(const RunContext& context, int top_k, int rounds,
-                         const std::atomic<bool>* interrupt);
+RerankOutcome rerank_top(const RunContext& context, int top_k, int rounds, const std::atomic<bool>* interrupt,
+                         std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
 
 }  // namespace evotune

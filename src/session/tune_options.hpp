@@ -31,7 +31,8 @@ struct TuneOptions {
   int compile_threads = 0;  // 0: one per CPU core
   int patience = 0;         // learning strategies: generations without progress before stopping
   // > 0: no variant is proposed once this many seconds have passed since the run started (the GPU workers'
-  // start and the baseline included); those compiling or running finish, then the rerank. 0: no limit.
+  // start and the baseline included); those compiling or running finish, then the rerank, which starts no
+  // round past the limit after its first. 0: no limit.
   double time_limit_s = 0;
   // After a finished search, the rerank_top fastest configs re-timed in rerank_rounds interleaved rounds
   // (session/rerank.hpp); 0: no rerank.

@@ -97,10 +97,13 @@ TuneSummary finish_run(Store& store, const RunPlan& plan, const SearchLoop::Resu
 // tune --rerank after a finished search; an interrupt during it makes the run interrupted, a failing pool
 // only ends the rerank (the search's results are stored).
 void rerank_after_search(const RunContext& context, const TuneOptions& options,
-                         const std::atomic<bool>* interrupt, SearchLoop::Result& result) {
+                         const std::atomic<bool>* interrupt,
+                         std::optional<std::chrono::steady_clock::time_point> deadline,
+                         SearchLoop::Result& result) {
   if (options.rerank_top <= 0 || result.stop_reason != StopReason::finished) return;
   try {
-    const RerankOutcome reranked = rerank_top(context, options.rerank_top, options.rerank_rounds, interrupt);
+    const RerankOutcome reranked =
+        rerank_top(context, options.rerank_top, options.rerank_rounds, interrupt, deadline);
     if (reranked.interrupted) {
       spdlog::info("rerank interrupted: nothing of it stored");
       result.stop_reason = StopReason::interrupted;
@@ -189,7 +192,7 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
     result = loop.run(plan.budget, std::min(plan.budget, plan.remaining()), workers.compile_window(),
                       interrupt, deadline);
   }
-  rerank_after_search(run, options, interrupt, result);
+  rerank_after_search(run, options, interrupt, deadline, result);
   if (workers.baseline()) store->save_baseline(plan.keys.run_id, *workers.baseline());  // with its rerank
   if (const auto stats = workers.compile_stats()) store->save_compile_stats(plan.keys.run_id, *stats);
   store->save_worker_idle(plan.keys.run_id, static_cast<int>(workers.pool().size()), result.worker_idle_ms);
