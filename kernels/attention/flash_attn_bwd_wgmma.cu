@@ -1004,6 +1004,25 @@ __device__ __forceinline__ void accumulate_dk_dv(const Consumer& consumer, const
   consumer.ds_tile.write(ds_frag, me, ds_buffer);
 }
 
+// Waits until at most PENDING wgmma groups are in flight, the tile's dV and dK ones done: their accumulators
+// and the P^T and dS^T fragments they read are settled (pinned: read by the wgmmas until the wait), and the
+// stage's Q and dO are no longer read, so the stage is released.
+template <int PENDING, typename RingSupply>
+__device__ __forceinline__ void release_after_dk_dv(const RingSupply& ring, int t,
+                                                    unsigned (&p_frag)[BLOCK_M / 16][4],
+                                                    unsigned (&ds_frag)[BLOCK_M / 16][4],
+                                                    float (&dk_acc)[D / 2], float (&dv_acc)[D / 2]) {
+  sm90::wgmma_wait<PENDING>();
+  sm90::pin(dv_acc);
+  sm90::pin(dk_acc);
+#pragma unroll
+  for (int kt = 0; kt < BLOCK_M / 16; ++kt) {
+    sm90::pin(p_frag[kt]);
+    sm90::pin(ds_frag[kt]);
+  }
+  ring.release(t);
+}
+
 // NEXT_TILE_OVERLAP 0: each tile's S^T and dP^T are issued once the tile is acquired; the tensor cores wait
 // for P^T, and for dQ's writes to global memory at the end of the tile.
 template <typename RingSupply>
@@ -1038,15 +1057,7 @@ __device__ __forceinline__ void consume_tiles(const RingSupply& ring, const Cons
       consumer.mma.issue_dq(dq_acc, dq.m_chunk, dq.col0, ds_buffer);
       sm90::wgmma_commit();
       if (unit == 0) {
-        sm90::wgmma_wait<1>();  // dV and dK: the stage's Q and dO are no longer read
-        sm90::pin(dv_acc);
-        sm90::pin(dk_acc);
-#pragma unroll
-        for (int kt = 0; kt < BLOCK_M / 16; ++kt) {
-          sm90::pin(p_frag[kt]);  // read by the wgmmas until the wait
-          sm90::pin(ds_frag[kt]);
-        }
-        ring.release(t);
+        release_after_dk_dv<1>(ring, t, p_frag, ds_frag, dk_acc, dv_acc);  // the dQ unit may still run
       }
       sm90::wgmma_wait<0>();
       sm90::pin(dq_acc);
@@ -1111,15 +1122,8 @@ __device__ __forceinline__ void consume_tiles_overlapped(const RingSupply& ring,
       consumer.mma.issue_dp(dp_acc, next_stage);
       sm90::wgmma_commit();
     }
-    sm90::wgmma_wait<NEXT_TILE_OVERLAP + 1>();  // dV and dK: the stage's Q and dO are no longer read
-    sm90::pin(dv_acc);
-    sm90::pin(dk_acc);
-#pragma unroll
-    for (int kt = 0; kt < BLOCK_M / 16; ++kt) {
-      sm90::pin(p_frag[kt]);  // read by the wgmmas until the wait
-      sm90::pin(ds_frag[kt]);
-    }
-    ring.release(t);
+    // the dQ unit and the next scores may still run
+    release_after_dk_dv<NEXT_TILE_OVERLAP + 1>(ring, t, p_frag, ds_frag, dk_acc, dv_acc);
     sm90::wgmma_wait<NEXT_TILE_OVERLAP>();  // the dQ unit; the next scores may still run
     sm90::pin(dq_acc);
     if (dq.written()) dq_writer.write(dq_acc, tile, dq.m_chunk, dq.col0, me);

@@ -356,9 +356,8 @@ std::string variant_run_code(const SearchSpace& space, const DispatchVariant& va
     scratch += "  " + type + "* const " + argument.name + " = reinterpret_cast<" + type +
                "*>(static_cast<char*>(workspace) + " + argument.name + "_offset);\n";
     if (argument.scratch_zeroed)  // FillType Zero: cleared on the stream before the launches, every call
-      scratch += "  if (" + argument.name +
-                 "_bytes > 0) {\n    const cudaError_t cleared = cudaMemsetAsync(" + argument.name + ", 0, " +
-                 argument.name + "_bytes, stream);\n    if (cleared != cudaSuccess) return cleared;\n  }\n";
+      scratch += "  if (" + argument.name + "_bytes > 0) {\n" +
+                 scratch_clear_code(argument.name, argument.name + "_bytes", "    ") + "  }\n";
   }
   out << "  if (workspace_needed != nullptr) *workspace_needed = workspace_bytes;\n";
   out << "  if (mode == evotune_size_workspace) return 0;\n";

@@ -21,6 +21,11 @@ bool has_tensor_map(const SearchSpace& space) {
   return false;
 }
 
+std::string scratch_clear_code(const std::string& name, const std::string& bytes, const std::string& indent) {
+  return indent + "const cudaError_t cleared = cudaMemsetAsync(" + name + ", 0, " + bytes + ", stream);\n" +
+         indent + "if (cleared != cudaSuccess) return cleared;\n";
+}
+
 const char* tensor_map_host() {
   return R"(#include <cuda.h>
 #include <cstring>

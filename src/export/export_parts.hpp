@@ -24,6 +24,11 @@ const char* tensor_map_host();
 // The CUtensorMapDataType enumerator of a buffer's element type.
 const char* data_type_name(DType dtype);
 
+// The body of a zeroed scratch buffer's clearing (FillType Zero) in an exported function that takes
+// `stream`: a memset of `bytes` (a C++ expression) on the stream, whose error the function returns; each line
+// begins with `indent`. Every call runs it before the launches.
+std::string scratch_clear_code(const std::string& name, const std::string& bytes, const std::string& indent);
+
 // The space's CompilerOptions macros (-DBF16=1) as #define lines: the exported file builds without them.
 std::string option_defines(const SearchSpace& space);
 

@@ -201,9 +201,9 @@ std::string render_export(const SearchSpace& space, const Sizes& sizes, const Co
     if (!scratch.zeroed) continue;
     out << "  {  // " << scratch.name
         << " starts at zero (FillType Zero): cleared on the stream, every call\n";
-    out << "    const cudaError_t cleared = cudaMemsetAsync(" << scratch.name << ", 0, "
-        << scratch.count * static_cast<std::int64_t>(size_of(scratch.dtype)) << ", stream);\n";
-    out << "    if (cleared != cudaSuccess) return cleared;\n";
+    out << scratch_clear_code(
+        scratch.name, std::to_string(scratch.count * static_cast<std::int64_t>(size_of(scratch.dtype))),
+        "    ");
     out << "  }\n";
   }
   for (const LaunchSpec* step : launch_steps(launch)) {

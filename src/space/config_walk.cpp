@@ -86,12 +86,7 @@ bool ConfigWalk::draw_from(std::size_t level, std::mt19937_64& rng, std::uint64_
 void ConfigWalk::collect_from(std::size_t level, std::vector<std::size_t>& chosen,
                               std::vector<Config>& valid) {
   if (level == order_.size()) {
-    Config config;
-    for (std::size_t l = 0; l < order_.size(); ++l) {
-      const auto& parameter = parameters_[order_[l]];
-      config[parameter.name] = parameter.values[chosen[l]];
-    }
-    valid.push_back(std::move(config));
+    valid.push_back(config_of(chosen));
     return;
   }
   const std::size_t values = parameters_[order_[level]].values.size();
@@ -121,6 +116,10 @@ std::optional<Config> ConfigWalk::draw(std::mt19937_64& rng, std::uint64_t max_s
   std::vector<std::size_t> chosen(order_.size(), 0);
   if (constrained_ == 0 && !holds(0)) return std::nullopt;
   if (!draw_from(0, rng, steps, chosen)) return std::nullopt;
+  return config_of(chosen);
+}
+
+Config ConfigWalk::config_of(const std::vector<std::size_t>& chosen) const {
   Config config;
   for (std::size_t level = 0; level < order_.size(); ++level) {
     const auto& parameter = parameters_[order_[level]];

@@ -35,6 +35,8 @@ class ConfigWalk {
   void set(std::size_t level, std::size_t value);
   std::uint64_t count_from(std::size_t level);
   void collect_from(std::size_t level, std::vector<std::size_t>& chosen, std::vector<Config>& valid);
+  // The config of each level's chosen value index.
+  Config config_of(const std::vector<std::size_t>& chosen) const;
   bool draw_from(std::size_t level, std::mt19937_64& rng, std::uint64_t& steps,
                  std::vector<std::size_t>& chosen);
 

@@ -56,6 +56,13 @@ struct SearchSpace::Impl {
       model.set_parameter(i, config.at(file.parameters[i].name));
   }
 
+  // A walk of the configs valid at `sizes` on `device` (the model set to both). Call with the mutex held.
+  ConfigWalk walk_at(const Sizes& sizes, const DeviceInfo& device) {
+    model.set_device(device);
+    model.set_sizes(sizes);
+    return ConfigWalk(file.parameters, file.conditions.size(), !file.expressions.empty(), model);
+  }
+
   SpaceFile file;
   SpaceModel model;  // evaluation rebinds values, so every use holds the mutex
   std::string hash;
@@ -213,19 +220,14 @@ std::vector<Config> SearchSpace::enumerate(const Sizes& sizes, const DeviceInfo&
 
 std::uint64_t SearchSpace::count_valid(const Sizes& sizes, const DeviceInfo& device) const {
   std::lock_guard lock(impl_->mutex);
-  impl_->model.set_device(device);
-  impl_->model.set_sizes(sizes);
-  const auto& file = impl_->file;
-  return ConfigWalk(file.parameters, file.conditions.size(), !file.expressions.empty(), impl_->model).count();
+  return impl_->walk_at(sizes, device).count();
 }
 
 std::vector<Config> SearchSpace::sample_valid(std::size_t count, std::uint64_t seed, const Sizes& sizes,
                                               const DeviceInfo& device, bool extremes) const {
   std::lock_guard lock(impl_->mutex);
-  impl_->model.set_device(device);
-  impl_->model.set_sizes(sizes);
   const auto& file = impl_->file;
-  ConfigWalk walk(file.parameters, file.conditions.size(), !file.expressions.empty(), impl_->model);
+  ConfigWalk walk = impl_->walk_at(sizes, device);
   std::mt19937_64 rng(seed);
   std::set<Config> seen;
   std::vector<Config> drawn;
@@ -251,13 +253,10 @@ std::vector<Config> SearchSpace::search_candidates(const Sizes& sizes, const Dev
   if (total_configs() <= kEnumerableCandidates) return enumerate(sizes, device);
   // Few valid configs among many candidates: all of them, walked with the conditions cutting dead branches
   // (drawing `sample` distinct configs from fewer would draw repeats until it gave up).
-  if (const std::uint64_t valid = count_valid(sizes, device); valid > 0 && valid <= sample) {
+  {
     std::lock_guard lock(impl_->mutex);
-    impl_->model.set_device(device);
-    impl_->model.set_sizes(sizes);
-    const auto& file = impl_->file;
-    return ConfigWalk(file.parameters, file.conditions.size(), !file.expressions.empty(), impl_->model)
-        .every_valid();
+    ConfigWalk walk = impl_->walk_at(sizes, device);
+    if (const std::uint64_t valid = walk.count(); valid > 0 && valid <= sample) return walk.every_valid();
   }
   auto drawn = sample_valid(sample, seed, sizes, device);
   if (drawn.empty())
