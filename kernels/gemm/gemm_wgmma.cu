@@ -534,6 +534,55 @@ __device__ __forceinline__ void reduce_add_pair(float* at, float v0, float v1) {
   asm volatile("red.global.add.v2.f32 [%0], {%1, %2};\n" ::"l"(at), "f"(v0), "f"(v1) : "memory");
 }
 
+// Hides a pointer's value from the compiler, so that the addresses of a walk are computed one after another
+// as it goes rather than all ahead of their loads and reductions (ptxas otherwise keeps a 64-bit address a
+// value live and spills).
+__device__ __forceinline__ void opaque(float*& pointer) { asm volatile("" : "+l"(pointer)); }
+
+// Calls f(at, mi, i, pair) for this thread's values acc[mi][i] of a consumer warpgroup's part of the tile
+// (corner m0, n0 of D) inside D, `at` their place in the fp32 tile `sums` [M][N]: unswapped where N is even,
+// once a pair of adjacent columns (i even, `at` 8-byte aligned, pair true); otherwise once a value.
+template <typename F>
+__device__ __forceinline__ void walk_sums(float* sums, int m0, int n0, int M, int N, F&& f) {
+  const int lane = threadIdx.x % 128;
+  const int across = 16 * (lane / 32) + (lane % 32) / 4;  // the thread's row of an m64 atom of the product
+  const int first = 2 * (lane % 4);                       // its first column of each 8 of the product
+#pragma unroll
+  for (int mi = 0; mi < M_ATOMS; ++mi)
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      if constexpr (!SWAP_AB) {
+        const int row = m0 + mi * 64 + across + 8 * half;
+        if (row >= M) continue;
+        float* at = sums + static_cast<long long>(row) * N + n0 + first;
+#pragma unroll
+        for (int j = 0; j < MMA_N / 8; ++j, at += 8) {
+          opaque(at);
+          const int col = n0 + 8 * j + first;
+          if (col >= N) continue;
+          if (N % 2 == 0) {  // col even: the pair lies inside D, 8-byte aligned
+            f(at, mi, 4 * j + 2 * half, true);
+          } else {
+            f(at, mi, 4 * j + 2 * half, false);
+            if (col + 1 < N) f(at + 1, mi, 4 * j + 2 * half + 1, false);
+          }
+        }
+      } else {
+        const int col = n0 + mi * 64 + across + 8 * half;
+        if (col >= N) continue;
+        float* column = sums + col;
+#pragma unroll
+        for (int j = 0; j < MMA_N / 8; ++j)
+#pragma unroll
+          for (int e = 0; e < 2; ++e) {
+            opaque(column);
+            const int row = m0 + 8 * j + first + e;
+            if (row < M) f(column + static_cast<long long>(row) * N, mi, 4 * j + 2 * half + e, false);
+          }
+      }
+    }
+}
+
 // EPILOGUE 3: this warpgroup's part of slice tile.split added into the zeroed fp32 sums `acc_sum` [M][N];
 // each warp that arrives last at its tile reads the finished sums of its elements and stores D with the bias
 // and activation. `acc` becomes the sum.
@@ -543,18 +592,22 @@ __device__ __forceinline__ void reduce_in_l2(float (&acc)[M_ATOMS][MMA_N / 2], f
                                              int tiles_m, int tiles_n, int consumer, int m0, int n0, int M,
                                              int N) {
   if (tile.m >= tiles_m || tile.n >= tiles_n) return;  // a cluster's block past the edge of D: nothing to add
-  const bool pairs = !SWAP_AB && N % 2 == 0;  // unswapped, a thread's values e = 0, 1 are adjacent columns
-  for_each_value(m0, n0, M, N, [&](int mi, int i, int row, int col) {
-    float* at = acc_sum + static_cast<long long>(row) * N + col;
-    if (!pairs) {
-      reduce_add(at, acc[mi][i]);
-    } else if (i % 2 == 0) {  // the pair's first column (even); its second lies inside D too, N being even
+  walk_sums(acc_sum, m0, n0, M, N, [&](float* at, int mi, int i, bool pair) {
+    if (pair) {
       reduce_add_pair(at, acc[mi][i], acc[mi][i + 1]);
+    } else {
+      reduce_add(at, acc[mi][i]);
     }
   });
   if (!last_to_arrive(arrivals, tile, tiles_n, consumer)) return;
-  for_each_value(m0, n0, M, N, [&](int mi, int i, int row, int col) {
-    acc[mi][i] = __ldcg(acc_sum + static_cast<long long>(row) * N + col);
+  walk_sums(acc_sum, m0, n0, M, N, [&](float* at, int mi, int i, bool pair) {
+    if (pair) {
+      const float2 sum = __ldcg(reinterpret_cast<const float2*>(at));
+      acc[mi][i] = sum.x;
+      acc[mi][i + 1] = sum.y;
+    } else {
+      acc[mi][i] = __ldcg(at);
+    }
   });
   store_tile<out_t, true>(acc, d, bias, m0, n0, M, N);
 }
