@@ -34,7 +34,8 @@
 //   RASTER, SWIZZLE       tile order (sm90::raster_tile): bands of SWIZZLE tiles across N (RASTER 0) or M (1)
 //   SPLIT_K               1, or slices of the k steps: each writes fp32 partial sums to the scratch `partial`
 //                         [SPLIT_K][M][N], and gemm_splitk_reduce adds them, with the bias and activation
-//                         (EPILOGUE 0), or the last slice of each tile to finish adds them (EPILOGUE 2)
+//                         (EPILOGUE 0), or the last slice of each tile to finish adds them (EPILOGUE 2);
+//                         or (EPILOGUE 3) every slice adds its sums into one zeroed fp32 tile `acc_sum`
 //   CLUSTER_M, CLUSTER_N  thread-block clusters of 2 x 1 (two row tiles sharing B) or 1 x 2 (two column tiles
 //                         sharing A), or 1 x 1: each block loads half of the shared operand with TMA
 //                         multicast into both (below)
