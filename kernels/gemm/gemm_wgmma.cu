@@ -34,7 +34,8 @@
 //   RASTER, SWIZZLE       tile order (sm90::raster_tile): bands of SWIZZLE tiles across N (RASTER 0) or M (1)
 //   SPLIT_K               1, or slices of the k steps: each writes fp32 partial sums to the scratch `partial`
 //                         [SPLIT_K][M][N], and gemm_splitk_reduce adds them, with the bias and activation
-//                         (EPILOGUE 0), or the last slice of each tile to finish adds them (EPILOGUE 2)
+//                         (EPILOGUE 0), or the last slice of each tile to finish adds them (EPILOGUE 2);
+//                         or (EPILOGUE 3) every slice adds its sums into one zeroed fp32 tile `acc_sum`
 //   CLUSTER_M, CLUSTER_N  thread-block clusters of 2 x 1 (two row tiles sharing B) or 1 x 2 (two column tiles
 //                         sharing A), or 1 x 1: each block loads half of the shared operand with TMA
 //                         multicast into both (below)
@@ -51,7 +52,13 @@
 //                         it, reads the other slices' sums of its elements (through L2), adds all SPLIT_K in
 //                         slice order (so the result does not depend on which slice came last) and stores D
 //                         with the bias and activation from registers. A warp owns the same elements of D in
-//                         every slice, so warps need no other synchronisation
+//                         every slice, so warps need no other synchronisation; 3 (SPLIT_K > 1): split-K
+//                         summed in L2: every slice adds its fp32 values into one zeroed scratch tile
+//                         `acc_sum` [M][N] with reductions (red.global.add, two adjacent columns a v2 where N
+//                         is even), which no thread waits for; then each warp counts itself as EPILOGUE 2
+//                         does, and the warp that arrives last reads the finished sums of its elements (one
+//                         load each, through L2) and stores D with the bias and activation. The order of the
+//                         additions varies from run to run, so D is not bitwise repeatable
 // Clusters: the two blocks of a cluster compute adjacent tiles (a cluster tile of the raster order) in step.
 // Block rank r loads its own tile of the operand they do not share and rows [r, r + 1) / 2 of the shared one
 // (the map's box is half the tile, whole 8-row swizzle atoms; B row-major: every other 64-column slab) with
@@ -108,7 +115,8 @@ static_assert(false, "SWIZZLE must be #defined");
 static_assert(false, "SPLIT_K must be #defined");
 #endif
 #ifndef EPILOGUE
-static_assert(false, "EPILOGUE (0 registers, 1 TMA store) must be #defined");
+static_assert(false,
+              "EPILOGUE (0 registers, 1 TMA store, 2 and 3 split-K reduced in the kernel) must be #defined");
 #endif
 #ifndef CLUSTER_M
 static_assert(false, "CLUSTER_M (1 or 2) must be #defined");
@@ -171,6 +179,8 @@ static_assert(SPLIT_K >= 1, "SPLIT_K >= 1");
 static_assert(ACT >= 0 && ACT <= 2, "ACT is 0, 1 or 2");
 static_assert(EPILOGUE != 1 || SPLIT_K == 1, "split-K's partial sums are stored from registers");
 static_assert(EPILOGUE != 2 || SPLIT_K > 1, "EPILOGUE 2 reduces split-K's slices in the kernel");
+static_assert(EPILOGUE != 3 || SPLIT_K > 1, "EPILOGUE 3 sums split-K's slices in L2");
+static_assert(EPILOGUE >= 0 && EPILOGUE <= 3, "EPILOGUE is 0, 1, 2 or 3");
 constexpr int CLUSTER = CLUSTER_M * CLUSTER_N;
 static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters of 1 x 1, 2 x 1 or 1 x 2 blocks");
 static_assert(CLUSTER_M == 1 || B_KMAJOR || (BLOCK_N / 64) % 2 == 0,
@@ -476,6 +486,23 @@ __device__ __forceinline__ void for_each_value(int m0, int n0, int M, int N, F&&
         }
 }
 
+// True in the warp that arrives last at its counter of the tile (`arrivals`, zero before the launch), after
+// SPLIT_K - 1 others: each warp's writes before its call are visible to that warp after the call.
+__device__ __forceinline__ bool last_to_arrive(int* __restrict__ arrivals, const sm90::TileCoord& tile,
+                                               int tiles_n, int consumer) {
+  __threadfence();  // this warp's writes visible on the device before its arrival is
+  __syncwarp();
+  const int warp = (threadIdx.x % 128) / 32;
+  int arrived = 0;
+  if (threadIdx.x % 32 == 0)
+    arrived =
+        atomicAdd(arrivals + ((tile.m * tiles_n + tile.n) * CONSUMER_WARPGROUPS + consumer) * 4 + warp, 1);
+  arrived = __shfl_sync(0xffffffffu, arrived, 0);
+  if (arrived != SPLIT_K - 1) return false;
+  __threadfence();  // the other warps' writes, made before their arrivals, are read after them
+  return true;
+}
+
 // EPILOGUE 2: this warpgroup's part of slice tile.split stored as fp32 partial sums; in each warp that
 // arrives last at its tile (its counter in `arrivals`, zero before the launch), the SPLIT_K slices added in
 // slice order and D stored with the bias and activation. `acc` becomes the sum.
@@ -487,16 +514,7 @@ __device__ __forceinline__ void reduce_in_kernel(float (&acc)[M_ATOMS][MMA_N / 2
   const long long slice = static_cast<long long>(M) * N;
   store_tile<float, false>(acc, partial + tile.split * slice, nullptr, m0, n0, M, N);
   if (tile.m >= tiles_m || tile.n >= tiles_n) return;  // a cluster's block past the edge of D: no counter
-  __threadfence();  // this warp's partial sums visible on the device before its arrival is
-  __syncwarp();
-  const int warp = (threadIdx.x % 128) / 32;
-  int arrived = 0;
-  if (threadIdx.x % 32 == 0)
-    arrived =
-        atomicAdd(arrivals + ((tile.m * tiles_n + tile.n) * CONSUMER_WARPGROUPS + consumer) * 4 + warp, 1);
-  arrived = __shfl_sync(0xffffffffu, arrived, 0);
-  if (arrived != SPLIT_K - 1) return;
-  __threadfence();  // the other slices' sums, written before their arrivals, are read after them
+  if (!last_to_arrive(arrivals, tile, tiles_n, consumer)) return;
   for_each_value(m0, n0, M, N, [&](int mi, int i, int row, int col) {
     const float* at = partial + static_cast<long long>(row) * N + col;
     float sum = 0.0f;
@@ -504,6 +522,93 @@ __device__ __forceinline__ void reduce_in_kernel(float (&acc)[M_ATOMS][MMA_N / 2
     for (int split = 0; split < SPLIT_K; ++split)
       sum += split == tile.split ? acc[mi][i] : __ldcg(at + split * slice);
     acc[mi][i] = sum;
+  });
+  store_tile<out_t, true>(acc, d, bias, m0, n0, M, N);
+}
+
+// Adds to the fp32 sums in global memory with a reduction in L2 that returns nothing (no thread waits): one
+// value, or two adjacent ones (8-byte aligned).
+__device__ __forceinline__ void reduce_add(float* at, float value) {
+  asm volatile("red.global.add.f32 [%0], %1;\n" ::"l"(at), "f"(value) : "memory");
+}
+__device__ __forceinline__ void reduce_add_pair(float* at, float v0, float v1) {
+  asm volatile("red.global.add.v2.f32 [%0], {%1, %2};\n" ::"l"(at), "f"(v0), "f"(v1) : "memory");
+}
+
+// Hides a pointer's value from the compiler, so that the addresses of a walk are computed one after another
+// as it goes rather than all ahead of their loads and reductions (ptxas otherwise keeps a 64-bit address a
+// value live and spills).
+__device__ __forceinline__ void opaque(float*& pointer) { asm volatile("" : "+l"(pointer)); }
+
+// Calls f(at, mi, i, pair) for this thread's values acc[mi][i] of a consumer warpgroup's part of the tile
+// (corner m0, n0 of D) inside D, `at` their place in the fp32 tile `sums` [M][N]: unswapped where N is even,
+// once a pair of adjacent columns (i even, `at` 8-byte aligned, pair true); otherwise once a value.
+template <typename F>
+__device__ __forceinline__ void walk_sums(float* sums, int m0, int n0, int M, int N, F&& f) {
+  const int lane = threadIdx.x % 128;
+  const int across = 16 * (lane / 32) + (lane % 32) / 4;  // the thread's row of an m64 atom of the product
+  const int first = 2 * (lane % 4);                       // its first column of each 8 of the product
+#pragma unroll
+  for (int mi = 0; mi < M_ATOMS; ++mi)
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      if constexpr (!SWAP_AB) {
+        const int row = m0 + mi * 64 + across + 8 * half;
+        if (row >= M) continue;
+        float* at = sums + static_cast<long long>(row) * N + n0 + first;
+#pragma unroll
+        for (int j = 0; j < MMA_N / 8; ++j, at += 8) {
+          opaque(at);
+          const int col = n0 + 8 * j + first;
+          if (col >= N) continue;
+          if (N % 2 == 0) {  // col even: the pair lies inside D, 8-byte aligned
+            f(at, mi, 4 * j + 2 * half, true);
+          } else {
+            f(at, mi, 4 * j + 2 * half, false);
+            if (col + 1 < N) f(at + 1, mi, 4 * j + 2 * half + 1, false);
+          }
+        }
+      } else {
+        const int col = n0 + mi * 64 + across + 8 * half;
+        if (col >= N) continue;
+        float* column = sums + col;
+#pragma unroll
+        for (int j = 0; j < MMA_N / 8; ++j)
+#pragma unroll
+          for (int e = 0; e < 2; ++e) {
+            opaque(column);
+            const int row = m0 + 8 * j + first + e;
+            if (row < M) f(column + static_cast<long long>(row) * N, mi, 4 * j + 2 * half + e, false);
+          }
+      }
+    }
+}
+
+// EPILOGUE 3: this warpgroup's part of slice tile.split added into the zeroed fp32 sums `acc_sum` [M][N];
+// each warp that arrives last at its tile reads the finished sums of its elements and stores D with the bias
+// and activation. `acc` becomes the sum.
+__device__ __forceinline__ void reduce_in_l2(float (&acc)[M_ATOMS][MMA_N / 2], float* __restrict__ acc_sum,
+                                             int* __restrict__ arrivals, out_t* __restrict__ d,
+                                             const elem* __restrict__ bias, const sm90::TileCoord& tile,
+                                             int tiles_m, int tiles_n, int consumer, int m0, int n0, int M,
+                                             int N) {
+  if (tile.m >= tiles_m || tile.n >= tiles_n) return;  // a cluster's block past the edge of D: nothing to add
+  walk_sums(acc_sum, m0, n0, M, N, [&](float* at, int mi, int i, bool pair) {
+    if (pair) {
+      reduce_add_pair(at, acc[mi][i], acc[mi][i + 1]);
+    } else {
+      reduce_add(at, acc[mi][i]);
+    }
+  });
+  if (!last_to_arrive(arrivals, tile, tiles_n, consumer)) return;
+  walk_sums(acc_sum, m0, n0, M, N, [&](float* at, int mi, int i, bool pair) {
+    if (pair) {
+      const float2 sum = __ldcg(reinterpret_cast<const float2*>(at));
+      acc[mi][i] = sum.x;
+      acc[mi][i + 1] = sum.y;
+    } else {
+      acc[mi][i] = __ldcg(at);
+    }
   });
   store_tile<out_t, true>(acc, d, bias, m0, n0, M, N);
 }
@@ -627,7 +732,8 @@ __device__ __forceinline__ void store_tile_tma(const float (&acc)[M_ATOMS][MMA_N
 }  // namespace gemm
 
 // SPLIT_K == 1: D directly. SPLIT_K > 1: fp32 partial sums of each slice into `partial`, and with EPILOGUE 2
-// D from them (the scratch `arrivals` zeroed before the launch).
+// D from them (the scratch `arrivals` zeroed before the launch); with EPILOGUE 3 every slice's sums added
+// into `acc_sum` and D from it (`acc_sum` and `arrivals` zeroed before the launch).
 extern "C" __global__ void __launch_bounds__(gemm::THREADS, 1)
     gemm_wgmma(const __grid_constant__ sm90::TensorMap a_map, const __grid_constant__ sm90::TensorMap b_map,
 #if SPLIT_K == 1 && EPILOGUE == 1
@@ -636,6 +742,9 @@ extern "C" __global__ void __launch_bounds__(gemm::THREADS, 1)
                out_t* __restrict__ d, const elem* __restrict__ bias,
 #elif EPILOGUE == 2
                out_t* __restrict__ d, const elem* __restrict__ bias, float* __restrict__ partial,
+               int* __restrict__ arrivals,
+#elif EPILOGUE == 3
+               out_t* __restrict__ d, const elem* __restrict__ bias, float* __restrict__ acc_sum,
                int* __restrict__ arrivals,
 #else
                float* __restrict__ partial,
@@ -690,6 +799,8 @@ extern "C" __global__ void __launch_bounds__(gemm::THREADS, 1)
       store_tile<out_t, true>(acc, d, bias, m0, n0, M, N);
 #elif EPILOGUE == 2
       reduce_in_kernel(acc, partial, arrivals, d, bias, tile, tiles_m, tiles_n, consumer, m0, n0, M, N);
+#elif EPILOGUE == 3
+      reduce_in_l2(acc, acc_sum, arrivals, d, bias, tile, tiles_m, tiles_n, consumer, m0, n0, M, N);
 #else
       store_tile<float, false>(acc, partial + static_cast<long long>(tile.split) * M * N, nullptr, m0, n0, M,
                                N);

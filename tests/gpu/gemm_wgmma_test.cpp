@@ -6,8 +6,8 @@
 // through TMA multicast, fp16 and bf16, M = 1; the swapped product (SWAP_AB: D's few rows as the wgmma's n)
 // at M = 1, 8, 16, 33, 77 and 128 with the same variety; few tiles: swapped tiles of 48, 80 and 112 rows,
 // split-K in 5 and 6, 112- and 224-column tiles, the LLM table's Seeds; split-K reduced in the kernel
-// (EPILOGUE 2); and rows TMA cannot address (K or N odd), staged into padded scratch by a first launch. Skips
-// where the GPU is not compute capability 9.0, which has no wgmma.
+// (EPILOGUE 2) and summed in L2 (EPILOGUE 3); and rows TMA cannot address (K or N odd), staged into padded
+// scratch by a first launch. Skips where the GPU is not compute capability 9.0, which has no wgmma.
 #include <gtest/gtest.h>
 
 #include "support/eval_variant.hpp"
@@ -261,6 +261,60 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"M=77,N=5000,K=4096,B_KMAJOR=1",
              SWAPPED(80, 128, 6,
                      2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=3,EPILOGUE=2,CLUSTER_M=1,CLUSTER_N=1",
+             "search_spaces/gemm_wgmma_bf16.json"}),
+    case_name);
+
+// EPILOGUE 3: split-K summed in L2, every slice adding its fp32 values into one zeroed tile with
+// red.global.add and the last warp of each tile to arrive storing D, one launch. The evaluator NaN-poisons
+// the sums and the counters and clears both before every execution (FillType Zero), and skips only the
+// bitwise repeat for these configs (Validation.Deterministic "EPILOGUE != 3"). The Seeds of 128 x 4096 x
+// 4096, 16 x 4096 x 4096 and 77 x 5000 x 4096; tails M = 77, N = 1000 with bias and both activations, both B
+// layouts and bf16; N odd (unswapped pairs fall back to single reductions); 128 accumulators a thread (128 x
+// 256, where EPILOGUE 2 is refused); an empty slice; persistent blocks; clusters of 2 x 1 and 1 x 2 whose
+// second block's tile lies past M or N (it adds and counts nothing); M = 1 in eight slices.
+INSTANTIATE_TEST_SUITE_P(
+    L2Reduction, GemmWgmma,
+    ::testing::Values(
+        Case{"M=128,N=4096,K=4096,B_KMAJOR=1",
+             TILE(128, 128, 6,
+                  2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=4,EPILOGUE=3,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=16,N=4096,K=4096,B_KMAJOR=1",
+             SWAPPED(16, 128, 7,
+                     1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=4,EPILOGUE=3,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=77,N=5000,K=4096,B_KMAJOR=0",
+             SWAPPED(80, 128, 6,
+                     2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=3,EPILOGUE=3,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=77,N=1000,K=4096,B_KMAJOR=1,BIAS=1,ACT=2",
+             TILE(128, 128, 6,
+                  2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=4,EPILOGUE=3,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=77,N=1000,K=4096,B_KMAJOR=0,BIAS=1,ACT=1",
+             TILE(128, 128, 6,
+                  2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=4,EPILOGUE=3,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=77,N=1000,K=4096,B_KMAJOR=1,BIAS=1,ACT=2",
+             SWAPPED(80, 128, 6,
+                     2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=3,EPILOGUE=3,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=200,N=1001,K=1000,B_KMAJOR=1,BIAS=1,ACT=1",
+             TILE(128, 64, 4,
+                  1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=5,EPILOGUE=3,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=128,N=2048,K=4096,B_KMAJOR=0,BIAS=1",
+             TILE(128, 256, 4,
+                  2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=2,EPILOGUE=3,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=300,N=520,K=1000,B_KMAJOR=1,BIAS=1",
+             TILE(128, 64, 4,
+                  1) ",PERSISTENT=1,RASTER=1,SWIZZLE=2,SPLIT_K=3,EPILOGUE=3,CLUSTER_M=2,CLUSTER_N=1"},
+        Case{"M=33,N=296,K=264,B_KMAJOR=1,ACT=1",
+             SWAPPED(32, 128, 3,
+                     1) ",PERSISTENT=0,RASTER=1,SWIZZLE=1,SPLIT_K=2,EPILOGUE=3,CLUSTER_M=1,CLUSTER_N=2"},
+        Case{"M=1,N=4096,K=4096,B_KMAJOR=0,BIAS=1",
+             SWAPPED(8, 128, 6,
+                     1) ",PERSISTENT=1,RASTER=0,SWIZZLE=1,SPLIT_K=8,EPILOGUE=3,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=128,N=4096,K=4096,B_KMAJOR=1,BIAS=1,ACT=2",
+             TILE(128, 128, 6,
+                  2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=4,EPILOGUE=3,CLUSTER_M=1,CLUSTER_N=1",
+             "search_spaces/gemm_wgmma_bf16.json"},
+        Case{"M=77,N=1000,K=4096,B_KMAJOR=0,BIAS=1,ACT=2",
+             SWAPPED(80, 128, 6,
+                     2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=3,EPILOGUE=3,CLUSTER_M=1,CLUSTER_N=1",
              "search_spaces/gemm_wgmma_bf16.json"}),
     case_name);
 

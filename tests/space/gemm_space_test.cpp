@@ -286,6 +286,79 @@ TEST(GemmSpace, SplitKReducedInTheKernelIsOneLaunchWithZeroedCounters) {
   }
 }
 
+// EPILOGUE 3 sums split-K's slices in L2: one launch, every slice adding into one zeroed fp32 tile [M, N]
+// beside the zeroed counters, no partial sums; only with slices; any accumulator count (the sums replace the
+// accumulators, no register condition); the bitwise repeat skipped for it alone (the additions' order
+// varies). Its seeds come after the first four of every problem, which the tests above pin.
+TEST(GemmSpace, SplitKSummedInL2IsOneLaunchWithZeroedSumsAndCounters) {
+  const DeviceInfo hopper = offline_device("sm_90");
+  for (const char* file : kGemmSpaces) {
+    const SearchSpace space = SearchSpace::load(file);
+    const auto sizes = space.resolve_problem("M=128,N=4096,K=4096,B_KMAJOR=1");
+    Config config{
+        {"BLOCK_M", 128},  {"BLOCK_N", 128}, {"SWAP_AB", 0}, {"STAGES", 6},  {"CONSUMER_WARPGROUPS", 2},
+        {"PERSISTENT", 0}, {"RASTER", 0},    {"SWIZZLE", 1}, {"SPLIT_K", 4}, {"CLUSTER_M", 1},
+        {"CLUSTER_N", 1},  {"EPILOGUE", 3}};
+    ASSERT_TRUE(space.check(config, sizes, hopper).valid) << file;
+    EXPECT_FALSE(space.deterministic(config, sizes, hopper)) << "the additions' order varies";
+    const LaunchSpec launch = space.variant_launch(config, sizes, hopper);
+    EXPECT_EQ(launch.kernel_name, "gemm_wgmma");
+    EXPECT_TRUE(launch.then.empty()) << "no reduction kernel";
+    EXPECT_EQ(launch.grid[0], 32u * 4u);
+    std::vector<std::string> names;
+    for (const ArgSpec& arg : launch.args) names.push_back(arg.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"A_map", "B_map", "D", "bias", "acc_sum", "arrivals", "M", "N",
+                                               "K"}));
+    ASSERT_EQ(launch.scratch.size(), 2u) << "no partial sums";
+    EXPECT_EQ(launch.scratch[0].name, "arrivals");  // in the order the space declares them
+    EXPECT_TRUE(launch.scratch[0].zeroed);
+    EXPECT_EQ(launch.scratch[0].count, 32 * 2 * 4);
+    EXPECT_EQ(launch.scratch[1].name, "acc_sum");
+    EXPECT_TRUE(launch.scratch[1].zeroed);
+    EXPECT_EQ(launch.scratch[1].dtype, DType::f32);
+    EXPECT_EQ(launch.scratch[1].count, 128 * 4096);  // one fp32 tile of D, whatever SPLIT_K
+
+    for (const int epilogue : {0, 2}) {  // the other split-K forms stay bitwise repeatable
+      config["EPILOGUE"] = epilogue;
+      EXPECT_TRUE(space.deterministic(config, sizes, hopper)) << file << " EPILOGUE " << epilogue;
+    }
+    config["SPLIT_K"] = 1;
+    config["EPILOGUE"] = 1;
+    EXPECT_TRUE(space.deterministic(config, sizes, hopper)) << file;
+    config["EPILOGUE"] = 3;
+    EXPECT_FALSE(space.check(config, sizes, hopper).valid) << "nothing to sum";
+
+    // 128 accumulators a thread: EPILOGUE 2 would spill, EPILOGUE 3 does not.
+    config = {{"BLOCK_M", 128},  {"BLOCK_N", 256}, {"SWAP_AB", 0}, {"STAGES", 4},  {"CONSUMER_WARPGROUPS", 2},
+              {"PERSISTENT", 0}, {"RASTER", 0},    {"SWIZZLE", 1}, {"SPLIT_K", 2}, {"CLUSTER_M", 1},
+              {"CLUSTER_N", 1},  {"EPILOGUE", 3}};
+    const auto wide = space.resolve_problem("M=128,N=2048,K=4096,B_KMAJOR=1");
+    EXPECT_TRUE(space.check(config, wide, hopper).valid) << file;
+    config["EPILOGUE"] = 2;
+    EXPECT_FALSE(space.check(config, wide, hopper).valid) << file;
+
+    // Each few-tile problem has its EPILOGUE 3 seed among the valid ones.
+    struct Expected {
+      const char* problem;
+      int block_m, block_n, swap, split_k;
+    };
+    for (const Expected& expected : {Expected{"M=128,N=4096,K=4096,B_KMAJOR=1", 128, 128, 0, 4},
+                                     Expected{"M=16,N=4096,K=4096,B_KMAJOR=1", 16, 128, 1, 4},
+                                     Expected{"M=77,N=5000,K=4096,B_KMAJOR=0", 80, 128, 1, 3}}) {
+      const auto problem_sizes = space.resolve_problem(expected.problem);
+      const auto seed =
+          std::find_if(space.seeds().begin(), space.seeds().end(), [&](const Config& candidate) {
+            return candidate.at("EPILOGUE") == 3 && candidate.at("BLOCK_M") == expected.block_m &&
+                   candidate.at("BLOCK_N") == expected.block_n && candidate.at("SWAP_AB") == expected.swap &&
+                   candidate.at("SPLIT_K") == expected.split_k;
+          });
+      ASSERT_NE(seed, space.seeds().end()) << file << " " << expected.problem;
+      EXPECT_TRUE(space.check(*seed, problem_sizes, hopper).valid) << file << " " << expected.problem;
+      EXPECT_FALSE(space.deterministic(*seed, problem_sizes, hopper)) << file << " " << expected.problem;
+    }
+  }
+}
+
 // EPILOGUE 1 stores D through staging boxes of the D map's box: 64 rows unswapped; swapped, the largest of
 // 64, 32, 16 and 8 that divides BLOCK_M (96 rows: three boxes of 32).
 TEST(GemmSpace, TheSwappedStagingBoxTilesTheBlocksRows) {
