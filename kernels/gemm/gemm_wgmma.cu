@@ -26,7 +26,7 @@
 //   BLOCK_M, BLOCK_N      the tile; MMA_M / CONSUMER_WARPGROUPS is 64 or 128 rows a consumer warpgroup, MMA_N
 //                         is 8 or a multiple of 16 up to 256 (so BLOCK_M is 8, 16, 32, ... only with SWAP_AB)
 //   SWAP_AB               0: the product A B; 1: its transpose B^T A^T (above)
-//   STAGES                depth of the shared-memory ring (2..8)
+//   STAGES                depth of the shared-memory ring (2..16)
 //   CONSUMER_WARPGROUPS   1 or 2
 //   PERSISTENT            0: one block a tile; 1: min(SMs, tiles) blocks each walking tiles (sm90::TileWalk),
 //                         the ring running on across tiles (the producer loads the next tile during the
@@ -173,7 +173,7 @@ static_assert(
     "the product tile's columns (BLOCK_N, or BLOCK_M swapped) are the n of a wgmma: 8 or 16..256 by 16");
 static_assert(B_KMAJOR || BLOCK_N % 64 == 0, "B row-major is loaded in 64-column slabs");
 static_assert(BLOCK_M <= 256 && BLOCK_N <= 256, "a TMA box has at most 256 rows");
-static_assert(STAGES >= 2 && STAGES <= 8, "STAGES is 2..8");
+static_assert(STAGES >= 2 && STAGES <= 16, "STAGES is 2..16");
 static_assert(M_ATOMS * MMA_N / 2 <= 128, "the accumulators must leave room in 232 (or 255) registers");
 static_assert(SPLIT_K >= 1, "SPLIT_K >= 1");
 static_assert(ACT >= 0 && ACT <= 2, "ACT is 0, 1 or 2");

@@ -381,5 +381,28 @@ INSTANTIATE_TEST_SUITE_P(
              "search_spaces/gemm_wgmma_bf16.json"}),
     case_name);
 
+// Rings deeper than eight stages (what keeps a streamed operand in flight where few rows make the product
+// memory-bound): 64 x 64 tiles with 10 to 14 stages, swapped 16 x 64 with 16, the ring wrapping many times
+// over K, across persistent tiles and in clusters.
+INSTANTIATE_TEST_SUITE_P(
+    DeepRing, GemmWgmma,
+    ::testing::Values(
+        Case{"M=128,N=4096,K=4096,B_KMAJOR=1",
+             TILE(64, 64, 12,
+                  1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=130,N=1000,K=2056,B_KMAJOR=0,BIAS=1",
+             TILE(64, 64, 14,
+                  1) ",PERSISTENT=1,RASTER=1,SWIZZLE=2,SPLIT_K=1,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=16,N=8192,K=8192,B_KMAJOR=1",
+             SWAPPED(16, 64, 16,
+                     1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=77,N=5000,K=4096,B_KMAJOR=1",
+             TILE(64, 64, 12,
+                  1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=128,N=4096,K=4096,B_KMAJOR=1",
+             TILE(64, 64, 10,
+                  1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=2"}),
+    case_name);
+
 }  // namespace
 }  // namespace evotune
