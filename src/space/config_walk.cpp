@@ -30,16 +30,23 @@ ConfigWalk::ConfigWalk(const std::vector<TuningParameter>& parameters, std::size
   }
   // Parameters the walk never reaches still need a value for named expressions and geometry.
   for (std::size_t p = 0; p < parameters.size(); ++p) model_.set_parameter(p, parameters[p].values[0]);
+  if (has_named_) model_.update(Scope::variant);
+  changed_.assign(parameters.size(), false);
 }
 
 void ConfigWalk::set(std::size_t level, std::size_t value) {
   const std::size_t p = order_[level];
   model_.set_parameter(p, parameters_[p].values[value]);
+  changed_[p] = true;
 }
 
 bool ConfigWalk::holds(std::size_t level) {
   if (level >= checks_.size() || checks_[level].empty()) return true;
-  if (has_named_) model_.update(Scope::variant);
+  // Only the named expressions reading a parameter set since the last check (most read few of them).
+  if (has_named_ && std::find(changed_.begin(), changed_.end(), true) != changed_.end()) {
+    model_.update_reading(changed_);
+    changed_.assign(changed_.size(), false);
+  }
   for (const auto c : checks_[level])
     if (!model_.condition_holds(c)) return false;
   return true;

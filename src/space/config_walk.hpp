@@ -49,6 +49,7 @@ class ConfigWalk {
   std::uint64_t free_product_ = 1;                // combinations of the parameters no condition reads
   std::uint64_t max_steps_ = 0;
   std::optional<std::pair<std::size_t, std::size_t>> pin_;
+  std::vector<bool> changed_;  // (file order) parameters set since the named expressions were last evaluated
 };
 
 }  // namespace evotune

@@ -58,6 +58,10 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
     named.parameters = parameters_read(named.compiled.expression.names());
     named_.push_back(std::move(named));
   }
+  readers_.resize(file.parameters.size());
+  for (std::size_t i = 0; i < named_.size(); ++i)
+    for (const auto parameter : named_[i].parameters) readers_[parameter].push_back(i);
+  stale_.assign(named_.size(), 0);
   const std::size_t all = named_.size();
   for (std::size_t i = 0; i < file.conditions.size(); ++i)
     conditions_.push_back(compile(file.conditions[i].expression,
@@ -240,6 +244,17 @@ void SpaceModel::update(Scope scope) {
     if (scope == Scope::sizes && named.needs_device) continue;
     table_.set(named.slot, named.compiled.expression.evaluate());
   }
+}
+
+void SpaceModel::update_reading(const std::vector<bool>& changed) {
+  for (std::size_t parameter = 0; parameter < changed.size(); ++parameter)
+    if (changed[parameter])
+      for (const auto i : readers_[parameter]) stale_[i] = 1;
+  for (std::size_t i = 0; i < named_.size(); ++i)  // in file order: a later one may read an earlier one
+    if (stale_[i]) {
+      stale_[i] = 0;
+      table_.set(named_[i].slot, named_[i].compiled.expression.evaluate());
+    }
 }
 
 std::set<std::size_t> SpaceModel::parameters_read(const std::vector<std::string>& names) const {

@@ -36,6 +36,9 @@ class SpaceModel {
 
   // Evaluates the named expressions the scope sees, in file order. Call after changing values.
   void update(Scope scope);
+  // The same as update(Scope::variant) after changing only the tuning parameters marked in `changed` (file
+  // order) since the last update: re-evaluates only the named expressions that read one of them.
+  void update_reading(const std::vector<bool>& changed);
   // The first condition that rejects the current values (zero or NaN), after update(Scope::variant).
   std::optional<std::size_t> first_failed_condition() const;
   bool condition_undefined(std::size_t index) const;  // evaluates to NaN
@@ -74,6 +77,8 @@ class SpaceModel {
   };
   std::set<std::size_t> parameters_read(const std::vector<std::string>& names) const;
   std::vector<std::set<std::size_t>> condition_parameters_;
+  std::vector<std::vector<std::size_t>> readers_;  // per tuning parameter: the named expressions reading it
+  std::vector<char> stale_;                        // update_reading's marks, one a named expression
 
   Compiled compile(const std::string& text, std::string path, Scope scope, std::size_t visible_named);
   std::string unavailable(const std::string& name, Scope scope, std::size_t visible_named) const;
