@@ -5,7 +5,7 @@
 // group; causal is aligned to the bottom right (query i sees keys j <= i + SKV - S). Three kernels, in launch
 // order:
 //   flash_attn_bwd_preprocess  Dsum = rowsum(dO * O) and LSE * log2(e) into scratch rows padded to 128 a
-//       head (padding: 0 and +inf), and (DQ_ATOMIC) the fp32 dQ accumulator zeroed
+//       head (padding: 0 and +inf), and (DQ_ATOMIC) the fp32 dQ accumulator zeroed (3: every padded row)
 //   flash_attn_bwd_wgmma  one block per (BLOCK_N keys, K/V head, batch): K and V loaded once, then every
 //       query block of every query head of the group through a ring of STAGES Q / dO / LSE / Dsum tiles;
 //       per tile, each consumer warpgroup owning 64 keys:
@@ -15,7 +15,8 @@
 //         dQ (+)= dS K                  (dS^T through shared memory; A and B MN-major), split among the
 //                                       warpgroups, added to an fp32 accumulator (DQ_ATOMIC 1: vector
 //                                       atomics; 2: staged in shared memory, bulk reduce-adds, issued by
-//                                       the consumers or, DQ_WRITER, by a warp of the producer) or
+//                                       the consumers or, DQ_WRITER, by a warp of the producer; 3: the
+//                                       same with the accumulator tiled, one bulk reduce-add a unit) or
 //                                       stored as this key block's partial (0)
 //       then dK * scale and dV in the element type
 //   flash_attn_bwd_convert_dq  dQ = scale * the accumulator (or the partials summed in key-block order)
@@ -62,7 +63,7 @@ static_assert(false, "WARP_SPECIALIZE (0 or 1) must be #defined");
 static_assert(false, "TMA_LOADS (0 or 1) must be #defined");
 #endif
 #ifndef DQ_ATOMIC
-static_assert(false, "DQ_ATOMIC (0, 1 or 2) must be #defined");
+static_assert(false, "DQ_ATOMIC (0, 1, 2 or 3) must be #defined");
 #endif
 // The overlaps added later default to 0, today's schedule, so that a config without them compiles as before.
 #ifndef DS_DOUBLE_BUFFER
@@ -120,11 +121,16 @@ constexpr int COL_SPLIT = D / DQ_N;
 constexpr int DQ_TOTAL_UNITS = M_CHUNKS * COL_SPLIT;
 constexpr int DQ_UNITS = (DQ_TOTAL_UNITS + WARPGROUPS - 1) / WARPGROUPS;
 constexpr bool DQ_IDLE = DQ_UNITS * WARPGROUPS > DQ_TOTAL_UNITS;
-// DQ_ATOMIC 2: each consumer warpgroup stages its dQ unit, 64 rows of DQ_N floats, in shared memory for the
-// bulk reduce-adds; rows DQ_STAGE_STRIDE floats apart (8 more: a warp's float2 stores hit 2-way bank
-// conflicts at most; rows stay 16-byte aligned).
-constexpr int DQ_STAGE_STRIDE = DQ_N + 8;
-constexpr int DQ_STAGE_BYTES = DQ_ATOMIC == 2 ? WARPGROUPS * 64 * DQ_STAGE_STRIDE * 4 : 0;
+// DQ_ATOMIC 2 and 3: each consumer warpgroup stages its dQ unit, 64 rows of DQ_N floats, in shared memory
+// for the bulk reduce-adds. 2: rows DQ_STAGE_STRIDE floats apart (8 more: a warp's float2 stores hit 2-way
+// bank conflicts at most; rows stay 16-byte aligned), one bulk reduce-add a row. 3: the unit's 16 KiB image
+// in the tiled accumulator (no padding: its rows' 8-float chunks swizzled, see tiled_unit_offset), added by
+// one bulk reduce-add.
+constexpr bool DQ_STAGED = DQ_ATOMIC >= 2;
+constexpr bool DQ_TILED = DQ_ATOMIC == 3;
+constexpr int DQ_STAGE_STRIDE = DQ_TILED ? DQ_N : DQ_N + 8;
+constexpr int DQ_STAGE_BYTES = DQ_STAGED ? WARPGROUPS * 64 * DQ_STAGE_STRIDE * 4 : 0;
+constexpr int DQ_UNIT_BYTES = 64 * DQ_N * 4;  // (DQ_ATOMIC 3) a unit of the tiled accumulator
 // DQ_WRITER 1: warp DQ_WRITER_WARP of the producer warpgroup (warp 0 issues the TMA copies) adds the staged
 // units to the accumulator; a warpgroup's staging rows pass between it and the writer warp on two named
 // barriers of DQ_WRITER_THREADS threads each.
@@ -135,7 +141,7 @@ static_assert(DQ_WRITER_WARP > 0 && DQ_WRITER_WARP < 4,
 // The space's SMEM_BYTES: the tiles, the producer's mbarriers (64 bytes counted, also before the dQ staging
 // area), the dQ staging area and room to align the tiles to 1024 bytes.
 constexpr int SMEM_BYTES = 2 * KV_TILE_BYTES + STAGES * (2 * Q_TILE_BYTES + 2 * ROW_BYTES) +
-                           DS_BUFFERS * DS_BYTES + 64 * (WARP_SPECIALIZE || DQ_ATOMIC == 2) + DQ_STAGE_BYTES +
+                           DS_BUFFERS * DS_BYTES + 64 * (WARP_SPECIALIZE || DQ_STAGED) + DQ_STAGE_BYTES +
                            1024;
 // setmaxnreg with a producer and 2 consumer warpgroups (with one the block's 256 threads may use 255
 // registers each anyway): (24 + 2 * 240) * 128 <= 65536.
@@ -146,20 +152,20 @@ constexpr float kLog2e = 1.4426950408889634f;
 static_assert(D == 64 || D == 128, "D must be 64 or 128 (one or two 64-column slabs)");
 static_assert(BLOCK_M == 64 || BLOCK_M == 128, "BLOCK_M is the n of the S^T and dP^T wgmmas: 64 or 128");
 static_assert(BLOCK_N == 64 || BLOCK_N == 128, "BLOCK_N is 64 keys per consumer warpgroup, 1 or 2 of them");
-static_assert(STAGES >= 1 && STAGES <= 2, "STAGES must be 1 or 2");
+static_assert(STAGES >= 1 && STAGES <= 3, "STAGES must be 1, 2 or 3");
 static_assert(WARP_SPECIALIZE == 0 || WARP_SPECIALIZE == 1, "WARP_SPECIALIZE is 0 or 1");
 static_assert(TMA_LOADS == 0 || WARP_SPECIALIZE,
               "TMA_LOADS: the producer warpgroup issues the tensor copies");
-static_assert(DQ_ATOMIC >= 0 && DQ_ATOMIC <= 2, "DQ_ATOMIC is 0, 1 or 2");
+static_assert(DQ_ATOMIC >= 0 && DQ_ATOMIC <= 3, "DQ_ATOMIC is 0, 1, 2 or 3");
 static_assert(DS_DOUBLE_BUFFER == 0 || DS_DOUBLE_BUFFER == 1, "DS_DOUBLE_BUFFER is 0 or 1");
 static_assert(NEXT_TILE_OVERLAP >= 0 && NEXT_TILE_OVERLAP <= 2,
               "NEXT_TILE_OVERLAP is 0, 1 (the next tile's S^T) or 2 (its S^T and dP^T)");
-static_assert(NEXT_TILE_OVERLAP == 0 || (WARP_SPECIALIZE && STAGES == 2 && DQ_UNITS == 1),
-              "NEXT_TILE_OVERLAP acquires the next tile while this one is held (a producer and 2 stages) and "
-              "issues its scores after this tile's only dQ unit");
+static_assert(NEXT_TILE_OVERLAP == 0 || (WARP_SPECIALIZE && STAGES >= 2 && DQ_UNITS == 1),
+              "NEXT_TILE_OVERLAP acquires the next tile while this one is held (a producer and 2 or more "
+              "stages) and issues its scores after this tile's only dQ unit");
 static_assert(DQ_WRITER == 0 || DQ_WRITER == 1, "DQ_WRITER is 0 or 1");
 static_assert(
-    DQ_WRITER == 0 || (DQ_ATOMIC == 2 && WARP_SPECIALIZE && TMA_LOADS),
+    DQ_WRITER == 0 || (DQ_STAGED && WARP_SPECIALIZE && TMA_LOADS),
     "DQ_WRITER: a warp of the TMA producer (whose other warps are idle) issues the bulk reduce-adds of "
     "the staged dQ units");
 static_assert(ROW_PAD % BLOCK_M == 0, "a query tile's LSE and Dsum rows lie inside the padded rows");
@@ -175,6 +181,20 @@ __device__ __forceinline__ float exp2_approx(float x) {
 
 // Rows of a head's LSE and Dsum in the preprocess's padded layout.
 __host__ __device__ __forceinline__ int padded_rows(int S) { return (S + ROW_PAD - 1) / ROW_PAD * ROW_PAD; }
+
+// DQ_ATOMIC 3, the tiled accumulator [B][H][S_PAD / 64][D / 64][64 rows][64 floats]: each dQ unit (64 query
+// rows by one 64-column slab) is one contiguous 16 KiB block, which one bulk reduce-add adds whole, and in
+// its rows the 8-float chunks are swizzled (chunk c of row r at c ^ (r % 8)), so that the consumers' float2
+// staging stores meet no bank conflict. Offset, in floats, of the unit of first row row0 (a multiple of 64)
+// and first column col0 (a multiple of 64) of the head whose padded rows start at rows_head (bh S_PAD): the
+// offset of row row0 in [B][H][S_PAD][D] plus 64 col0 (the unit's slab within the row block).
+__host__ __device__ __forceinline__ long long tiled_unit_offset(long long rows_head, int row0, int col0) {
+  return (rows_head + row0) * D + col0 * 64;
+}
+// Offset, in floats, of chunk `chunk` (floats 8 chunk .. 8 chunk + 7 of the slab) of row `row` of a unit.
+__host__ __device__ __forceinline__ int tiled_chunk_offset(int row, int chunk) {
+  return row * DQ_N + ((chunk ^ (row % 8)) << 3);
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Shared memory and named barriers
@@ -206,12 +226,14 @@ constexpr unsigned OFFSET_FULL = OFFSET_DSUM + sizeof(SharedStorage::dsum);
 constexpr unsigned OFFSET_EMPTY = OFFSET_FULL + sizeof(SharedStorage::full);
 static_assert(OFFSET_EMPTY + sizeof(SharedStorage::empty) == sizeof(SharedStorage),
               "SharedStorage has no padding: the offsets above are its members'");
-// (DQ_ATOMIC 2) The dQ staging area follows, past the 64 bytes counted for the mbarriers.
+// (DQ_ATOMIC 2, 3) The dQ staging area follows, past the 64 bytes counted for the mbarriers (16-byte
+// aligned, as the bulk copies need).
 constexpr unsigned OFFSET_DQ_STAGE = OFFSET_FULL + 64;
 static_assert(sizeof(SharedStorage) <= OFFSET_DQ_STAGE, "the mbarriers fit the 64 bytes counted for them");
 static_assert(sizeof(SharedStorage::q[0]) == Q_TILE_BYTES && sizeof(SharedStorage::k) == KV_TILE_BYTES,
               "a stage is one Q and one dO tile");
-static_assert((DQ_ATOMIC == 2    ? OFFSET_DQ_STAGE + DQ_STAGE_BYTES
+static_assert(OFFSET_DQ_STAGE % 16 == 0, "the bulk reduce-adds read 16-byte aligned shared memory");
+static_assert((DQ_STAGED         ? OFFSET_DQ_STAGE + DQ_STAGE_BYTES
                : WARP_SPECIALIZE ? sizeof(SharedStorage)
                                  : OFFSET_FULL) +
                       1024 <=
@@ -734,17 +756,17 @@ struct DsTile {
 
 // DQ_ATOMIC 1: red.global.add.v4.f32 into the [B, H, S, D] accumulator the preprocess zeroed
 // (non-deterministic order). DQ_ATOMIC 0: st.global of this key block's partial, [key blocks][B, H, S, D],
-// which the conversion sums in key-block order. DQ_ATOMIC 2: see write_staged, and with DQ_WRITER
+// which the conversion sums in key-block order. DQ_ATOMIC 2 and 3: see write_staged, and with DQ_WRITER
 // stage_for_writer.
 struct DqWriter {
   float* base;  // the accumulator, or this key block's partial
   int S;
-  unsigned stage;     // (DQ_ATOMIC 2) this warpgroup's staging rows, shared address
+  unsigned stage;     // (DQ_ATOMIC 2, 3) this warpgroup's staging rows, shared address
   float* stage_rows;  // the same, generic address
 
   __device__ __forceinline__ void write(const float (&dq_acc)[DQ_N / 2], const QueryTile& tile, int m_chunk,
                                         int col0, const Lane& me) const {
-    if constexpr (DQ_ATOMIC == 2) {
+    if constexpr (DQ_STAGED) {
       if constexpr (DQ_WRITER)
         stage_for_writer(dq_acc, me);
       else
@@ -779,20 +801,30 @@ struct DqWriter {
   // none). Before the staging rows are rewritten, each of those threads waits until its last bulk operation
   // has read them, and the warpgroup's barrier passes that on; the staging writes reach the bulk copies'
   // async proxy through fence.proxy.async and the barrier after them.
+  // DQ_ATOMIC 3: the same with the tiled accumulator, where the staged unit is the image of its block: thread
+  // 0 of the warpgroup alone waits, and adds the whole unit (rows past S too, whose dS, hence dQ, is 0: their
+  // LSE_log2 is +inf and their Q and dO rows zeros, so they add zeros to padding rows the conversion never
+  // reads) with one bulk reduce-add.
   __device__ __forceinline__ void write_staged(const float (&dq_acc)[DQ_N / 2], const QueryTile& tile,
                                                int m_chunk, int col0, const Lane& me) const {
+    constexpr int WRITERS = DQ_TILED ? 1 : 64;  // the threads of the warpgroup that issue bulk reduce-adds
     const Barrier own = of_warpgroup(Barrier::warpgroup, me.warpgroup);
     const int thread = threadIdx.x % 128;
-    if (thread < 64) sm90::tma_wait_stores_read<0>();
+    if (thread < WRITERS) sm90::tma_wait_stores_read<0>();
     sm90::barrier_sync<128>(own);
     stage_unit(dq_acc, me);
     sm90::fence_async_shared();
     sm90::barrier_sync<128>(own);
-    if (thread < 64) {
-      const int row = tile.m0 + m_chunk * 64 + thread;
-      if (row < S)
-        sm90::bulk_reduce_add_f32(base + tile.head + static_cast<long long>(row) * D + col0,
-                                  stage + thread * DQ_STAGE_STRIDE * 4, DQ_N * 4);
+    if (thread < WRITERS) {
+      if constexpr (DQ_TILED) {
+        sm90::bulk_reduce_add_f32(base + tiled_unit_offset(tile.rows_head, tile.m0 + m_chunk * 64, col0),
+                                  stage, DQ_UNIT_BYTES);
+      } else {
+        const int row = tile.m0 + m_chunk * 64 + thread;
+        if (row < S)
+          sm90::bulk_reduce_add_f32(base + tile.head + static_cast<long long>(row) * D + col0,
+                                    stage + thread * DQ_STAGE_STRIDE * 4, DQ_N * 4);
+      }
       sm90::tma_commit_stores();
     }
   }
@@ -809,14 +841,17 @@ struct DqWriter {
   // The unit's accumulators into the warpgroup's staging rows: row 16 warp + group + 8 r, columns 8 j + 2
   // quad, + 1 (one 8-byte store each). With DQ_WRITER through the rows' 32-bit shared address (st.shared),
   // which leaves the consumers one 64-bit pointer fewer: with the generic one the plain loop of 128-row
-  // tiles spilled 4 to 28 bytes (NVRTC, sm_90a, CUDA 13.0).
+  // tiles spilled 4 to 28 bytes (NVRTC, sm_90a, CUDA 13.0). DQ_ATOMIC 3: chunk j of the row at j ^ (row %
+  // 8) = j ^ group; a half warp's store (4 rows of one chunk, 32 bytes each) then lands in 4 different
+  // 32-byte quarters of the banks (rows 256 bytes apart would put all 4 in the same one): no conflict.
   __device__ __forceinline__ void stage_unit(const float (&dq_acc)[DQ_N / 2], const Lane& me) const {
     const int first = (me.warp * 16 + me.group) * DQ_STAGE_STRIDE + 2 * me.quad;  // in floats
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
 #pragma unroll
       for (int j = 0; j < DQ_N / 8; ++j) {
-        const int offset = first + 8 * r * DQ_STAGE_STRIDE + 8 * j;
+        const int offset = DQ_TILED ? tiled_chunk_offset(me.warp * 16 + me.group + 8 * r, j) + 2 * me.quad
+                                    : first + 8 * r * DQ_STAGE_STRIDE + 8 * j;
         if constexpr (DQ_WRITER)
           asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(stage + 4 * offset),
                        "f"(dq_acc[4 * j + 2 * r]), "f"(dq_acc[4 * j + 2 * r + 1])
@@ -827,11 +862,11 @@ struct DqWriter {
       }
     }
   }
-  // (DQ_ATOMIC 2, the consumers' bulk reduce-adds) Every bulk reduce-add of this thread has completed
+  // (DQ_ATOMIC 2 and 3, the consumers' bulk reduce-adds) Every bulk reduce-add of this thread has completed
   // (before the block exits); the writer warp waits for its own.
   __device__ __forceinline__ void finish() const {
-    if constexpr (DQ_ATOMIC == 2 && !DQ_WRITER)
-      if (threadIdx.x % 128 < 64) sm90::tma_wait_stores();
+    if constexpr (DQ_STAGED && !DQ_WRITER)
+      if (threadIdx.x % 128 < (DQ_TILED ? 1 : 64)) sm90::tma_wait_stores();
   }
 };
 
@@ -839,10 +874,11 @@ struct DqWriter {
 // consumer warpgroup's staged units to the accumulator, in the order the consumers stage them (tile by tile;
 // in a tile unit by unit, warpgroup by warpgroup), so that the consumers' instruction stream holds no bulk
 // operation and no wait for one. Per unit: wait for dq_full of its warpgroup, lane l adds rows l and l + 32
-// (rows < S) with one bulk reduce-add each and commits; per round of units: wait until the bulk operations
-// have read the staging rows, then arrive on dq_empty of each warpgroup that stages again (one arrival ahead
-// of each warpgroup's first unit, none after its last, so that the consumers' waits and the arrivals pair up
-// exactly). Before exiting, wait until every addition has landed.
+// (rows < S) with one bulk reduce-add each (DQ_ATOMIC 3: lane 0 the whole unit with one) and commits; per
+// round of units: wait until the bulk operations have read the staging rows, then arrive on dq_empty of each
+// warpgroup that stages again (one arrival ahead of each warpgroup's first unit, none after its last, so that
+// the consumers' waits and the arrivals pair up exactly). Before exiting, wait until every addition has
+// landed.
 struct DqWriterWarp {
   float* base;  // the accumulator
   int S;
@@ -881,16 +917,23 @@ struct DqWriterWarp {
     sm90::tma_wait_stores();
   }
   // Unit `index` of the tile (rows of chunk index / COL_SPLIT, columns of slab index % COL_SPLIT) from the
-  // staging rows at shared address `stage`: this lane's two rows, one bulk group.
+  // staging rows at shared address `stage`: this lane's two rows (DQ_ATOMIC 3: lane 0 the whole unit), one
+  // bulk group.
   __device__ __forceinline__ void add_unit(const QueryTile& tile, int index, unsigned stage, int lane) const {
     const int first_row = tile.m0 + (index / COL_SPLIT) * 64;
     const int col0 = (index % COL_SPLIT) * DQ_N;
+    if constexpr (DQ_TILED) {
+      if (lane == 0)
+        sm90::bulk_reduce_add_f32(base + tiled_unit_offset(tile.rows_head, first_row, col0), stage,
+                                  DQ_UNIT_BYTES);
+    } else {
 #pragma unroll
-    for (int half = 0; half < 2; ++half) {
-      const int r = lane + 32 * half;
-      if (first_row + r < S)
-        sm90::bulk_reduce_add_f32(base + tile.head + static_cast<long long>(first_row + r) * D + col0,
-                                  stage + r * DQ_STAGE_STRIDE * 4, DQ_N * 4);
+      for (int half = 0; half < 2; ++half) {
+        const int r = lane + 32 * half;
+        if (first_row + r < S)
+          sm90::bulk_reduce_add_f32(base + tile.head + static_cast<long long>(first_row + r) * D + col0,
+                                    stage + r * DQ_STAGE_STRIDE * 4, DQ_N * 4);
+      }
     }
     sm90::tma_commit_stores();
   }
@@ -1199,8 +1242,9 @@ __device__ __forceinline__ void run_block(const Inputs& inputs, float* dQ_accum,
 // ---------------------------------------------------------------------------------------------------------
 // The preprocess: per row of every head, Dsum = sum_d dO O in fp32 and LSE * log2(e), into rows padded to a
 // multiple of 128 a head (rows past S: Dsum 0, LSE +inf, so that P is 0 there), and (DQ_ATOMIC) the row of
-// the fp32 dQ accumulator zeroed. D / 8 threads a row, 16 bytes each; grid (padded rows / rows a block, H,
-// B), 256 threads.
+// the fp32 dQ accumulator zeroed (DQ_ATOMIC 3: every padded row, D floats a row, of the tiled accumulator,
+// which holds S_PAD D floats a head: the rows' zeroed spans cover it whatever its inner order). D / 8
+// threads a row, 16 bytes each; grid (padded rows / rows a block, H, B), 256 threads.
 extern "C" __global__ void __launch_bounds__(256)
     flash_attn_bwd_preprocess(const attn_bwd::elem* __restrict__ O, const attn_bwd::elem* __restrict__ dO,
                               const float* __restrict__ LSE, float* __restrict__ Dsum,
@@ -1221,11 +1265,16 @@ extern "C" __global__ void __launch_bounds__(256)
       const float2 of = unpack_pair(o_bits[i]), df = unpack_pair(d_bits[i]);
       sum = fmaf(of.x, df.x, fmaf(of.y, df.y, sum));
     }
-    if constexpr (DQ_ATOMIC) {
+    if constexpr (DQ_ATOMIC && !DQ_TILED) {
       float4* const acc = reinterpret_cast<float4*>(dQ_accum + offset);
       acc[0] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
       acc[1] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     }
+  }
+  if constexpr (DQ_TILED) {
+    float4* const acc = reinterpret_cast<float4*>(dQ_accum + (bh * padded_rows(S) + row) * D + c * 8);
+    acc[0] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    acc[1] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
   }
 #pragma unroll
   for (int lanes = 1; lanes < CHUNKS; lanes *= 2) sum += __shfl_xor_sync(0xffffffffu, sum, lanes);
@@ -1262,8 +1311,9 @@ extern "C" __global__ void __launch_bounds__(attn_bwd::THREADS, 1)
 
 // dQ = scale * (the fp32 accumulator, or the key blocks' partials summed in key-block order) in the element
 // type. A row sums the partials of the key blocks whose first key it sees (causal), the ones that visited its
-// query block and gave it anything; the others never wrote its row. D / 8 threads a row; grid (cdiv(S, rows a
-// block), H, B), 256 threads.
+// query block and gave it anything; the others never wrote its row. DQ_ATOMIC 3 reads the row's chunk from
+// its unit of the tiled accumulator (rows < S only: the padding rows are never read). D / 8 threads a row;
+// grid (cdiv(S, rows a block), H, B), 256 threads.
 extern "C" __global__ void __launch_bounds__(256)
     flash_attn_bwd_convert_dq(const float* __restrict__ dQ_accum, attn_bwd::elem* __restrict__ dQ, int B,
                               int H, int S, int SKV, float scale) {
@@ -1280,8 +1330,15 @@ extern "C" __global__ void __launch_bounds__(256)
                      : CAUSAL  ? (last_key < 0 ? 0 : min(key_blocks, last_key / BLOCK_N + 1))
                                : key_blocks;
   const long long partial_stride = static_cast<long long>(B) * H * S * D;
+  // (DQ_ATOMIC 3) chunk c % 8 of slab c / 8 of the row, in its unit.
+  const long long accum_offset =
+      DQ_TILED ? tiled_unit_offset((static_cast<long long>(blockIdx.z) * H + blockIdx.y) * padded_rows(S),
+                                   row & ~63, (c / 8) * DQ_N) +
+                     tiled_chunk_offset(row % 64, c % 8)
+               : offset;
   for (int block = 0; block < blocks; ++block) {
-    const float4* const part = reinterpret_cast<const float4*>(dQ_accum + block * partial_stride + offset);
+    const float4* const part =
+        reinterpret_cast<const float4*>(dQ_accum + block * partial_stride + accum_offset);
     const float4 low = part[0], high = part[1];
     acc[0] += low.x;
     acc[1] += low.y;

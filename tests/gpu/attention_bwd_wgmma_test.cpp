@@ -1,14 +1,14 @@
 // The wgmma attention backward template (sm_90a) on a Hopper GPU, through `evotune eval` against the space's
 // reference (which tests/gpu/attention_bwd_reference_test.cpp checks against float64): each of the three
-// launches' paths (the preprocess's padded rows, every loading mode of the main kernel, the three dQ
-// strategies and the conversion), one or two consumer warpgroups with one or two dQ units each (and D = 64's
-// single unit over 64 rows, which one of two warpgroups writes), one and two stages, both head dimensions,
-// causal, grouped heads (g = 1, 4, 8) with key lengths shorter and longer than the queries' (rows that see no
-// key), ragged and tiny lengths, both dtypes; each with the space's special inputs (scores far from 0, K = 0)
-// and the S + 1 / SKV + 1 and SKV + 67 problems besides the random rounds, and (DQ_ATOMIC 0) the determinism
-// check. Skips where the GPU is not compute capability 9.0, which has no wgmma. A synchronisation bug shows
-// as a wrong result, or as a deadlock that `evotune eval` reports as a timeout; long S makes every stage's
-// mbarrier go through many phases.
+// launches' paths (the preprocess's padded rows, every loading mode of the main kernel, the four dQ
+// strategies and the conversion), one to three stages, one or two consumer warpgroups with one or two dQ
+// units each (and D = 64's single unit over 64 rows, which one of two warpgroups writes), one and two stages,
+// both head dimensions, causal, grouped heads (g = 1, 4, 8) with key lengths shorter and longer than the
+// queries' (rows that see no key), ragged and tiny lengths, both dtypes; each with the space's special inputs
+// (scores far from 0, K = 0) and the S + 1 / SKV + 1 and SKV + 67 problems besides the random rounds, and
+// (DQ_ATOMIC 0) the determinism check. Skips where the GPU is not compute capability 9.0, which has no wgmma.
+// A synchronisation bug shows as a wrong result, or as a deadlock that `evotune eval` reports as a timeout;
+// long S makes every stage's mbarrier go through many phases.
 #include <gtest/gtest.h>
 
 #include "support/eval_variant.hpp"
@@ -230,6 +230,98 @@ INSTANTIATE_TEST_SUITE_P(
              kBf16},
         Case{"B=1,H=8,HKV=2,S=513,SKV=200,D=128,CAUSAL=0",
              "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,DQ_WRITER=1", kBf16}),
+    case_name);
+
+// The tiled dQ accumulator (DQ_ATOMIC 3: [B, H, S_PAD / 64, D / 64, 64, 64], chunks swizzled; a warpgroup
+// stages a unit's 16 KiB image and one thread adds it with one bulk reduce-add), mirroring DQ_ATOMIC 2's
+// cases: one warpgroup with one and two dQ units a tile (one staging area reused), two warpgroups, D = 64's
+// single unit over 64 rows (DQ_IDLE), S not a multiple of 64 (77, 130, 300, 513: a unit's rows past S add
+// zeros into the padding rows), S = 1, causal, grouped heads with S != SKV (rows that see no key), long S,
+// every loading path, with the overlaps and the dQ writer warp (lane 0 of the writer adds the unit), both
+// head dimensions and both dtypes. dQ wrong with dK and dV right: the unit's offset in the tiled accumulator
+// (rows or slab), the swizzle of the staging stores against the conversion's reads, or the preprocess's
+// zeroing (the engine NaN-poisons scratch, so an unzeroed unit shows as NaN).
+INSTANTIATE_TEST_SUITE_P(
+    DqTiled, AttentionBwdWgmma,
+    ::testing::Values(
+        Case{"B=1,H=2,S=77,D=64,CAUSAL=0", "BLOCK_M=64,BLOCK_N=64,STAGES=1,DQ_ATOMIC=3"},
+        Case{"B=2,H=2,S=130,D=128,CAUSAL=1", "BLOCK_M=64,BLOCK_N=128,STAGES=2,DQ_ATOMIC=3"},
+        Case{"B=1,H=2,S=1000,D=128,CAUSAL=1", "BLOCK_M=64,BLOCK_N=64,STAGES=2,WARP_SPECIALIZE=1,DQ_ATOMIC=3"},
+        Case{"B=2,H=4,S=1000,D=128,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3"},
+        Case{"B=2,H=4,S=1000,D=64,CAUSAL=0",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3"},
+        Case{"B=2,H=3,S=300,D=64,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3"},
+        Case{"B=1,H=3,S=300,D=128,CAUSAL=0",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3"},
+        Case{"B=1,H=1,S=1,D=64,CAUSAL=1",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3"},
+        Case{"B=1,H=2,S=2049,D=128,CAUSAL=0",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,DQ_ATOMIC=3"},
+        Case{"B=2,H=8,HKV=2,S=513,SKV=200,D=128,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3"},
+        Case{"B=1,H=8,HKV=1,S=77,SKV=600,D=64,CAUSAL=1", "BLOCK_M=64,BLOCK_N=128,STAGES=1,DQ_ATOMIC=3"},
+        Case{"B=1,H=8,HKV=1,S=513,SKV=130,D=64,CAUSAL=1",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3"},
+        Case{"B=2,H=4,S=1000,D=128,CAUSAL=0",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DS_DOUBLE_BUFFER=1,"
+             "NEXT_TILE_OVERLAP=1"},
+        Case{"B=1,H=2,S=77,D=64,CAUSAL=0",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,DQ_ATOMIC=3,DS_DOUBLE_BUFFER=1,NEXT_TILE_"
+             "OVERLAP=2"},
+        Case{"B=2,H=4,S=1000,D=128,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DQ_WRITER=1"},
+        Case{"B=1,H=2,S=1000,D=128,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=64,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DQ_WRITER=1"},
+        Case{"B=2,H=2,S=130,D=64,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DQ_WRITER=1"},
+        Case{"B=1,H=8,HKV=1,S=300,SKV=513,D=64,CAUSAL=1",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DS_DOUBLE_BUFFER=1,"
+             "NEXT_TILE_OVERLAP=1,DQ_WRITER=1"},
+        Case{"B=2,H=4,S=700,D=64,CAUSAL=1",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3", kBf16},
+        Case{"B=1,H=8,HKV=2,S=513,SKV=200,D=128,CAUSAL=0",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3", kBf16}),
+    case_name);
+
+// A third Q/dO stage (the ring's stage t % 3 and parity (t / 3) & 1, which no power of two covers): each
+// loading path, fewer tiles than stages (S = 1, S = 130 with 128-row tiles), long S (many rounds of every
+// stage's barriers), causal and grouped heads, each dQ strategy, FlashAttention-3's tiles with the tiled
+// accumulator (and at D = 128 with two dS^T tiles: 232,000 bytes of shared memory), with NEXT_TILE_OVERLAP
+// (the next tile acquired while this one is held), the dQ writer warp, both dtypes. A ring misstep shows as a
+// timeout or as wrong outputs everywhere.
+INSTANTIATE_TEST_SUITE_P(
+    ThreeStages, AttentionBwdWgmma,
+    ::testing::Values(
+        Case{"B=1,H=2,S=513,D=64,CAUSAL=0", "BLOCK_M=64,BLOCK_N=64,STAGES=3,DQ_ATOMIC=1"},
+        Case{"B=2,H=2,S=300,D=128,CAUSAL=1", "BLOCK_M=64,BLOCK_N=128,STAGES=3,DQ_ATOMIC=0"},
+        Case{"B=1,H=2,S=1000,D=128,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1,DQ_ATOMIC=1"},
+        Case{"B=2,H=4,S=1000,D=128,CAUSAL=0",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3"},
+        Case{"B=2,H=4,S=1000,D=64,CAUSAL=1",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3"},
+        Case{"B=1,H=2,S=2049,D=64,CAUSAL=0",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=0"},
+        Case{"B=2,H=8,HKV=2,S=333,SKV=2049,D=128,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2"},
+        Case{"B=1,H=1,S=1,D=64,CAUSAL=0",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=1"},
+        Case{"B=2,H=2,S=130,D=64,CAUSAL=1",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3"},
+        Case{"B=1,H=8,HKV=2,S=513,SKV=200,D=128,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DS_DOUBLE_BUFFER=1,"
+             "NEXT_TILE_OVERLAP=1"},
+        Case{"B=2,H=4,HKV=2,S=1000,SKV=777,D=64,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=1,NEXT_TILE_OVERLAP=2"},
+        Case{"B=2,H=4,S=1000,D=64,CAUSAL=0",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,NEXT_TILE_OVERLAP=1,"
+             "DQ_WRITER=1"},
+        Case{"B=2,H=4,S=700,D=64,CAUSAL=1",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2", kBf16},
+        Case{"B=1,H=8,HKV=2,S=513,SKV=200,D=128,CAUSAL=0",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DQ_WRITER=1", kBf16}),
     case_name);
 
 }  // namespace

@@ -2,7 +2,7 @@
 // compile-time shape allows on sm_90 (the counts `evotune check` compiles, every one with no spill), what
 // each condition prunes, FlashAttention-3's tiles among the valid configs, the three launches with their
 // grids, arguments and scratch, and the problem's defaults, buffers, work and extra problems; where the
-// overlaps and the dQ writer warp are allowed.
+// overlaps, the dQ writer warp, the tiled dQ accumulator (DQ_ATOMIC 3) and the third stage are allowed.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -45,6 +45,8 @@ bool plain(const Config& c) {
   return !c.at("DS_DOUBLE_BUFFER") && !c.at("NEXT_TILE_OVERLAP") && !c.at("DQ_WRITER");
 }
 bool consumers_write_dq(const Config& c) { return !c.at("DQ_WRITER"); }
+// The values the space had before the tiled dQ accumulator (DQ_ATOMIC 3) and the third stage.
+bool two_stages_row_strategies(const Config& c) { return c.at("STAGES") <= 2 && c.at("DQ_ATOMIC") <= 2; }
 template <typename Keep>
 std::vector<Config> only(std::vector<Config> configs, Keep keep) {
   configs.erase(std::remove_if(configs.begin(), configs.end(), [&](const Config& c) { return !keep(c); }),
@@ -61,21 +63,82 @@ std::vector<Config> only(std::vector<Config> configs, Keep keep) {
 // and the 6 with 2 stages with NEXT_TILE_OVERLAP 1 and either buffering (12 more): 144. D = 128: the 36 with
 // either buffering (72), and the 6 with BLOCK_N 128, a producer and 2 stages with NEXT_TILE_OVERLAP 1 and
 // either buffering (12 more): 84. The dQ writer warp (see DqWriterPrunesAsIntended) doubles the configs
-// with bulk reduce-adds and a TMA producer: 20 more for D = 64, 10 for D = 128.
+// with bulk reduce-adds and a TMA producer: 20 more for D = 64, 10 for D = 128. Those are the configs with 1
+// or 2 stages and DQ_ATOMIC 0 to 2; DQ_ATOMIC 3 and STAGES 3 (see TiledDqAndThirdStagePruneAsIntended) make
+// them 392 and 201, of which the plain ones are every plain config above with 4 strategies and 3 stage counts
+// (48 and 36 x 4/3 x 3/2: every plain config fits with 3 stages).
 TEST(AttentionBwdSpace, ValidCountsOnHopper) {
   for (const char* file : {kBwd, kBwdBf16}) {
     const SearchSpace space = SearchSpace::load(file);
     EXPECT_EQ(space.arch_suffix(), "a");
-    EXPECT_EQ(space.total_configs(), 96u * 2 * 3 * 2);
+    EXPECT_EQ(space.total_configs(), 2u * 2 * 3 * 2 * 2 * 4 * 2 * 3 * 2);
     for (const char* problem : {"D=64", "D=64,CAUSAL=1"}) {
-      EXPECT_EQ(valid(space, problem).size(), 144u + 20u) << problem;
-      EXPECT_EQ(count_if(valid(space, problem), consumers_write_dq), 144u) << problem;
-      EXPECT_EQ(count_if(valid(space, problem), plain), 48u) << problem;
+      const auto configs = valid(space, problem);
+      const auto before = only(configs, two_stages_row_strategies);
+      EXPECT_EQ(before.size(), 144u + 20u) << problem;
+      EXPECT_EQ(count_if(before, consumers_write_dq), 144u) << problem;
+      EXPECT_EQ(count_if(before, plain), 48u) << problem;
+      EXPECT_EQ(configs.size(), 392u) << problem;
+      EXPECT_EQ(count_if(configs, consumers_write_dq), 324u) << problem;
+      EXPECT_EQ(count_if(configs, plain), 96u) << problem;
     }
     for (const char* problem : {"D=128", "D=128,CAUSAL=1"}) {
-      EXPECT_EQ(valid(space, problem).size(), 84u + 10u) << problem;
-      EXPECT_EQ(count_if(valid(space, problem), consumers_write_dq), 84u) << problem;
-      EXPECT_EQ(count_if(valid(space, problem), plain), 36u) << problem;
+      const auto configs = valid(space, problem);
+      const auto before = only(configs, two_stages_row_strategies);
+      EXPECT_EQ(before.size(), 84u + 10u) << problem;
+      EXPECT_EQ(count_if(before, consumers_write_dq), 84u) << problem;
+      EXPECT_EQ(count_if(before, plain), 36u) << problem;
+      EXPECT_EQ(configs.size(), 201u) << problem;
+      EXPECT_EQ(count_if(configs, consumers_write_dq), 171u) << problem;
+      EXPECT_EQ(count_if(configs, plain), 72u) << problem;
+    }
+  }
+}
+
+// DQ_ATOMIC 3 stages a unit in 16 KiB a warpgroup (DQ_ATOMIC 2: 18 KiB), so every config with 2 has its twin
+// with 3, and 3 has 7 more at D = 128: 64 x 128 tiles with 3 stages and two dS^T tiles, 232,000 bytes (with
+// 2: 236,096, over the 232,448 of an H100). A config with 3 stages has its twin with 2; the 2-stage configs
+// without a 3-stage twin are those whose third Q/dO stage does not fit: D = 64, 128 x 128 with two dS^T tiles
+// and staged dQ (6); D = 128, 64 x 128 with two dS^T tiles and DQ_ATOMIC 2 (the 7 above). NEXT_TILE_OVERLAP
+// takes 3 stages as it takes 2 (the next tile is acquired while this one is held).
+TEST(AttentionBwdSpace, TiledDqAndThirdStagePruneAsIntended) {
+  for (const char* file : {kBwd, kBwdBf16}) {
+    const SearchSpace space = SearchSpace::load(file);
+    for (const auto& [problem, tiled_only, two_stages_only] :
+         {std::tuple{"D=64", 0u, 6u}, std::tuple{"D=64,CAUSAL=1", 0u, 6u}, std::tuple{"D=128", 7u, 7u},
+          std::tuple{"D=128,CAUSAL=1", 7u, 7u}}) {
+      const auto configs = valid(space, problem);
+      const auto has = [&](const Config& c) {
+        return std::find(configs.begin(), configs.end(), c) != configs.end();
+      };
+      const auto with = [](Config c, const char* name, int value) {
+        c[name] = value;
+        return c;
+      };
+      size_t tiled_without_twin = 0, two_stages_without_twin = 0;
+      for (const Config& c : configs) {
+        if (c.at("DQ_ATOMIC") == 2) {
+          EXPECT_TRUE(has(with(c, "DQ_ATOMIC", 3))) << problem;
+        }
+        if (c.at("DQ_ATOMIC") == 3 && !has(with(c, "DQ_ATOMIC", 2))) {
+          ++tiled_without_twin;
+          EXPECT_EQ(c.at("STAGES"), 3) << problem;
+          EXPECT_EQ(c.at("DS_DOUBLE_BUFFER"), 1) << problem;
+        }
+        if (c.at("STAGES") == 3) {
+          EXPECT_TRUE(has(with(c, "STAGES", 2))) << problem;
+        }
+        if (c.at("STAGES") == 2 && !has(with(c, "STAGES", 3))) {
+          ++two_stages_without_twin;
+          EXPECT_EQ(c.at("DS_DOUBLE_BUFFER"), 1) << problem;
+        }
+      }
+      EXPECT_EQ(tiled_without_twin, tiled_only) << problem;
+      EXPECT_EQ(two_stages_without_twin, two_stages_only) << problem;
+      EXPECT_GT(
+          count_if(configs, [](const Config& c) { return c.at("STAGES") == 3 && c.at("NEXT_TILE_OVERLAP"); }),
+          0u)
+          << problem;
     }
   }
 }
@@ -90,11 +153,10 @@ TEST(AttentionBwdSpace, OverlapsPruneAsIntended) {
     const auto configs = valid(space, problem);
     EXPECT_EQ(count_if(configs,
                        [](const Config& c) {
-                         return c.at("NEXT_TILE_OVERLAP") &&
-                                (!c.at("WARP_SPECIALIZE") || c.at("STAGES") != 2);
+                         return c.at("NEXT_TILE_OVERLAP") && (!c.at("WARP_SPECIALIZE") || c.at("STAGES") < 2);
                        }),
               0u)
-        << problem << ": the next tile acquired without a producer's two stages";
+        << problem << ": the next tile acquired without a producer's two or three stages";
     EXPECT_EQ(count_if(configs,
                        [](const Config& c) {
                          return c.at("DS_DOUBLE_BUFFER") && c.at("BLOCK_M") == 128 &&
@@ -103,8 +165,11 @@ TEST(AttentionBwdSpace, OverlapsPruneAsIntended) {
               0u)
         << problem << ": two dS^T tiles in the plain loop with 128-row tiles";
   }
-  const auto d64 = only(valid(space, "D=64"), consumers_write_dq);
-  const auto d128 = only(valid(space, "D=128"), consumers_write_dq);
+  const auto before_and_consumers_write = [](const Config& c) {
+    return two_stages_row_strategies(c) && consumers_write_dq(c);
+  };
+  const auto d64 = only(valid(space, "D=64"), before_and_consumers_write);
+  const auto d128 = only(valid(space, "D=128"), before_and_consumers_write);
   const auto overlap = [](int value) {
     return [value](const Config& c) { return c.at("NEXT_TILE_OVERLAP") == value; };
   };
@@ -126,28 +191,33 @@ TEST(AttentionBwdSpace, OverlapsPruneAsIntended) {
   EXPECT_EQ(count_if(d128, [](const Config& c) { return c.at("DS_DOUBLE_BUFFER") == 1; }), 36u + 6u);
 }
 
-// DQ_WRITER 1 only with bulk reduce-adds (DQ_ATOMIC 2) and a TMA producer (whose warp 1 is the writer), and
-// there with every other parameter its twin with DQ_WRITER 0 allows: D = 64, 64-row tiles: 2 widths x 2 stage
-// counts x 2 bufferings, and with 2 stages NEXT_TILE_OVERLAP 1 and 2 with either buffering (8 more); 128-row
-// tiles: 2 stage counts, and with 2 stages NEXT_TILE_OVERLAP 1 with either buffering: 20. D = 128: 8, and
-// NEXT_TILE_OVERLAP 1 with BLOCK_N 128 with either buffering: 10. The launch is its twin's: the same block,
-// grid and shared memory (the staging rows are DQ_ATOMIC 2's).
+// DQ_WRITER 1 only with bulk reduce-adds (DQ_ATOMIC 2 or 3) and a TMA producer (whose warp 1 is the writer),
+// and there with every other parameter its twin with DQ_WRITER 0 allows. With DQ_ATOMIC 2 and 1 or 2 stages:
+// D = 64, 64-row tiles: 2 widths x 2 stage counts x 2 bufferings, and with 2 stages NEXT_TILE_OVERLAP 1 and 2
+// with either buffering (8 more); 128-row tiles: 2 stage counts, and with 2 stages NEXT_TILE_OVERLAP 1 with
+// either buffering: 20. D = 128: 8, and NEXT_TILE_OVERLAP 1 with BLOCK_N 128 with either buffering: 10.
+// DQ_ATOMIC 3 the same; 3 stages as 2 where they fit (TiledDqAndThirdStagePruneAsIntended): D = 64 14 of 15 a
+// strategy, D = 128 4 of 6 with DQ_ATOMIC 2, 6 with 3. The launch is its twin's: the same block, grid and
+// shared memory (the staging rows are the strategy's).
 TEST(AttentionBwdSpace, DqWriterPrunesAsIntended) {
   const SearchSpace space = SearchSpace::load(kBwd);
-  for (const auto& [problem, count] : {std::pair{"D=64", 20u}, std::pair{"D=64,CAUSAL=1", 20u},
-                                       std::pair{"D=128", 10u}, std::pair{"D=128,CAUSAL=1", 10u}}) {
+  for (const auto& [problem, before, count] :
+       {std::tuple{"D=64", 20u, 2 * (20u + 14u)}, std::tuple{"D=64,CAUSAL=1", 20u, 2 * (20u + 14u)},
+        std::tuple{"D=128", 10u, 10u + 4u + 10u + 6u},
+        std::tuple{"D=128,CAUSAL=1", 10u, 10u + 4u + 10u + 6u}}) {
     const auto configs = valid(space, problem);
     const auto writers = only(configs, [](const Config& c) { return c.at("DQ_WRITER") == 1; });
     EXPECT_EQ(writers.size(), count) << problem;
+    EXPECT_EQ(count_if(writers, two_stages_row_strategies), before) << problem;
     EXPECT_EQ(count_if(writers,
                        [](const Config& c) {
-                         return c.at("DQ_ATOMIC") != 2 || !c.at("WARP_SPECIALIZE") || !c.at("TMA_LOADS");
+                         return c.at("DQ_ATOMIC") < 2 || !c.at("WARP_SPECIALIZE") || !c.at("TMA_LOADS");
                        }),
               0u)
         << problem << ": a writer warp without staged units or outside a TMA producer";
     EXPECT_EQ(count_if(configs,
                        [](const Config& c) {
-                         return !c.at("DQ_WRITER") && c.at("DQ_ATOMIC") == 2 && c.at("TMA_LOADS");
+                         return !c.at("DQ_WRITER") && c.at("DQ_ATOMIC") >= 2 && c.at("TMA_LOADS");
                        }),
               count)
         << problem << ": every config with bulk reduce-adds and a TMA producer has its writer-warp twin";
@@ -160,11 +230,12 @@ TEST(AttentionBwdSpace, DqWriterPrunesAsIntended) {
   const DeviceInfo hopper = offline_device("sm_90");
   for (const char* problem : {"B=2,H=8,HKV=2,S=300,SKV=513,D=128,CAUSAL=1", "B=1,H=4,S=77,D=64"}) {
     const Sizes sizes = space.resolve_problem(problem);
-    for (const auto& [block_m, next_overlap] : {std::pair{64, 0}, std::pair{64, 1}}) {
+    for (const auto& [atomic, next_overlap] :
+         {std::pair{2, 0}, std::pair{2, 1}, std::pair{3, 0}, std::pair{3, 1}}) {
       const auto writer = launch_steps(
-          space.variant_launch(config(block_m, 128, 2, 1, 1, 2, 1, next_overlap, 1), sizes, hopper));
+          space.variant_launch(config(64, 128, 2, 1, 1, atomic, 1, next_overlap, 1), sizes, hopper));
       const auto twin = launch_steps(
-          space.variant_launch(config(block_m, 128, 2, 1, 1, 2, 1, next_overlap, 0), sizes, hopper));
+          space.variant_launch(config(64, 128, 2, 1, 1, atomic, 1, next_overlap, 0), sizes, hopper));
       ASSERT_EQ(writer.size(), 3u);
       EXPECT_EQ(writer[1]->grid, twin[1]->grid) << problem;
       EXPECT_EQ(writer[1]->block, (std::array<std::uint32_t, 3>{384, 1, 1})) << problem;
@@ -180,8 +251,9 @@ TEST(AttentionBwdSpace, ConditionsPruneAsIntended) {
     EXPECT_EQ(
         count_if(configs, [](const Config& c) { return c.at("TMA_LOADS") && !c.at("WARP_SPECIALIZE"); }), 0u)
         << problem << ": TMA without a producer";
-    // BLOCK_M 64: every other parameter's every value (36), without the overlaps.
-    EXPECT_EQ(count_if(configs, [](const Config& c) { return plain(c) && c.at("BLOCK_M") == 64; }), 36u)
+    // BLOCK_M 64: every other parameter's every value (2 widths x 3 stage counts x 3 loaders x 4 strategies),
+    // without the overlaps.
+    EXPECT_EQ(count_if(configs, [](const Config& c) { return plain(c) && c.at("BLOCK_M") == 64; }), 72u)
         << problem;
   }
   EXPECT_EQ(count_if(valid(space, "D=128"), [](const Config& c) { return c.at("BLOCK_M") == 128; }), 0u);
@@ -193,29 +265,42 @@ TEST(AttentionBwdSpace, ConditionsPruneAsIntended) {
             0u)
       << "128-row tiles spill unless a producer feeds two consumer warpgroups";
   // The deterministic partials take cdiv(SKV, BLOCK_N) fp32 copies of dQ (1 GiB here): 128 GiB with BLOCK_N
-  // 64, 64 with 128, over the 4 GiB limit; both atomic strategies remain. At S = 4096, H = 8: 1 GiB at most,
-  // within it.
+  // 64, 64 with 128, over the 4 GiB limit; the three atomic strategies remain (2 widths x 3 stage counts x 3
+  // loaders each). At S = 4096, H = 8: 1 GiB at most, within it.
   const auto large = valid(space, "B=8,H=32,S=8192,D=128");
   EXPECT_EQ(count_if(large, [](const Config& c) { return c.at("DQ_ATOMIC") == 0; }), 0u);
-  EXPECT_EQ(count_if(large, [](const Config& c) { return plain(c) && c.at("DQ_ATOMIC") == 1; }), 12u);
-  EXPECT_EQ(count_if(large, [](const Config& c) { return plain(c) && c.at("DQ_ATOMIC") == 2; }), 12u);
+  for (const int atomic : {1, 2, 3})
+    EXPECT_EQ(count_if(large, [atomic](const Config& c) { return plain(c) && c.at("DQ_ATOMIC") == atomic; }),
+              18u)
+        << atomic;
   EXPECT_EQ(count_if(valid(space, "B=1,H=8,S=4096,D=128"),
                      [](const Config& c) { return plain(c) && c.at("DQ_ATOMIC") == 0; }),
-            12u);
+            18u);
 }
 
 // FlashAttention-3's backward tiles (D = 128: 64 query rows by 128 keys, D = 64: 128 by 128, two consumer
-// warpgroups and a producer) are valid with TMA and every dQ strategy, and are the space's seeds, with its dQ
-// by bulk reduce-adds and with vector atomics.
+// warpgroups and a producer) are valid with TMA, every dQ strategy and 2 or 3 stages, and are the space's
+// seeds: first with its dQ by bulk reduce-adds a row at a time, then with the tiled accumulator's one bulk
+// reduce-add a unit, then with vector atomics.
 TEST(AttentionBwdSpace, FlashAttention3TilesAreValid) {
   const SearchSpace space = SearchSpace::load(kBwd);
   const auto d128 = valid(space, "D=128,CAUSAL=1");
   const auto d64 = valid(space, "D=64,CAUSAL=1");
-  for (const int atomic : {0, 1, 2}) {
-    EXPECT_NE(std::find(d128.begin(), d128.end(), config(64, 128, 2, 1, 1, atomic)), d128.end()) << atomic;
-    EXPECT_NE(std::find(d64.begin(), d64.end(), config(128, 128, 2, 1, 1, atomic)), d64.end()) << atomic;
-  }
+  for (const int stages : {2, 3})
+    for (const int atomic : {0, 1, 2, 3}) {
+      EXPECT_NE(std::find(d128.begin(), d128.end(), config(64, 128, stages, 1, 1, atomic)), d128.end())
+          << atomic;
+      EXPECT_NE(std::find(d64.begin(), d64.end(), config(128, 128, stages, 1, 1, atomic)), d64.end())
+          << atomic;
+    }
   const auto& seeds = space.seeds();
+  ASSERT_GE(seeds.size(), 4u);
+  EXPECT_EQ(seeds[0], config(64, 128, 2, 1, 1, 2));
+  EXPECT_EQ(seeds[1], config(128, 128, 2, 1, 1, 2));
+  EXPECT_EQ(seeds[2], config(64, 128, 2, 1, 1, 3));
+  EXPECT_EQ(seeds[3], config(128, 128, 2, 1, 1, 3));
+  EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(64, 128, 3, 1, 1, 3)), seeds.end());
+  EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(128, 128, 3, 1, 1, 3)), seeds.end());
   EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(64, 128, 2, 1, 1, 1)), seeds.end());
   EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(128, 128, 2, 1, 1, 1)), seeds.end());
   EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(64, 128, 2, 1, 1, 2)), seeds.end());
@@ -247,8 +332,9 @@ TEST(AttentionBwdSpace, FlashAttention3TilesAreValid) {
 
 // Preprocess, main kernel, conversion; the main kernel's grid is a block per BLOCK_N keys of each K/V head of
 // each batch, its block 128 threads per 64 keys (plus the producer's), and it takes tensor maps with
-// TMA_LOADS; the scratch is the padded LSE and Dsum rows and one fp32 dQ (atomics) or one per key block
-// (partials); the bulk reduce-adds stage 64 rows of 64 + 8 floats per consumer warpgroup in shared memory.
+// TMA_LOADS; the scratch is the padded LSE and Dsum rows and one fp32 dQ (atomics), one per key block
+// (partials) or one over the padded rows (the tiled accumulator); the bulk reduce-adds stage 64 rows of 64 +
+// 8 floats (DQ_ATOMIC 2) or of 64 floats (3) per consumer warpgroup in shared memory.
 TEST(AttentionBwdSpace, ThreeLaunchesAndTheirScratch) {
   const SearchSpace space = SearchSpace::load(kBwd);
   const DeviceInfo hopper = offline_device("sm_90");
@@ -258,7 +344,7 @@ TEST(AttentionBwdSpace, ThreeLaunchesAndTheirScratch) {
     for (const ArgSpec& arg : launch.args) names.push_back(arg.name);
     return names;
   };
-  for (const int atomic : {0, 1, 2}) {
+  for (const int atomic : {0, 1, 2, 3}) {
     const LaunchSpec launch = space.variant_launch(config(64, 128, 2, 1, 0, atomic), sizes, hopper);
     const auto steps = launch_steps(launch);
     ASSERT_EQ(steps.size(), 3u);
@@ -271,7 +357,10 @@ TEST(AttentionBwdSpace, ThreeLaunchesAndTheirScratch) {
     EXPECT_EQ(steps[1]->block, (std::array<std::uint32_t, 3>{384, 1, 1}));
     // K, V, 2 stages of Q, dO, LSE, Dsum, dS^T, the mbarriers, (bulk) the staged dQ rows, the alignment.
     EXPECT_EQ(steps[1]->dynamic_smem_bytes, 4u * 128 * 128 + 2 * (4 * 64 * 128 + 8 * 64) + 2 * 128 * 64 + 64 +
-                                                (atomic == 2 ? 2 * 64 * 72 * 4 : 0) + 1024);
+                                                (atomic == 2   ? 2 * 64 * 72 * 4
+                                                 : atomic == 3 ? 2 * 64 * 64 * 4
+                                                               : 0) +
+                                                1024);
     EXPECT_EQ(steps[2]->grid, (std::array<std::uint32_t, 3>{19, 8, 2}));  // cdiv(300, 16)
     EXPECT_EQ(arg_names(*steps[1]),
               (std::vector<std::string>{"Q", "K", "V", "dO", "LSE_log2", "Dsum", "dQ_accum", "dK", "dV", "B",
@@ -280,7 +369,8 @@ TEST(AttentionBwdSpace, ThreeLaunchesAndTheirScratch) {
     for (const ScratchSpec& buffer : launch.scratch) scratch[buffer.name] = buffer.count;
     EXPECT_EQ(scratch.at("Dsum"), 2 * 8 * 384);
     EXPECT_EQ(scratch.at("LSE_log2"), 2 * 8 * 384);
-    EXPECT_EQ(scratch.at("dQ_accum"), (atomic != 0 ? 1 : 5) * 2 * 8 * 300 * 128);
+    EXPECT_EQ(scratch.at("dQ_accum"),
+              atomic == 3 ? 2 * 8 * 384 * 128 : (atomic != 0 ? 1 : 5) * 2 * 8 * 300 * 128);
   }
   const LaunchSpec tma = space.variant_launch(config(64, 128, 2, 1, 1, 1), sizes, hopper);
   const std::vector<std::string> names = arg_names(*launch_steps(tma)[1]);
@@ -288,6 +378,14 @@ TEST(AttentionBwdSpace, ThreeLaunchesAndTheirScratch) {
             (std::vector<std::string>{"Q_map", "K_map", "V_map", "dO_map"}));
   EXPECT_EQ(launch_steps(tma)[1]->args[1].map.box, (std::vector<std::int64_t>{64, 128, 1}));
   EXPECT_EQ(launch_steps(tma)[1]->args[3].map.box, (std::vector<std::int64_t>{64, 64, 1}));
+  // A third Q/dO stage: 4 * 64 * 128 + 8 * 64 bytes more. FlashAttention-3's D = 128 tiles with 3 stages and
+  // the tiled accumulator: 215,616 bytes; with two dS^T tiles too 232,000, under the 232,448 of an H100.
+  EXPECT_EQ(
+      launch_steps(space.variant_launch(config(64, 128, 3, 1, 1, 3), sizes, hopper))[1]->dynamic_smem_bytes,
+      215616u);
+  EXPECT_EQ(launch_steps(space.variant_launch(config(64, 128, 3, 1, 1, 3, 1), sizes, hopper))[1]
+                ->dynamic_smem_bytes,
+            232000u);
 }
 
 // HKV and SKV default to H and S; the work is 2.5 times the forward's (five matrix products to its two), the
@@ -362,6 +460,7 @@ TEST(AttentionBwdSpace, ReferenceAndDerivedInputsLaunches) {
       EXPECT_TRUE(space.deterministic(config(64, 128, 2, 1, 1, 0), sizes, hopper));
       EXPECT_FALSE(space.deterministic(config(64, 128, 2, 1, 1, 1), sizes, hopper));
       EXPECT_FALSE(space.deterministic(config(64, 128, 2, 1, 1, 2), sizes, hopper));
+      EXPECT_FALSE(space.deterministic(config(64, 128, 2, 1, 1, 3), sizes, hopper));
     }
 }
 
