@@ -192,7 +192,7 @@ void add_tune_command(CLI::App& app) {
       ->add_option("--time-limit", options->time_limit_s,
                    "Seconds from the start of each problem's run after which no more variants are proposed "
                    "(those compiling or running finish, then the rerank, which starts no round past it after "
-                   "its first); 0: "
+                   "its first; the search's first window is proposed even when the set-up took longer); 0: "
                    "the budget alone ends the search")
       ->check(CLI::NonNegativeNumber);
   command->add_option("--seed", options->seed, "Seed of the strategy and of the validation inputs")

@@ -172,7 +172,9 @@ SearchLoop::Result SearchLoop::run(std::int64_t budget, std::int64_t expected, s
         result_.stop_reason = StopReason::interrupted;
         break;
       }
-      if (deadline && now >= *deadline && !result_.time_limit_reached) {
+      // The first window is proposed even past the limit: a limit the set-up (drawing the candidates, the
+      // reference, the baseline) used up still measures the strategy's first picks (the Seeds).
+      if (deadline && now >= *deadline && !result_.time_limit_reached && result_.proposed > 0) {
         result_.time_limit_reached = true;
         spdlog::info("time limit: no more variants proposed; the {} compiling or running finish",
                      in_flight());

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # tune --time-limit: a replayed search whose budget would take far longer stops proposing at the limit, lets
 # what is in flight finish, reranks in one round only (its five would take 5 s more), says "time limit", and
-# stores the run as finished; a second run of the same command goes on where the first stopped. Out-of-range
-# values are refused in one line.
+# stores the run as finished; a second run of the same command goes on where the first stopped; a limit
+# shorter than the set-up still measures the first window. Out-of-range values are refused in one line.
 # Usage: tests/session/time_limit_tune.sh EVOTUNE
 set -euo pipefail
 evotune=$1 backend=sqlite
@@ -28,6 +28,11 @@ more=$(sql "SELECT COUNT(*) FROM measurements")
 [ "$more" -gt "$evaluated" ] || { echo "FAIL: the second run added nothing ($more after $evaluated)"; status=1; }
 duplicates=$(sql "SELECT COUNT(*) FROM (SELECT 1 FROM measurements GROUP BY config_id, problem_id, device_id HAVING COUNT(*) > 1)")
 [ "$duplicates" = 0 ] || { echo "FAIL: $duplicates configs measured twice"; status=1; }
+# A limit the set-up uses up still measures the first window (the strategy's first picks), then stops.
+"$evotune" tune "${space[@]}" --time-limit 0.001 >"$work/d.out" 2>"$work/d.log" || { tail -n 5 "$work/d.log"; exit 1; }
+first=$(grep -o "run [0-9]*: [0-9]* evaluated" "$work/d.log" | awk '{ print $3 }')
+[ -n "$first" ] && [ "$first" -ge 1 ] && [ "$first" -le 20 ] ||
+  { echo "FAIL: a limit shorter than the set-up measured '${first:-nothing}'"; grep "run " "$work/d.log"; status=1; }
 if "$evotune" tune "${space[@]}" --time-limit -1 >/dev/null 2>"$work/c.log"; then
   echo "FAIL: --time-limit -1 accepted"; status=1
 fi
