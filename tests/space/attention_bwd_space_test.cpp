@@ -280,8 +280,9 @@ TEST(AttentionBwdSpace, ConditionsPruneAsIntended) {
 
 // FlashAttention-3's backward tiles (D = 128: 64 query rows by 128 keys, D = 64: 128 by 128, two consumer
 // warpgroups and a producer) are valid with TMA, every dQ strategy and 2 or 3 stages, and are the space's
-// seeds: first with its dQ by bulk reduce-adds a row at a time, then with the tiled accumulator's one bulk
-// reduce-add a unit, then with vector atomics.
+// seeds: first with the tiled accumulator's one bulk reduce-add a unit, the measured best first (H100: D = 64
+// with 3 stages 3101 us, D = 128 with 2 stages 2910 us, against 3837 and 3468 with a bulk reduce-add a row),
+// then with bulk reduce-adds a row at a time, then with vector atomics.
 TEST(AttentionBwdSpace, FlashAttention3TilesAreValid) {
   const SearchSpace space = SearchSpace::load(kBwd);
   const auto d128 = valid(space, "D=128,CAUSAL=1");
@@ -295,12 +296,10 @@ TEST(AttentionBwdSpace, FlashAttention3TilesAreValid) {
     }
   const auto& seeds = space.seeds();
   ASSERT_GE(seeds.size(), 4u);
-  EXPECT_EQ(seeds[0], config(64, 128, 2, 1, 1, 2));
-  EXPECT_EQ(seeds[1], config(128, 128, 2, 1, 1, 2));
-  EXPECT_EQ(seeds[2], config(64, 128, 2, 1, 1, 3));
-  EXPECT_EQ(seeds[3], config(128, 128, 2, 1, 1, 3));
-  EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(64, 128, 3, 1, 1, 3)), seeds.end());
-  EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(128, 128, 3, 1, 1, 3)), seeds.end());
+  EXPECT_EQ(seeds[0], config(128, 128, 3, 1, 1, 3));
+  EXPECT_EQ(seeds[1], config(64, 128, 2, 1, 1, 3));
+  EXPECT_EQ(seeds[2], config(128, 128, 2, 1, 1, 3));
+  EXPECT_EQ(seeds[3], config(64, 128, 3, 1, 1, 3));
   EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(64, 128, 2, 1, 1, 1)), seeds.end());
   EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(128, 128, 2, 1, 1, 1)), seeds.end());
   EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(64, 128, 2, 1, 1, 2)), seeds.end());
