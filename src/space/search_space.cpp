@@ -264,6 +264,11 @@ std::vector<Config> SearchSpace::search_candidates(const Sizes& sizes, const Dev
                      key_value_text(sizes) + " on device " + device.name + " (" +
                      std::to_string(count_valid(sizes, device)) + " of " + std::to_string(total_configs()) +
                      " candidates are valid, none found by random draws)");
+  // The space's Seeds valid for the problem are always candidates: a strategy opens with them only if they
+  // are among the candidates, which a random sample of a large space holds a few of at best.
+  const std::set<Config> have(drawn.begin(), drawn.end());
+  for (const Config& config : impl_->file.seeds)
+    if (!have.count(config) && check(config, sizes, device).valid) drawn.push_back(config);
   return drawn;
 }
 

@@ -83,8 +83,8 @@ class SearchSpace {
   // Spaces with more candidates than this (before conditions) are sampled, never enumerated whole.
   static constexpr std::uint64_t kEnumerableCandidates = 1'000'000;
   // The candidates a search starts from: every valid config of a space of at most kEnumerableCandidates
-  // candidates or of at most `sample` valid ones, otherwise `sample` valid configs drawn with `seed`. Throws
-  // SpaceError when none is valid.
+  // candidates or of at most `sample` valid ones, otherwise `sample` valid configs drawn with `seed` and the
+  // space's Seeds valid for the problem that the draws missed. Throws SpaceError when none is valid.
   std::vector<Config> search_candidates(const Sizes& sizes, const DeviceInfo& device, std::uint64_t seed,
                                         std::size_t sample = 50'000) const;
   // Parameters plus compile-time sizes: what the generator turns into #define lines.
