@@ -191,6 +191,27 @@ std::vector<Config> SearchSpace::enumerate(const Sizes& sizes, const DeviceInfo&
   const auto& parameters = impl_->file.parameters;
   const auto& conditions = impl_->file.conditions;
   auto& model = impl_->model;
+  // Too many candidates to test one by one: the walk, dead branches cut, then the candidates' order (file
+  // order, the last parameter fastest). A space without valid configs takes the loop below for its error.
+  if (total_configs() > kEnumerableCandidates) {
+    std::vector<Config> valid = impl_->walk_at(sizes, device).every_valid();
+    if (!valid.empty()) {
+      std::vector<std::map<ParamValue, std::size_t>> index(parameters.size());
+      for (std::size_t p = 0; p < parameters.size(); ++p)
+        for (std::size_t v = 0; v < parameters[p].values.size(); ++v) index[p][parameters[p].values[v]] = v;
+      std::vector<std::pair<std::vector<std::size_t>, std::size_t>> keyed(valid.size());
+      for (std::size_t i = 0; i < valid.size(); ++i) {
+        keyed[i].second = i;
+        for (std::size_t p = 0; p < parameters.size(); ++p)
+          keyed[i].first.push_back(index[p].at(valid[i].at(parameters[p].name)));
+      }
+      std::sort(keyed.begin(), keyed.end());
+      std::vector<Config> ordered;
+      ordered.reserve(valid.size());
+      for (auto& [key, i] : keyed) ordered.push_back(std::move(valid[i]));
+      return ordered;
+    }
+  }
   model.set_device(device);
   model.set_sizes(sizes);
   std::vector<std::size_t> digits(parameters.size(), 0);
