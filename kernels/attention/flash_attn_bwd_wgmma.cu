@@ -131,6 +131,8 @@ constexpr bool DQ_TILED = DQ_ATOMIC == 3;
 constexpr int DQ_STAGE_STRIDE = DQ_TILED ? DQ_N : DQ_N + 8;
 constexpr int DQ_STAGE_BYTES = DQ_STAGED ? WARPGROUPS * 64 * DQ_STAGE_STRIDE * 4 : 0;
 constexpr int DQ_UNIT_BYTES = 64 * DQ_N * 4;  // (DQ_ATOMIC 3) a unit of the tiled accumulator
+// The threads of a consumer warpgroup that issue (and wait for) its bulk reduce-adds: one a row, or one.
+constexpr int DQ_BULK_WRITERS = DQ_TILED ? 1 : 64;
 // DQ_WRITER 1: warp DQ_WRITER_WARP of the producer warpgroup (warp 0 issues the TMA copies) adds the staged
 // units to the accumulator; a warpgroup's staging rows pass between it and the writer warp on two named
 // barriers of DQ_WRITER_THREADS threads each.
@@ -807,15 +809,14 @@ struct DqWriter {
   // reads) with one bulk reduce-add.
   __device__ __forceinline__ void write_staged(const float (&dq_acc)[DQ_N / 2], const QueryTile& tile,
                                                int m_chunk, int col0, const Lane& me) const {
-    constexpr int WRITERS = DQ_TILED ? 1 : 64;  // the threads of the warpgroup that issue bulk reduce-adds
     const Barrier own = of_warpgroup(Barrier::warpgroup, me.warpgroup);
     const int thread = threadIdx.x % 128;
-    if (thread < WRITERS) sm90::tma_wait_stores_read<0>();
+    if (thread < DQ_BULK_WRITERS) sm90::tma_wait_stores_read<0>();
     sm90::barrier_sync<128>(own);
     stage_unit(dq_acc, me);
     sm90::fence_async_shared();
     sm90::barrier_sync<128>(own);
-    if (thread < WRITERS) {
+    if (thread < DQ_BULK_WRITERS) {
       if constexpr (DQ_TILED) {
         sm90::bulk_reduce_add_f32(base + tiled_unit_offset(tile.rows_head, tile.m0 + m_chunk * 64, col0),
                                   stage, DQ_UNIT_BYTES);
@@ -866,7 +867,7 @@ struct DqWriter {
   // (before the block exits); the writer warp waits for its own.
   __device__ __forceinline__ void finish() const {
     if constexpr (DQ_STAGED && !DQ_WRITER)
-      if (threadIdx.x % 128 < (DQ_TILED ? 1 : 64)) sm90::tma_wait_stores();
+      if (threadIdx.x % 128 < DQ_BULK_WRITERS) sm90::tma_wait_stores();
   }
 };
 

@@ -3,7 +3,6 @@
 #include "session/run_plan.hpp"
 
 #include <algorithm>
-#include <set>
 
 #include "core/error.hpp"
 #include "space/shape_transfer.hpp"
@@ -40,19 +39,6 @@ std::vector<PastResult> history(const Store& store, const RunKeys& keys, Objecti
   return past;
 }
 
-// The nearby problems' best configs that this problem admits join a drawn sample of candidates (the space's
-// Seeds are in it already): a strategy starts from them only if they are candidates.
-void add_valid_transfers(const SearchSpace& space, const Sizes& sizes, const DeviceInfo& device,
-                         const std::vector<Config>& transferred, std::vector<Config>& candidates) {
-  if (transferred.empty()) return;
-  std::set<Config> have(candidates.begin(), candidates.end());
-  for (const Config& config : transferred)
-    if (!have.count(config) && space.check(config, sizes, device).valid) {
-      candidates.push_back(config);
-      have.insert(config);
-    }
-}
-
 }  // namespace
 
 RunPlan plan_run(const TuneOptions& options, const SearchSpace& space, const Sizes& sizes,
@@ -76,7 +62,8 @@ RunPlan plan_run(const TuneOptions& options, const SearchSpace& space, const Siz
   input.seeds = space.seeds();
   input.transferred = transfer_configs(store.ok_times_by_problem(plan.keys.space_id, plan.keys.device_id),
                                        sizes, kTransferProblems, kTransferConfigsEach);
-  add_valid_transfers(space, sizes, target.device(), input.transferred, input.candidates);
+  // The nearby problems' best configs this problem admits join a drawn sample (the Seeds are in it).
+  space.add_valid(input.candidates, input.transferred, sizes, target.device());
 
   plan.candidates = static_cast<std::int64_t>(input.candidates.size());
   for (const auto& config : input.candidates)

@@ -43,9 +43,9 @@ void ConfigWalk::set(std::size_t level, std::size_t value) {
 bool ConfigWalk::holds(std::size_t level) {
   if (level >= checks_.size() || checks_[level].empty()) return true;
   // Only the named expressions reading a parameter set since the last check (most read few of them).
-  if (has_named_ && std::find(changed_.begin(), changed_.end(), true) != changed_.end()) {
+  if (has_named_) {
     model_.update_reading(changed_);
-    changed_.assign(changed_.size(), false);
+    std::fill(changed_.begin(), changed_.end(), false);
   }
   for (const auto c : checks_[level])
     if (!model_.condition_holds(c)) return false;
@@ -91,9 +91,11 @@ bool ConfigWalk::draw_from(std::size_t level, std::mt19937_64& rng, std::uint64_
 }
 
 void ConfigWalk::collect_from(std::size_t level, std::vector<std::size_t>& chosen,
-                              std::vector<Config>& valid) {
+                              std::vector<std::vector<std::size_t>>& valid) {
   if (level == order_.size()) {
-    valid.push_back(config_of(chosen));
+    std::vector<std::size_t> digits(order_.size());  // in file order
+    for (std::size_t l = 0; l < order_.size(); ++l) digits[order_[l]] = chosen[l];
+    valid.push_back(std::move(digits));
     return;
   }
   const std::size_t values = parameters_[order_[level]].values.size();
@@ -107,11 +109,21 @@ void ConfigWalk::collect_from(std::size_t level, std::vector<std::size_t>& chose
   }
 }
 
-std::vector<Config> ConfigWalk::every_valid() {
+std::vector<Config> ConfigWalk::every_valid(bool candidate_order) {
+  std::vector<std::vector<std::size_t>> found;
+  if (constrained_ > 0 || holds(0)) {
+    std::vector<std::size_t> chosen(order_.size(), 0);
+    collect_from(0, chosen, found);
+  }
+  if (candidate_order) std::sort(found.begin(), found.end());  // file order, the last parameter fastest
   std::vector<Config> valid;
-  if (constrained_ == 0 && !holds(0)) return valid;
-  std::vector<std::size_t> chosen(order_.size(), 0);
-  collect_from(0, chosen, valid);
+  valid.reserve(found.size());
+  for (const auto& digits : found) {
+    Config config;
+    for (std::size_t p = 0; p < parameters_.size(); ++p)
+      config[parameters_[p].name] = parameters_[p].values[digits[p]];
+    valid.push_back(std::move(config));
+  }
   return valid;
 }
 

@@ -27,14 +27,17 @@ class ConfigWalk {
   std::optional<Config> draw(std::mt19937_64& rng, std::uint64_t max_steps = 1'000'000,
                              std::optional<std::pair<std::size_t, std::size_t>> pin = std::nullopt);
   // Every config that passes every condition, dead branches cut as soon as a condition fails: for a space
-  // too large to enumerate candidate by candidate whose valid configs are few (count() first).
-  std::vector<Config> every_valid();
+  // too large to enumerate candidate by candidate whose valid configs are few (count() first). In the walk's
+  // order, or with `candidate_order` in the candidates' (file order, the last parameter fastest).
+  std::vector<Config> every_valid(bool candidate_order = false);
 
  private:
   bool holds(std::size_t level);
   void set(std::size_t level, std::size_t value);
   std::uint64_t count_from(std::size_t level);
-  void collect_from(std::size_t level, std::vector<std::size_t>& chosen, std::vector<Config>& valid);
+  // Appends each valid config below `level` as its value indices in file order.
+  void collect_from(std::size_t level, std::vector<std::size_t>& chosen,
+                    std::vector<std::vector<std::size_t>>& valid);
   // The config of each level's chosen value index.
   Config config_of(const std::vector<std::size_t>& chosen) const;
   bool draw_from(std::size_t level, std::mt19937_64& rng, std::uint64_t& steps,

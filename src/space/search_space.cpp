@@ -194,23 +194,8 @@ std::vector<Config> SearchSpace::enumerate(const Sizes& sizes, const DeviceInfo&
   // Too many candidates to test one by one: the walk, dead branches cut, then the candidates' order (file
   // order, the last parameter fastest). A space without valid configs takes the loop below for its error.
   if (total_configs() > kEnumerableCandidates) {
-    std::vector<Config> valid = impl_->walk_at(sizes, device).every_valid();
-    if (!valid.empty()) {
-      std::vector<std::map<ParamValue, std::size_t>> index(parameters.size());
-      for (std::size_t p = 0; p < parameters.size(); ++p)
-        for (std::size_t v = 0; v < parameters[p].values.size(); ++v) index[p][parameters[p].values[v]] = v;
-      std::vector<std::pair<std::vector<std::size_t>, std::size_t>> keyed(valid.size());
-      for (std::size_t i = 0; i < valid.size(); ++i) {
-        keyed[i].second = i;
-        for (std::size_t p = 0; p < parameters.size(); ++p)
-          keyed[i].first.push_back(index[p].at(valid[i].at(parameters[p].name)));
-      }
-      std::sort(keyed.begin(), keyed.end());
-      std::vector<Config> ordered;
-      ordered.reserve(valid.size());
-      for (auto& [key, i] : keyed) ordered.push_back(std::move(valid[i]));
-      return ordered;
-    }
+    std::vector<Config> valid = impl_->walk_at(sizes, device).every_valid(true);
+    if (!valid.empty()) return valid;
   }
   model.set_device(device);
   model.set_sizes(sizes);
@@ -285,12 +270,17 @@ std::vector<Config> SearchSpace::search_candidates(const Sizes& sizes, const Dev
                      key_value_text(sizes) + " on device " + device.name + " (" +
                      std::to_string(count_valid(sizes, device)) + " of " + std::to_string(total_configs()) +
                      " candidates are valid, none found by random draws)");
-  // The space's Seeds valid for the problem are always candidates: a strategy opens with them only if they
-  // are among the candidates, which a random sample of a large space holds a few of at best.
-  const std::set<Config> have(drawn.begin(), drawn.end());
-  for (const Config& config : impl_->file.seeds)
-    if (!have.count(config) && check(config, sizes, device).valid) drawn.push_back(config);
+  // A random sample of a large space holds a few of the Seeds at best.
+  add_valid(drawn, impl_->file.seeds, sizes, device);
   return drawn;
+}
+
+void SearchSpace::add_valid(std::vector<Config>& candidates, const std::vector<Config>& configs,
+                            const Sizes& sizes, const DeviceInfo& device) const {
+  for (const Config& config : configs)
+    if (std::find(candidates.begin(), candidates.end(), config) == candidates.end() &&
+        check(config, sizes, device).valid)
+      candidates.push_back(config);
 }
 
 std::map<std::string, std::int64_t> SearchSpace::compile_time_constants(const Config& config,

@@ -87,6 +87,10 @@ class SearchSpace {
   // space's Seeds valid for the problem that the draws missed. Throws SpaceError when none is valid.
   std::vector<Config> search_candidates(const Sizes& sizes, const DeviceInfo& device, std::uint64_t seed,
                                         std::size_t sample = 50'000) const;
+  // Appends to `candidates` each of `configs` valid at `sizes` on `device` that it does not hold yet: a
+  // strategy opens with Seeds and transferred configs only if they are among the candidates.
+  void add_valid(std::vector<Config>& candidates, const std::vector<Config>& configs, const Sizes& sizes,
+                 const DeviceInfo& device) const;
   // Parameters plus compile-time sizes: what the generator turns into #define lines.
   std::map<std::string, std::int64_t> compile_time_constants(const Config& config, const Sizes& sizes) const;
   // The reference kernel's #define lines: compile-time sizes, and the reference config's values when the

@@ -229,6 +229,15 @@ TEST(GemmSpace, SeedsOpenEachMBucketWithItsOwn) {
   }
 }
 
+// 128 x 128 tiles, two consumer warpgroups, 6 stages, split-K 4 reduced by `epilogue` (128 blocks at 128 x
+// 4096 x 4096, the shape the reductions were measured at).
+Config split_k_4_tile(int epilogue) {
+  return {
+      {"BLOCK_M", 128},  {"BLOCK_N", 128},      {"SWAP_AB", 0}, {"STAGES", 6},  {"CONSUMER_WARPGROUPS", 2},
+      {"PERSISTENT", 0}, {"RASTER", 0},         {"SWIZZLE", 1}, {"SPLIT_K", 4}, {"CLUSTER_M", 1},
+      {"CLUSTER_N", 1},  {"EPILOGUE", epilogue}};
+}
+
 // EPILOGUE 2 reduces split-K's slices in the kernel: one launch, the fp32 partial sums and a zeroed counter
 // a consumer warp of each tile as scratch; only with slices, and only where the reduction's loads fit the
 // registers beside the accumulators. Its Seeds follow the two-kernel forms' (measured twice as fast on an
@@ -238,10 +247,7 @@ TEST(GemmSpace, SplitKReducedInTheKernelIsOneLaunchWithZeroedCounters) {
   for (const char* file : kGemmSpaces) {
     const SearchSpace space = SearchSpace::load(file);
     const auto sizes = space.resolve_problem("M=128,N=4096,K=4096,B_KMAJOR=1");
-    Config config{
-        {"BLOCK_M", 128},  {"BLOCK_N", 128}, {"SWAP_AB", 0}, {"STAGES", 6},  {"CONSUMER_WARPGROUPS", 2},
-        {"PERSISTENT", 0}, {"RASTER", 0},    {"SWIZZLE", 1}, {"SPLIT_K", 4}, {"CLUSTER_M", 1},
-        {"CLUSTER_N", 1},  {"EPILOGUE", 2}};
+    Config config = split_k_4_tile(2);
     ASSERT_TRUE(space.check(config, sizes, hopper).valid) << file;
     const LaunchSpec launch = space.variant_launch(config, sizes, hopper);
     EXPECT_EQ(launch.kernel_name, "gemm_wgmma");
@@ -298,10 +304,7 @@ TEST(GemmSpace, SplitKSummedInL2IsOneLaunchWithZeroedSumsAndCounters) {
   for (const char* file : kGemmSpaces) {
     const SearchSpace space = SearchSpace::load(file);
     const auto sizes = space.resolve_problem("M=128,N=4096,K=4096,B_KMAJOR=1");
-    Config config{
-        {"BLOCK_M", 128},  {"BLOCK_N", 128}, {"SWAP_AB", 0}, {"STAGES", 6},  {"CONSUMER_WARPGROUPS", 2},
-        {"PERSISTENT", 0}, {"RASTER", 0},    {"SWIZZLE", 1}, {"SPLIT_K", 4}, {"CLUSTER_M", 1},
-        {"CLUSTER_N", 1},  {"EPILOGUE", 3}};
+    Config config = split_k_4_tile(3);
     ASSERT_TRUE(space.check(config, sizes, hopper).valid) << file;
     EXPECT_FALSE(space.deterministic(config, sizes, hopper)) << "the additions' order varies";
     const LaunchSpec launch = space.variant_launch(config, sizes, hopper);
