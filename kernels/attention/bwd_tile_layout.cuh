@@ -34,12 +34,22 @@ __host__ __device__ __forceinline__ constexpr int ds_pair_chunk_offset(int key, 
 // 8 x 8 matrix of keys key0 + 8 (i % 2) + 0..7 (rows: lane group g holds row g) by query rows 16 kt + 8 (i /
 // 2) + 0..7 (columns: quad q holds 2 q, + 1), in the layout stmatrix takes: matrix i is register i of every
 // lane. Row r of matrix i, a key's 8 query rows, is one 16-byte chunk of the swizzled tile, whose address
-// lane 8 i + r gives: the byte offset of that chunk for `lane` in the warp whose first key is key0 (64
-// warpgroup + 16 warp). The 8 rows of a matrix lie at 8 different chunk positions (key0 % 8 == 0): no bank
-// conflict.
+// lane 8 i + r gives: chunk 2 kt + i / 2 of key key0 + 8 (i % 2) + r. The 8 rows of a matrix lie at 8
+// different chunk positions (key0 % 8 == 0): no bank conflict.
+// The byte offset of that chunk for `lane` at k-step 0, in the warp whose first key is key0 (64 warpgroup +
+// 16 warp):
 template <int ROWS>
-__host__ __device__ __forceinline__ constexpr int ds_matrix_row_offset(int key0, int kt, int lane) {
-  return swizzled_offset<ROWS>(key0 + 8 * ((lane >> 3) & 1) + (lane & 7), 2 * kt + (lane >> 4));
+__host__ __device__ __forceinline__ constexpr int ds_matrix_row_offset(int key0, int lane) {
+  return swizzled_offset<ROWS>(key0 + 8 * ((lane >> 3) & 1) + (lane & 7), lane >> 4);
+}
+// and the address of k-step kt's from k-step 0's, `row0`, in a tile that starts on a 128-byte boundary: the
+// chunk index, 2 kt + lane / 16, differs from k-step 0's in its bits 1 and 2 (kt % 4), which the swizzle's
+// XOR with the key's bits passes through unchanged (bits 5 and 6 of the address, zero in the tile's start
+// and in 128 key), and in its slab (kt / 4, ROWS 128 bytes further). One XOR and one add a k-step, from a
+// single address register.
+template <int ROWS>
+__host__ __device__ __forceinline__ constexpr unsigned ds_matrix_row_address(unsigned row0, int kt) {
+  return (row0 ^ (32u * (kt & 3))) + (kt >> 2) * (ROWS * 128u);
 }
 
 }  // namespace attn_bwd

@@ -741,12 +741,12 @@ struct DsTile {
                                         int buffer) const {
     if constexpr (!DS_DOUBLE_BUFFER) sm90::barrier_sync<CONSUMER_THREADS>(Barrier::ds_free);
     if constexpr (DS_STMATRIX) {
-      const unsigned tile = address + buffer * DS_BYTES;
-      const int key0 = me.warpgroup * 64 + me.warp * 16;
-      const int lane = 4 * me.group + me.quad;
+      const unsigned row0 =
+          address + buffer * DS_BYTES +
+          ds_matrix_row_offset<BLOCK_N>(me.warpgroup * 64 + me.warp * 16, 4 * me.group + me.quad);
 #pragma unroll
       for (int kt = 0; kt < BLOCK_M / 16; ++kt)
-        sm90::stmatrix_x4(tile + ds_matrix_row_offset<BLOCK_N>(key0, kt, lane), ds_frag[kt]);
+        sm90::stmatrix_x4(ds_matrix_row_address<BLOCK_N>(row0, kt), ds_frag[kt]);
     } else {
       unsigned char* const tile = tiles + buffer * DS_BYTES;
       const int key = me.warpgroup * 64 + me.warp * 16 + me.group;

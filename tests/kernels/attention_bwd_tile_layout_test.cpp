@@ -79,17 +79,20 @@ Tile four_byte_stores() {
 }
 
 // stmatrix.sync.aligned.m8n8.x4 (PTX ISA): lane 8 m + r gives the address of row r of matrix m; register m
-// of lane 4 r + c holds elements 2 c and 2 c + 1 of that row, which land at bytes 4 c, + 2 of it.
+// of lane 4 r + c holds elements 2 c and 2 c + 1 of that row, which land at bytes 4 c, + 2 of it. The tile
+// starts at shared address `base` (1024-aligned in the kernel, as the swizzle needs), as DsTile::write
+// addresses it: k-step 0's row address, then each k-step's from it.
 template <int KEYS, int ROWS>
-Tile stmatrix_stores() {
+Tile stmatrix_stores(unsigned base) {
   Tile tile(KEYS, ROWS);
   for (int warpgroup = 0; warpgroup < KEYS / 64; ++warpgroup)
     for (int warp = 0; warp < 4; ++warp) {
-      const int key0 = warpgroup * 64 + warp * 16;  // as DsTile::write computes it
+      const int key0 = warpgroup * 64 + warp * 16;
       for (int kt = 0; kt < ROWS / 16; ++kt) {
         int row_address[32];
         for (int lane = 0; lane < 32; ++lane) {
-          row_address[lane] = attn_bwd::ds_matrix_row_offset<KEYS>(key0, kt, lane);
+          const unsigned row0 = base + attn_bwd::ds_matrix_row_offset<KEYS>(key0, lane);
+          row_address[lane] = static_cast<int>(attn_bwd::ds_matrix_row_address<KEYS>(row0, kt) - base);
           EXPECT_EQ(row_address[lane] % 16, 0) << "stmatrix rows are 16-byte aligned";
         }
         for (int m = 0; m < 4; ++m) {
@@ -124,24 +127,33 @@ TEST(AttentionBwdTileLayout, FourByteStoresWriteTheSwizzledTile) {
 }
 
 TEST(AttentionBwdTileLayout, StmatrixWritesTheSwizzledTile) {
-  stmatrix_stores<64, 64>().expect_layout();
-  stmatrix_stores<64, 128>().expect_layout();
-  stmatrix_stores<128, 64>().expect_layout();
-  stmatrix_stores<128, 128>().expect_layout();
+  for (const unsigned base : {0u, 1024u, 0x2c00u, 0x31400u}) {
+    stmatrix_stores<64, 64>(base).expect_layout();
+    stmatrix_stores<64, 128>(base).expect_layout();
+    stmatrix_stores<128, 64>(base).expect_layout();
+    stmatrix_stores<128, 128>(base).expect_layout();
+  }
 }
 
-// Each register goes to the same 4 bytes both ways.
+// Each register goes to the same 4 bytes both ways, and each k-step's row address is the layout's chunk.
 TEST(AttentionBwdTileLayout, StmatrixPutsEachRegisterWhereItsStoreDid) {
   constexpr int KEYS = 128, ROWS = 128;
   for (int warpgroup = 0; warpgroup < KEYS / 64; ++warpgroup)
     for (int t = 0; t < 128; ++t) {
       const int warp = t / 32, lane = t % 32;
       const int key = warpgroup * 64 + warp * 16 + lane / 4;
-      for (int kt = 0; kt < ROWS / 16; ++kt)
-        for (int m = 0; m < 4; ++m)
-          EXPECT_EQ(attn_bwd::ds_matrix_row_offset<KEYS>(warpgroup * 64 + warp * 16, kt, 8 * m + lane / 4) +
-                        4 * (lane % 4),
-                    attn_bwd::ds_pair_chunk_offset<KEYS>(key, kt, m) + 4 * (lane % 4));
+      const unsigned row0 = attn_bwd::ds_matrix_row_offset<KEYS>(warpgroup * 64 + warp * 16, lane);
+      for (int kt = 0; kt < ROWS / 16; ++kt) {
+        const int key_of_row = warpgroup * 64 + warp * 16 + 8 * ((lane / 8) % 2) + lane % 8;
+        EXPECT_EQ(attn_bwd::ds_matrix_row_address<KEYS>(row0, kt),
+                  static_cast<unsigned>(attn_bwd::swizzled_offset<KEYS>(key_of_row, 2 * kt + lane / 16)));
+        for (int m = 0; m < 4; ++m) {
+          const unsigned row_of_register = attn_bwd::ds_matrix_row_address<KEYS>(
+              attn_bwd::ds_matrix_row_offset<KEYS>(warpgroup * 64 + warp * 16, 8 * m + lane / 4), kt);
+          EXPECT_EQ(row_of_register + 4 * (lane % 4),
+                    static_cast<unsigned>(attn_bwd::ds_pair_chunk_offset<KEYS>(key, kt, m) + 4 * (lane % 4)));
+        }
+      }
     }
 }
 

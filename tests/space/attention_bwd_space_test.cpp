@@ -21,9 +21,8 @@ const char* const kBwdBf16 = "search_spaces/flash_attn_bwd_wgmma_bf16.json";
 std::vector<Config> all_valid(const SearchSpace& space, const char* problem) {
   return space.enumerate(space.resolve_problem(problem), offline_device("sm_90"));
 }
-// The valid configs that write dS^T with 4-byte stores (DS_STMATRIX 0), as every config did before stmatrix:
-// each has its twin with stmatrix and no other (DsStmatrixTwinsEveryConfig), so the counts below hold for
-// either value.
+// The valid configs that write dS^T with 4-byte stores (DS_STMATRIX 0), as every config did before stmatrix
+// (DsStmatrixPrunesAsIntended counts the configs with stmatrix, each the twin of one of these).
 std::vector<Config> valid(const SearchSpace& space, const char* problem) {
   std::vector<Config> configs = all_valid(space, problem);
   configs.erase(
@@ -78,7 +77,8 @@ std::vector<Config> only(std::vector<Config> configs, Keep keep) {
 // with bulk reduce-adds and a TMA producer: 20 more for D = 64, 10 for D = 128. Those are the configs with 1
 // or 2 stages and DQ_ATOMIC 0 to 2; DQ_ATOMIC 3 and STAGES 3 (see TiledDqAndThirdStagePruneAsIntended) make
 // them 392 and 201, of which the plain ones are every plain config above with 4 strategies and 3 stage counts
-// (48 and 36 x 4/3 x 3/2: every plain config fits with 3 stages). DS_STMATRIX doubles them all: 784 and 402.
+// (48 and 36 x 4/3 x 3/2: every plain config fits with 3 stages). DS_STMATRIX 1 adds 368 and 195 (see
+// DsStmatrixPrunesAsIntended).
 TEST(AttentionBwdSpace, ValidCountsOnHopper) {
   for (const char* file : {kBwd, kBwdBf16}) {
     const SearchSpace space = SearchSpace::load(file);
@@ -93,7 +93,7 @@ TEST(AttentionBwdSpace, ValidCountsOnHopper) {
       EXPECT_EQ(configs.size(), 392u) << problem;
       EXPECT_EQ(count_if(configs, consumers_write_dq), 324u) << problem;
       EXPECT_EQ(count_if(configs, plain), 96u) << problem;
-      EXPECT_EQ(all_valid(space, problem).size(), 2 * 392u) << problem;
+      EXPECT_EQ(all_valid(space, problem).size(), 392u + 368u) << problem;
     }
     for (const char* problem : {"D=128", "D=128,CAUSAL=1"}) {
       const auto configs = valid(space, problem);
@@ -104,7 +104,7 @@ TEST(AttentionBwdSpace, ValidCountsOnHopper) {
       EXPECT_EQ(configs.size(), 201u) << problem;
       EXPECT_EQ(count_if(configs, consumers_write_dq), 171u) << problem;
       EXPECT_EQ(count_if(configs, plain), 72u) << problem;
-      EXPECT_EQ(all_valid(space, problem).size(), 2 * 201u) << problem;
+      EXPECT_EQ(all_valid(space, problem).size(), 201u + 195u) << problem;
     }
   }
 }
@@ -259,23 +259,42 @@ TEST(AttentionBwdSpace, DqWriterPrunesAsIntended) {
 }
 
 // DS_STMATRIX changes only how each consumer thread writes its dS^T into the shared tile (4-byte stores or
-// stmatrix, which stores the 16-bit elements of fp16 and bf16 alike), not the tile, the registers the
-// fragments take or the launch: every valid config of either element type and every compile-time shape has
-// its twin with the other value, with the same grid, block and shared memory.
-TEST(AttentionBwdSpace, DsStmatrixTwinsEveryConfig) {
+// stmatrix, which stores the 16-bit elements of fp16 and bf16 alike), not the tile or the launch: every
+// config with stmatrix has its twin with 4-byte stores, with the same grid, block and shared memory, and
+// every config with 4-byte stores has its twin with stmatrix except where stmatrix's few more registers spill
+// (ds_stmatrix_fits_registers): D = 64, 128-row tiles in the plain loop but with DQ_ATOMIC 3 without the
+// writer warp (3 stage counts x 2 loaders x DQ_ATOMIC 0 to 2, and DQ_ATOMIC 2 and 3 with the writer warp: 24
+// of 30); D = 128, one consumer warpgroup with the TMA producer and vector atomics (3 stage counts x 2
+// bufferings: 6).
+TEST(AttentionBwdSpace, DsStmatrixPrunesAsIntended) {
   const DeviceInfo hopper = offline_device("sm_90");
   for (const char* file : {kBwd, kBwdBf16}) {
     const SearchSpace space = SearchSpace::load(file);
-    for (const char* problem : {"D=64", "D=64,CAUSAL=1", "D=128", "D=128,CAUSAL=1"}) {
+    for (const auto& [problem, without_twin] : {std::pair{"D=64", 24u}, std::pair{"D=64,CAUSAL=1", 24u},
+                                                std::pair{"D=128", 6u}, std::pair{"D=128,CAUSAL=1", 6u}}) {
       const auto configs = all_valid(space, problem);
       const auto stores = only(configs, [](const Config& c) { return c.at("DS_STMATRIX") == 0; });
       const auto matrices = only(configs, [](const Config& c) { return c.at("DS_STMATRIX") == 1; });
       EXPECT_EQ(stores.size() + matrices.size(), configs.size()) << problem;
-      EXPECT_EQ(matrices.size(), stores.size()) << problem;
+      EXPECT_EQ(stores.size(), matrices.size() + without_twin) << problem;
+      for (Config twin : matrices) {
+        twin["DS_STMATRIX"] = 0;
+        EXPECT_NE(std::find(stores.begin(), stores.end(), twin), stores.end()) << problem;
+      }
+      size_t pruned = 0;
       for (Config twin : stores) {
         twin["DS_STMATRIX"] = 1;
-        EXPECT_NE(std::find(matrices.begin(), matrices.end(), twin), matrices.end()) << problem;
+        if (std::find(matrices.begin(), matrices.end(), twin) != matrices.end()) continue;
+        ++pruned;
+        const bool plain_loop_128_rows = twin.at("BLOCK_M") == 128 && !twin.at("NEXT_TILE_OVERLAP") &&
+                                         (twin.at("DQ_ATOMIC") != 3 || twin.at("DQ_WRITER"));
+        const bool one_warpgroup_tma_atomics =
+            twin.at("BLOCK_N") == 64 && twin.at("TMA_LOADS") && twin.at("DQ_ATOMIC") == 1;
+        EXPECT_TRUE(std::string(problem).rfind("D=64", 0) == 0 ? plain_loop_128_rows
+                                                               : one_warpgroup_tma_atomics)
+            << problem;
       }
+      EXPECT_EQ(pruned, without_twin) << problem;
     }
     const Sizes sizes = space.resolve_problem("B=2,H=8,HKV=2,S=300,SKV=513,D=128,CAUSAL=1");
     for (const Config& c :
@@ -289,6 +308,16 @@ TEST(AttentionBwdSpace, DsStmatrixTwinsEveryConfig) {
       EXPECT_EQ(matrices[1]->block, stores[1]->block);
       EXPECT_EQ(matrices[1]->dynamic_smem_bytes, stores[1]->dynamic_smem_bytes);
     }
+  }
+  // FlashAttention-3's tiles take stmatrix with the tiled accumulator, 2 or 3 stages (D = 128: one or two
+  // dS^T tiles).
+  for (const int stages : {2, 3}) {
+    const SearchSpace space = SearchSpace::load(kBwd);
+    const auto d64 = all_valid(space, "D=64,CAUSAL=1");
+    const auto d128 = all_valid(space, "D=128,CAUSAL=1");
+    EXPECT_NE(std::find(d64.begin(), d64.end(), config(128, 128, stages, 1, 1, 3, 0, 0, 0, 1)), d64.end());
+    EXPECT_NE(std::find(d128.begin(), d128.end(), config(64, 128, stages, 1, 1, 3, 0, 0, 0, 1)), d128.end());
+    EXPECT_NE(std::find(d128.begin(), d128.end(), config(64, 128, stages, 1, 1, 3, 1, 0, 0, 1)), d128.end());
   }
 }
 
