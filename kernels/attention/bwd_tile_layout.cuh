@@ -43,10 +43,10 @@ __host__ __device__ __forceinline__ constexpr int ds_matrix_row_offset(int key0,
   return swizzled_offset<ROWS>(key0 + 8 * ((lane >> 3) & 1) + (lane & 7), lane >> 4);
 }
 // and the address of k-step kt's from k-step 0's, `row0`, in a tile that starts on a 128-byte boundary: the
-// chunk index, 2 kt + lane / 16, differs from k-step 0's in its bits 1 and 2 (kt % 4), which the swizzle's
-// XOR with the key's bits passes through unchanged (bits 5 and 6 of the address, zero in the tile's start
-// and in 128 key), and in its slab (kt / 4, ROWS 128 bytes further). One XOR and one add a k-step, from a
-// single address register.
+// chunk's position in its row, ((2 kt + lane / 16) % 8) ^ (key % 8), is k-step 0's, (lane / 16) ^ (key % 8),
+// XOR kt % 4 in its bits 1 and 2, address bits 5 and 6, which the tile's start and the row's (key x 128)
+// leave zero, so one XOR of the address moves there; kt / 4 is a whole slab, ROWS x 128 bytes further. One
+// XOR and one add a k-step, from a single address register.
 template <int ROWS>
 __host__ __device__ __forceinline__ constexpr unsigned ds_matrix_row_address(unsigned row0, int kt) {
   return (row0 ^ (32u * (kt & 3))) + (kt >> 2) * (ROWS * 128u);
