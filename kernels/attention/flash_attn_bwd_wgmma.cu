@@ -23,7 +23,8 @@
 // Roles of the main kernel, in file order: the schedule of a block's query tiles (Schedule), the Q / dO ring
 // filled by the consumers with cp.async (SelfLoadedRing) or by a producer warpgroup (WARP_SPECIALIZE: with
 // cp.async or, TMA_LOADS, tensor copies; Ring, ProducedRing on sm90::TmaPipeline's barriers), the wgmmas
-// (TileMma), P and dS (Gradients), the dS^T tile (DsTile), the dQ writes (DqWriter; with DQ_WRITER the
+// (TileMma), P and dS (Gradients), the dS^T tile (DsTile: 4-byte stores or, DS_STMATRIX, stmatrix; its
+// layout in bwd_tile_layout.cuh), the dQ writes (DqWriter; with DQ_WRITER the
 // producer's writer warp, DqWriterWarp, issues the bulk reduce-adds of the staged units), the dK / dV
 // epilogue, the consumers' tile loop (consume_tiles; consume_tiles_overlapped with NEXT_TILE_OVERLAP, which
 // issues the next tile's scores before this tile's dQ is written; DS_DOUBLE_BUFFER alternates two dS^T
@@ -38,8 +39,10 @@
 #include "../common/sm90/named_barrier.cuh"
 #include "../common/sm90/pipeline.cuh"
 #include "../common/sm90/registers.cuh"
+#include "../common/sm90/stmatrix.cuh"
 #include "../common/sm90/tma.cuh"
 #include "../common/sm90/wgmma.cuh"
+#include "bwd_tile_layout.cuh"
 
 #ifndef D
 static_assert(false, "D (head dimension) must be #defined");
@@ -74,6 +77,9 @@ static_assert(false, "DQ_ATOMIC (0, 1, 2 or 3) must be #defined");
 #endif
 #ifndef DQ_WRITER
 #define DQ_WRITER 0
+#endif
+#ifndef DS_STMATRIX
+#define DS_STMATRIX 0
 #endif
 
 namespace attn_bwd {
@@ -166,6 +172,7 @@ static_assert(NEXT_TILE_OVERLAP == 0 || (WARP_SPECIALIZE && STAGES >= 2 && DQ_UN
               "NEXT_TILE_OVERLAP acquires the next tile while this one is held (a producer and 2 or more "
               "stages) and issues its scores after this tile's only dQ unit");
 static_assert(DQ_WRITER == 0 || DQ_WRITER == 1, "DQ_WRITER is 0 or 1");
+static_assert(DS_STMATRIX == 0 || DS_STMATRIX == 1, "DS_STMATRIX is 0 or 1");
 static_assert(
     DQ_WRITER == 0 || (DQ_STAGED && WARP_SPECIALIZE && TMA_LOADS),
     "DQ_WRITER: a warp of the TMA producer (whose other warps are idle) issues the bulk reduce-adds of "
@@ -242,8 +249,8 @@ static_assert((DQ_STAGED         ? OFFSET_DQ_STAGE + DQ_STAGE_BYTES
                   SMEM_BYTES,
               "SMEM_BYTES (the space's expression) holds the layout and its alignment");
 
-// Shared addresses of the block's SharedStorage (what cp.async, TMA, mbarriers and descriptors take), and its
-// generic address (the dS^T stores, the LSE and Dsum reads, the epilogue's staging).
+// Shared addresses of the block's SharedStorage (what cp.async, TMA, mbarriers, descriptors and stmatrix
+// take), and its generic address (the dS^T's 4-byte stores, the LSE and Dsum reads, the epilogue's staging).
 struct Smem {
   unsigned base;  // 1024-aligned
   unsigned char* generic;
@@ -274,12 +281,6 @@ struct Smem {
     return reinterpret_cast<T*>(generic + (address - base));
   }
 };
-// Byte offset of 16-byte chunk `chunk` (elements 8 chunk .. 8 chunk + 7) of row `row` in a swizzled tile of
-// ROWS rows.
-template <int ROWS>
-__device__ __forceinline__ int swizzled_offset(int row, int chunk) {
-  return (chunk >> 3) * (ROWS * 128) + row * 128 + (((chunk & 7) ^ (row & 7)) << 4);
-}
 
 // Named barriers (0 is __syncthreads), each over the consumer warpgroups' threads.
 enum class Barrier : int {
@@ -728,24 +729,36 @@ __device__ __forceinline__ void pack(const float (&acc)[BLOCK_M / 2], unsigned (
 
 struct DsTile {
   unsigned char* tiles;  // generic address of the first dS^T tile (DS_BUFFERS of them, DS_BYTES apart)
+  unsigned address;      // its shared address (DS_STMATRIX)
 
   // Waits until no warpgroup's dQ wgmma still reads the tile `buffer` (one tile: the previous tile's dS^T;
   // two: the one before it, whose dQ wgmmas every warpgroup completed before it reached ds_ready of the
-  // previous tile, which this thread has passed, so that no wait is needed), then writes this thread's dS^T:
-  // fragment register i of k-step kt holds rows (keys) group + 8 (i % 2) and columns (query rows) 16 kt + 8
-  // (i / 2) + 2 quad, + 1 (4 bytes of a 16-byte chunk; the 8 rows of a warp's store hit 8 different chunk
-  // positions: no bank conflict). Then makes the writes visible to the async proxy and waits for everyone's.
+  // previous tile, which this thread has passed, so that no wait is needed), then writes this thread's dS^T
+  // (bwd_tile_layout.cuh): DS_STMATRIX 0, fragment register i of k-step kt, rows (keys) group + 8 (i % 2) and
+  // columns (query rows) 16 kt + 8 (i / 2) + 2 quad, + 1, with one 4-byte store (4 bytes of a 16-byte chunk;
+  // the 8 rows of a warp's store hit 8 different chunk positions: no bank conflict); DS_STMATRIX 1, the four
+  // registers of k-step kt with one stmatrix.x4 of the warp, a 16-byte chunk a matrix row (no bank conflict
+  // either). Then makes the writes visible to the async proxy and waits for everyone's.
   __device__ __forceinline__ void write(const unsigned (&ds_frag)[BLOCK_M / 16][4], const Lane& me,
                                         int buffer) const {
     if constexpr (!DS_DOUBLE_BUFFER) sm90::barrier_sync<CONSUMER_THREADS>(Barrier::ds_free);
-    unsigned char* const tile = tiles + buffer * DS_BYTES;
-    const int key = me.warpgroup * 64 + me.warp * 16 + me.group;
+    if constexpr (DS_STMATRIX) {
+      const unsigned row0 =
+          address + buffer * DS_BYTES +
+          ds_matrix_row_offset<BLOCK_N>(me.warpgroup * 64 + me.warp * 16, 4 * me.group + me.quad);
 #pragma unroll
-    for (int kt = 0; kt < BLOCK_M / 16; ++kt)
+      for (int kt = 0; kt < BLOCK_M / 16; ++kt)
+        sm90::stmatrix_x4(ds_matrix_row_address<BLOCK_N>(row0, kt), ds_frag[kt]);
+    } else {
+      unsigned char* const tile = tiles + buffer * DS_BYTES;
+      const int key = me.warpgroup * 64 + me.warp * 16 + me.group;
 #pragma unroll
-      for (int i = 0; i < 4; ++i)
-        *reinterpret_cast<unsigned*>(tile + swizzled_offset<BLOCK_N>(key + 8 * (i & 1), 2 * kt + (i >> 1)) +
-                                     4 * me.quad) = ds_frag[kt][i];
+      for (int kt = 0; kt < BLOCK_M / 16; ++kt)
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+          *reinterpret_cast<unsigned*>(tile + ds_pair_chunk_offset<BLOCK_N>(key, kt, i) + 4 * me.quad) =
+              ds_frag[kt][i];
+    }
     sm90::fence_async_shared();
     sm90::barrier_sync<CONSUMER_THREADS>(Barrier::ds_ready);
   }
@@ -1182,9 +1195,9 @@ template <typename RingSupply>
 __device__ __forceinline__ void consume(const RingSupply& ring, const Smem& smem, const Schedule& schedule,
                                         const DqWriter& dq_writer, elem* dK, elem* dV, float scale,
                                         const Lane& me) {
-  const Consumer consumer{TileMma{smem, me.warpgroup},
-                          Gradients{scale * kLog2e, schedule.SKV, schedule.causal_offset(), me},
-                          DsTile{smem.at<unsigned char>(smem.ds())}, schedule.n0 + me.warpgroup * 64};
+  const Consumer consumer{
+      TileMma{smem, me.warpgroup}, Gradients{scale * kLog2e, schedule.SKV, schedule.causal_offset(), me},
+      DsTile{smem.at<unsigned char>(smem.ds()), smem.ds()}, schedule.n0 + me.warpgroup * 64};
   float dk_acc[D / 2], dv_acc[D / 2];
   clear(dk_acc);
   clear(dv_acc);

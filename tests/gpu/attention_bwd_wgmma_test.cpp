@@ -1,14 +1,14 @@
 // The wgmma attention backward template (sm_90a) on a Hopper GPU, through `evotune eval` against the space's
 // reference (which tests/gpu/attention_bwd_reference_test.cpp checks against float64): each of the three
 // launches' paths (the preprocess's padded rows, every loading mode of the main kernel, the four dQ
-// strategies and the conversion), one to three stages, one or two consumer warpgroups with one or two dQ
-// units each (and D = 64's single unit over 64 rows, which one of two warpgroups writes), one and two stages,
-// both head dimensions, causal, grouped heads (g = 1, 4, 8) with key lengths shorter and longer than the
-// queries' (rows that see no key), ragged and tiny lengths, both dtypes; each with the space's special inputs
-// (scores far from 0, K = 0) and the S + 1 / SKV + 1 and SKV + 67 problems besides the random rounds, and
-// (DQ_ATOMIC 0) the determinism check. Skips where the GPU is not compute capability 9.0, which has no wgmma.
-// A synchronisation bug shows as a wrong result, or as a deadlock that `evotune eval` reports as a timeout;
-// long S makes every stage's mbarrier go through many phases.
+// strategies and the conversion, the dS^T tile by 4-byte stores or stmatrix), one to three stages, one or two
+// consumer warpgroups with one or two dQ units each (and D = 64's single unit over 64 rows, which one of two
+// warpgroups writes), one and two stages, both head dimensions, causal, grouped heads (g = 1, 4, 8) with key
+// lengths shorter and longer than the queries' (rows that see no key), ragged and tiny lengths, both dtypes;
+// each with the space's special inputs (scores far from 0, K = 0) and the S + 1 / SKV + 1 and SKV + 67
+// problems besides the random rounds, and (DQ_ATOMIC 0) the determinism check. Skips where the GPU is not
+// compute capability 9.0, which has no wgmma. A synchronisation bug shows as a wrong result, or as a deadlock
+// that `evotune eval` reports as a timeout; long S makes every stage's mbarrier go through many phases.
 #include <gtest/gtest.h>
 
 #include "support/eval_variant.hpp"
@@ -322,6 +322,48 @@ INSTANTIATE_TEST_SUITE_P(
              "BLOCK_M=128,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2", kBf16},
         Case{"B=1,H=8,HKV=2,S=513,SKV=200,D=128,CAUSAL=0",
              "BLOCK_M=64,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DQ_WRITER=1", kBf16}),
+    case_name);
+
+// DS_STMATRIX 1: each warp writes its dS^T with one stmatrix.x4 per 16 query rows (bwd_tile_layout.cuh,
+// whose mapping tests/kernels/attention_bwd_tile_layout_test.cpp checks on the CPU). First the simplest path
+// (the consumers load, one warpgroup, one stage), then FlashAttention-3's tiles (D = 64: 128 x 128, 3
+// stages; D = 128: 64 x 128, 2 stages; TMA, the tiled accumulator), causal and not, S = 77 and 300, grouped
+// heads with S != SKV, bulk reduce-adds a row (DQ_ATOMIC 2), two dS^T tiles (DS_DOUBLE_BUFFER 1, at D = 64
+// with NEXT_TILE_OVERLAP 1 as 128-row tiles need), long S, D = 64's idle warpgroup, the partials (the
+// determinism check), both dtypes. dK and dV right with dQ wrong: the stmatrix row addresses (a key's chunk
+// or slab), since dQ alone reads the tile; case 0 isolates it.
+INSTANTIATE_TEST_SUITE_P(
+    Stmatrix, AttentionBwdWgmma,
+    ::testing::Values(
+        Case{"B=1,H=1,S=64,D=64,CAUSAL=0", "BLOCK_M=64,BLOCK_N=64,STAGES=1,DQ_ATOMIC=1,DS_STMATRIX=1"},
+        Case{"B=1,H=2,S=77,D=64,CAUSAL=0",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DS_STMATRIX=1"},
+        Case{"B=2,H=3,S=300,D=64,CAUSAL=1",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DS_STMATRIX=1"},
+        Case{"B=1,H=2,S=77,D=128,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DS_STMATRIX=1"},
+        Case{"B=1,H=3,S=300,D=128,CAUSAL=0",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DS_STMATRIX=1"},
+        Case{"B=2,H=8,HKV=2,S=513,SKV=200,D=128,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DS_STMATRIX=1"},
+        Case{"B=1,H=8,HKV=1,S=300,SKV=513,D=64,CAUSAL=1",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DS_STMATRIX=1"},
+        Case{"B=1,H=3,S=300,D=128,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,DS_STMATRIX=1"},
+        Case{"B=1,H=3,S=300,D=64,CAUSAL=0",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,DS_DOUBLE_BUFFER=1,"
+             "NEXT_TILE_OVERLAP=1,DS_STMATRIX=1"},
+        Case{"B=2,H=4,S=1000,D=128,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DS_DOUBLE_BUFFER=1,"
+             "DS_STMATRIX=1"},
+        Case{"B=2,H=2,S=130,D=64,CAUSAL=1", "BLOCK_M=64,BLOCK_N=128,STAGES=2,DQ_ATOMIC=1,DS_STMATRIX=1"},
+        Case{"B=1,H=2,S=77,D=128,CAUSAL=0", "BLOCK_M=64,BLOCK_N=64,STAGES=2,DQ_ATOMIC=0,DS_STMATRIX=1"},
+        Case{"B=2,H=3,S=300,D=64,CAUSAL=1",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DS_STMATRIX=1",
+             kBf16},
+        Case{"B=1,H=8,HKV=2,S=513,SKV=200,D=128,CAUSAL=0",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DS_STMATRIX=1",
+             kBf16}),
     case_name);
 
 }  // namespace

@@ -2,7 +2,8 @@
 // compile-time shape allows on sm_90 (the counts `evotune check` compiles, every one with no spill), what
 // each condition prunes, FlashAttention-3's tiles among the valid configs, the three launches with their
 // grids, arguments and scratch, and the problem's defaults, buffers, work and extra problems; where the
-// overlaps, the dQ writer warp, the tiled dQ accumulator (DQ_ATOMIC 3) and the third stage are allowed.
+// overlaps, the dQ writer warp, the tiled dQ accumulator (DQ_ATOMIC 3) and the third stage are allowed; that
+// DS_STMATRIX (how dS^T is written) doubles every config.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,8 +18,17 @@ namespace {
 const char* const kBwd = "search_spaces/flash_attn_bwd_wgmma.json";
 const char* const kBwdBf16 = "search_spaces/flash_attn_bwd_wgmma_bf16.json";
 
-std::vector<Config> valid(const SearchSpace& space, const char* problem) {
+std::vector<Config> all_valid(const SearchSpace& space, const char* problem) {
   return space.enumerate(space.resolve_problem(problem), offline_device("sm_90"));
+}
+// The valid configs that write dS^T with 4-byte stores (DS_STMATRIX 0), as every config did before stmatrix
+// (DsStmatrixPrunesAsIntended counts the configs with stmatrix, each the twin of one of these).
+std::vector<Config> valid(const SearchSpace& space, const char* problem) {
+  std::vector<Config> configs = all_valid(space, problem);
+  configs.erase(
+      std::remove_if(configs.begin(), configs.end(), [](const Config& c) { return c.at("DS_STMATRIX"); }),
+      configs.end());
+  return configs;
 }
 
 template <typename Keep>
@@ -27,7 +37,7 @@ size_t count_if(const std::vector<Config>& configs, Keep keep) {
 }
 
 Config config(int block_m, int block_n, int stages, int specialize, int tma, int atomic, int ds_double = 0,
-              int next_overlap = 0, int dq_writer = 0) {
+              int next_overlap = 0, int dq_writer = 0, int ds_stmatrix = 0) {
   return {{"BLOCK_M", block_m},
           {"BLOCK_N", block_n},
           {"STAGES", stages},
@@ -36,7 +46,8 @@ Config config(int block_m, int block_n, int stages, int specialize, int tma, int
           {"DQ_ATOMIC", atomic},
           {"DS_DOUBLE_BUFFER", ds_double},
           {"NEXT_TILE_OVERLAP", next_overlap},
-          {"DQ_WRITER", dq_writer}};
+          {"DQ_WRITER", dq_writer},
+          {"DS_STMATRIX", ds_stmatrix}};
 }
 
 // Neither overlap nor the dQ writer warp: the configs the space had before DS_DOUBLE_BUFFER,
@@ -66,12 +77,13 @@ std::vector<Config> only(std::vector<Config> configs, Keep keep) {
 // with bulk reduce-adds and a TMA producer: 20 more for D = 64, 10 for D = 128. Those are the configs with 1
 // or 2 stages and DQ_ATOMIC 0 to 2; DQ_ATOMIC 3 and STAGES 3 (see TiledDqAndThirdStagePruneAsIntended) make
 // them 392 and 201, of which the plain ones are every plain config above with 4 strategies and 3 stage counts
-// (48 and 36 x 4/3 x 3/2: every plain config fits with 3 stages).
+// (48 and 36 x 4/3 x 3/2: every plain config fits with 3 stages). DS_STMATRIX 1 adds 368 and 195 (see
+// DsStmatrixPrunesAsIntended).
 TEST(AttentionBwdSpace, ValidCountsOnHopper) {
   for (const char* file : {kBwd, kBwdBf16}) {
     const SearchSpace space = SearchSpace::load(file);
     EXPECT_EQ(space.arch_suffix(), "a");
-    EXPECT_EQ(space.total_configs(), 2u * 2 * 3 * 2 * 2 * 4 * 2 * 3 * 2);
+    EXPECT_EQ(space.total_configs(), 2u * 2 * 3 * 2 * 2 * 4 * 2 * 3 * 2 * 2);
     for (const char* problem : {"D=64", "D=64,CAUSAL=1"}) {
       const auto configs = valid(space, problem);
       const auto before = only(configs, two_stages_row_strategies);
@@ -81,6 +93,7 @@ TEST(AttentionBwdSpace, ValidCountsOnHopper) {
       EXPECT_EQ(configs.size(), 392u) << problem;
       EXPECT_EQ(count_if(configs, consumers_write_dq), 324u) << problem;
       EXPECT_EQ(count_if(configs, plain), 96u) << problem;
+      EXPECT_EQ(all_valid(space, problem).size(), 392u + 368u) << problem;
     }
     for (const char* problem : {"D=128", "D=128,CAUSAL=1"}) {
       const auto configs = valid(space, problem);
@@ -91,6 +104,7 @@ TEST(AttentionBwdSpace, ValidCountsOnHopper) {
       EXPECT_EQ(configs.size(), 201u) << problem;
       EXPECT_EQ(count_if(configs, consumers_write_dq), 171u) << problem;
       EXPECT_EQ(count_if(configs, plain), 72u) << problem;
+      EXPECT_EQ(all_valid(space, problem).size(), 201u + 195u) << problem;
     }
   }
 }
@@ -244,6 +258,69 @@ TEST(AttentionBwdSpace, DqWriterPrunesAsIntended) {
   }
 }
 
+// DS_STMATRIX changes only how each consumer thread writes its dS^T into the shared tile (4-byte stores or
+// stmatrix, which stores the 16-bit elements of fp16 and bf16 alike), not the tile or the launch: every
+// config with stmatrix has its twin with 4-byte stores, with the same grid, block and shared memory, and
+// every config with 4-byte stores has its twin with stmatrix except where stmatrix's few more registers spill
+// (ds_stmatrix_fits_registers): D = 64, 128-row tiles in the plain loop but with DQ_ATOMIC 3 without the
+// writer warp (3 stage counts x 2 loaders x DQ_ATOMIC 0 to 2, and DQ_ATOMIC 2 and 3 with the writer warp: 24
+// of 30); D = 128, one consumer warpgroup with the TMA producer and vector atomics (3 stage counts x 2
+// bufferings: 6).
+TEST(AttentionBwdSpace, DsStmatrixPrunesAsIntended) {
+  const DeviceInfo hopper = offline_device("sm_90");
+  for (const char* file : {kBwd, kBwdBf16}) {
+    const SearchSpace space = SearchSpace::load(file);
+    for (const auto& [problem, without_twin] : {std::pair{"D=64", 24u}, std::pair{"D=64,CAUSAL=1", 24u},
+                                                std::pair{"D=128", 6u}, std::pair{"D=128,CAUSAL=1", 6u}}) {
+      const auto configs = all_valid(space, problem);
+      const auto stores = only(configs, [](const Config& c) { return c.at("DS_STMATRIX") == 0; });
+      const auto matrices = only(configs, [](const Config& c) { return c.at("DS_STMATRIX") == 1; });
+      EXPECT_EQ(stores.size() + matrices.size(), configs.size()) << problem;
+      EXPECT_EQ(stores.size(), matrices.size() + without_twin) << problem;
+      for (Config twin : matrices) {
+        twin["DS_STMATRIX"] = 0;
+        EXPECT_NE(std::find(stores.begin(), stores.end(), twin), stores.end()) << problem;
+      }
+      size_t pruned = 0;
+      for (Config twin : stores) {
+        twin["DS_STMATRIX"] = 1;
+        if (std::find(matrices.begin(), matrices.end(), twin) != matrices.end()) continue;
+        ++pruned;
+        const bool plain_loop_128_rows = twin.at("BLOCK_M") == 128 && !twin.at("NEXT_TILE_OVERLAP") &&
+                                         (twin.at("DQ_ATOMIC") != 3 || twin.at("DQ_WRITER"));
+        const bool one_warpgroup_tma_atomics =
+            twin.at("BLOCK_N") == 64 && twin.at("TMA_LOADS") && twin.at("DQ_ATOMIC") == 1;
+        EXPECT_TRUE(std::string(problem).rfind("D=64", 0) == 0 ? plain_loop_128_rows
+                                                               : one_warpgroup_tma_atomics)
+            << problem;
+      }
+      EXPECT_EQ(pruned, without_twin) << problem;
+    }
+    const Sizes sizes = space.resolve_problem("B=2,H=8,HKV=2,S=300,SKV=513,D=128,CAUSAL=1");
+    for (const Config& c :
+         {config(64, 128, 2, 1, 1, 3), config(64, 64, 1, 0, 0, 1), config(64, 128, 3, 1, 0, 2, 1)}) {
+      Config with_stmatrix = c;
+      with_stmatrix["DS_STMATRIX"] = 1;
+      const auto stores = launch_steps(space.variant_launch(c, sizes, hopper));
+      const auto matrices = launch_steps(space.variant_launch(with_stmatrix, sizes, hopper));
+      ASSERT_EQ(matrices.size(), 3u);
+      EXPECT_EQ(matrices[1]->grid, stores[1]->grid);
+      EXPECT_EQ(matrices[1]->block, stores[1]->block);
+      EXPECT_EQ(matrices[1]->dynamic_smem_bytes, stores[1]->dynamic_smem_bytes);
+    }
+  }
+  // FlashAttention-3's tiles take stmatrix with the tiled accumulator, 2 or 3 stages (D = 128: one or two
+  // dS^T tiles).
+  for (const int stages : {2, 3}) {
+    const SearchSpace space = SearchSpace::load(kBwd);
+    const auto d64 = all_valid(space, "D=64,CAUSAL=1");
+    const auto d128 = all_valid(space, "D=128,CAUSAL=1");
+    EXPECT_NE(std::find(d64.begin(), d64.end(), config(128, 128, stages, 1, 1, 3, 0, 0, 0, 1)), d64.end());
+    EXPECT_NE(std::find(d128.begin(), d128.end(), config(64, 128, stages, 1, 1, 3, 0, 0, 0, 1)), d128.end());
+    EXPECT_NE(std::find(d128.begin(), d128.end(), config(64, 128, stages, 1, 1, 3, 1, 0, 0, 1)), d128.end());
+  }
+}
+
 TEST(AttentionBwdSpace, ConditionsPruneAsIntended) {
   const SearchSpace space = SearchSpace::load(kBwd);
   for (const char* problem : {"D=64", "D=128"}) {
@@ -300,6 +377,14 @@ TEST(AttentionBwdSpace, FlashAttention3TilesAreValid) {
   EXPECT_EQ(seeds[1], config(64, 128, 2, 1, 1, 3));
   EXPECT_EQ(seeds[2], config(128, 128, 2, 1, 1, 3));
   EXPECT_EQ(seeds[3], config(64, 128, 3, 1, 1, 3));
+  // Their twins with the dS^T tile written by stmatrix, right after them.
+  ASSERT_GE(seeds.size(), 8u);
+  for (size_t i = 0; i < 4; ++i) {
+    Config twin = seeds[i];
+    twin["DS_STMATRIX"] = 1;
+    EXPECT_EQ(seeds[4 + i], twin) << i;
+  }
+  EXPECT_EQ(count_if(seeds, [](const Config& c) { return c.at("DS_STMATRIX"); }), 4u);
   EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(64, 128, 2, 1, 1, 1)), seeds.end());
   EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(128, 128, 2, 1, 1, 1)), seeds.end());
   EXPECT_NE(std::find(seeds.begin(), seeds.end(), config(64, 128, 2, 1, 1, 2)), seeds.end());
@@ -324,9 +409,11 @@ TEST(AttentionBwdSpace, FlashAttention3TilesAreValid) {
               seeds.end());
   }
   // Every seed is valid for one of the head dimensions.
+  const auto all_d128 = all_valid(space, "D=128,CAUSAL=1");
+  const auto all_d64 = all_valid(space, "D=64,CAUSAL=1");
   for (const Config& seed : seeds)
-    EXPECT_TRUE(std::find(d128.begin(), d128.end(), seed) != d128.end() ||
-                std::find(d64.begin(), d64.end(), seed) != d64.end());
+    EXPECT_TRUE(std::find(all_d128.begin(), all_d128.end(), seed) != all_d128.end() ||
+                std::find(all_d64.begin(), all_d64.end(), seed) != all_d64.end());
 }
 
 // Preprocess, main kernel, conversion; the main kernel's grid is a block per BLOCK_N keys of each K/V head of

@@ -1,0 +1,55 @@
+// The shared-memory tiles of the wgmma attention backward (flash_attn_bwd_wgmma.cu) and where a consumer
+// thread's dS^T fragment goes in its tile: the 128-byte swizzle, the 4-byte store of each fragment register,
+// and the stmatrix that stores a k-step's four registers at once (DS_STMATRIX). Parameter-free and
+// __host__ __device__, so that tests/kernels/attention_bwd_tile_layout_test.cpp emulates the stores with the
+// functions the kernel calls.
+#pragma once
+
+#if !defined(__CUDACC__)
+#include <cuda_runtime_api.h>  // __host__, __device__ and __forceinline__ for a host compiler
+#endif
+
+namespace attn_bwd {
+
+// Byte offset of 16-byte chunk `chunk` (elements 8 chunk .. 8 chunk + 7) of row `row` in a swizzled tile of
+// ROWS rows: columns / 64 slabs of [ROWS][64] 16-bit elements, chunk c of a row at c ^ (row % 8).
+template <int ROWS>
+__host__ __device__ __forceinline__ constexpr int swizzled_offset(int row, int chunk) {
+  return (chunk >> 3) * (ROWS * 128) + row * 128 + (((chunk & 7) ^ (row & 7)) << 4);
+}
+
+// The packed dS^T fragment of a consumer thread (warp `warp` of warpgroup `wg`, lane = 4 group + quad), the
+// S^T / dP^T accumulator's packed pairwise: register i of k-step kt holds key 64 wg + 16 warp + group + 8 (i
+// % 2) of the block (a row of dS^T) and query rows (columns) 16 kt + 8 (i / 2) + 2 quad and the one after it,
+// low half first.
+// DS_STMATRIX 0: byte offset, in a dS^T tile of ROWS keys, of the 16-byte chunk that register i of k-step kt
+// goes to, for the thread whose register 0 holds key `key`; the register's two elements, query rows 2 quad
+// and 2 quad + 1 of the chunk's 8, are the 4 bytes at 4 quad in it (one 4-byte store).
+template <int ROWS>
+__host__ __device__ __forceinline__ constexpr int ds_pair_chunk_offset(int key, int kt, int i) {
+  return swizzled_offset<ROWS>(key + 8 * (i & 1), 2 * kt + (i >> 1));
+}
+
+// DS_STMATRIX 1: one stmatrix.x4 (not transposed) per k-step kt. For each i, the warp's registers i are an
+// 8 x 8 matrix of keys key0 + 8 (i % 2) + 0..7 (rows: lane group g holds row g) by query rows 16 kt + 8 (i /
+// 2) + 0..7 (columns: quad q holds 2 q, + 1), in the layout stmatrix takes: matrix i is register i of every
+// lane. Row r of matrix i, a key's 8 query rows, is one 16-byte chunk of the swizzled tile, whose address
+// lane 8 i + r gives: chunk 2 kt + i / 2 of key key0 + 8 (i % 2) + r. The 8 rows of a matrix lie at 8
+// different chunk positions (key0 % 8 == 0): no bank conflict.
+// The byte offset of that chunk for `lane` at k-step 0, in the warp whose first key is key0 (64 warpgroup +
+// 16 warp):
+template <int ROWS>
+__host__ __device__ __forceinline__ constexpr int ds_matrix_row_offset(int key0, int lane) {
+  return swizzled_offset<ROWS>(key0 + 8 * ((lane >> 3) & 1) + (lane & 7), lane >> 4);
+}
+// and the address of k-step kt's from k-step 0's, `row0`, in a tile that starts on a 128-byte boundary: the
+// chunk's position in its row, ((2 kt + lane / 16) % 8) ^ (key % 8), is k-step 0's, (lane / 16) ^ (key % 8),
+// XOR kt % 4 in its bits 1 and 2, address bits 5 and 6, which the tile's start and the row's (key x 128)
+// leave zero, so one XOR of the address moves there; kt / 4 is a whole slab, ROWS x 128 bytes further. One
+// XOR and one add a k-step, from a single address register.
+template <int ROWS>
+__host__ __device__ __forceinline__ constexpr unsigned ds_matrix_row_address(unsigned row0, int kt) {
+  return (row0 ^ (32u * (kt & 3))) + (kt >> 2) * (ROWS * 128u);
+}
+
+}  // namespace attn_bwd
