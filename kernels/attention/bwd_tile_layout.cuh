@@ -9,7 +9,7 @@
 #include <cuda_runtime_api.h>  // __host__, __device__ and __forceinline__ for a host compiler
 #endif
 
-namespace attn_bwd {
+namespace attn_bwd_layout {
 
 // Byte offset of 16-byte chunk `chunk` (elements 8 chunk .. 8 chunk + 7) of row `row` in a swizzled tile of
 // ROWS rows: columns / 64 slabs of [ROWS][64] 16-bit elements, chunk c of a row at c ^ (row % 8).
@@ -52,4 +52,4 @@ __host__ __device__ __forceinline__ constexpr unsigned ds_matrix_row_address(uns
   return (row0 ^ (32u * (kt & 3))) + (kt >> 2) * (ROWS * 128u);
 }
 
-}  // namespace attn_bwd
+}  // namespace attn_bwd_layout

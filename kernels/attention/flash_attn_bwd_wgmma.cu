@@ -84,6 +84,10 @@ static_assert(false, "DQ_ATOMIC (0, 1, 2 or 3) must be #defined");
 
 namespace attn_bwd {
 
+// The tiles' byte layout (bwd_tile_layout.cuh, outside this namespace: an exported dispatcher inlines that
+// header once, ahead of every variant's copy of this one).
+using namespace attn_bwd_layout;
+
 #if defined(BF16) && BF16
 typedef __nv_bfloat16 elem;  // the element type of Q, K, V, O, dO and the gradients
 typedef sm90::Bf16 mma_type;

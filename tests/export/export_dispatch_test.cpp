@@ -163,6 +163,39 @@ TEST(ExportDispatch, DecodeCountersAreClearedBeforeTheLaunchThatCombinesInTheKer
   EXPECT_EQ(std::system(build.c_str()), 0) << build;
 }
 
+// The attention backward: its template includes a header of its own folder (bwd_tile_layout.cuh, the tiles'
+// layout) whose namespace the template's own namespace uses. The exported file inlines that header once,
+// ahead of the variants, and two variants in their own namespaces (one storing dS^T with stmatrix) still
+// compile.
+TEST(ExportDispatch, TheBackwardsTwoVariantsCompileWithTheirLayoutHeaderInlinedOnce) {
+  const auto space = SearchSpace::load("search_spaces/flash_attn_bwd_wgmma.json");
+  const auto bwd = [](ParamValue block_m, ParamValue stages, ParamValue stmatrix) {
+    return Config{{"BLOCK_M", block_m},     {"BLOCK_N", 128},         {"STAGES", stages},
+                  {"WARP_SPECIALIZE", 1},   {"TMA_LOADS", 1},         {"DQ_ATOMIC", 3},
+                  {"DS_DOUBLE_BUFFER", 0},  {"NEXT_TILE_OVERLAP", 0}, {"DQ_WRITER", 0},
+                  {"DS_STMATRIX", stmatrix}};
+  };
+  const auto problem = [&](const char* text) { return space.resolve_problem(text); };
+  const DispatchTable table({"D", "CAUSAL"},
+                            {{problem("B=4,H=16,S=4096,D=128,CAUSAL=0"), {{bwd(64, 2, 0), 2900.0}}},
+                             {problem("B=8,H=16,S=4096,D=64,CAUSAL=0"), {{bwd(128, 3, 1), 3100.0}}}});
+  const std::string text = render_dispatch_export(space, table, kDevice, "// t\n");
+  const auto once = [&](const std::string& part) {
+    const auto first = text.find(part);
+    return first != std::string::npos && text.find(part, first + 1) == std::string::npos;
+  };
+  EXPECT_TRUE(once("namespace attn_bwd_layout {")) << "bwd_tile_layout.cuh, once";
+  EXPECT_NE(text.find("#define DS_STMATRIX 1"), std::string::npos) << "the stmatrix variant";
+  if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
+  const testing::TempSpaces folder;
+  const auto file = folder.write_text("bwd_dispatch.cu", text);
+  const auto log = folder.dir() / "nvcc.log";
+  const std::string build = nvcc() + " -gencode=arch=compute_90a,code=sm_90a -std=c++17 -c -o " +
+                            (folder.dir() / "bwd_dispatch.o").string() + " " + file.string() + " > " +
+                            log.string() + " 2>&1";
+  EXPECT_EQ(std::system(build.c_str()), 0) << build << "\n" << read(log).substr(0, 4000);
+}
+
 TEST(ExportDispatch, NothingTunedIsAnError) {
   const auto space = SearchSpace::load(kSpaces / "saxpy.json");
   EXPECT_THROW(render_dispatch_export(space, DispatchTable({"ALIGN"}, {}), kDevice, ""), Error);

@@ -72,7 +72,7 @@ Tile four_byte_stores() {
         for (int i = 0; i < 4; ++i) {
           const Element pair[2] = {packed_element(warpgroup, t, kt, i, 0),
                                    packed_element(warpgroup, t, kt, i, 1)};
-          tile.store_word(attn_bwd::ds_pair_chunk_offset<KEYS>(key, kt, i) + 4 * (t % 4), pair);
+          tile.store_word(attn_bwd_layout::ds_pair_chunk_offset<KEYS>(key, kt, i) + 4 * (t % 4), pair);
         }
     }
   return tile;
@@ -91,8 +91,8 @@ Tile stmatrix_stores(unsigned base) {
       for (int kt = 0; kt < ROWS / 16; ++kt) {
         int row_address[32];
         for (int lane = 0; lane < 32; ++lane) {
-          const unsigned row0 = base + attn_bwd::ds_matrix_row_offset<KEYS>(key0, lane);
-          row_address[lane] = static_cast<int>(attn_bwd::ds_matrix_row_address<KEYS>(row0, kt) - base);
+          const unsigned row0 = base + attn_bwd_layout::ds_matrix_row_offset<KEYS>(key0, lane);
+          row_address[lane] = static_cast<int>(attn_bwd_layout::ds_matrix_row_address<KEYS>(row0, kt) - base);
           EXPECT_EQ(row_address[lane] % 16, 0) << "stmatrix rows are 16-byte aligned";
         }
         for (int m = 0; m < 4; ++m) {
@@ -116,7 +116,7 @@ Tile stmatrix_stores(unsigned base) {
 TEST(AttentionBwdTileLayout, SwizzleMatchesTheLayout) {
   for (int row = 0; row < 128; ++row)
     for (int chunk = 0; chunk < 16; ++chunk)
-      EXPECT_EQ(attn_bwd::swizzled_offset<128>(row, chunk), layout_offset(128, row, 8 * chunk));
+      EXPECT_EQ(attn_bwd_layout::swizzled_offset<128>(row, chunk), layout_offset(128, row, 8 * chunk));
 }
 
 TEST(AttentionBwdTileLayout, FourByteStoresWriteTheSwizzledTile) {
@@ -142,16 +142,18 @@ TEST(AttentionBwdTileLayout, StmatrixPutsEachRegisterWhereItsStoreDid) {
     for (int t = 0; t < 128; ++t) {
       const int warp = t / 32, lane = t % 32;
       const int key = warpgroup * 64 + warp * 16 + lane / 4;
-      const unsigned row0 = attn_bwd::ds_matrix_row_offset<KEYS>(warpgroup * 64 + warp * 16, lane);
+      const unsigned row0 = attn_bwd_layout::ds_matrix_row_offset<KEYS>(warpgroup * 64 + warp * 16, lane);
       for (int kt = 0; kt < ROWS / 16; ++kt) {
         const int key_of_row = warpgroup * 64 + warp * 16 + 8 * ((lane / 8) % 2) + lane % 8;
-        EXPECT_EQ(attn_bwd::ds_matrix_row_address<KEYS>(row0, kt),
-                  static_cast<unsigned>(attn_bwd::swizzled_offset<KEYS>(key_of_row, 2 * kt + lane / 16)));
+        EXPECT_EQ(
+            attn_bwd_layout::ds_matrix_row_address<KEYS>(row0, kt),
+            static_cast<unsigned>(attn_bwd_layout::swizzled_offset<KEYS>(key_of_row, 2 * kt + lane / 16)));
         for (int m = 0; m < 4; ++m) {
-          const unsigned row_of_register = attn_bwd::ds_matrix_row_address<KEYS>(
-              attn_bwd::ds_matrix_row_offset<KEYS>(warpgroup * 64 + warp * 16, 8 * m + lane / 4), kt);
+          const unsigned row_of_register = attn_bwd_layout::ds_matrix_row_address<KEYS>(
+              attn_bwd_layout::ds_matrix_row_offset<KEYS>(warpgroup * 64 + warp * 16, 8 * m + lane / 4), kt);
           EXPECT_EQ(row_of_register + 4 * (lane % 4),
-                    static_cast<unsigned>(attn_bwd::ds_pair_chunk_offset<KEYS>(key, kt, m) + 4 * (lane % 4)));
+                    static_cast<unsigned>(attn_bwd_layout::ds_pair_chunk_offset<KEYS>(key, kt, m) +
+                                          4 * (lane % 4)));
         }
       }
     }
