@@ -81,6 +81,10 @@ static_assert(false, "DQ_ATOMIC (0, 1, 2 or 3) must be #defined");
 #ifndef DS_STMATRIX
 #define DS_STMATRIX 0
 #endif
+#ifndef HEAD_INTERLEAVE
+#define HEAD_INTERLEAVE 1
+#endif
+static_assert(HEAD_INTERLEAVE >= 1, "HEAD_INTERLEAVE: (batch, K/V head) pairs whose key blocks interleave");
 
 namespace attn_bwd {
 
@@ -334,6 +338,34 @@ struct QueryTile {
   long long rows_head;  // offset of the head's padded LSE and Dsum rows
 };
 
+// Which key block, K/V head and batch this block computes. HEAD_INTERLEAVE 1: the grid's own (x, y, z), so
+// that blocks launched one after another walk a head's key blocks from the first (under a causal mask, the
+// one most query tiles see) to the last, head after head. HEAD_INTERLEAVE h > 1: in launch order (x fastest,
+// then y, z), groups of h (batch, K/V head) pairs take turns: key block 0 of each pair of the group, then key
+// block 1 of each, and so on (the last group may hold fewer pairs), so that the causal blocks with the most
+// tiles start before lighter ones of other heads and the grid's last wave holds light blocks only, while the
+// blocks running at once still read the Q and dO rows of a few heads.
+struct BlockPlace {
+  int key_block;
+  int kv_head;
+  int batch;
+
+  static __device__ __forceinline__ BlockPlace of_block() {
+    if constexpr (HEAD_INTERLEAVE == 1) {
+      return {static_cast<int>(blockIdx.x), static_cast<int>(blockIdx.y), static_cast<int>(blockIdx.z)};
+    } else {
+      const int key_blocks = static_cast<int>(gridDim.x);
+      const int pairs = static_cast<int>(gridDim.y * gridDim.z);
+      const int linear = static_cast<int>(blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z));
+      const int group = linear / (key_blocks * HEAD_INTERLEAVE);
+      const int within = linear - group * key_blocks * HEAD_INTERLEAVE;
+      const int group_pairs = min(HEAD_INTERLEAVE, pairs - group * HEAD_INTERLEAVE);
+      const int pair = group * HEAD_INTERLEAVE + within % group_pairs;
+      return {within / group_pairs, pair % static_cast<int>(gridDim.y), pair / static_cast<int>(gridDim.y)};
+    }
+  }
+};
+
 struct Schedule {
   int n0;          // first key of the block
   int kv_bh;       // batch * HKV + K/V head
@@ -350,11 +382,12 @@ struct Schedule {
     schedule.SKV = SKV;
     schedule.H = H;
     schedule.HKV = HKV;
-    schedule.n0 = static_cast<int>(blockIdx.x) * BLOCK_N;
-    schedule.batch = static_cast<int>(blockIdx.z);
-    schedule.kv_bh = schedule.batch * HKV + static_cast<int>(blockIdx.y);
+    const BlockPlace place = BlockPlace::of_block();
+    schedule.n0 = place.key_block * BLOCK_N;
+    schedule.batch = place.batch;
+    schedule.kv_bh = schedule.batch * HKV + place.kv_head;
     const int group = H / HKV;  // the space's condition: H % HKV == 0
-    schedule.h0 = static_cast<int>(blockIdx.y) * group;
+    schedule.h0 = place.kv_head * group;
     const int m_blocks = (S + BLOCK_M - 1) / BLOCK_M;
     // Query i sees key n0 (the block's first) iff i >= n0 - (SKV - S); later rows see more keys.
     const int first_row = CAUSAL ? max(0, schedule.n0 - schedule.causal_offset()) : 0;
@@ -1230,7 +1263,9 @@ __device__ __forceinline__ void run_block(const Inputs& inputs, float* dQ_accum,
   const Lane me = Lane::of_thread();
   const Schedule schedule = Schedule::of_block(S, SKV, H, HKV);
   // This key block's partial (DQ_ATOMIC 0) or the shared accumulator.
-  const long long partial = DQ_ATOMIC ? 0 : static_cast<long long>(blockIdx.x) * B * H * S * D;
+  const long long key_block =
+      HEAD_INTERLEAVE == 1 ? static_cast<long long>(blockIdx.x) : schedule.n0 / BLOCK_N;
+  const long long partial = DQ_ATOMIC ? 0 : key_block * B * H * S * D;
   const unsigned dq_stage = smem.dq_stage(me.warpgroup);
   const DqWriter dq_writer{dQ_accum + partial, S, dq_stage, smem.at<float>(dq_stage)};
   if constexpr (WARP_SPECIALIZE) {

@@ -6,9 +6,10 @@
 // warpgroups writes), one and two stages, both head dimensions, causal, grouped heads (g = 1, 4, 8) with key
 // lengths shorter and longer than the queries' (rows that see no key), ragged and tiny lengths, both dtypes;
 // each with the space's special inputs (scores far from 0, K = 0) and the S + 1 / SKV + 1 and SKV + 67
-// problems besides the random rounds, and (DQ_ATOMIC 0) the determinism check. Skips where the GPU is not
-// compute capability 9.0, which has no wgmma. A synchronisation bug shows as a wrong result, or as a deadlock
-// that `evotune eval` reports as a timeout; long S makes every stage's mbarrier go through many phases.
+// problems besides the random rounds, and (DQ_ATOMIC 0) the determinism check; the grid's block order with
+// heads interleaved (HEAD_INTERLEAVE). Skips where the GPU is not compute capability 9.0, which has no wgmma.
+// A synchronisation bug shows as a wrong result, or as a deadlock that `evotune eval` reports as a timeout;
+// long S makes every stage's mbarrier go through many phases.
 #include <gtest/gtest.h>
 
 #include "support/eval_variant.hpp"
@@ -363,6 +364,28 @@ INSTANTIATE_TEST_SUITE_P(
              kBf16},
         Case{"B=1,H=8,HKV=2,S=513,SKV=200,D=128,CAUSAL=0",
              "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DS_STMATRIX=1",
+             kBf16}),
+    case_name);
+
+// HEAD_INTERLEAVE: the grid's blocks take their (key block, K/V head, batch) in groups of 4 or 8 heads,
+// under a causal mask only: a last group with fewer pairs (6 = 4 + 2, 5 < 8), grouped heads, keys longer and
+// shorter than the queries, each dQ strategy (DQ_ATOMIC 0's per-key-block partials follow the block's key
+// block, not blockIdx.x, and keep the determinism check), the self-loading consumers and both dtypes.
+INSTANTIATE_TEST_SUITE_P(
+    HeadInterleave, AttentionBwdWgmma,
+    ::testing::Values(
+        Case{"B=2,H=3,S=300,D=64,CAUSAL=1",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,HEAD_INTERLEAVE=4"},
+        Case{"B=1,H=5,S=1000,D=128,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,HEAD_INTERLEAVE=8"},
+        Case{"B=2,H=8,HKV=2,S=513,SKV=200,D=128,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=0,HEAD_INTERLEAVE=4"},
+        Case{"B=3,H=2,S=1000,D=64,CAUSAL=1", "BLOCK_M=64,BLOCK_N=64,STAGES=2,DQ_ATOMIC=1,HEAD_INTERLEAVE=4"},
+        Case{"B=1,H=4,S=200,SKV=777,D=128,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,HEAD_INTERLEAVE=8"},
+        Case{"B=2,H=4,S=1000,D=128,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DS_STMATRIX=1,"
+             "HEAD_INTERLEAVE=4",
              kBf16}),
     case_name);
 

@@ -3,7 +3,8 @@
 // each condition prunes, FlashAttention-3's tiles among the valid configs, the three launches with their
 // grids, arguments and scratch, and the problem's defaults, buffers, work and extra problems; where the
 // overlaps, the dQ writer warp, the tiled dQ accumulator (DQ_ATOMIC 3) and the third stage are allowed; that
-// DS_STMATRIX (how dS^T is written) doubles every config.
+// DS_STMATRIX (how dS^T is written) doubles every config, and HEAD_INTERLEAVE (the grid's block order)
+// triples the causal ones.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,8 +19,17 @@ namespace {
 const char* const kBwd = "search_spaces/flash_attn_bwd_wgmma.json";
 const char* const kBwdBf16 = "search_spaces/flash_attn_bwd_wgmma_bf16.json";
 
-std::vector<Config> all_valid(const SearchSpace& space, const char* problem) {
+std::vector<Config> every_valid(const SearchSpace& space, const char* problem) {
   return space.enumerate(space.resolve_problem(problem), offline_device("sm_90"));
+}
+// The valid configs in the grid's own block order (HEAD_INTERLEAVE 1), as every config was before the
+// interleave (HeadInterleaveOnlyUnderAMask counts the others, each the twin of one of these).
+std::vector<Config> all_valid(const SearchSpace& space, const char* problem) {
+  std::vector<Config> configs = every_valid(space, problem);
+  configs.erase(std::remove_if(configs.begin(), configs.end(),
+                               [](const Config& c) { return c.at("HEAD_INTERLEAVE") != 1; }),
+                configs.end());
+  return configs;
 }
 // The valid configs that write dS^T with 4-byte stores (DS_STMATRIX 0), as every config did before stmatrix
 // (DsStmatrixPrunesAsIntended counts the configs with stmatrix, each the twin of one of these).
@@ -47,7 +57,8 @@ Config config(int block_m, int block_n, int stages, int specialize, int tma, int
           {"DS_DOUBLE_BUFFER", ds_double},
           {"NEXT_TILE_OVERLAP", next_overlap},
           {"DQ_WRITER", dq_writer},
-          {"DS_STMATRIX", ds_stmatrix}};
+          {"DS_STMATRIX", ds_stmatrix},
+          {"HEAD_INTERLEAVE", 1}};
 }
 
 // Neither overlap nor the dQ writer warp: the configs the space had before DS_DOUBLE_BUFFER,
@@ -83,7 +94,7 @@ TEST(AttentionBwdSpace, ValidCountsOnHopper) {
   for (const char* file : {kBwd, kBwdBf16}) {
     const SearchSpace space = SearchSpace::load(file);
     EXPECT_EQ(space.arch_suffix(), "a");
-    EXPECT_EQ(space.total_configs(), 2u * 2 * 3 * 2 * 2 * 4 * 2 * 3 * 2 * 2);
+    EXPECT_EQ(space.total_configs(), 2u * 2 * 3 * 2 * 2 * 4 * 2 * 3 * 2 * 2 * 3);
     for (const char* problem : {"D=64", "D=64,CAUSAL=1"}) {
       const auto configs = valid(space, problem);
       const auto before = only(configs, two_stages_row_strategies);
@@ -258,6 +269,31 @@ TEST(AttentionBwdSpace, DqWriterPrunesAsIntended) {
   }
 }
 
+// HEAD_INTERLEAVE (the order of the grid's blocks) changes nothing without a causal mask, where every key
+// block does the same work: those problems keep only the grid's own order. Under a mask every config also
+// comes with 4 and 8 (batch, K/V head) pairs interleaved, each the twin of a valid config in the grid's
+// order.
+TEST(AttentionBwdSpace, HeadInterleaveOnlyUnderAMask) {
+  for (const char* file : {kBwd, kBwdBf16}) {
+    const SearchSpace space = SearchSpace::load(file);
+    for (const char* problem : {"D=64", "D=128"})
+      EXPECT_EQ(every_valid(space, problem).size(), all_valid(space, problem).size()) << problem;
+    for (const char* problem :
+         {"D=64,CAUSAL=1", "D=128,CAUSAL=1", "B=2,H=8,HKV=2,S=513,SKV=200,D=128,CAUSAL=1"}) {
+      const auto every = every_valid(space, problem);
+      const auto own_order = all_valid(space, problem);
+      EXPECT_EQ(every.size(), 3 * own_order.size()) << problem;
+      const auto bound = space.resolve_problem(problem);
+      for (const Config& c : every) {
+        if (c.at("HEAD_INTERLEAVE") == 1) continue;
+        Config twin = c;
+        twin["HEAD_INTERLEAVE"] = 1;
+        EXPECT_TRUE(std::find(own_order.begin(), own_order.end(), twin) != own_order.end()) << problem;
+      }
+    }
+  }
+}
+
 // DS_STMATRIX changes only how each consumer thread writes its dS^T into the shared tile (4-byte stores or
 // stmatrix, which stores the 16-bit elements of fp16 and bf16 alike), not the tile or the launch: every
 // config with stmatrix has its twin with 4-byte stores, with the same grid, block and shared memory, and
@@ -371,7 +407,18 @@ TEST(AttentionBwdSpace, FlashAttention3TilesAreValid) {
       EXPECT_NE(std::find(d64.begin(), d64.end(), config(128, 128, stages, 1, 1, atomic)), d64.end())
           << atomic;
     }
-  const auto& seeds = space.seeds();
+  // Under a causal mask the first Seeds interleave heads (HEAD_INTERLEAVE, which problems without a mask do
+  // not allow: there the Seeds below open); each is the twin of a Seed in the grid's own order.
+  const auto& every_seed = space.seeds();
+  ASSERT_GE(every_seed.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_NE(every_seed[i].at("HEAD_INTERLEAVE"), 1) << i;
+    Config twin = every_seed[i];
+    twin["HEAD_INTERLEAVE"] = 1;
+    EXPECT_NE(std::find(every_seed.begin(), every_seed.end(), twin), every_seed.end()) << i;
+  }
+  EXPECT_EQ(count_if(every_seed, [](const Config& c) { return c.at("HEAD_INTERLEAVE") != 1; }), 3u);
+  const std::vector<Config> seeds(every_seed.begin() + 3, every_seed.end());
   ASSERT_GE(seeds.size(), 4u);
   EXPECT_EQ(seeds[0], config(128, 128, 3, 1, 1, 3));
   EXPECT_EQ(seeds[1], config(64, 128, 2, 1, 1, 3));
@@ -409,9 +456,9 @@ TEST(AttentionBwdSpace, FlashAttention3TilesAreValid) {
               seeds.end());
   }
   // Every seed is valid for one of the head dimensions.
-  const auto all_d128 = all_valid(space, "D=128,CAUSAL=1");
-  const auto all_d64 = all_valid(space, "D=64,CAUSAL=1");
-  for (const Config& seed : seeds)
+  const auto all_d128 = every_valid(space, "D=128,CAUSAL=1");
+  const auto all_d64 = every_valid(space, "D=64,CAUSAL=1");
+  for (const Config& seed : every_seed)
     EXPECT_TRUE(std::find(all_d128.begin(), all_d128.end(), seed) != all_d128.end() ||
                 std::find(all_d64.begin(), all_d64.end(), seed) != all_d64.end());
 }
