@@ -18,6 +18,10 @@ device-to-device copy's timed the same way (bytes read plus written; caches that
 `backward`: attention's shapes, the backward alone (dQ, dK, dV from Q, K, V, O, dO and the row log-sum-exps,
 computed in fp32 as the forward saves them) against each SDPA backend's backward (torch.autograd.grad of its
 forward's output, the forward kept), checked against SDPA's math backend in fp32; 2.5x the forward's flops.
+`training`: the same shapes, the forward then the backward as an autograd step runs them (each backend's forward
+and torch.autograd.grad of its output in one captured call, against our forward winner then our backward winner,
+of the backward space's dtype among --forward-space), checked (O, dQ, dK, dV) against the math backend; 3.5x the
+forward's flops.
 
 Examples: scripts/compare_torch.py attention --space search_spaces/flash_attn_fwd_mma.json --json out.json
           scripts/compare_torch.py gemm --shape 8192,8192,8192 --shape 16,4096,4096,nt
@@ -138,6 +142,39 @@ def attention_forward_fp32(torch, q, k, v, shape):
     return o, lse
 
 
+def gradient_errors(torch, tensors, shape, sdpa_options):
+    """Largest |error| of tensors' dq, dk, dv against SDPA's math backend in fp32 over the first batch entry's
+    first heads (and the K/V heads they read: with grouped heads dK and dV sum over the whole group, so the
+    group is taken whole), from tensors' q, k, v and do."""
+    import torch.nn.functional as functional
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    h, hkv = shape["H"], shape["HKV"]
+    group = h // hkv
+    kv_heads = max(1, min(h, 4) // group)
+    heads = kv_heads * group
+    q, k, v = (tensors[x][:1, :n].float().requires_grad_() for x, n in (("q", heads), ("k", kv_heads),
+                                                                      ("v", kv_heads)))
+    options = dict(sdpa_options, enable_gqa=group > 1)
+    with sdpa_kernel([SDPBackend.MATH]):
+        out = functional.scaled_dot_product_attention(q, k, v, **options)
+    dq, dk, dv = torch.autograd.grad(out, (q, k, v), tensors["do"][:1, :heads].float())
+    errors = {f"{name}_max_abs_error": (tensors[name][:1, :n].float() - expected).abs().max().item()
+              for name, n, expected in (("dq", heads, dq), ("dk", kv_heads, dk), ("dv", kv_heads, dv))}
+    return dict(errors, max_abs_error=max(errors.values()))
+
+
+def sdpa_attention_options(shape):
+    """SDPA's keyword arguments for the shape: grouped heads, and causal aligned to the bottom right (SDPA's
+    is_causal aligns to the top left: with S != SKV the mask is explicit)."""
+    bottom_right = shape["causal"] and shape["S"] != shape["SKV"]
+    mask = None
+    if bottom_right:
+        from torch.nn.attention.bias import causal_lower_right
+        mask = causal_lower_right(shape["S"], shape["SKV"])
+    return dict(enable_gqa=shape["HKV"] != shape["H"], is_causal=shape["causal"] and not bottom_right,
+                attn_mask=mask)
+
+
 def compare_backward(torch, shape, args, work):
     import torch.nn.functional as functional
     from torch.nn.attention import SDPBackend, sdpa_kernel
@@ -151,11 +188,7 @@ def compare_backward(torch, shape, args, work):
     tensors["o"], tensors["lse"] = attention_forward_fp32(torch, tensors["q"], tensors["k"], tensors["v"], shape)
     for name in ("q", "k", "v"):
         tensors["d" + name] = torch.empty_like(tensors[name])
-    bottom_right = shape["causal"] and s != skv
-    if bottom_right:
-        from torch.nn.attention.bias import causal_lower_right
-    sdpa_options = dict(enable_gqa=hkv != h, is_causal=shape["causal"] and not bottom_right,
-                        attn_mask=causal_lower_right(s, skv) if bottom_right else None)
+    sdpa_options = sdpa_attention_options(shape)
     leaves = [tensors[name].detach().clone().requires_grad_() for name in "qkv"]
     row = dict(shape)
     for name in SDPA_BACKENDS:
@@ -176,22 +209,114 @@ def compare_backward(torch, shape, args, work):
             row[name] = {"error": str(e).splitlines()[0]}
 
     def error_of():
-        # SDPA's math backend in fp32 over the first batch entry's first heads (and the K/V heads they read:
-        # with grouped heads dK and dV sum over the whole group, so the group is taken whole).
-        group = h // hkv
-        kv_heads = max(1, min(h, 4) // group)
-        heads = kv_heads * group
-        q, k, v = (tensors[x][:1, :n].float().requires_grad_() for x, n in (("q", heads), ("k", kv_heads),
-                                                                          ("v", kv_heads)))
-        options = dict(sdpa_options, enable_gqa=group > 1)
-        with sdpa_kernel([SDPBackend.MATH]):
-            out = functional.scaled_dot_product_attention(q, k, v, **options)
-        dq, dk, dv = torch.autograd.grad(out, (q, k, v), tensors["do"][:1, :heads].float())
-        errors = {f"{name}_max_abs_error": (tensors[name][:1, :n].float() - expected).abs().max().item()
-                  for name, n, expected in (("dq", heads, dq), ("dk", kv_heads, dk), ("dv", kv_heads, dv))}
-        return dict(errors, max_abs_error=max(errors.values()))
+        return gradient_errors(torch, tensors, shape, sdpa_options)
     row.update(time_winners(torch, BACKWARD, shape, tensors, [tensors["dq"], tensors["dk"], tensors["dv"]],
                             error_of, args, work))
+    best_backend = min((row[n]["us"] for n in SDPA_BACKENDS if "us" in row[n]), default=None)
+    if row["ours"] and "us" in row["ours"] and best_backend:
+        row["ratio"] = best_backend / row["ours"]["us"]
+    return row
+
+
+# --- attention forward and backward (a training step's attention) --------------------------------------------
+TRAINING_FORWARD_SPACES = ["search_spaces/flash_attn_fwd_wgmma.json", "search_spaces/flash_attn_fwd_wgmma_bf16.json"]
+
+
+def training_flops(shape):
+    """The forward's two products and the backward's five: 3.5x the forward's flops."""
+    return 3.5 * attention_flops(shape)
+
+
+def compare_training(torch, shape, args, work):
+    """The forward (O and the row log-sum-exps) then the backward (dQ, dK, dV from dO), as an autograd step
+    runs them: each SDPA backend's forward and torch.autograd.grad of its output in one captured call, against
+    our forward space's winner then our backward space's winner (the forward of the same dtype among
+    --forward-space), checked against SDPA's math backend in fp32 (O and the gradients)."""
+    import torch.nn.functional as functional
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    backends = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION,
+                "efficient": SDPBackend.EFFICIENT_ATTENTION}
+    dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}[args.dtype]
+    b, h, hkv, s, skv, d = (shape[x] for x in ("B", "H", "HKV", "S", "SKV", "D"))
+    tensors = {name: torch.rand(*sizes, device="cuda", dtype=dtype) * 2 - 1
+               for name, sizes in (("q", (b, h, s, d)), ("k", (b, hkv, skv, d)), ("v", (b, hkv, skv, d)),
+                                   ("do", (b, h, s, d)))}
+    tensors["o"] = torch.empty_like(tensors["q"])
+    tensors["lse"] = torch.empty(b, h, s, device="cuda", dtype=torch.float32)
+    for name in ("q", "k", "v"):
+        tensors["d" + name] = torch.empty_like(tensors[name])
+    sdpa_options = sdpa_attention_options(shape)
+    leaves = [tensors[name].detach().clone().requires_grad_() for name in "qkv"]
+    row = dict(shape)
+    for name in SDPA_BACKENDS:
+        def step(backend=backends[name]):
+            with sdpa_kernel([backend]):
+                out = functional.scaled_dot_product_attention(*leaves, **sdpa_options)
+            torch.autograd.grad(out, leaves, tensors["do"])
+        try:
+            row[name] = timed(torch, step, args, training_flops(shape))
+        except RuntimeError as e:  # the backend does not take this shape (or its backward)
+            row[name] = {"error": str(e).splitlines()[0]}
+
+    def error_of():
+        errors = gradient_errors(torch, tensors, shape, sdpa_options)
+        heads = min(h, 4)
+        q = tensors["q"][:1, :heads].float()
+        k, v = (tensors[x][:1, :max(1, heads * hkv // h)].float() for x in "kv")
+        if k.shape[1] * (h // hkv) != heads:  # fewer query heads than a group: their one K/V head
+            k, v = k.repeat_interleave(heads, dim=1)[:, :heads], v.repeat_interleave(heads, dim=1)[:, :heads]
+        with sdpa_kernel([SDPBackend.MATH]):
+            expected = functional.scaled_dot_product_attention(q, k, v, **dict(sdpa_options,
+                                                                              enable_gqa=k.shape[1] != heads))
+        errors["o_max_abs_error"] = (tensors["o"][:1, :heads].float() - expected).abs().max().item()
+        errors["max_abs_error"] = max(errors["max_abs_error"], errors["o_max_abs_error"])
+        return errors
+
+    candidates = []
+    for space_file in args.spaces:
+        with open(space_file) as f:
+            dtype_of_space = space_dtype(json.load(f), BACKWARD["input"])
+        forward_file = next((f for f in args.forward_spaces if f["dtype"] == dtype_of_space), None)
+        if forward_file is None:
+            candidates.append({"space": space_file, "error": f"no {dtype_of_space} forward space"})
+            continue
+        # Each launcher keeps its own workspace in its own dict; the tensors themselves are shared.
+        forward_tensors, backward_tensors = dict(tensors), dict(tensors)
+        try:
+            forward, forward_best, _ = load_winner(torch, ATTENTION, shape, forward_file["file"], forward_tensors,
+                                                   args, work)
+            backward, backward_best, backward_space = load_winner(torch, BACKWARD, shape, space_file,
+                                                                  backward_tensors, args, work)
+        except RuntimeError as e:
+            candidates.append({"space": space_file, "error": str(e)})
+            continue
+
+        def ours(forward=forward, backward=backward, kept=(forward_tensors, backward_tensors)):
+            forward()
+            backward()
+        for name in ("o", "lse", "dq", "dk", "dv"):
+            tensors[name].fill_(float("nan"))
+        ours()
+        torch.cuda.synchronize()
+        error = error_of()
+        tolerance = backward_space.get("Validation", {}).get("AbsoluteTolerance", BACKWARD_MAX_ABS_ERROR)
+        config = (f"{backward_best['config_id']} after {os.path.basename(forward_file['file'])} "
+                  f"#{forward_best['config_id']}")
+        if not error["max_abs_error"] <= tolerance:  # NaN fails too
+            candidates.append({"space": space_file, "config_id": config,
+                               "error": f"max |error| {error['max_abs_error']:.3g}"})
+            continue
+        stored_forward, stored_backward = stored_time(forward_best), stored_time(backward_best)
+        stored = None
+        if stored_forward and stored_backward:
+            stored = {"us": stored_forward["us"] + stored_backward["us"],
+                      "mode": "sum of " + stored_backward["mode"]}
+        timing = timed(torch, ours, args, training_flops(shape))
+        candidates.append(dict(timing, space=space_file, config_id=config, **error, stored=stored,
+                               vs_stored=timing["us"] / stored["us"] if stored else None))
+    fastest = [c for c in candidates if "us" in c]
+    row["candidates"] = candidates
+    row["ours"] = min(fastest, key=lambda c: c["us"]) if fastest else (candidates[0] if candidates else None)
     best_backend = min((row[n]["us"] for n in SDPA_BACKENDS if "us" in row[n]), default=None)
     if row["ours"] and "us" in row["ours"] and best_backend:
         row["ratio"] = best_backend / row["ours"]["us"]
@@ -451,20 +576,28 @@ def timed(torch, call, args, work_flops, stream=None):
     return dict(timing, tflops=work_flops / timing["us"] / 1e6)
 
 
+def load_winner(torch, op, shape, space_file, tensors, args, work):
+    """(call, `best --json` entry, space) of a space's exported winner for `shape`, its arguments from `tensors`
+    (a dict of its own: a workspace, where the launcher takes one, is kept in it). Raises RuntimeError where
+    the space stores no working variant for the shape."""
+    with open(space_file) as f:
+        space = json.load(f)
+    library_path, best = build_winner(args, space_file, space, op["problem"](shape), op["tag"](shape), work)
+    call = load_launcher(torch, ctypes.CDLL(library_path), space, tensors,
+                         lambda names, tensors: op["values"](names, tensors, shape))
+    return call, best, space
+
+
 def time_winners(torch, op, shape, tensors, output, error_of, args, work):
     """Every space's exported winner for `shape`, loaded, run once on a NaN-filled `output` (or list of outputs), checked
     (error_of() against the space's AbsoluteTolerance) and timed: one entry per space, the fastest as "ours"."""
     candidates = []
     for space_file in args.spaces:
-        with open(space_file) as f:
-            space = json.load(f)
         try:
-            library_path, best = build_winner(args, space_file, space, op["problem"](shape), op["tag"](shape), work)
+            ours, best, space = load_winner(torch, op, shape, space_file, tensors, args, work)
         except RuntimeError as e:
             candidates.append({"space": space_file, "error": str(e)})
             continue
-        ours = load_launcher(torch, ctypes.CDLL(library_path), space, tensors,
-                             lambda names, tensors: op["values"](names, tensors, shape))
         for each in (output if isinstance(output, (list, tuple)) else [output]):
             each.fill_(float("nan"))
         ours()
@@ -495,12 +628,7 @@ def compare_attention(torch, shape, args, work):
                for name, sizes in (("q", (b, h, s, d)), ("k", (b, hkv, skv, d)), ("v", (b, hkv, skv, d)))}
     tensors["o"] = torch.empty_like(tensors["q"])
     tensors["lse"] = torch.empty(b, h, s, device="cuda", dtype=torch.float32)  # for the spaces that write it
-    # SDPA's is_causal aligns to the top left: with S != SKV the bottom-right mask is explicit.
-    bottom_right = shape["causal"] and s != skv
-    if bottom_right:
-        from torch.nn.attention.bias import causal_lower_right
-    sdpa_options = dict(enable_gqa=hkv != h, is_causal=shape["causal"] and not bottom_right,
-                        attn_mask=causal_lower_right(s, skv) if bottom_right else None)
+    sdpa_options = sdpa_attention_options(shape)
     row = dict(shape)
     for name in SDPA_BACKENDS:
         def sdpa(backend=backends[name]):
@@ -678,7 +806,8 @@ DECODE = {"parse": parse_decode_shape, "problem": decode_problem, "tag": decode_
           "extra_header": ["ours K/V GB/s", "copy GB/s", "ours/copy"], "extra_cells": decode_extra_cells}
 BACKWARD = dict(ATTENTION, flops=backward_flops, values=backward_values, compare=compare_backward,
                 shapes=BACKWARD_SHAPES, spaces=BACKWARD_SPACES, max_abs_error=BACKWARD_MAX_ABS_ERROR)
-OPERATIONS = {"attention": ATTENTION, "gemm": GEMM, "decode": DECODE, "backward": BACKWARD}
+TRAINING = dict(BACKWARD, flops=training_flops, compare=compare_training)
+OPERATIONS = {"attention": ATTENTION, "gemm": GEMM, "decode": DECODE, "backward": BACKWARD, "training": TRAINING}
 
 
 def parse_arguments(argv):
@@ -702,6 +831,10 @@ def parse_arguments(argv):
     ap.add_argument("--sync-each-replay", action="store_true",
                     help="wait for each replay before queueing the next (each sample then holds a graph launch latency)")
     ap.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    if name == "training":
+        ap.add_argument("--forward-space", action="append",
+                        help="forward space (repeatable; the one of each backward space's dtype runs first); default: "
+                             + " ".join(TRAINING_FORWARD_SPACES))
     args = ap.parse_args(argv[1:])
     try:
         args.shapes = [op["parse"](text) for text in (args.shape or op["shapes"])]
@@ -716,6 +849,10 @@ def parse_arguments(argv):
                 print(f"{space_file}: not {args.dtype}, left out", file=sys.stderr)
     if not args.spaces:
         ap.error(f"no {args.dtype} space among " + ", ".join(args.space or op["spaces"]))
+    args.forward_spaces = []
+    for space_file in getattr(args, "forward_space", None) or (TRAINING_FORWARD_SPACES if name == "training" else []):
+        with open(space_file) as f:
+            args.forward_spaces.append({"file": space_file, "dtype": space_dtype(json.load(f), ATTENTION["input"])})
     return op, args
 
 

@@ -338,6 +338,47 @@ class BackwardTest(unittest.TestCase):
             self.assertEqual(len(values), len(names))
 
 
+class TrainingTest(unittest.TestCase):
+    def test_flops_table_and_forward_spaces(self):
+        shape = compare_torch.parse_attention_shape("2,16,8192,128,causal")
+        self.assertEqual(compare_torch.training_flops(shape), 3.5 * compare_torch.attention_flops(shape))
+        # The backward's shapes, spaces and table, with a training step's flops and its own comparison.
+        self.assertEqual(compare_torch.TRAINING["shapes"], compare_torch.BACKWARD["shapes"])
+        self.assertEqual(compare_torch.TRAINING["spaces"], compare_torch.BACKWARD_SPACES)
+        self.assertIs(compare_torch.TRAINING["cells"], compare_torch.ATTENTION["cells"])
+        self.assertIs(compare_torch.TRAINING["compare"], compare_torch.compare_training)
+        # Each forward space's launcher takes what attention_values gives, and writes the LSE the backward reads.
+        for space_file in compare_torch.TRAINING_FORWARD_SPACES:
+            with open(os.path.join(ROOT, space_file)) as f:
+                space = json.load(f)
+            names = compare_torch.launcher_signature(space)[1]
+            self.assertIn("LSE", names, space_file)
+            tensors = {name: FakeTensor(16 * (i + 1)) for i, name in enumerate(["q", "k", "v", "o", "lse", "workspace"])}
+            values = compare_torch.attention_values(names, tensors, shape)
+            self.assertEqual(len(values), len(names))
+
+    def test_command_line_pairs_each_dtype_with_its_forward(self):
+        cwd = os.getcwd()
+        os.chdir(ROOT)
+        try:
+            with contextlib.redirect_stderr(io.StringIO()):
+                op, args = compare_torch.parse_arguments(["training", "--dtype", "bf16", "--shape", "2,16,8192,128,causal"])
+            self.assertIs(op, compare_torch.TRAINING)
+            self.assertEqual(args.spaces, ["search_spaces/flash_attn_bwd_wgmma_bf16.json"])
+            self.assertEqual(args.forward_spaces,
+                             [{"file": "search_spaces/flash_attn_fwd_wgmma.json", "dtype": "fp16"},
+                              {"file": "search_spaces/flash_attn_fwd_wgmma_bf16.json", "dtype": "bf16"}])
+            with contextlib.redirect_stderr(io.StringIO()):
+                op, args = compare_torch.parse_arguments(
+                    ["training", "--forward-space", "search_spaces/flash_attn_fwd_wgmma.json"])
+            self.assertEqual(args.forward_spaces, [{"file": "search_spaces/flash_attn_fwd_wgmma.json", "dtype": "fp16"}])
+            with contextlib.redirect_stderr(io.StringIO()):
+                op, args = compare_torch.parse_arguments(["backward"])
+            self.assertEqual(args.forward_spaces, [])
+        finally:
+            os.chdir(cwd)
+
+
 class CommandLineTest(unittest.TestCase):
     def setUp(self):
         self.cwd = os.getcwd()
@@ -363,7 +404,8 @@ class CommandLineTest(unittest.TestCase):
 
     def test_bad_command_lines_exit_with_usage(self):
         for argv in ([], ["conv"], ["attention", "--shape", "1,8,512"], ["gemm", "--shape", "1,2,3,tn"],
-                     ["decode", "--shape", "8,32/8,1"], ["backward", "--shape", "1,8,512,64,decode"]):
+                     ["decode", "--shape", "8,32/8,1"], ["backward", "--shape", "1,8,512,64,decode"],
+                     ["training", "--shape", "1,8,512"]):
             with contextlib.redirect_stderr(io.StringIO()) as err, self.assertRaises(SystemExit, msg=argv) as exit:
                 compare_torch.parse_arguments(argv)
             self.assertEqual(exit.exception.code, 2, argv)
