@@ -35,6 +35,7 @@
 #include <cuda_fp16.h>
 
 #include "../common/sm90/arch.cuh"
+#include "../common/sm90/head_interleave.cuh"
 #include "../common/sm90/mbarrier.cuh"
 #include "../common/sm90/named_barrier.cuh"
 #include "../common/sm90/pipeline.cuh"
@@ -338,13 +339,11 @@ struct QueryTile {
   long long rows_head;  // offset of the head's padded LSE and Dsum rows
 };
 
-// Which key block, K/V head and batch this block computes. HEAD_INTERLEAVE 1: the grid's own (x, y, z), so
-// that blocks launched one after another walk a head's key blocks from the first (under a causal mask, the
-// one most query tiles see) to the last, head after head. HEAD_INTERLEAVE h > 1: in launch order (x fastest,
-// then y, z), groups of h (batch, K/V head) pairs take turns: key block 0 of each pair of the group, then key
-// block 1 of each, and so on (the last group may hold fewer pairs), so that the causal blocks with the most
-// tiles start before lighter ones of other heads and the grid's last wave holds light blocks only, while the
-// blocks running at once still read the Q and dO rows of a few heads.
+// Which key block, K/V head and batch this block computes: the grid's own (x, y, z) with HEAD_INTERLEAVE 1,
+// so that blocks launched one after another walk a head's key blocks from the first (under a causal mask, the
+// one most query tiles see) to the last, head after head; with h > 1, groups of h (batch, K/V head) pairs
+// take turns (sm90::interleaved_block), so that the heaviest blocks start first and the grid's last wave
+// holds light ones.
 struct BlockPlace {
   int key_block;
   int kv_head;
@@ -354,14 +353,9 @@ struct BlockPlace {
     if constexpr (HEAD_INTERLEAVE == 1) {
       return {static_cast<int>(blockIdx.x), static_cast<int>(blockIdx.y), static_cast<int>(blockIdx.z)};
     } else {
-      const int key_blocks = static_cast<int>(gridDim.x);
-      const int pairs = static_cast<int>(gridDim.y * gridDim.z);
-      const int linear = static_cast<int>(blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z));
-      const int group = linear / (key_blocks * HEAD_INTERLEAVE);
-      const int within = linear - group * key_blocks * HEAD_INTERLEAVE;
-      const int group_pairs = min(HEAD_INTERLEAVE, pairs - group * HEAD_INTERLEAVE);
-      const int pair = group * HEAD_INTERLEAVE + within % group_pairs;
-      return {within / group_pairs, pair % static_cast<int>(gridDim.y), pair / static_cast<int>(gridDim.y)};
+      const sm90::InterleavedBlock place = sm90::interleaved_block<HEAD_INTERLEAVE>();
+      return {place.block, place.head % static_cast<int>(gridDim.y),
+              place.head / static_cast<int>(gridDim.y)};
     }
   }
 };

@@ -26,6 +26,7 @@
 
 #include "../common/sm90/arch.cuh"
 #include "../common/sm90/cluster.cuh"
+#include "../common/sm90/head_interleave.cuh"
 #include "../common/sm90/mbarrier.cuh"
 #include "../common/sm90/named_barrier.cuh"
 #include "../common/sm90/pipeline.cuh"
@@ -74,6 +75,10 @@ static_assert(false, "LONGEST_FIRST (0 or 1) must be #defined");
 #endif
 #ifndef CLUSTER
 static_assert(false, "CLUSTER (1 or 2) must be #defined");
+#endif
+// Added later; defaults to the grid's own order, so that a config without it compiles as before.
+#ifndef HEAD_INTERLEAVE
+#define HEAD_INTERLEAVE 1
 #endif
 
 namespace attn {
@@ -128,6 +133,8 @@ static_assert(PERSISTENT == 0 || TMA_LOADS,
               "PERSISTENT: the producer reloads Q per work tile with TMA, ordered on the q_empty mbarrier");
 static_assert(REG_SPLIT >= 0 && REG_SPLIT <= 2, "REG_SPLIT is 0..2");
 static_assert(LONGEST_FIRST == 0 || CAUSAL, "LONGEST_FIRST orders work tiles of unequal length: causal only");
+static_assert(HEAD_INTERLEAVE == 1 || (LONGEST_FIRST && !PERSISTENT && CLUSTER == 1),
+              "HEAD_INTERLEAVE: groups of heads whose query blocks take turns, longest first, one a block");
 static_assert(CLUSTER == 1 || (CLUSTER == 2 && TMA_LOADS && !PERSISTENT),
               "CLUSTER 2: two blocks share K/V through TMA multicast, one work tile each");
 static_assert(REG_SPLIT == 0 || (WARP_SPECIALIZE && CONSUMER_WARPGROUPS > 1),
@@ -244,7 +251,10 @@ struct WorkTile {
 // taken in reverse of blockIdx.x (the hardware starts blocks in blockIdx order, so the short ones fill the
 // tail); with it every head's last query block comes first, then every head's last but one, ..., so that each
 // round of gridDim.x work tiles is of nearly equal lengths (otherwise head-major: the blocks running at once
-// share the K/V of a few heads in L2).
+// share the K/V of a few heads in L2). HEAD_INTERLEAVE h > 1 (LONGEST_FIRST, not PERSISTENT): the grid's
+// blocks are read as groups of h heads taking turns, each head's last query block first
+// (sm90::interleaved_block), so that the longest blocks of a group start before any shorter one and the last
+// wave holds short ones, while the blocks running at once share the K/V of h heads.
 struct Scheduler {
   int first, count, step;  // work tiles first, first + step, ... below count
   int S, bh_count;
@@ -277,6 +287,12 @@ struct Scheduler {
       work.bh = LONGEST_FIRST ? item % bh_count : item / m_blocks;
       m_block = LONGEST_FIRST ? m_blocks - 1 - item / bh_count : item % m_blocks;
       work.kv_bh = work.bh / H * HKV + work.bh % H / (H / HKV);
+    } else if constexpr (HEAD_INTERLEAVE > 1) {
+      // groups of HEAD_INTERLEAVE heads take turns, each head's longest query block first
+      const sm90::InterleavedBlock place = sm90::interleaved_block<HEAD_INTERLEAVE>();
+      work.bh = place.head;  // the grid is (query blocks, H, B): head y + H z
+      work.kv_bh = place.head / H * HKV + place.head % H / (H / HKV);
+      m_block = last_block() - place.block;
     } else {
       work.bh = blockIdx.z * gridDim.y + blockIdx.y;  // the grid is (query blocks, H, B)
       work.kv_bh = static_cast<int>(blockIdx.z) * HKV + static_cast<int>(blockIdx.y) / (H / HKV);

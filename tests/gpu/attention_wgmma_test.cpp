@@ -9,10 +9,11 @@
 // mbarriers, no overlap), IntraWgOverlap (overlap, consumers load), Both (FlashAttention-3's combination, its
 // tile shapes among them), Pingpong (both and the warpgroups' turns), Bf16 (the bf16 space, every path), Tma,
 // ThirdStep (TMA stores, four stages, the register split, persistent blocks, causal work tiles longest
-// first), Cluster (two blocks sharing K/V through TMA multicast). A synchronisation bug shows as a wrong
-// result, or as a deadlock that `evotune eval` reports as a timeout; long S makes every stage's mbarrier go
-// through many phases. Grouped (K/V heads shared by 1, 4 or 8 query heads, key lengths shorter and longer
-// than the queries', causal aligned to the bottom right, rows that see no key) on every path.
+// first), HeadInterleave (longest first across groups of heads), Cluster (two blocks sharing K/V through TMA
+// multicast). A synchronisation bug shows as a wrong result, or as a deadlock that `evotune eval` reports as
+// a timeout; long S makes every stage's mbarrier go through many phases. Grouped (K/V heads shared by 1, 4 or
+// 8 query heads, key lengths shorter and longer than the queries', causal aligned to the bottom right, rows
+// that see no key) on every path.
 #include <gtest/gtest.h>
 
 #include "space/search_space.hpp"
@@ -284,6 +285,30 @@ INSTANTIATE_TEST_SUITE_P(
              kBf16},
         Case{"B=1,H=8,HKV=2,S=1000,SKV=200,D=64,CAUSAL=1",
              "CONSUMER_WARPGROUPS=2,BLOCK_N=64,STAGES=3,INTRA_WG_OVERLAP=1", kBf16}),
+    case_name);
+
+// HEAD_INTERLEAVE: the longest-first causal grid read as groups of 4, 8 or 16 heads taking turns: a last
+// group with fewer heads (6 = 4 + 2, 5 < 8, 3 < 16), grouped K/V heads, keys longer than the queries (rows
+// that see every key), the consumers loading and the TMA producer, TMA stores, pingpong, bf16.
+INSTANTIATE_TEST_SUITE_P(
+    HeadInterleave, AttentionWgmma,
+    ::testing::Values(
+        Case{"B=2,H=3,S=1000,D=128,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=96,STAGES=3,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,TMA_LOADS=1,"
+             "LONGEST_FIRST=1,HEAD_INTERLEAVE=4"},
+        Case{
+            "B=1,H=5,S=513,D=64,CAUSAL=1",
+            "CONSUMER_WARPGROUPS=3,BLOCK_N=96,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,TMA_STORE=1,REG_SPLIT=1,"
+            "LONGEST_FIRST=1,HEAD_INTERLEAVE=8"},
+        Case{"B=2,H=8,HKV=2,S=300,SKV=777,D=128,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=3,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
+             "LOADS=1,TMA_STORE=1,REG_SPLIT=1,LONGEST_FIRST=1,HEAD_INTERLEAVE=4"},
+        Case{"B=3,H=1,S=77,D=64,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=1,BLOCK_N=64,STAGES=2,LONGEST_FIRST=1,HEAD_INTERLEAVE=16"},
+        Case{"B=2,H=16,S=2048,D=128,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=3,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
+             "LOADS=1,TMA_STORE=1,REG_SPLIT=1,LONGEST_FIRST=1,HEAD_INTERLEAVE=8",
+             kBf16}),
     case_name);
 
 }  // namespace

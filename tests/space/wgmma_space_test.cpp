@@ -1,6 +1,7 @@
 // The wgmma attention space on offline device limits: how many configs each compile-time shape allows on
 // sm_90 (the counts `evotune check` compiles, every one with no spill), per mode of the two step-2 flags and
-// of pingpong, FlashAttention-3's tile shapes among them, and no config elsewhere.
+// of pingpong, FlashAttention-3's tile shapes among them, the interleaved heads of the longest-first causal
+// grids, and no config elsewhere.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,10 +15,19 @@ namespace {
 
 const char* const kWgmmaSpace = "search_spaces/flash_attn_fwd_wgmma.json";
 
-// Valid configs of `problem` on sm_90 that `keep` accepts.
+// The configs in the grid's own block order (HEAD_INTERLEAVE 1), as every config was before the interleave
+// (HeadInterleaveTwinsTheLongestFirstGrids counts the others, each the twin of one of these).
+std::vector<Config> own_order(std::vector<Config> configs) {
+  configs.erase(std::remove_if(configs.begin(), configs.end(),
+                               [](const Config& c) { return c.at("HEAD_INTERLEAVE") != 1; }),
+                configs.end());
+  return configs;
+}
+
+// Valid configs of `problem` on sm_90, in the grid's own order, that `keep` accepts.
 template <typename Keep>
 size_t count_if(const SearchSpace& space, const char* problem, Keep keep) {
-  const auto configs = space.enumerate(space.resolve_problem(problem), offline_device("sm_90"));
+  const auto configs = own_order(space.enumerate(space.resolve_problem(problem), offline_device("sm_90")));
   return static_cast<size_t>(std::count_if(configs.begin(), configs.end(), keep));
 }
 
@@ -43,14 +53,14 @@ TEST(WgmmaSpace, ValidCountsOnHopper) {
   const SearchSpace space = SearchSpace::load(kWgmmaSpace);
   const DeviceInfo hopper = offline_device("sm_90");
   EXPECT_EQ(space.arch_suffix(), "a");
-  EXPECT_EQ(space.total_configs(), 36864u);
+  EXPECT_EQ(space.total_configs(), 36864u * 4);
   // LONGEST_FIRST doubles the causal problems' configs only.
-  EXPECT_EQ(space.enumerate(space.resolve_problem("D=64"), hopper).size(), 1576u);
-  EXPECT_EQ(space.enumerate(space.resolve_problem("D=64,CAUSAL=1"), hopper).size(), 3152u);
-  EXPECT_EQ(space.enumerate(space.resolve_problem("D=128"), hopper).size(), 979u);
-  EXPECT_EQ(space.enumerate(space.resolve_problem("D=128,CAUSAL=1"), hopper).size(), 1958u);
+  EXPECT_EQ(own_order(space.enumerate(space.resolve_problem("D=64"), hopper)).size(), 1576u);
+  EXPECT_EQ(own_order(space.enumerate(space.resolve_problem("D=64,CAUSAL=1"), hopper)).size(), 3152u);
+  EXPECT_EQ(own_order(space.enumerate(space.resolve_problem("D=128"), hopper)).size(), 979u);
+  EXPECT_EQ(own_order(space.enumerate(space.resolve_problem("D=128,CAUSAL=1"), hopper)).size(), 1958u);
   // CLUSTER 2: every config loading with TMA and not persistent once more.
-  const auto configs = space.enumerate(space.resolve_problem("D=64"), hopper);
+  const auto configs = own_order(space.enumerate(space.resolve_problem("D=64"), hopper));
   const auto count = [&](auto keep) { return std::count_if(configs.begin(), configs.end(), keep); };
   EXPECT_EQ(count([](const Config& c) { return c.at("CLUSTER") == 2; }), count([](const Config& c) {
               return c.at("CLUSTER") == 1 && c.at("TMA_LOADS") && !c.at("PERSISTENT");
@@ -168,7 +178,8 @@ TEST(WgmmaSpace, FlashAttention3TilesAreValid) {
                         {"PERSISTENT", 0},
                         {"REG_SPLIT", 0},
                         {"LONGEST_FIRST", 0},
-                        {"CLUSTER", 1}};
+                        {"CLUSTER", 1},
+                        {"HEAD_INTERLEAVE", 1}};
     const auto configs = space.enumerate(space.resolve_problem(problem), hopper);
     return std::find(configs.begin(), configs.end(), config) != configs.end();
   };
@@ -190,6 +201,40 @@ TEST(WgmmaSpace, FlashAttention3TilesAreValid) {
   EXPECT_TRUE(valid("D=64", 1, 64, 2, 1, 1));
   EXPECT_FALSE(valid("D=64", 1, 64, 2, 1, 0));
   EXPECT_TRUE(valid("D=64", 1, 64, 3, 1, 0));
+}
+
+// HEAD_INTERLEAVE reorders the longest-first grid of a causal problem (LONGEST_FIRST, one work tile a block,
+// no cluster): each such config comes with 4, 8 and 16 heads interleaved; every other config, and every
+// config of a problem without the mask, keeps the grid's own order only. Two interleaved Seeds open.
+TEST(WgmmaSpace, HeadInterleaveTwinsTheLongestFirstGrids) {
+  for (const char* file : {kWgmmaSpace, "search_spaces/flash_attn_fwd_wgmma_bf16.json"}) {
+    const SearchSpace space = SearchSpace::load(file);
+    const DeviceInfo hopper = offline_device("sm_90");
+    for (const char* problem : {"D=64", "D=128"}) {
+      const auto every = space.enumerate(space.resolve_problem(problem), hopper);
+      EXPECT_EQ(every.size(), own_order(every).size()) << file << " " << problem;
+    }
+    for (const char* problem : {"D=64,CAUSAL=1", "D=128,CAUSAL=1"}) {
+      const auto every = space.enumerate(space.resolve_problem(problem), hopper);
+      const auto own = own_order(every);
+      const auto reorderable = static_cast<size_t>(std::count_if(own.begin(), own.end(), [](const Config& c) {
+        return c.at("LONGEST_FIRST") && !c.at("PERSISTENT") && c.at("CLUSTER") == 1;
+      }));
+      EXPECT_GT(reorderable, 0u) << problem;
+      EXPECT_EQ(every.size(), own.size() + 3 * reorderable) << file << " " << problem;
+      for (const Config& c : every) {
+        if (c.at("HEAD_INTERLEAVE") == 1) continue;
+        Config twin = c;
+        twin["HEAD_INTERLEAVE"] = 1;
+        EXPECT_NE(std::find(own.begin(), own.end(), twin), own.end()) << problem;
+        EXPECT_TRUE(c.at("LONGEST_FIRST") && !c.at("PERSISTENT") && c.at("CLUSTER") == 1) << problem;
+      }
+    }
+    const auto& seeds = space.seeds();
+    ASSERT_GE(seeds.size(), 2u);
+    EXPECT_EQ(seeds[0].at("HEAD_INTERLEAVE"), 4) << file;
+    EXPECT_EQ(seeds[1].at("HEAD_INTERLEAVE"), 8) << file;
+  }
 }
 
 TEST(WgmmaSpace, NoConfigBeforeHopper) {
