@@ -233,9 +233,9 @@ TEST(GemmSpace, SeedsOpenEachMBucketWithItsOwn) {
 // 4096 x 4096, the shape the reductions were measured at).
 Config split_k_4_tile(int epilogue) {
   return {
-      {"BLOCK_M", 128},  {"BLOCK_N", 128},      {"SWAP_AB", 0}, {"STAGES", 6},  {"CONSUMER_WARPGROUPS", 2},
-      {"PERSISTENT", 0}, {"RASTER", 0},         {"SWIZZLE", 1}, {"SPLIT_K", 4}, {"CLUSTER_M", 1},
-      {"CLUSTER_N", 1},  {"EPILOGUE", epilogue}};
+      {"BLOCK_M", 128},  {"BLOCK_N", 128}, {"SWAP_AB", 0},        {"STAGES", 6},  {"CONSUMER_WARPGROUPS", 2},
+      {"PERSISTENT", 0}, {"RASTER", 0},    {"SWIZZLE", 1},        {"SPLIT_K", 4}, {"STREAM_K", 0},
+      {"CLUSTER_M", 1},  {"CLUSTER_N", 1}, {"EPILOGUE", epilogue}};
 }
 
 // EPILOGUE 2 reduces split-K's slices in the kernel: one launch, the fp32 partial sums and a zeroed counter
@@ -278,8 +278,8 @@ TEST(GemmSpace, SplitKReducedInTheKernelIsOneLaunchWithZeroedCounters) {
     config["EPILOGUE"] = 2;
     EXPECT_FALSE(space.check(config, sizes, hopper).valid) << "nothing to reduce";
     config = {{"BLOCK_M", 128},  {"BLOCK_N", 192}, {"SWAP_AB", 0}, {"STAGES", 4},  {"CONSUMER_WARPGROUPS", 2},
-              {"PERSISTENT", 0}, {"RASTER", 0},    {"SWIZZLE", 1}, {"SPLIT_K", 2}, {"CLUSTER_M", 1},
-              {"CLUSTER_N", 1},  {"EPILOGUE", 2}};
+              {"PERSISTENT", 0}, {"RASTER", 0},    {"SWIZZLE", 1}, {"SPLIT_K", 2}, {"STREAM_K", 0},
+              {"CLUSTER_M", 1},  {"CLUSTER_N", 1}, {"EPILOGUE", 2}};
     EXPECT_FALSE(space.check(config, space.resolve_problem("M=128,N=2048,K=4096,B_KMAJOR=1"), hopper).valid)
         << "96 accumulators a thread: the reduction would spill";
 
@@ -336,8 +336,8 @@ TEST(GemmSpace, SplitKSummedInL2IsOneLaunchWithZeroedSumsAndCounters) {
 
     // 128 accumulators a thread: EPILOGUE 2 would spill, EPILOGUE 3 does not.
     config = {{"BLOCK_M", 128},  {"BLOCK_N", 256}, {"SWAP_AB", 0}, {"STAGES", 4},  {"CONSUMER_WARPGROUPS", 2},
-              {"PERSISTENT", 0}, {"RASTER", 0},    {"SWIZZLE", 1}, {"SPLIT_K", 2}, {"CLUSTER_M", 1},
-              {"CLUSTER_N", 1},  {"EPILOGUE", 3}};
+              {"PERSISTENT", 0}, {"RASTER", 0},    {"SWIZZLE", 1}, {"SPLIT_K", 2}, {"STREAM_K", 0},
+              {"CLUSTER_M", 1},  {"CLUSTER_N", 1}, {"EPILOGUE", 3}};
     const auto wide = space.resolve_problem("M=128,N=2048,K=4096,B_KMAJOR=1");
     EXPECT_TRUE(space.check(config, wide, hopper).valid) << file;
     config["EPILOGUE"] = 2;
@@ -380,6 +380,7 @@ TEST(GemmSpace, TheSwappedStagingBoxTilesTheBlocksRows) {
                         {"RASTER", 0},
                         {"SWIZZLE", 1},
                         {"SPLIT_K", 1},
+                        {"STREAM_K", 0},
                         {"CLUSTER_M", 1},
                         {"CLUSTER_N", 1},
                         {"EPILOGUE", 1}};
@@ -426,8 +427,8 @@ TEST(GemmSpace, OddSizesStageTheOperandsWhoseRowsTmaCannotAddress) {
   const DeviceInfo hopper = offline_device("sm_90");
   const Config config{
       {"BLOCK_M", 128},  {"BLOCK_N", 256}, {"SWAP_AB", 0}, {"STAGES", 4},  {"CONSUMER_WARPGROUPS", 2},
-      {"PERSISTENT", 1}, {"RASTER", 1},    {"SWIZZLE", 8}, {"SPLIT_K", 1}, {"CLUSTER_M", 1},
-      {"CLUSTER_N", 1},  {"EPILOGUE", 0}};
+      {"PERSISTENT", 1}, {"RASTER", 1},    {"SWIZZLE", 8}, {"SPLIT_K", 1}, {"STREAM_K", 0},
+      {"CLUSTER_M", 1},  {"CLUSTER_N", 1}, {"EPILOGUE", 0}};
   for (const char* file : kGemmSpaces) {
     const SearchSpace space = SearchSpace::load(file);
     const auto epilogue_1 = [](const Config& c) { return c.at("EPILOGUE") == 1; };
