@@ -61,13 +61,14 @@
 //                         it, reads the other slices' sums of its elements (through L2), adds all SPLIT_K in
 //                         slice order (so the result does not depend on which slice came last) and stores D
 //                         with the bias and activation from registers. A warp owns the same elements of D in
-//                         every slice, so warps need no other synchronisation; 3 (SPLIT_K > 1): split-K
-//                         summed in L2: every slice adds its fp32 values into one zeroed scratch tile
-//                         `acc_sum` [M][N] with reductions (red.global.add, two adjacent columns a v2 where N
-//                         is even), which no thread waits for; then each warp counts itself as EPILOGUE 2
-//                         does, and the warp that arrives last reads the finished sums of its elements (one
-//                         load each, through L2) and stores D with the bias and activation. The order of the
-//                         additions varies from run to run, so D is not bitwise repeatable
+//                         every slice, so warps need no other synchronisation; 3 (SPLIT_K > 1, or STREAM_K
+//                         1 for the tiles blocks share): split-K summed in L2: every slice adds its fp32
+//                         values into one zeroed scratch tile `acc_sum` [M][N] with reductions
+//                         (red.global.add, two adjacent columns a v2 where N is even), which no thread waits
+//                         for; then each warp counts itself as EPILOGUE 2 does, and the warp that arrives
+//                         last reads the finished sums of its elements (one load each, through L2) and stores
+//                         D with the bias and activation. The order of the additions varies from run to run,
+//                         so D is not bitwise repeatable
 // Clusters: the two blocks of a cluster compute adjacent tiles (a cluster tile of the raster order) in step.
 // Block rank r loads its own tile of the operand they do not share and rows [r, r + 1) / 2 of the shared one
 // (the map's box is half the tile, whole 8-row swizzle atoms; B row-major: every other 64-column slab) with
