@@ -36,6 +36,15 @@
 //                         [SPLIT_K][M][N], and gemm_splitk_reduce adds them, with the bias and activation
 //                         (EPILOGUE 0), or the last slice of each tile to finish adds them (EPILOGUE 2);
 //                         or (EPILOGUE 3) every slice adds its sums into one zeroed fp32 tile `acc_sum`
+//   STREAM_K              0, or 1: stream-K (SPLIT_K 1, EPILOGUE 3, no clusters): gridDim.x blocks (the space
+//                         launches min(SMs, iterations)) each walk an equal contiguous share of the tiles x
+//                         k_tiles iterations (sm90::StreamKShare, tiles in the raster order): a tile the
+//                         block covers whole is stored from registers as EPILOGUE 0 does; a part of one is
+//                         added into the zeroed fp32 `acc_sum` as EPILOGUE 3 adds a slice, and each warp adds
+//                         the number of k steps it covered to its counter of the tile in `arrivals`; the warp
+//                         whose addition completes k_tiles reads the sums and stores D. No block waits for
+//                         another. The producer and the consumers walk the same tiles and k steps
+//                         (unit_k_steps)
 //   CLUSTER_M, CLUSTER_N  thread-block clusters of 2 x 1 (two row tiles sharing B) or 1 x 2 (two column tiles
 //                         sharing A), or 1 x 1: each block loads half of the shared operand with TMA
 //                         multicast into both (below)
@@ -52,13 +61,14 @@
 //                         it, reads the other slices' sums of its elements (through L2), adds all SPLIT_K in
 //                         slice order (so the result does not depend on which slice came last) and stores D
 //                         with the bias and activation from registers. A warp owns the same elements of D in
-//                         every slice, so warps need no other synchronisation; 3 (SPLIT_K > 1): split-K
-//                         summed in L2: every slice adds its fp32 values into one zeroed scratch tile
-//                         `acc_sum` [M][N] with reductions (red.global.add, two adjacent columns a v2 where N
-//                         is even), which no thread waits for; then each warp counts itself as EPILOGUE 2
-//                         does, and the warp that arrives last reads the finished sums of its elements (one
-//                         load each, through L2) and stores D with the bias and activation. The order of the
-//                         additions varies from run to run, so D is not bitwise repeatable
+//                         every slice, so warps need no other synchronisation; 3 (SPLIT_K > 1, or STREAM_K
+//                         1 for the tiles blocks share): split-K summed in L2: every slice adds its fp32
+//                         values into one zeroed scratch tile `acc_sum` [M][N] with reductions
+//                         (red.global.add, two adjacent columns a v2 where N is even), which no thread waits
+//                         for; then each warp counts itself as EPILOGUE 2 does, and the warp that arrives
+//                         last reads the finished sums of its elements (one load each, through L2) and stores
+//                         D with the bias and activation. The order of the additions varies from run to run,
+//                         so D is not bitwise repeatable
 // Clusters: the two blocks of a cluster compute adjacent tiles (a cluster tile of the raster order) in step.
 // Block rank r loads its own tile of the operand they do not share and rows [r, r + 1) / 2 of the shared one
 // (the map's box is half the tile, whole 8-row swizzle atoms; B row-major: every other 64-column slab) with
@@ -113,6 +123,9 @@ static_assert(false, "SWIZZLE must be #defined");
 #endif
 #ifndef SPLIT_K
 static_assert(false, "SPLIT_K must be #defined");
+#endif
+#ifndef STREAM_K
+static_assert(false, "STREAM_K (0, or 1: equal shares of every tile's k steps) must be #defined");
 #endif
 #ifndef EPILOGUE
 static_assert(false,
@@ -179,10 +192,15 @@ static_assert(SPLIT_K >= 1, "SPLIT_K >= 1");
 static_assert(ACT >= 0 && ACT <= 2, "ACT is 0, 1 or 2");
 static_assert(EPILOGUE != 1 || SPLIT_K == 1, "split-K's partial sums are stored from registers");
 static_assert(EPILOGUE != 2 || SPLIT_K > 1, "EPILOGUE 2 reduces split-K's slices in the kernel");
-static_assert(EPILOGUE != 3 || SPLIT_K > 1, "EPILOGUE 3 sums split-K's slices in L2");
+static_assert(EPILOGUE != 3 || SPLIT_K > 1 || STREAM_K,
+              "EPILOGUE 3 sums split-K's slices (or stream-K's parts) in L2");
+static_assert(STREAM_K == 0 || STREAM_K == 1, "STREAM_K is 0 or 1");
+static_assert(STREAM_K == 0 || (SPLIT_K == 1 && EPILOGUE == 3),
+              "stream-K cuts the k steps itself (SPLIT_K 1) and sums a tile's parts in L2 (EPILOGUE 3)");
 static_assert(EPILOGUE >= 0 && EPILOGUE <= 3, "EPILOGUE is 0, 1, 2 or 3");
 constexpr int CLUSTER = CLUSTER_M * CLUSTER_N;
 static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters of 1 x 1, 2 x 1 or 1 x 2 blocks");
+static_assert(STREAM_K == 0 || CLUSTER == 1, "stream-K's shares are a block's own: no clusters");
 static_assert(CLUSTER_M == 1 || B_KMAJOR || (BLOCK_N / 64) % 2 == 0,
               "CLUSTER_M 2 with B row-major: the blocks load every other 64-column slab of B");
 static_assert(CLUSTER_N == 1 || BLOCK_M % 16 == 0,
@@ -263,6 +281,19 @@ __device__ __forceinline__ void k_range(int split, int k_tiles, int& begin, int&
   end = min(begin + per, k_tiles);
 }
 
+// The k steps [begin, end) this block computes of work tile `id` of its walk: the tile's slice (split-K; all
+// of them without), or (STREAM_K) the part of the tile in the block's share. The producer and the consumers
+// walk the same tiles (the kernel's `walk`: the share's tiles with STREAM_K) and take each one's k steps
+// here.
+__device__ __forceinline__ void unit_k_steps(const sm90::StreamKShare& share, int id,
+                                             const sm90::TileCoord& tile, int k_tiles, int& begin, int& end) {
+  if constexpr (STREAM_K) {
+    share.k_steps(id, begin, end);
+  } else {
+    k_range(tile.split, k_tiles, begin, end);
+  }
+}
+
 // The tile of work tile `id` that this block (rank `rank` of its cluster) computes: the raster order walks
 // cluster tiles of CLUSTER_M x CLUSTER_N tiles.
 __device__ __forceinline__ sm90::TileCoord block_tile(int id, int tiles_m, int tiles_n, int rank) {
@@ -276,13 +307,13 @@ __device__ __forceinline__ sm90::TileCoord block_tile(int id, int tiles_m, int t
 // The producer: one thread issues every TMA load of the block's tiles in ring order.
 __device__ __forceinline__ void produce(SharedStorage& s, const sm90::TmaPipeline<STAGES>& pipe,
                                         const sm90::TensorMap& a_map, const sm90::TensorMap& b_map,
-                                        const sm90::TileWalk& walk, int tiles_m, int tiles_n, int k_tiles,
-                                        int rank) {
+                                        const sm90::TileWalk& walk, const sm90::StreamKShare& share,
+                                        int tiles_m, int tiles_n, int k_tiles, int rank) {
   sm90::PipelineState<STAGES> state;
   for (int id = walk.first; id < walk.count; id += walk.step) {
     const sm90::TileCoord tile = block_tile(id, tiles_m, tiles_n, rank);
     int begin, end;
-    k_range(tile.split, k_tiles, begin, end);
+    unit_k_steps(share, id, tile, k_tiles, begin, end);
     for (int kt = begin; kt < end; ++kt) {
       if constexpr (CLUSTER > 1) {
         pipe.producer_acquire_cluster(state);  // both blocks released it
@@ -486,19 +517,21 @@ __device__ __forceinline__ void for_each_value(int m0, int n0, int M, int N, F&&
         }
 }
 
-// True in the warp that arrives last at its counter of the tile (`arrivals`, zero before the launch), after
-// SPLIT_K - 1 others: each warp's writes before its call are visible to that warp after the call.
+// True in the warp whose arrival completes its counter of the tile (`arrivals`, zero before the launch): each
+// warp adds `contributed` and the one that brings it to `total` is last (split-K: 1 of SPLIT_K slices;
+// stream-K: its k steps of the tile's k_tiles). Each warp's writes before its call are visible to the last
+// warp after the call.
 __device__ __forceinline__ bool last_to_arrive(int* __restrict__ arrivals, const sm90::TileCoord& tile,
-                                               int tiles_n, int consumer) {
+                                               int tiles_n, int consumer, int contributed, int total) {
   __threadfence();  // this warp's writes visible on the device before its arrival is
   __syncwarp();
   const int warp = (threadIdx.x % 128) / 32;
   int arrived = 0;
   if (threadIdx.x % 32 == 0)
-    arrived =
-        atomicAdd(arrivals + ((tile.m * tiles_n + tile.n) * CONSUMER_WARPGROUPS + consumer) * 4 + warp, 1);
+    arrived = atomicAdd(arrivals + ((tile.m * tiles_n + tile.n) * CONSUMER_WARPGROUPS + consumer) * 4 + warp,
+                        contributed);
   arrived = __shfl_sync(0xffffffffu, arrived, 0);
-  if (arrived != SPLIT_K - 1) return false;
+  if (arrived + contributed != total) return false;
   __threadfence();  // the other warps' writes, made before their arrivals, are read after them
   return true;
 }
@@ -514,7 +547,7 @@ __device__ __forceinline__ void reduce_in_kernel(float (&acc)[M_ATOMS][MMA_N / 2
   const long long slice = static_cast<long long>(M) * N;
   store_tile<float, false>(acc, partial + tile.split * slice, nullptr, m0, n0, M, N);
   if (tile.m >= tiles_m || tile.n >= tiles_n) return;  // a cluster's block past the edge of D: no counter
-  if (!last_to_arrive(arrivals, tile, tiles_n, consumer)) return;
+  if (!last_to_arrive(arrivals, tile, tiles_n, consumer, 1, SPLIT_K)) return;
   for_each_value(m0, n0, M, N, [&](int mi, int i, int row, int col) {
     const float* at = partial + static_cast<long long>(row) * N + col;
     float sum = 0.0f;
@@ -584,14 +617,14 @@ __device__ __forceinline__ void walk_sums(float* sums, int m0, int n0, int M, in
     }
 }
 
-// EPILOGUE 3: this warpgroup's part of slice tile.split added into the zeroed fp32 sums `acc_sum` [M][N];
-// each warp that arrives last at its tile reads the finished sums of its elements and stores D with the bias
-// and activation. `acc` becomes the sum.
+// EPILOGUE 3: this warpgroup's part of slice tile.split (or of stream-K's `contributed` k steps of the tile)
+// added into the zeroed fp32 sums `acc_sum` [M][N]; each warp whose arrival completes `total` reads the
+// finished sums of its elements and stores D with the bias and activation. `acc` becomes the sum.
 __device__ __forceinline__ void reduce_in_l2(float (&acc)[M_ATOMS][MMA_N / 2], float* __restrict__ acc_sum,
                                              int* __restrict__ arrivals, out_t* __restrict__ d,
                                              const elem* __restrict__ bias, const sm90::TileCoord& tile,
                                              int tiles_m, int tiles_n, int consumer, int m0, int n0, int M,
-                                             int N) {
+                                             int N, int contributed, int total) {
   if (tile.m >= tiles_m || tile.n >= tiles_n) return;  // a cluster's block past the edge of D: nothing to add
   walk_sums(acc_sum, m0, n0, M, N, [&](float* at, int mi, int i, bool pair) {
     if (pair) {
@@ -600,7 +633,7 @@ __device__ __forceinline__ void reduce_in_l2(float (&acc)[M_ATOMS][MMA_N / 2], f
       reduce_add(at, acc[mi][i]);
     }
   });
-  if (!last_to_arrive(arrivals, tile, tiles_n, consumer)) return;
+  if (!last_to_arrive(arrivals, tile, tiles_n, consumer, contributed, total)) return;
   walk_sums(acc_sum, m0, n0, M, N, [&](float* at, int mi, int i, bool pair) {
     if (pair) {
       const float2 sum = __ldcg(reinterpret_cast<const float2*>(at));
@@ -733,18 +766,19 @@ __device__ __forceinline__ void store_tile_tma(const float (&acc)[M_ATOMS][MMA_N
 
 // SPLIT_K == 1: D directly. SPLIT_K > 1: fp32 partial sums of each slice into `partial`, and with EPILOGUE 2
 // D from them (the scratch `arrivals` zeroed before the launch); with EPILOGUE 3 every slice's sums added
-// into `acc_sum` and D from it (`acc_sum` and `arrivals` zeroed before the launch).
+// into `acc_sum` and D from it (`acc_sum` and `arrivals` zeroed before the launch). STREAM_K: D directly
+// for whole tiles, through `acc_sum` and `arrivals` (zeroed) for the tiles that blocks share.
 extern "C" __global__ void __launch_bounds__(gemm::THREADS, 1)
     gemm_wgmma(const __grid_constant__ sm90::TensorMap a_map, const __grid_constant__ sm90::TensorMap b_map,
 #if SPLIT_K == 1 && EPILOGUE == 1
                const __grid_constant__ sm90::TensorMap d_map, const elem* __restrict__ bias,
+#elif EPILOGUE == 3
+               out_t* __restrict__ d, const elem* __restrict__ bias, float* __restrict__ acc_sum,
+               int* __restrict__ arrivals,
 #elif SPLIT_K == 1
                out_t* __restrict__ d, const elem* __restrict__ bias,
 #elif EPILOGUE == 2
                out_t* __restrict__ d, const elem* __restrict__ bias, float* __restrict__ partial,
-               int* __restrict__ arrivals,
-#elif EPILOGUE == 3
-               out_t* __restrict__ d, const elem* __restrict__ bias, float* __restrict__ acc_sum,
                int* __restrict__ arrivals,
 #else
                float* __restrict__ partial,
@@ -773,12 +807,15 @@ extern "C" __global__ void __launch_bounds__(gemm::THREADS, 1)
   const int tiles_n = sm90::cdiv(N, BLOCK_N);
   const int k_tiles = sm90::cdiv(K, BLOCK_K);
   const int work_tiles = sm90::cdiv(tiles_m, CLUSTER_M) * sm90::cdiv(tiles_n, CLUSTER_N) * SPLIT_K;
-  const sm90::TileWalk walk = sm90::TileWalk::of_block(work_tiles, PERSISTENT, CLUSTER);
+  // STREAM_K: this block's share of the tiles x k_tiles iterations, walked as the tiles it touches
+  const sm90::StreamKShare share = sm90::StreamKShare::of_block(tiles_m * tiles_n, k_tiles);
+  const sm90::TileWalk walk =
+      STREAM_K ? share.tiles() : sm90::TileWalk::of_block(work_tiles, PERSISTENT, CLUSTER);
   const int warpgroup = threadIdx.x / 128;
 
   if (warpgroup == 0) {
     if constexpr (CONSUMER_WARPGROUPS == 2) sm90::registers_decrease<PRODUCER_REGS>();
-    if (threadIdx.x == 0) produce(s, pipe, a_map, b_map, walk, tiles_m, tiles_n, k_tiles, rank);
+    if (threadIdx.x == 0) produce(s, pipe, a_map, b_map, walk, share, tiles_m, tiles_n, k_tiles, rank);
   } else {
     if constexpr (CONSUMER_WARPGROUPS == 2) sm90::registers_increase<CONSUMER_REGS>();
     const int consumer = warpgroup - 1;
@@ -787,7 +824,7 @@ extern "C" __global__ void __launch_bounds__(gemm::THREADS, 1)
     for (int id = walk.first; id < walk.count; id += walk.step) {
       const sm90::TileCoord tile = block_tile(id, tiles_m, tiles_n, rank);
       int begin, end;
-      k_range(tile.split, k_tiles, begin, end);
+      unit_k_steps(share, id, tile, k_tiles, begin, end);
       multiply(s, pipe, state, consumer, begin, end, rank, acc);
       // The corner of D this warpgroup's rows of the product tile cover (swapped, its rows are D's columns).
       const int m0 = tile.m * BLOCK_M + (SWAP_AB ? 0 : consumer * WG_ROWS);
@@ -795,12 +832,22 @@ extern "C" __global__ void __launch_bounds__(gemm::THREADS, 1)
 #if SPLIT_K == 1 && EPILOGUE == 1
       store_tile_tma(acc, sm90::smem_address(s.staging) + consumer * 2 * STAGING_BYTES, d_map, bias, consumer,
                      m0, n0, N);
+#elif EPILOGUE == 3
+      if constexpr (STREAM_K) {
+        if (begin == 0 && end == k_tiles) {  // the whole tile: no other block adds to it
+          store_tile<out_t, true>(acc, d, bias, m0, n0, M, N);
+        } else {
+          reduce_in_l2(acc, acc_sum, arrivals, d, bias, tile, tiles_m, tiles_n, consumer, m0, n0, M, N,
+                       end - begin, k_tiles);
+        }
+      } else {
+        reduce_in_l2(acc, acc_sum, arrivals, d, bias, tile, tiles_m, tiles_n, consumer, m0, n0, M, N, 1,
+                     SPLIT_K);
+      }
 #elif SPLIT_K == 1
       store_tile<out_t, true>(acc, d, bias, m0, n0, M, N);
 #elif EPILOGUE == 2
       reduce_in_kernel(acc, partial, arrivals, d, bias, tile, tiles_m, tiles_n, consumer, m0, n0, M, N);
-#elif EPILOGUE == 3
-      reduce_in_l2(acc, acc_sum, arrivals, d, bias, tile, tiles_m, tiles_n, consumer, m0, n0, M, N);
 #else
       store_tile<float, false>(acc, partial + static_cast<long long>(tile.split) * M * N, nullptr, m0, n0, M,
                                N);

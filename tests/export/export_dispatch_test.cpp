@@ -78,6 +78,7 @@ TEST(ExportDispatch, TheTemplatesOwnHeadersAreInlinedOnce) {
                   {"RASTER", 0},
                   {"SWIZZLE", 8},
                   {"SPLIT_K", split},
+                  {"STREAM_K", 0},
                   {"CLUSTER_M", 1},
                   {"CLUSTER_N", 1},
                   {"EPILOGUE", split == 1 ? 1 : (reduce_in_kernel ? 2 : 0)}};

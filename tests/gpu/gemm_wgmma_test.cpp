@@ -6,8 +6,9 @@
 // through TMA multicast, fp16 and bf16, M = 1; the swapped product (SWAP_AB: D's few rows as the wgmma's n)
 // at M = 1, 8, 16, 33, 77 and 128 with the same variety; few tiles: swapped tiles of 48, 80 and 112 rows,
 // split-K in 5 and 6, 112- and 224-column tiles, the LLM table's Seeds; split-K reduced in the kernel
-// (EPILOGUE 2) and summed in L2 (EPILOGUE 3); and rows TMA cannot address (K or N odd), staged into padded
-// scratch by a first launch. Skips where the GPU is not compute capability 9.0, which has no wgmma.
+// (EPILOGUE 2) and summed in L2 (EPILOGUE 3); stream-K (STREAM_K 1); and rows TMA cannot address (K or N
+// odd), staged into padded scratch by a first launch. Skips where the GPU is not compute capability 9.0,
+// which has no wgmma.
 #include <gtest/gtest.h>
 
 #include "support/eval_variant.hpp"
@@ -316,6 +317,50 @@ INSTANTIATE_TEST_SUITE_P(
              SWAPPED(80, 128, 6,
                      2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=3,EPILOGUE=3,CLUSTER_M=1,CLUSTER_N=1",
              "search_spaces/gemm_wgmma_bf16.json"}),
+    case_name);
+
+// STREAM_K 1: min(SMs, iterations) blocks, each an equal contiguous share of the tiles x k-steps iterations;
+// whole tiles stored from registers, shared ones summed in the zeroed acc_sum (red.global.add) and stored by
+// the warp whose k-step count completes the tile (EPILOGUE 3's scratch, NaN-poisoned and cleared before every
+// execution by the evaluator; the bitwise repeat skipped). The counts below are for 132 SMs (H100 SXM,
+// H200). 77 x 5000 x 4096 with the swapped 80 x 64 tile (79 tiles, every tile shared by two blocks) in both
+// layouts, fp16 and bf16, and 80 x 128 with two consumer warpgroups; shares shorter than a tile's k steps
+// (77 x 1000 x 4096: 8 tiles of 64 k steps, about 17 blocks a tile; 200 x 1001 x 1000 with N odd); shares
+// spanning three and four tiles (1000 x 2600 x 264: 328 tiles of 5 k steps, up to two whole tiles a block
+// between two parts; 128 x 8192 x 8192 with 64 x 64 tiles); one k step (300 x 1000 x 64: every tile whole,
+// its tails problem at K + 1 shares every tile between two blocks); the 1000 x 3000 x 2000 and 128 x
+// 8192 x 8192 with 128-row tiles; small M swapped (16 x 64 with 16 stages, 16 x 128); odd sizes (A and B
+// staged) at 77 x 5001 x 4093; bias with ReLU and GELU. Every case also runs the tails problem (M + 1, N + 8,
+// K + 1), whose shares fall elsewhere.
+#define STREAM_K_TAIL ",PERSISTENT=1,SPLIT_K=1,STREAM_K=1,EPILOGUE=3,CLUSTER_M=1,CLUSTER_N=1"
+INSTANTIATE_TEST_SUITE_P(
+    StreamK, GemmWgmma,
+    ::testing::Values(
+        Case{"M=77,N=5000,K=4096,B_KMAJOR=0", SWAPPED(80, 64, 8, 1) ",RASTER=0,SWIZZLE=1" STREAM_K_TAIL},
+        Case{"M=77,N=5000,K=4096,B_KMAJOR=1", SWAPPED(80, 64, 8, 1) ",RASTER=0,SWIZZLE=1" STREAM_K_TAIL},
+        Case{"M=77,N=5000,K=4096,B_KMAJOR=0,BIAS=1,ACT=1",
+             SWAPPED(80, 128, 6, 2) ",RASTER=0,SWIZZLE=1" STREAM_K_TAIL},
+        Case{"M=77,N=1000,K=4096,B_KMAJOR=1,BIAS=1,ACT=2",
+             SWAPPED(80, 128, 6, 2) ",RASTER=0,SWIZZLE=1" STREAM_K_TAIL},
+        Case{"M=1000,N=2600,K=264,B_KMAJOR=1,BIAS=1,ACT=1",
+             TILE(128, 64, 4, 1) ",RASTER=1,SWIZZLE=2" STREAM_K_TAIL},
+        Case{"M=1000,N=3000,K=2000,B_KMAJOR=0", TILE(128, 128, 6, 2) ",RASTER=0,SWIZZLE=8" STREAM_K_TAIL},
+        Case{"M=1000,N=3000,K=2000,B_KMAJOR=1,BIAS=1,ACT=2",
+             TILE(128, 256, 4, 2) ",RASTER=1,SWIZZLE=8" STREAM_K_TAIL},
+        Case{"M=200,N=1001,K=1000,B_KMAJOR=1,BIAS=1,ACT=1",
+             TILE(128, 64, 4, 1) ",RASTER=0,SWIZZLE=1" STREAM_K_TAIL},
+        Case{"M=16,N=4096,K=4096,B_KMAJOR=0", SWAPPED(16, 64, 16, 1) ",RASTER=0,SWIZZLE=1" STREAM_K_TAIL},
+        Case{"M=16,N=8192,K=8192,B_KMAJOR=1,BIAS=1",
+             SWAPPED(16, 128, 7, 1) ",RASTER=0,SWIZZLE=1" STREAM_K_TAIL},
+        Case{"M=128,N=8192,K=8192,B_KMAJOR=1", TILE(128, 128, 6, 2) ",RASTER=0,SWIZZLE=1" STREAM_K_TAIL},
+        Case{"M=128,N=8192,K=8192,B_KMAJOR=1", TILE(64, 64, 8, 1) ",RASTER=1,SWIZZLE=4" STREAM_K_TAIL},
+        Case{"M=300,N=1000,K=64,B_KMAJOR=0,BIAS=1,ACT=2",
+             TILE(128, 64, 4, 1) ",RASTER=0,SWIZZLE=1" STREAM_K_TAIL},
+        Case{"M=77,N=5001,K=4093,B_KMAJOR=0", SWAPPED(80, 64, 8, 1) ",RASTER=0,SWIZZLE=1" STREAM_K_TAIL},
+        Case{"M=77,N=5000,K=4096,B_KMAJOR=1", SWAPPED(80, 64, 8, 1) ",RASTER=0,SWIZZLE=1" STREAM_K_TAIL,
+             "search_spaces/gemm_wgmma_bf16.json"},
+        Case{"M=1000,N=3000,K=2000,B_KMAJOR=1,BIAS=1,ACT=2",
+             TILE(128, 128, 6, 2) ",RASTER=0,SWIZZLE=8" STREAM_K_TAIL, "search_spaces/gemm_wgmma_bf16.json"}),
     case_name);
 
 // Rows TMA cannot address (K odd: A and B [N, K]; N odd: B [K, N]): the operand is staged by a first launch

@@ -1,6 +1,7 @@
 // The GEMM spaces: the cuBLASLt baseline they name, the template's headers inlined into their version, and
 // the swapped product (SWAP_AB): which tiles it allows at which M, the Seeds each problem opens with, the
-// D map's box of its TMA epilogue, and the staging of operands whose rows TMA cannot address (odd K or N).
+// D map's box of its TMA epilogue, the staging of operands whose rows TMA cannot address (odd K or N), and
+// stream-K (STREAM_K).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -86,7 +87,9 @@ TEST(GemmSpace, SwappedTilesServeFewRowsOnly) {
     const SearchSpace space = SearchSpace::load(file);
     const auto swapped = [](const Config& config) { return config.at("SWAP_AB") == 1; };
     // Large M (4096^3): none swapped, none split (split_k_for_few_tiles), no 64 x 64 tile (4096 of them:
-    // small_tiles_for_few_tiles); rings up to 16 stages where they fit.
+    // small_tiles_for_few_tiles), no stream-K (STREAM_K 1: 512 tiles and more are three waves and more,
+    // stream_k_for_partial_waves, so the counts are those from before the parameter); rings up to 16 stages
+    // where they fit.
     for (const auto& [problem, count] : {std::pair{"B_KMAJOR=0", 5480u}, std::pair{"B_KMAJOR=1", 10740u}}) {
       const auto configs = space.enumerate(space.resolve_problem(problem), hopper);
       EXPECT_EQ(configs.size(), count) << file << " " << problem;
@@ -233,9 +236,9 @@ TEST(GemmSpace, SeedsOpenEachMBucketWithItsOwn) {
 // 4096 x 4096, the shape the reductions were measured at).
 Config split_k_4_tile(int epilogue) {
   return {
-      {"BLOCK_M", 128},  {"BLOCK_N", 128},      {"SWAP_AB", 0}, {"STAGES", 6},  {"CONSUMER_WARPGROUPS", 2},
-      {"PERSISTENT", 0}, {"RASTER", 0},         {"SWIZZLE", 1}, {"SPLIT_K", 4}, {"CLUSTER_M", 1},
-      {"CLUSTER_N", 1},  {"EPILOGUE", epilogue}};
+      {"BLOCK_M", 128},  {"BLOCK_N", 128}, {"SWAP_AB", 0},        {"STAGES", 6},  {"CONSUMER_WARPGROUPS", 2},
+      {"PERSISTENT", 0}, {"RASTER", 0},    {"SWIZZLE", 1},        {"SPLIT_K", 4}, {"STREAM_K", 0},
+      {"CLUSTER_M", 1},  {"CLUSTER_N", 1}, {"EPILOGUE", epilogue}};
 }
 
 // EPILOGUE 2 reduces split-K's slices in the kernel: one launch, the fp32 partial sums and a zeroed counter
@@ -278,8 +281,8 @@ TEST(GemmSpace, SplitKReducedInTheKernelIsOneLaunchWithZeroedCounters) {
     config["EPILOGUE"] = 2;
     EXPECT_FALSE(space.check(config, sizes, hopper).valid) << "nothing to reduce";
     config = {{"BLOCK_M", 128},  {"BLOCK_N", 192}, {"SWAP_AB", 0}, {"STAGES", 4},  {"CONSUMER_WARPGROUPS", 2},
-              {"PERSISTENT", 0}, {"RASTER", 0},    {"SWIZZLE", 1}, {"SPLIT_K", 2}, {"CLUSTER_M", 1},
-              {"CLUSTER_N", 1},  {"EPILOGUE", 2}};
+              {"PERSISTENT", 0}, {"RASTER", 0},    {"SWIZZLE", 1}, {"SPLIT_K", 2}, {"STREAM_K", 0},
+              {"CLUSTER_M", 1},  {"CLUSTER_N", 1}, {"EPILOGUE", 2}};
     EXPECT_FALSE(space.check(config, space.resolve_problem("M=128,N=2048,K=4096,B_KMAJOR=1"), hopper).valid)
         << "96 accumulators a thread: the reduction would spill";
 
@@ -336,8 +339,8 @@ TEST(GemmSpace, SplitKSummedInL2IsOneLaunchWithZeroedSumsAndCounters) {
 
     // 128 accumulators a thread: EPILOGUE 2 would spill, EPILOGUE 3 does not.
     config = {{"BLOCK_M", 128},  {"BLOCK_N", 256}, {"SWAP_AB", 0}, {"STAGES", 4},  {"CONSUMER_WARPGROUPS", 2},
-              {"PERSISTENT", 0}, {"RASTER", 0},    {"SWIZZLE", 1}, {"SPLIT_K", 2}, {"CLUSTER_M", 1},
-              {"CLUSTER_N", 1},  {"EPILOGUE", 3}};
+              {"PERSISTENT", 0}, {"RASTER", 0},    {"SWIZZLE", 1}, {"SPLIT_K", 2}, {"STREAM_K", 0},
+              {"CLUSTER_M", 1},  {"CLUSTER_N", 1}, {"EPILOGUE", 3}};
     const auto wide = space.resolve_problem("M=128,N=2048,K=4096,B_KMAJOR=1");
     EXPECT_TRUE(space.check(config, wide, hopper).valid) << file;
     config["EPILOGUE"] = 2;
@@ -380,6 +383,7 @@ TEST(GemmSpace, TheSwappedStagingBoxTilesTheBlocksRows) {
                         {"RASTER", 0},
                         {"SWIZZLE", 1},
                         {"SPLIT_K", 1},
+                        {"STREAM_K", 0},
                         {"CLUSTER_M", 1},
                         {"CLUSTER_N", 1},
                         {"EPILOGUE", 1}};
@@ -426,8 +430,8 @@ TEST(GemmSpace, OddSizesStageTheOperandsWhoseRowsTmaCannotAddress) {
   const DeviceInfo hopper = offline_device("sm_90");
   const Config config{
       {"BLOCK_M", 128},  {"BLOCK_N", 256}, {"SWAP_AB", 0}, {"STAGES", 4},  {"CONSUMER_WARPGROUPS", 2},
-      {"PERSISTENT", 1}, {"RASTER", 1},    {"SWIZZLE", 8}, {"SPLIT_K", 1}, {"CLUSTER_M", 1},
-      {"CLUSTER_N", 1},  {"EPILOGUE", 0}};
+      {"PERSISTENT", 1}, {"RASTER", 1},    {"SWIZZLE", 8}, {"SPLIT_K", 1}, {"STREAM_K", 0},
+      {"CLUSTER_M", 1},  {"CLUSTER_N", 1}, {"EPILOGUE", 0}};
   for (const char* file : kGemmSpaces) {
     const SearchSpace space = SearchSpace::load(file);
     const auto epilogue_1 = [](const Config& c) { return c.at("EPILOGUE") == 1; };
@@ -504,6 +508,151 @@ TEST(GemmSpace, OddSizesStageTheOperandsWhoseRowsTmaCannotAddress) {
     EXPECT_EQ(extra[0].at("K"), 4097);
     launch = space.variant_launch(config, extra[0], hopper);
     EXPECT_EQ(kernels_of(launch), (std::vector<std::string>{"gemm_stage_a", "gemm_stage_b", "gemm_wgmma"}));
+  }
+}
+
+// A stream-K config (STREAM_K 1): persistent, unsplit, without clusters, summed in L2 (EPILOGUE 3).
+Config stream_k_tile(int block_m, int block_n, int swap, int stages, int warpgroups) {
+  return {{"BLOCK_M", block_m},
+          {"BLOCK_N", block_n},
+          {"SWAP_AB", swap},
+          {"STAGES", stages},
+          {"CONSUMER_WARPGROUPS", warpgroups},
+          {"PERSISTENT", 1},
+          {"RASTER", 0},
+          {"SWIZZLE", 1},
+          {"SPLIT_K", 1},
+          {"STREAM_K", 1},
+          {"CLUSTER_M", 1},
+          {"CLUSTER_N", 1},
+          {"EPILOGUE", 3}};
+}
+
+// STREAM_K 1 (issue 24): one launch of min(SMs, tiles x k steps) blocks, EPILOGUE 3's arguments and zeroed
+// scratch (acc_sum for the shared tiles' sums, a counter a consumer warp of each tile), not bitwise
+// repeatable; only unsplit, persistent, without clusters, with EPILOGUE 3, and only where the tiles leave
+// part of a wave idle and are fewer than three waves (so that the large problems' candidates, which the test
+// above pins, are unchanged).
+TEST(GemmSpace, StreamKIsOneLaunchOfAtMostOneBlockAnSm) {
+  const DeviceInfo hopper = offline_device("sm_90");
+  ASSERT_EQ(hopper.sm_count, 132);
+  for (const char* file : kGemmSpaces) {
+    const SearchSpace space = SearchSpace::load(file);
+    const auto sizes = space.resolve_problem("M=77,N=5000,K=4096,B_KMAJOR=0");
+    Config config = stream_k_tile(80, 64, 1, 8, 1);
+    ASSERT_TRUE(space.check(config, sizes, hopper).valid)
+        << file << " " << space.check(config, sizes, hopper).reason;
+    EXPECT_FALSE(space.deterministic(config, sizes, hopper)) << "the shared tiles' additions vary in order";
+    const LaunchSpec launch = space.variant_launch(config, sizes, hopper);
+    EXPECT_EQ(kernels_of(launch), (std::vector<std::string>{"gemm_wgmma"}));
+    EXPECT_EQ(launch.grid[0], 132u) << "79 tiles x 64 k steps over 132 SMs";
+    EXPECT_EQ(launch.cluster[0], 1u);
+    std::vector<std::string> names;
+    for (const ArgSpec& arg : launch.args) names.push_back(arg.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"A_map", "B_map", "D", "bias", "acc_sum", "arrivals", "M", "N",
+                                               "K"}));
+    ASSERT_EQ(launch.scratch.size(), 2u);
+    EXPECT_EQ(launch.scratch[0].name, "arrivals");
+    EXPECT_TRUE(launch.scratch[0].zeroed);
+    EXPECT_EQ(launch.scratch[0].count, 79 * 1 * 4);
+    EXPECT_EQ(launch.scratch[1].name, "acc_sum");
+    EXPECT_TRUE(launch.scratch[1].zeroed);
+    EXPECT_EQ(launch.scratch[1].count, 77 * 5000);
+    // Fewer iterations than SMs: a block each (K = 64: 48 tiles of one k step, every tile whole).
+    const Config small = stream_k_tile(128, 64, 0, 4, 1);
+    const auto one_step = space.resolve_problem("M=300,N=1000,K=64,B_KMAJOR=0");
+    ASSERT_TRUE(space.check(small, one_step, hopper).valid) << file;
+    EXPECT_EQ(space.variant_launch(small, one_step, hopper).grid[0], 48u);
+
+    // What stream-K needs, each refusal by its own condition.
+    const auto refused_by = [&](Config changed, const char* problem) {
+      return space.check(changed, space.resolve_problem(problem), hopper).condition;
+    };
+    const char* const skinny = "M=77,N=5000,K=4096,B_KMAJOR=0";
+    Config changed = config;
+    changed["SPLIT_K"] = 2;
+    EXPECT_EQ(refused_by(changed, skinny), "stream_k_alone");
+    changed = config;
+    changed["PERSISTENT"] = 0;
+    EXPECT_EQ(refused_by(changed, skinny), "stream_k_persistent");
+    changed = config;
+    changed["CLUSTER_N"] = 2;
+    EXPECT_EQ(refused_by(changed, skinny), "stream_k_without_clusters");
+    for (const int epilogue : {0, 1}) {
+      changed = config;
+      changed["EPILOGUE"] = epilogue;
+      EXPECT_EQ(refused_by(changed, skinny), "stream_k_sums_in_l2") << epilogue;
+    }
+    changed["EPILOGUE"] = 2;  // refused without slices before stream-K's own condition is reached
+    EXPECT_FALSE(space.check(changed, space.resolve_problem(skinny), hopper).valid);
+    // 512 tiles of 128 x 256 at 4096^3 (three waves and more); 132 tiles of 128 x 128 (a whole wave).
+    const Config wide = stream_k_tile(128, 256, 0, 4, 2);
+    EXPECT_EQ(refused_by(wide, "M=4096,N=4096,K=4096,B_KMAJOR=1"), "stream_k_for_partial_waves");
+    EXPECT_EQ(refused_by(stream_k_tile(128, 128, 0, 6, 2), "M=1536,N=1408,K=4096,B_KMAJOR=1"),
+              "stream_k_for_partial_waves");
+    EXPECT_TRUE(space.check(wide, space.resolve_problem("M=1000,N=3000,K=2000,B_KMAJOR=1"), hopper).valid);
+    // STREAM_K 1 makes EPILOGUE 3 valid without slices; STREAM_K 0 does not.
+    changed = config;
+    changed["STREAM_K"] = 0;
+    EXPECT_EQ(refused_by(changed, skinny), "l2_reduction_of_slices");
+
+    // Every stream-K candidate of the skinny problem obeys the conditions; there are some in both layouts,
+    // and none at 4096^3.
+    for (const char* problem : {"M=77,N=5000,K=4096,B_KMAJOR=0", "M=77,N=5000,K=4096,B_KMAJOR=1"}) {
+      const auto configs = space.enumerate(space.resolve_problem(problem), hopper);
+      std::size_t stream_k = 0;
+      for (const Config& candidate : configs) {
+        if (candidate.at("STREAM_K") == 0) continue;
+        ++stream_k;
+        EXPECT_EQ(candidate.at("SPLIT_K"), 1) << canonical_json(candidate);
+        EXPECT_EQ(candidate.at("PERSISTENT"), 1) << canonical_json(candidate);
+        EXPECT_EQ(candidate.at("EPILOGUE"), 3) << canonical_json(candidate);
+        EXPECT_EQ(candidate.at("CLUSTER_M") * candidate.at("CLUSTER_N"), 1) << canonical_json(candidate);
+      }
+      EXPECT_GT(stream_k, 0u) << file << " " << problem;
+    }
+    const auto large = space.enumerate(space.resolve_problem("M=4096,N=4096,K=4096,B_KMAJOR=1"), hopper);
+    EXPECT_EQ(std::count_if(large.begin(), large.end(),
+                            [](const Config& candidate) { return candidate.at("STREAM_K") == 1; }),
+              0);
+  }
+}
+
+// The stream-K Seeds (after the first four of every problem, which SeedsOpenEachMBucketWithItsOwn pins) are
+// valid at the shapes they are for: swapped 80 x 64 and 80 x 128 at M = 77, swapped 16 x 64 and 16 x 128 at M
+// = 16, 128 x 128 at 128 x 4096 x 4096, 128 x 8192 x 8192 and 1000 x 3000 x 2000, 128 x 256 at 1000 x 3000 x
+// 2000, 64 x 64 at 128 x 8192 x 8192.
+TEST(GemmSpace, StreamKSeedsServeTheShapesTheTilesLeaveIdle) {
+  const DeviceInfo hopper = offline_device("sm_90");
+  struct Expected {
+    const char* problem;
+    int block_m, block_n, swap;
+  };
+  const Expected expected[] = {
+      {"M=77,N=5000,K=4096,B_KMAJOR=0", 80, 64, 1},     {"M=77,N=5000,K=4096,B_KMAJOR=1", 80, 64, 1},
+      {"M=77,N=5000,K=4096,B_KMAJOR=0", 80, 128, 1},    {"M=16,N=4096,K=4096,B_KMAJOR=1", 16, 64, 1},
+      {"M=16,N=8192,K=8192,B_KMAJOR=1", 16, 128, 1},    {"M=128,N=4096,K=4096,B_KMAJOR=1", 128, 128, 0},
+      {"M=128,N=8192,K=8192,B_KMAJOR=1", 128, 128, 0},  {"M=1000,N=3000,K=2000,B_KMAJOR=0", 128, 128, 0},
+      {"M=1000,N=3000,K=2000,B_KMAJOR=1", 128, 256, 0}, {"M=128,N=8192,K=8192,B_KMAJOR=1", 64, 64, 0}};
+  for (const char* file : kGemmSpaces) {
+    const SearchSpace space = SearchSpace::load(file);
+    const auto& seeds = space.seeds();
+    for (const Expected& want : expected) {
+      const auto seed = std::find_if(seeds.begin(), seeds.end(), [&](const Config& candidate) {
+        return candidate.at("STREAM_K") == 1 && candidate.at("BLOCK_M") == want.block_m &&
+               candidate.at("BLOCK_N") == want.block_n && candidate.at("SWAP_AB") == want.swap;
+      });
+      ASSERT_NE(seed, seeds.end()) << file << " " << want.block_m << " x " << want.block_n;
+      const auto check = space.check(*seed, space.resolve_problem(want.problem), hopper);
+      EXPECT_TRUE(check.valid) << file << " " << want.problem << " " << canonical_json(*seed) << ": "
+                               << check.condition;
+    }
+    // They follow every other Seed: the first four of each problem are the ones pinned above.
+    const auto first_stream_k =
+        std::find_if(seeds.begin(), seeds.end(), [](const Config& seed) { return seed.at("STREAM_K") == 1; });
+    EXPECT_TRUE(std::all_of(first_stream_k, seeds.end(), [](const Config& seed) {
+      return seed.at("STREAM_K") == 1;
+    })) << file;
   }
 }
 
