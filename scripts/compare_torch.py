@@ -175,19 +175,25 @@ def sdpa_attention_options(shape):
                 attn_mask=mask)
 
 
-def compare_backward(torch, shape, args, work):
-    import torch.nn.functional as functional
-    from torch.nn.attention import SDPBackend, sdpa_kernel
-    backends = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION,
-                "efficient": SDPBackend.EFFICIENT_ATTENTION}
+def gradient_inputs(torch, shape, args):
+    """Q, K, V and dO of the shape in --dtype (uniform in [-1, 1)), and dQ, dK, dV to write."""
     dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}[args.dtype]
     b, h, hkv, s, skv, d = (shape[x] for x in ("B", "H", "HKV", "S", "SKV", "D"))
     tensors = {name: torch.rand(*sizes, device="cuda", dtype=dtype) * 2 - 1
                for name, sizes in (("q", (b, h, s, d)), ("k", (b, hkv, skv, d)), ("v", (b, hkv, skv, d)),
                                    ("do", (b, h, s, d)))}
-    tensors["o"], tensors["lse"] = attention_forward_fp32(torch, tensors["q"], tensors["k"], tensors["v"], shape)
     for name in ("q", "k", "v"):
         tensors["d" + name] = torch.empty_like(tensors[name])
+    return tensors
+
+
+def compare_backward(torch, shape, args, work):
+    import torch.nn.functional as functional
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    backends = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION,
+                "efficient": SDPBackend.EFFICIENT_ATTENTION}
+    tensors = gradient_inputs(torch, shape, args)
+    tensors["o"], tensors["lse"] = attention_forward_fp32(torch, tensors["q"], tensors["k"], tensors["v"], shape)
     sdpa_options = sdpa_attention_options(shape)
     leaves = [tensors[name].detach().clone().requires_grad_() for name in "qkv"]
     row = dict(shape)
@@ -236,15 +242,10 @@ def compare_training(torch, shape, args, work):
     from torch.nn.attention import SDPBackend, sdpa_kernel
     backends = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION,
                 "efficient": SDPBackend.EFFICIENT_ATTENTION}
-    dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}[args.dtype]
-    b, h, hkv, s, skv, d = (shape[x] for x in ("B", "H", "HKV", "S", "SKV", "D"))
-    tensors = {name: torch.rand(*sizes, device="cuda", dtype=dtype) * 2 - 1
-               for name, sizes in (("q", (b, h, s, d)), ("k", (b, hkv, skv, d)), ("v", (b, hkv, skv, d)),
-                                   ("do", (b, h, s, d)))}
+    h, hkv = shape["H"], shape["HKV"]
+    tensors = gradient_inputs(torch, shape, args)
     tensors["o"] = torch.empty_like(tensors["q"])
-    tensors["lse"] = torch.empty(b, h, s, device="cuda", dtype=torch.float32)
-    for name in ("q", "k", "v"):
-        tensors["d" + name] = torch.empty_like(tensors[name])
+    tensors["lse"] = torch.empty(shape["B"], h, shape["S"], device="cuda", dtype=torch.float32)
     sdpa_options = sdpa_attention_options(shape)
     leaves = [tensors[name].detach().clone().requires_grad_() for name in "qkv"]
     row = dict(shape)
