@@ -16,6 +16,13 @@
 namespace evotune {
 namespace {
 
+// The names of a launch's arguments, in order.
+std::vector<std::string> argument_names(const LaunchSpec& launch) {
+  std::vector<std::string> names;
+  for (const ArgSpec& arg : launch.args) names.push_back(arg.name);
+  return names;
+}
+
 using testing::TempSpaces;
 
 TEST(GemmSpace, NamesTheCublasLtBaselineOfThePlainProduct) {
@@ -256,10 +263,8 @@ TEST(GemmSpace, SplitKReducedInTheKernelIsOneLaunchWithZeroedCounters) {
     EXPECT_EQ(launch.kernel_name, "gemm_wgmma");
     EXPECT_TRUE(launch.then.empty()) << "no reduction kernel";
     EXPECT_EQ(launch.grid[0], 32u * 4u);
-    std::vector<std::string> names;
-    for (const ArgSpec& arg : launch.args) names.push_back(arg.name);
-    EXPECT_EQ(names, (std::vector<std::string>{"A_map", "B_map", "D", "bias", "partial", "arrivals", "M", "N",
-                                               "K"}));
+    EXPECT_EQ(argument_names(launch), (std::vector<std::string>{"A_map", "B_map", "D", "bias", "partial",
+                                                                "arrivals", "M", "N", "K"}));
     ASSERT_EQ(launch.scratch.size(), 2u);
     EXPECT_EQ(launch.scratch[0].name, "partial");
     EXPECT_FALSE(launch.scratch[0].zeroed);
@@ -314,10 +319,8 @@ TEST(GemmSpace, SplitKSummedInL2IsOneLaunchWithZeroedSumsAndCounters) {
     EXPECT_EQ(launch.kernel_name, "gemm_wgmma");
     EXPECT_TRUE(launch.then.empty()) << "no reduction kernel";
     EXPECT_EQ(launch.grid[0], 32u * 4u);
-    std::vector<std::string> names;
-    for (const ArgSpec& arg : launch.args) names.push_back(arg.name);
-    EXPECT_EQ(names, (std::vector<std::string>{"A_map", "B_map", "D", "bias", "acc_sum", "arrivals", "M", "N",
-                                               "K"}));
+    EXPECT_EQ(argument_names(launch), (std::vector<std::string>{"A_map", "B_map", "D", "bias", "acc_sum",
+                                                                "arrivals", "M", "N", "K"}));
     ASSERT_EQ(launch.scratch.size(), 2u) << "no partial sums";
     EXPECT_EQ(launch.scratch[0].name, "arrivals");  // in the order the space declares them
     EXPECT_TRUE(launch.scratch[0].zeroed);
@@ -547,10 +550,8 @@ TEST(GemmSpace, StreamKIsOneLaunchOfAtMostOneBlockAnSm) {
     EXPECT_EQ(kernels_of(launch), (std::vector<std::string>{"gemm_wgmma"}));
     EXPECT_EQ(launch.grid[0], 132u) << "79 tiles x 64 k steps over 132 SMs";
     EXPECT_EQ(launch.cluster[0], 1u);
-    std::vector<std::string> names;
-    for (const ArgSpec& arg : launch.args) names.push_back(arg.name);
-    EXPECT_EQ(names, (std::vector<std::string>{"A_map", "B_map", "D", "bias", "acc_sum", "arrivals", "M", "N",
-                                               "K"}));
+    EXPECT_EQ(argument_names(launch), (std::vector<std::string>{"A_map", "B_map", "D", "bias", "acc_sum",
+                                                                "arrivals", "M", "N", "K"}));
     ASSERT_EQ(launch.scratch.size(), 2u);
     EXPECT_EQ(launch.scratch[0].name, "arrivals");
     EXPECT_TRUE(launch.scratch[0].zeroed);
