@@ -142,6 +142,13 @@ def attention_forward_fp32(torch, q, k, v, shape):
     return o, lse
 
 
+def sdpa_backends():
+    """SDPA's backends by the names the tables use (SDPA_BACKENDS)."""
+    from torch.nn.attention import SDPBackend
+    return {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION,
+            "efficient": SDPBackend.EFFICIENT_ATTENTION}
+
+
 def gradient_errors(torch, tensors, shape, sdpa_options):
     """Largest |error| of tensors' dq, dk, dv against SDPA's math backend in fp32 over the first batch entry's
     first heads (and the K/V heads they read: with grouped heads dK and dV sum over the whole group, so the
@@ -189,9 +196,8 @@ def gradient_inputs(torch, shape, args):
 
 def compare_backward(torch, shape, args, work):
     import torch.nn.functional as functional
-    from torch.nn.attention import SDPBackend, sdpa_kernel
-    backends = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION,
-                "efficient": SDPBackend.EFFICIENT_ATTENTION}
+    from torch.nn.attention import sdpa_kernel
+    backends = sdpa_backends()
     tensors = gradient_inputs(torch, shape, args)
     tensors["o"], tensors["lse"] = attention_forward_fp32(torch, tensors["q"], tensors["k"], tensors["v"], shape)
     sdpa_options = sdpa_attention_options(shape)
@@ -218,9 +224,7 @@ def compare_backward(torch, shape, args, work):
         return gradient_errors(torch, tensors, shape, sdpa_options)
     row.update(time_winners(torch, BACKWARD, shape, tensors, [tensors["dq"], tensors["dk"], tensors["dv"]],
                             error_of, args, work))
-    best_backend = min((row[n]["us"] for n in SDPA_BACKENDS if "us" in row[n]), default=None)
-    if row["ours"] and "us" in row["ours"] and best_backend:
-        row["ratio"] = best_backend / row["ours"]["us"]
+    set_ratio_to_best_backend(row)
     return row
 
 
@@ -240,8 +244,7 @@ def compare_training(torch, shape, args, work):
     --forward-space), checked against SDPA's math backend in fp32 (O and the gradients)."""
     import torch.nn.functional as functional
     from torch.nn.attention import SDPBackend, sdpa_kernel
-    backends = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION,
-                "efficient": SDPBackend.EFFICIENT_ATTENTION}
+    backends = sdpa_backends()
     h, hkv = shape["H"], shape["HKV"]
     tensors = gradient_inputs(torch, shape, args)
     tensors["o"] = torch.empty_like(tensors["q"])
@@ -318,9 +321,7 @@ def compare_training(torch, shape, args, work):
     fastest = [c for c in candidates if "us" in c]
     row["candidates"] = candidates
     row["ours"] = min(fastest, key=lambda c: c["us"]) if fastest else (candidates[0] if candidates else None)
-    best_backend = min((row[n]["us"] for n in SDPA_BACKENDS if "us" in row[n]), default=None)
-    if row["ours"] and "us" in row["ours"] and best_backend:
-        row["ratio"] = best_backend / row["ours"]["us"]
+    set_ratio_to_best_backend(row)
     return row
 
 
@@ -577,6 +578,14 @@ def timed(torch, call, args, work_flops, stream=None):
     return dict(timing, tflops=work_flops / timing["us"] / 1e6)
 
 
+def set_ratio_to_best_backend(row):
+    """row["ratio"]: the fastest SDPA backend's time over ours (> 1: ours is faster than every backend), where
+    both were timed."""
+    best_backend = min((row[n]["us"] for n in SDPA_BACKENDS if "us" in row[n]), default=None)
+    if row["ours"] and "us" in row["ours"] and best_backend:
+        row["ratio"] = best_backend / row["ours"]["us"]
+
+
 def load_winner(torch, op, shape, space_file, tensors, args, work):
     """(call, `best --json` entry, space) of a space's exported winner for `shape`, its arguments from `tensors`
     (a dict of its own: a workspace, where the launcher takes one, is kept in it). Raises RuntimeError where
@@ -621,8 +630,7 @@ def time_winners(torch, op, shape, tensors, output, error_of, args, work):
 def compare_attention(torch, shape, args, work):
     import torch.nn.functional as functional
     from torch.nn.attention import SDPBackend, sdpa_kernel
-    backends = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION,
-                "efficient": SDPBackend.EFFICIENT_ATTENTION}
+    backends = sdpa_backends()
     dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}[args.dtype]
     b, h, hkv, s, skv, d = (shape[k] for k in ("B", "H", "HKV", "S", "SKV", "D"))
     tensors = {name: torch.rand(*sizes, device="cuda", dtype=dtype) * 2 - 1
@@ -655,9 +663,7 @@ def compare_attention(torch, shape, args, work):
             expected = functional.scaled_dot_product_attention(q, k, v, **options)
         return {"max_abs_error": (tensors["o"][:1, :heads].float() - expected).abs().max().item()}
     row.update(time_winners(torch, ATTENTION, shape, tensors, tensors["o"], error_of, args, work))
-    best_backend = min((row[n]["us"] for n in SDPA_BACKENDS if "us" in row[n]), default=None)
-    if row["ours"] and "us" in row["ours"] and best_backend:
-        row["ratio"] = best_backend / row["ours"]["us"]  # > 1: ours is faster than every backend
+    set_ratio_to_best_backend(row)
     return row
 
 
@@ -698,8 +704,7 @@ def copy_bandwidth(torch, args, gib=1.0):
 def compare_decode(torch, shape, args, work):
     import torch.nn.functional as functional
     from torch.nn.attention import SDPBackend, sdpa_kernel
-    backends = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION,
-                "efficient": SDPBackend.EFFICIENT_ATTENTION}
+    backends = sdpa_backends()
     dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}[args.dtype]
     b, hq, hkv, sq, skv, d, page = (shape[k] for k in ("B", "HQ", "HKV", "SQ", "SKV", "D", "page"))
 
@@ -741,9 +746,7 @@ def compare_decode(torch, shape, args, work):
             expected = functional.scaled_dot_product_attention(q, kk, vv, attn_mask=mask, enable_gqa=True)
         return {"max_abs_error": (tensors["o"][:1].float() - expected).abs().max().item()}
     row.update(time_winners(torch, DECODE, shape, tensors, tensors["o"], error_of, args, work))
-    best_backend = min((row[n]["us"] for n in SDPA_BACKENDS if "us" in row[n]), default=None)
-    if row["ours"] and "us" in row["ours"] and best_backend:
-        row["ratio"] = best_backend / row["ours"]["us"]
+    set_ratio_to_best_backend(row)
     row["copy_gbps"] = copy_bandwidth(torch, args)
     if row["ours"] and "us" in row["ours"]:
         row["ours_gbps"] = decode_bytes(shape) / row["ours"]["us"] / 1e3

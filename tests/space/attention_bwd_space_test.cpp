@@ -95,27 +95,25 @@ TEST(AttentionBwdSpace, ValidCountsOnHopper) {
     const SearchSpace space = SearchSpace::load(file);
     EXPECT_EQ(space.arch_suffix(), "a");
     EXPECT_EQ(space.total_configs(), 2u * 2 * 3 * 2 * 2 * 4 * 2 * 3 * 2 * 2 * 3);
-    for (const char* problem : {"D=64", "D=64,CAUSAL=1"}) {
-      const auto configs = valid(space, problem);
-      const auto before = only(configs, two_stages_row_strategies);
-      EXPECT_EQ(before.size(), 144u + 20u) << problem;
-      EXPECT_EQ(count_if(before, consumers_write_dq), 144u) << problem;
-      EXPECT_EQ(count_if(before, plain), 48u) << problem;
-      EXPECT_EQ(configs.size(), 392u) << problem;
-      EXPECT_EQ(count_if(configs, consumers_write_dq), 324u) << problem;
-      EXPECT_EQ(count_if(configs, plain), 96u) << problem;
-      EXPECT_EQ(all_valid(space, problem).size(), 392u + 368u) << problem;
-    }
-    for (const char* problem : {"D=128", "D=128,CAUSAL=1"}) {
-      const auto configs = valid(space, problem);
-      const auto before = only(configs, two_stages_row_strategies);
-      EXPECT_EQ(before.size(), 84u + 10u) << problem;
-      EXPECT_EQ(count_if(before, consumers_write_dq), 84u) << problem;
-      EXPECT_EQ(count_if(before, plain), 36u) << problem;
-      EXPECT_EQ(configs.size(), 201u) << problem;
-      EXPECT_EQ(count_if(configs, consumers_write_dq), 171u) << problem;
-      EXPECT_EQ(count_if(configs, plain), 72u) << problem;
-      EXPECT_EQ(all_valid(space, problem).size(), 201u + 195u) << problem;
+    // Per head dimension: the configs with 1 or 2 stages and DQ_ATOMIC 0 to 2 (all, the consumers writing dQ,
+    // plain), then every config (the same three), then with DS_STMATRIX 1 too.
+    struct Counts {
+      const char* d;
+      size_t before, before_consumers, before_plain, all, consumers, all_plain, with_stmatrix;
+    };
+    for (const Counts& expected : {Counts{"D=64", 144 + 20, 144, 48, 392, 324, 96, 392 + 368},
+                                   Counts{"D=128", 84 + 10, 84, 36, 201, 171, 72, 201 + 195}}) {
+      for (const std::string& problem : {std::string(expected.d), std::string(expected.d) + ",CAUSAL=1"}) {
+        const auto configs = valid(space, problem.c_str());
+        const auto before = only(configs, two_stages_row_strategies);
+        EXPECT_EQ(before.size(), expected.before) << problem;
+        EXPECT_EQ(count_if(before, consumers_write_dq), expected.before_consumers) << problem;
+        EXPECT_EQ(count_if(before, plain), expected.before_plain) << problem;
+        EXPECT_EQ(configs.size(), expected.all) << problem;
+        EXPECT_EQ(count_if(configs, consumers_write_dq), expected.consumers) << problem;
+        EXPECT_EQ(count_if(configs, plain), expected.all_plain) << problem;
+        EXPECT_EQ(all_valid(space, problem.c_str()).size(), expected.with_stmatrix) << problem;
+      }
     }
   }
 }
