@@ -1,5 +1,9 @@
 // GpuEvaluator on a real GPU: every status a variant can end with, recovery after a fault, timing.
+#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
 
 #include "compile/compiler.hpp"
 #include "cuda/driver.hpp"
@@ -54,168 +58,54 @@ class Evaluator : public ::testing::Test {
     return kernel;
   }
 
+  // The bodies of the two tests that break the CUDA context on purpose (each run in_own_process).
+  void fault_then_recovery_or_unhealthy();
+  void infinite_loop_times_out();
+
   std::unique_ptr<Compiler> compiler_;
   std::string arch_;
 };
 
 const std::string kCorrect = "out[i] = a * x[i] + y[i];";
 
-TEST_F(Evaluator, CorrectVariantIsOkAndTimed) {
-  auto evaluator = make_evaluator();
-  const Outcome outcome = evaluator->evaluate(variant(kCorrect), 1234);
-  ASSERT_EQ(outcome.status, Status::ok) << outcome.message;
-  ASSERT_TRUE(outcome.error.has_value());
-  EXPECT_EQ(outcome.error->max_abs, 0);
-  EXPECT_EQ(outcome.error->non_finite, 0);
-  EXPECT_EQ(outcome.error->elements, kN);
-  ASSERT_TRUE(outcome.timing.has_value());
-  const TimingStats& t = *outcome.timing;
-  std::printf(
-      "saxpy n=%d: median %.2f us, min %.2f, p20 %.2f, p80 %.2f, stddev %.2f; validate %.1f ms, bench %.1f "
-      "ms\n",
-      kN, t.median_us, t.min_us, t.p20_us, t.p80_us, t.stddev_us, outcome.validate_ms, outcome.bench_ms);
-  EXPECT_EQ(t.samples, 10);
-  EXPECT_GT(t.min_us, 0);
-  EXPECT_LE(t.min_us, t.p20_us);
-  EXPECT_LE(t.p20_us, t.median_us);
-  EXPECT_LE(t.median_us, t.p80_us);
-  EXPECT_LT(t.median_us, 10000);
-  EXPECT_EQ(outcome.validation_seed, 1234u);
-  EXPECT_GT(outcome.validate_ms, 0);
-  EXPECT_GT(outcome.bench_ms, 0);
-  EXPECT_TRUE(evaluator->healthy());
-  EXPECT_EQ(evaluator->device().arch(), arch_);
-}
-
-TEST_F(Evaluator, GraphTimingReplaysSeveralExecutionsAndARetimingSkipsValidation) {
-  const EvalSettings settings{
-      .warmup = 3, .repetitions = 10, .flush_l2 = true, .timeout_ms = 10000, .timing = TimingMode::graph};
-  auto evaluator = make_evaluator(settings);
-  const Outcome graph = evaluator->evaluate(variant(kCorrect), 1234);
-  ASSERT_EQ(graph.status, Status::ok) << graph.message;
-  ASSERT_TRUE(graph.timing && graph.timing->method);
-  const TimingMethod& method = *graph.timing->method;
-  EXPECT_TRUE(method.graph) << method.fallback;
-  EXPECT_GE(method.graph_executions, 1);
-  EXPECT_LE(method.graph_executions, kGraphMaxExecutions);
-  EXPECT_TRUE(method.flush_l2);
-  EXPECT_EQ(graph.timing->samples, 10);
-  EXPECT_GT(graph.timing->min_us, 0);
-  std::printf("saxpy n=%d as a graph of %d: median %.2f us\n", kN, method.graph_executions,
-              graph.timing->median_us);
-
-  // A retiming times on the seed's inputs and checks nothing: even a wrong variant comes back ok and timed.
-  const Outcome retimed = evaluator->evaluate(variant("out[i] = 0.0f;"), 1234, {}, true);
-  ASSERT_EQ(retimed.status, Status::ok) << retimed.message;
-  EXPECT_TRUE(retimed.timing);
-  EXPECT_FALSE(retimed.error);
-  EXPECT_EQ(retimed.validation_rounds, 0);
-  EXPECT_TRUE(evaluator->healthy());
-}
-
-// --warmup-ms: the variant runs back to back for that long before it is timed, in either mode; the timing
-// phase (bench_ms) then lasts at least as long, and the samples are the usual ones.
-TEST_F(Evaluator, SustainedWarmupRunsTheVariantThatLongBeforeTiming) {
-  for (const TimingMode mode : {TimingMode::single, TimingMode::graph}) {
-    EvalSettings settings{
-        .warmup = 3, .repetitions = 10, .flush_l2 = true, .timeout_ms = 10000, .timing = mode};
-    const Outcome quick = make_evaluator(settings)->evaluate(variant(kCorrect), 1);
-    settings.warmup_ms = 400;
-    const Outcome sustained = make_evaluator(settings)->evaluate(variant(kCorrect), 1);
-    ASSERT_EQ(quick.status, Status::ok) << quick.message;
-    ASSERT_EQ(sustained.status, Status::ok) << sustained.message;
-    std::printf(
-        "%s: bench %.1f ms without the sustained warm-up, %.1f ms with 400 ms; median %.2f / %.2f us\n",
-        std::string(to_string(mode)).c_str(), quick.bench_ms, sustained.bench_ms, quick.timing->median_us,
-        sustained.timing->median_us);
-    EXPECT_LT(quick.bench_ms, 200) << to_string(mode);
-    EXPECT_GE(sustained.bench_ms, 400) << to_string(mode);
-    EXPECT_LT(sustained.bench_ms, 2000) << to_string(mode);
-    EXPECT_EQ(sustained.timing->samples, 10);
+// `scenario` (a test body of EXPECTs) with its results captured: each failure to stderr; the exit status a
+// child process ends with (0: none failed).
+template <typename Scenario>
+int run_in_child(Scenario scenario) {
+  ::testing::TestPartResultArray results;
+  {
+    const ::testing::ScopedFakeTestPartResultReporter capture(
+        ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ALL_THREADS, &results);
+    scenario();
   }
-}
-
-// A cut (tune --cut-slow: a multiple of the best time so far): a variant whose warm-up executions are slower
-// is validated as ever, then timed from those alone (no sustained warm-up, no repetitions, no L2 flush, and
-// the method says why); one under the cut is timed in full.
-TEST_F(Evaluator, AVariantPastTheCutIsTimedFromItsWarmupAlone) {
-  for (const TimingMode mode : {TimingMode::single, TimingMode::graph, TimingMode::automatic}) {
-    EvalSettings settings{
-        .warmup = 3, .repetitions = 10, .flush_l2 = true, .timeout_ms = 10000, .timing = mode};
-    settings.warmup_ms = 300;
-    auto evaluator = make_evaluator(settings);
-    const Outcome full = evaluator->evaluate(variant(kCorrect), 1);
-    ASSERT_EQ(full.status, Status::ok) << full.message;
-    const double best_us = full.timing->median_us;
-    // The same variant against a cut far above it: timed in full.
-    const Outcome under = evaluator->evaluate(variant(kCorrect), 2, {}, false, 1e6);
-    ASSERT_EQ(under.status, Status::ok) << under.message;
-    EXPECT_EQ(under.timing->samples, 10);
-    EXPECT_TRUE(under.timing->method->cut.empty());
-    // A variant far slower (20,000 dependent multiply-adds per element), cut at twice the best.
-    const std::string slow =
-        "float s = 0.0f; for (int k = 0; k < 20000; ++k) s = s * 0.5f + x[i]; out[i] = a * x[i] + y[i] + "
-        "(s == 12345.0f ? 1.0f : 0.0f);";
-    const Outcome cut = evaluator->evaluate(variant(slow), 3, {}, false, 2 * best_us);
-    ASSERT_EQ(cut.status, Status::ok) << cut.message;
-    ASSERT_TRUE(cut.timing && cut.timing->method);
-    std::printf(
-        "%s: best %.2f us (bench %.1f ms); slow variant cut: median %.2f us over %d warm-ups (bench "
-        "%.1f ms): %s\n",
-        std::string(to_string(mode)).c_str(), best_us, full.bench_ms, cut.timing->median_us,
-        cut.timing->samples, cut.bench_ms, cut.timing->method->cut.c_str());
-    EXPECT_FALSE(cut.timing->method->cut.empty()) << to_string(mode);
-    EXPECT_EQ(cut.timing->samples, 3);
-    EXPECT_FALSE(cut.timing->method->flush_l2);
-    EXPECT_GT(cut.timing->min_us, 2 * best_us);
-    EXPECT_GE(full.bench_ms, 300);  // the sustained warm-up ran for the full timing
-    EXPECT_LT(cut.bench_ms, 200);   // and not for the cut one
-    EXPECT_EQ(cut.validation_rounds, full.validation_rounds);  // validated all the same
+  int failed = 0;
+  for (int i = 0; i < results.size(); ++i) {
+    const ::testing::TestPartResult& result = results.GetTestPartResult(i);
+    if (!result.failed()) continue;
+    ++failed;
+    std::fprintf(stderr, "%s:%d: %s\n", result.file_name() ? result.file_name() : "?", result.line_number(),
+                 result.message());
   }
+  std::fflush(stdout);
+  return failed ? 1 : 0;
 }
 
-TEST_F(Evaluator, UnwrittenElementsAreNan) {
-  auto evaluator = make_evaluator();
-  const Outcome outcome = evaluator->evaluate(variant("if (i % 7 != 0) out[i] = a * x[i] + y[i];"), 1);
-  EXPECT_EQ(outcome.status, Status::nan) << outcome.message;
-  ASSERT_TRUE(outcome.error.has_value());
-  EXPECT_EQ(outcome.error->non_finite, (kN + 6) / 7);
-  EXPECT_FALSE(outcome.timing.has_value());
-  EXPECT_NE(outcome.message.find("NaN"), std::string::npos) << outcome.message;
+// Runs `scenario` in a process of its own: gtest runs this binary again for this test alone (the
+// "threadsafe" death-test style: a fresh process, not a fork of this one's CUDA state), and the child's
+// failed expectations come back as its stderr and exit status. A variant that faults or hangs on purpose
+// breaks its process's CUDA context, which every later test of a whole-binary run would otherwise share
+// (under ctest each test has a process of its own anyway).
+template <typename Scenario>
+void in_own_process(Scenario scenario) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(std::_Exit(run_in_child(scenario)), ::testing::ExitedWithCode(0), "");
 }
 
-// SpecialFills add validation rounds on inputs a [-1, 1] fill never gives: a kernel that clamps large values
-// passes the random rounds and fails the special one, which the reason names.
-TEST_F(Evaluator, SpecialFillsCatchWhatRandomInputsMiss) {
-  const std::vector<FillSpec> large{{FillSpec::Kind::random_uniform, -1000, 1000, 0},
-                                    {FillSpec::Kind::constant, 0, 0, 0}};
-  auto evaluator = make_evaluator({3, 10, true, 10000}, large);
-  const Outcome clamped = evaluator->evaluate(variant("out[i] = fminf(a * x[i], 100.0f) + y[i];"), 1);
-  EXPECT_EQ(clamped.status, Status::wrong_result) << clamped.message;
-  EXPECT_NE(clamped.message.find("special inputs 1 of 2: x in [-1e+03, 1e+03]"), std::string::npos)
-      << clamped.message;
-  const Outcome correct = evaluator->evaluate(variant(kCorrect), 1);
-  EXPECT_EQ(correct.status, Status::ok) << correct.message;
-  EXPECT_EQ(correct.validation_rounds, 2 + 2);
-  EXPECT_EQ(make_evaluator()->evaluate(variant("out[i] = fminf(a * x[i], 100.0f) + y[i];"), 1).status,
-            Status::ok)
-      << "without special fills the clamp goes unseen";
-}
-
-TEST_F(Evaluator, WrongValuesAreWrongResult) {
-  auto evaluator = make_evaluator();
-  const Outcome outcome = evaluator->evaluate(variant("out[i] = a * x[i] + 1.001f * y[i];"), 1);
-  EXPECT_EQ(outcome.status, Status::wrong_result) << outcome.message;
-  ASSERT_TRUE(outcome.error.has_value());
-  EXPECT_GT(outcome.error->max_abs, 1e-5);
-  EXPECT_EQ(outcome.error->non_finite, 0);
-  EXPECT_NE(outcome.message.find("max_abs"), std::string::npos) << outcome.message;
-}
-
-// The driver documents CUDA_ERROR_ILLEGAL_ADDRESS as poisoning the process; the evaluator resets the
-// context and either runs the next variant clean or reports itself unhealthy, never a wrong verdict.
-// Run this test in its own process: a poisoned driver fails every later test.
 TEST_F(Evaluator, FaultIsLaunchErrorThenRecoveryOrUnhealthy) {
+  in_own_process([&] { fault_then_recovery_or_unhealthy(); });
+}
+
+void Evaluator::fault_then_recovery_or_unhealthy() {
   auto evaluator = make_evaluator();
   const Outcome fault = evaluator->evaluate(variant("out[i + (1LL << 36)] = 1.0f;"), 5);
   EXPECT_EQ(fault.status, Status::launch_error);
@@ -408,6 +298,10 @@ TEST_F(Evaluator, BrokenReferenceIsASetUpError) {
 }
 
 TEST_F(Evaluator, InfiniteLoopTimesOut) {
+  in_own_process([&] { infinite_loop_times_out(); });
+}
+
+void Evaluator::infinite_loop_times_out() {
   auto evaluator = make_evaluator({1, 3, true, 500});
   const Outcome outcome = evaluator->evaluate(
       variant("volatile const float* p = x; while (p[0] < 100.0f) {} out[i] = 0;", 128), 1);
