@@ -437,25 +437,49 @@ __device__ __forceinline__ void store_partials(const SharedStorage& smem, float*
 }
 
 // One warp weighs the NUM_SPLITS partials of output row `row` (of B * HQ * SQ) into o, in split order; each
-// lane owns D / 32 columns. Splits with L = -inf saw no key of the row and are skipped (their O_part is 0,
-// but never read); a row no split saw is 0.
+// lane owns D / 32 columns. A few L2 round trips, not two a split: the lanes load the splits' log-sum-exps
+// together (lane l: splits l, l + 32, ...) and pass them round by shuffles, and every split's O is loaded,
+// with weight 0 where its log-sum-exp is -inf (the split saw no key: its O is 0, and sum + 0, acc + 0 * 0
+// keep their values), so the loads of successive splits overlap. A row no split saw is 0. The partials come
+// through L2 (ld.global.cg: the last split block's L1 may not see the other blocks' writes).
 __device__ __forceinline__ void combine_row(const float* O_part, const float* L_part, elem* o, int total_rows,
                                             int row, int lane) {
+  constexpr int SPLIT_ROUNDS = (NUM_SPLITS + 31) / 32;  // splits a lane holds the log-sum-exp of
+  float lse_of[SPLIT_ROUNDS];
   float m = NEG_INF;
-  for (int s = 0; s < NUM_SPLITS; ++s) m = fmaxf(m, L_part[static_cast<long long>(s) * total_rows + row]);
+#pragma unroll
+  for (int k = 0; k < SPLIT_ROUNDS; ++k) {
+    const int s = k * 32 + lane;
+    lse_of[k] = s < NUM_SPLITS ? __ldcg(L_part + static_cast<long long>(s) * total_rows + row) : NEG_INF;
+    m = fmaxf(m, lse_of[k]);
+  }
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, offset));
   float acc[D / 32];
 #pragma unroll
   for (int c = 0; c < D / 32; ++c) acc[c] = 0.0f;
   float sum = 0.0f;
   if (m != NEG_INF) {
-    for (int s = 0; s < NUM_SPLITS; ++s) {
-      const long long at = static_cast<long long>(s) * total_rows + row;
-      const float lse = L_part[at];
-      if (lse == NEG_INF) continue;
-      const float w = exp2f(lse - m);
-      sum += w;
 #pragma unroll
-      for (int c = 0; c < D / 32; ++c) acc[c] += w * O_part[at * D + lane * (D / 32) + c];
+    for (int k = 0; k < SPLIT_ROUNDS; ++k) {
+#pragma unroll 8
+      for (int i = 0; i < 32 && k * 32 + i < NUM_SPLITS; ++i) {
+        const float lse = __shfl_sync(0xffffffffu, lse_of[k], i);
+        const float w = lse == NEG_INF ? 0.0f : exp2f(lse - m);
+        sum += w;
+        const float* at =
+            O_part + (static_cast<long long>(k * 32 + i) * total_rows + row) * D + lane * (D / 32);
+        float part[D / 32];
+        if constexpr (D == 128) {
+          const float4 v = __ldcg(reinterpret_cast<const float4*>(at));
+          part[0] = v.x, part[1] = v.y, part[2] = v.z, part[3] = v.w;
+        } else {
+          const float2 v = __ldcg(reinterpret_cast<const float2*>(at));
+          part[0] = v.x, part[1] = v.y;
+        }
+#pragma unroll
+        for (int c = 0; c < D / 32; ++c) acc[c] += w * part[c];
+      }
     }
   }
 #pragma unroll
@@ -520,56 +544,6 @@ __device__ __forceinline__ bool last_to_arrive(int* counter) {
   return __syncthreads_or(last) != 0;
 }
 
-// The combine of the block that arrives last: combine_row's sums, in the same split order, with a few L2
-// round trips instead of two a split. The partials come through L2 (ld.global.cg: this block's L1 may not
-// see the other blocks' writes); the lanes load the splits' log-sum-exps together (lane l: splits l, l + 32,
-// ...) and pass them round by shuffles, and every split's O is loaded, with weight 0 where its log-sum-exp is
-// -inf (its O is 0, and sum + 0, acc + 0 * 0 keep their bits), so the loads of successive splits overlap.
-__device__ __forceinline__ void combine_row_from_l2(const float* O_part, const float* L_part, elem* o,
-                                                    int total_rows, int row, int lane) {
-  constexpr int SPLIT_ROUNDS = (NUM_SPLITS + 31) / 32;  // splits a lane holds the log-sum-exp of
-  float lse_of[SPLIT_ROUNDS];
-  float m = NEG_INF;
-#pragma unroll
-  for (int k = 0; k < SPLIT_ROUNDS; ++k) {
-    const int s = k * 32 + lane;
-    lse_of[k] = s < NUM_SPLITS ? __ldcg(L_part + static_cast<long long>(s) * total_rows + row) : NEG_INF;
-    m = fmaxf(m, lse_of[k]);
-  }
-#pragma unroll
-  for (int offset = 16; offset > 0; offset /= 2) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, offset));
-  float acc[D / 32];
-#pragma unroll
-  for (int c = 0; c < D / 32; ++c) acc[c] = 0.0f;
-  float sum = 0.0f;
-  if (m != NEG_INF) {
-#pragma unroll
-    for (int k = 0; k < SPLIT_ROUNDS; ++k) {
-#pragma unroll 8
-      for (int i = 0; i < 32 && k * 32 + i < NUM_SPLITS; ++i) {
-        const float lse = __shfl_sync(0xffffffffu, lse_of[k], i);
-        const float w = lse == NEG_INF ? 0.0f : exp2f(lse - m);
-        sum += w;
-        const float* at =
-            O_part + (static_cast<long long>(k * 32 + i) * total_rows + row) * D + lane * (D / 32);
-        float part[D / 32];
-        if constexpr (D == 128) {
-          const float4 v = __ldcg(reinterpret_cast<const float4*>(at));
-          part[0] = v.x, part[1] = v.y, part[2] = v.z, part[3] = v.w;
-        } else {
-          const float2 v = __ldcg(reinterpret_cast<const float2*>(at));
-          part[0] = v.x, part[1] = v.y;
-        }
-#pragma unroll
-        for (int c = 0; c < D / 32; ++c) acc[c] += w * part[c];
-      }
-    }
-  }
-#pragma unroll
-  for (int c = 0; c < D / 32; ++c)
-    o[static_cast<long long>(row) * D + lane * (D / 32) + c] = to_elem(sum > 0.0f ? acc[c] / sum : 0.0f);
-}
-
 }  // namespace
 
 // NUM_SPLITS > 1, COMBINE = 1: this split's partials, then, in the block that arrives last at its (row block,
@@ -588,6 +562,6 @@ extern "C" __global__ void __launch_bounds__(THREADS)
   const int total_rows = batch * hkv * ROWS;
   const int rows = min(BLOCK_ROWS, ROWS - row0);
   for (int r = threadIdx.x / 32; r < rows; r += WARPS)
-    combine_row_from_l2(O_part, L_part, o, total_rows, head_rows * ROWS + row0 + r, threadIdx.x % 32);
+    combine_row(O_part, L_part, o, total_rows, head_rows * ROWS + row0 + r, threadIdx.x % 32);
 }
 #endif
