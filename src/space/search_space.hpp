@@ -53,8 +53,13 @@ class SearchSpace {
   // The vendor library's product for these sizes (Baseline "cublasLt"): nullopt without a Baseline, or where
   // the problem adds what the library's plain product leaves out (BIAS or ACT non-zero).
   std::optional<GemmBaselineSpec> baseline(const Sizes& sizes) const;
-  // Seeds: known-good configs (whether valid depends on the problem and device; strategies skip the others).
+  // Seeds: known-good configs (whether valid depends on the problem and device; strategies skip the others),
+  // in file order; the same with the problem each was found for.
   const std::vector<Config>& seeds() const;
+  const std::vector<Seed>& seeds_with_problems() const;
+  // The Seeds' configs in the order a search on `problem` opens with them: the seed found for the nearest
+  // problem first (problem_distance), ties in file order (so file order where no seed names a Problem).
+  std::vector<Config> seeds_for(const Sizes& problem) const;
 
   // Defaults overridden by "B=1,H=8,S=512,D=64" (empty: all defaults). Throws Error on an unknown key,
   // a malformed item, a non-positive value or a value outside the size's allowed list.
