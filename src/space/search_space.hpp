@@ -89,7 +89,8 @@ class SearchSpace {
   static constexpr std::uint64_t kEnumerableCandidates = 1'000'000;
   // The candidates a search starts from: every valid config of a space of at most kEnumerableCandidates
   // candidates or of at most `sample` valid ones, otherwise `sample` valid configs drawn with `seed` and the
-  // space's Seeds valid for the problem that the draws missed. Throws SpaceError when none is valid.
+  // space's Seeds valid for the problem that the draws missed (in seeds_for's order). Throws SpaceError when
+  // none is valid.
   std::vector<Config> search_candidates(const Sizes& sizes, const DeviceInfo& device, std::uint64_t seed,
                                         std::size_t sample = 50'000) const;
   // Appends to `candidates` each of `configs` valid at `sizes` on `device` that it does not hold yet: a
