@@ -59,7 +59,7 @@ RunPlan plan_run(const TuneOptions& options, const SearchSpace& space, const Siz
       store.measured_configs(plan.keys.space_id, plan.keys.problem_id, plan.keys.device_id);
   input.objective = options.objective;
   input.history = history(store, plan.keys, options.objective);
-  input.seeds = space.seeds();
+  input.seeds = space.seeds_for(sizes);  // the seeds found for the nearest problems first
   input.transferred = transfer_configs(store.ok_times_by_problem(plan.keys.space_id, plan.keys.device_id),
                                        sizes, kTransferProblems, kTransferConfigsEach);
   // The nearby problems' best configs this problem admits join a drawn sample (the Seeds are in it).

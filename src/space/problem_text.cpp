@@ -19,6 +19,20 @@ std::string list_text(const std::vector<std::int64_t>& values) {
 
 }  // namespace
 
+std::optional<std::string> size_value_error(const SizeSpec& spec, std::int64_t value) {
+  const auto& allowed = spec.allowed;
+  if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), value) == allowed.end())
+    return "is not allowed (allowed: " + list_text(allowed) + ")";
+  if (allowed.empty() && value <= 0) return "is not positive";
+  return std::nullopt;
+}
+
+Sizes with_defaults(const std::vector<SizeSpec>& specs, Sizes given) {
+  for (const auto& spec : specs)
+    if (spec.default_expression.empty()) given.emplace(spec.name, spec.default_value);
+  return complete_sizes(specs, std::move(given));
+}
+
 Sizes complete_sizes(const std::vector<SizeSpec>& specs, Sizes sizes) {
   for (const auto& spec : specs) {
     if (spec.default_expression.empty() || sizes.count(spec.name)) continue;
@@ -41,12 +55,8 @@ Sizes complete_sizes(const std::vector<SizeSpec>& specs, Sizes sizes) {
 }
 
 Sizes resolve_sizes(const std::vector<SizeSpec>& specs, const std::string& overrides) {
-  Sizes sizes;
-  for (const auto& spec : specs)
-    if (spec.default_expression.empty()) sizes[spec.name] = spec.default_value;
-  if (trim_blanks(overrides).empty()) return complete_sizes(specs, sizes);
-
   Sizes given;
+  if (trim_blanks(overrides).empty()) return with_defaults(specs, given);
   for (const std::string& item : comma_items(overrides)) {
     const auto equals = item.find('=');
     const std::string key = trim_blanks(item.substr(0, equals));
@@ -63,15 +73,10 @@ Sizes resolve_sizes(const std::vector<SizeSpec>& specs, const std::string& overr
       throw Error("problem: unknown size '" + key + "' (known: " + known + ")");
     }
     if (!given.emplace(key, value).second) throw Error("problem: size '" + key + "' given twice");
-    const auto& allowed = spec->allowed;
-    if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), value) == allowed.end())
-      throw Error("problem: " + key + "=" + std::to_string(value) +
-                  " is not allowed (allowed: " + list_text(allowed) + ")");
-    if (allowed.empty() && value <= 0)
-      throw Error("problem: " + key + "=" + std::to_string(value) + " is not positive");
-    sizes[key] = value;
+    if (const auto why = size_value_error(*spec, value))
+      throw Error("problem: " + key + "=" + std::to_string(value) + " " + *why);
   }
-  return complete_sizes(specs, sizes);
+  return with_defaults(specs, std::move(given));
 }
 
 }  // namespace evotune

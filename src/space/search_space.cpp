@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <limits>
 #include <mutex>
+#include <numeric>
 #include <random>
 #include <set>
 
@@ -14,6 +15,7 @@
 #include "gen/local_includes.hpp"
 #include "space/config_walk.hpp"
 #include "space/problem_text.hpp"
+#include "space/shape_transfer.hpp"
 #include "space/space_file.hpp"
 #include "space/space_model.hpp"
 
@@ -48,6 +50,7 @@ struct SearchSpace::Impl {
     if (file.derived)
       identity += separator + LocalIncludes(file.derived->file.parent_path()).expand(file.derived_source, "");
     hash = hex_hash(identity);
+    for (const Seed& seed : file.seeds) seed_configs.push_back(seed.config);
   }
 
   // Puts the config's values into the model, in file order. Call with the mutex held.
@@ -66,6 +69,7 @@ struct SearchSpace::Impl {
   SpaceFile file;
   SpaceModel model;  // evaluation rebinds values, so every use holds the mutex
   std::string hash;
+  std::vector<Config> seed_configs;  // file.seeds' configs
   std::mutex mutex;
 };
 
@@ -110,7 +114,21 @@ std::map<std::string, std::int64_t> SearchSpace::derived_inputs_constants(const 
   return size_constants(sizes);
 }
 
-const std::vector<Config>& SearchSpace::seeds() const { return impl_->file.seeds; }
+const std::vector<Config>& SearchSpace::seeds() const { return impl_->seed_configs; }
+const std::vector<Seed>& SearchSpace::seeds_with_problems() const { return impl_->file.seeds; }
+
+std::vector<Config> SearchSpace::seeds_for(const Sizes& problem) const {
+  const auto& seeds = impl_->file.seeds;
+  std::vector<double> distance;
+  for (const Seed& seed : seeds) distance.push_back(problem_distance(seed.problem, problem));
+  std::vector<std::size_t> order(seeds.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return distance[a] < distance[b]; });
+  std::vector<Config> configs;
+  for (const std::size_t i : order) configs.push_back(seeds[i].config);
+  return configs;
+}
 
 std::optional<GemmBaselineSpec> SearchSpace::baseline(const Sizes& sizes) const {
   const SpaceFile& file = impl_->file;
@@ -271,7 +289,7 @@ std::vector<Config> SearchSpace::search_candidates(const Sizes& sizes, const Dev
                      std::to_string(count_valid(sizes, device)) + " of " + std::to_string(total_configs()) +
                      " candidates are valid, none found by random draws)");
   // A random sample of a large space holds a few of the Seeds at best.
-  add_valid(drawn, impl_->file.seeds, sizes, device);
+  add_valid(drawn, seeds_for(sizes), sizes, device);
   return drawn;
 }
 

@@ -53,8 +53,13 @@ class SearchSpace {
   // The vendor library's product for these sizes (Baseline "cublasLt"): nullopt without a Baseline, or where
   // the problem adds what the library's plain product leaves out (BIAS or ACT non-zero).
   std::optional<GemmBaselineSpec> baseline(const Sizes& sizes) const;
-  // Seeds: known-good configs (whether valid depends on the problem and device; strategies skip the others).
+  // Seeds: known-good configs (whether valid depends on the problem and device; strategies skip the others),
+  // in file order; the same with the problem each was found for.
   const std::vector<Config>& seeds() const;
+  const std::vector<Seed>& seeds_with_problems() const;
+  // The Seeds' configs in the order a search on `problem` opens with them: the seed found for the nearest
+  // problem first (problem_distance), ties in file order (so file order where no seed names a Problem).
+  std::vector<Config> seeds_for(const Sizes& problem) const;
 
   // Defaults overridden by "B=1,H=8,S=512,D=64" (empty: all defaults). Throws Error on an unknown key,
   // a malformed item, a non-positive value or a value outside the size's allowed list.
@@ -84,7 +89,8 @@ class SearchSpace {
   static constexpr std::uint64_t kEnumerableCandidates = 1'000'000;
   // The candidates a search starts from: every valid config of a space of at most kEnumerableCandidates
   // candidates or of at most `sample` valid ones, otherwise `sample` valid configs drawn with `seed` and the
-  // space's Seeds valid for the problem that the draws missed. Throws SpaceError when none is valid.
+  // space's Seeds valid for the problem that the draws missed (in seeds_for's order). Throws SpaceError when
+  // none is valid.
   std::vector<Config> search_candidates(const Sizes& sizes, const DeviceInfo& device, std::uint64_t seed,
                                         std::size_t sample = 50'000) const;
   // Appends to `candidates` each of `configs` valid at `sizes` on `device` that it does not hold yet: a

@@ -1,6 +1,6 @@
 // What a space file declares, as plain structs: tuning parameters, conditions, named expressions, problem
-// sizes, kernel arguments and launches, the work formula, and a config's check against the conditions.
-// Read by space_file, checked by space_model, handed out by SearchSpace (search_space.hpp).
+// sizes, kernel arguments and launches, the work formula, the seeds, and a config's check against the
+// conditions. Read by space_file, checked by space_model, handed out by SearchSpace (search_space.hpp).
 #pragma once
 
 #include <array>
@@ -105,6 +105,13 @@ struct LaunchDecl {
 struct WorkFormula {
   std::string flops = "0";
   std::string bytes = "0";
+};
+
+// An entry of Seeds: a known-good config and the problem it was found for, every size (those its Problem
+// omits, all of them without one, at their defaults).
+struct Seed {
+  Config config;
+  Sizes problem;
 };
 
 // Result of checking a config against the conditions.

@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "space/device_variables.hpp"
 #include "space/expression.hpp"
+#include "space/problem_text.hpp"
 #include "space/t1_space.hpp"
 
 namespace evotune {
@@ -187,20 +188,45 @@ std::optional<std::int64_t> read_budget(const Field& section) {
   return count;
 }
 
-// A seed names every tuning parameter once, each with one of its values.
-Config read_seed(const Field& field, const std::vector<TuningParameter>& parameters) {
-  Config seed;
+// A seed's Problem: declared sizes, each at one of its values.
+Sizes read_seed_problem(const Field& field, const std::vector<SizeSpec>& sizes) {
+  Sizes problem;
   for (const auto& [name, value] : field.members()) {
+    const auto size =
+        std::find_if(sizes.begin(), sizes.end(), [&](const SizeSpec& s) { return s.name == name; });
+    if (size == sizes.end()) value.fail("'" + name + "' is not a problem size");
+    const std::int64_t number = value.integer();
+    if (const auto why = size_value_error(*size, number)) value.fail(std::to_string(number) + " " + *why);
+    problem[name] = number;
+  }
+  return problem;
+}
+
+// A seed names every tuning parameter once, each with one of its values, and may name the problem it is for
+// (the sizes it omits at their defaults).
+Seed read_seed(const Field& field, const std::vector<TuningParameter>& parameters,
+               const std::vector<SizeSpec>& sizes) {
+  Seed seed;
+  for (const auto& [name, value] : field.members()) {
+    if (name == "Problem") {
+      seed.problem = read_seed_problem(value, sizes);
+      continue;
+    }
     const auto parameter = std::find_if(parameters.begin(), parameters.end(),
                                         [&](const TuningParameter& p) { return p.name == name; });
     if (parameter == parameters.end()) value.fail("'" + name + "' is not a tuning parameter");
     const std::int64_t number = value.integer();
     if (std::find(parameter->values.begin(), parameter->values.end(), number) == parameter->values.end())
       value.fail(std::to_string(number) + " is not among " + name + "'s Values");
-    seed[name] = number;
+    seed.config[name] = number;
   }
   for (const auto& parameter : parameters)
-    if (!seed.contains(parameter.name)) field.fail("the seed does not name " + parameter.name);
+    if (!seed.config.contains(parameter.name)) field.fail("the seed does not name " + parameter.name);
+  try {
+    seed.problem = with_defaults(sizes, std::move(seed.problem));
+  } catch (const Error& error) {
+    field.fail(error.what());
+  }
   return seed;
 }
 
@@ -291,7 +317,8 @@ SpaceFile read_space_file(const std::filesystem::path& file) {
   if (const auto budget = root.find("Budget")) space.budget = read_budget(*budget);
   if (const auto baseline = root.find("Baseline")) read_baseline(*baseline, space);
   if (const auto seeds = root.find("Seeds"))
-    for (const auto& seed : seeds->elements()) space.seeds.push_back(read_seed(seed, space.parameters));
+    for (const auto& seed : seeds->elements())
+      space.seeds.push_back(read_seed(seed, space.parameters, space.sizes));
   return space;
 }
 

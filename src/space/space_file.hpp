@@ -47,8 +47,8 @@ struct SpaceFile {
   std::vector<std::vector<std::pair<std::string, std::string>>> extra_problems;
   WorkFormula work;
   std::optional<std::int64_t> budget;
-  std::string baseline;       // Baseline: "cublasLt", or empty
-  std::vector<Config> seeds;  // Seeds: known-good configs, every tuning parameter named
+  std::string baseline;     // Baseline: "cublasLt", or empty
+  std::vector<Seed> seeds;  // Seeds, file order
   // A T1 file: the fields read without effect on what is measured (names, paths, output settings).
   std::vector<std::string> t1_ignored;
 };

@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "session/saxpy_replay_fixture.hpp"
+#include "space/space_fixture.hpp"
 
 namespace evotune {
 namespace {
@@ -40,6 +41,30 @@ TEST_F(RunPlanTest, AnExplicitBudgetMustBePositive) {
   EXPECT_EQ(plan_run(options, space, sizes, *target, store, candidates).budget, 5);
   options.budget = 0;
   EXPECT_THROW(plan_run(options, space, sizes, *target, store, candidates), Error);
+}
+
+// The strategy opens with the seed found for the problem nearest the run's: at N = 1024 the seed named for
+// it, at the default N = 4096 the seed without a Problem, though it comes first in the file.
+TEST_F(RunPlanTest, TheStrategyOpensWithTheSeedOfTheNearestProblem) {
+  testing::TempSpaces temp;
+  const SearchSpace seeded = SearchSpace::load(temp.write([](auto& json) {
+    json["Seeds"] = nlohmann::ordered_json::parse(R"([{"BLOCK": 64, "ITEMS": 1, "VECTOR": 0},
+      {"BLOCK": 32, "ITEMS": 2, "VECTOR": 0, "Problem": {"N": 1024}}])");
+  }));
+  const Config for_default{{"BLOCK", 64}, {"ITEMS", 1}, {"VECTOR", 0}};
+  const Config for_1024{{"BLOCK", 32}, {"ITEMS", 2}, {"VECTOR", 0}};
+  options.strategy = "evolve";
+  for (const auto& [problem, first, second] :
+       {std::tuple{"N=1024", for_1024, for_default}, std::tuple{"", for_default, for_1024}}) {
+    Store store(dir / ("seeded" + std::string(problem) + ".db"));
+    const Sizes problem_sizes = seeded.resolve_problem(problem);
+    const RunPlan plan = plan_run(options, seeded, problem_sizes, *target, store,
+                                  seeded.enumerate(problem_sizes, target->device()));
+    EXPECT_NE(plan.strategy->describe_start().find("2 from the space's Seeds"), std::string::npos)
+        << problem << ": " << plan.strategy->describe_start();
+    EXPECT_EQ(plan.strategy->next(), first) << problem;
+    EXPECT_EQ(plan.strategy->next(), second) << problem;
+  }
 }
 
 }  // namespace

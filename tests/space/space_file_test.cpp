@@ -98,6 +98,68 @@ TEST(SpaceFile, SeedsAreWholeConfigsOfTheParametersValues) {
   EXPECT_NE(missing.find("the seed does not name ITEMS"), std::string::npos) << missing;
 }
 
+// A seed may name the problem it was found for; the sizes it omits, and all of them without a Problem, take
+// their defaults (saxpy: N 4096, ALIGN 4 of 1 and 4).
+TEST(SpaceFile, ASeedMayNameTheProblemItIsFor) {
+  TempSpaces temp;
+  const auto seeded = [&](const std::string& problem) {
+    return temp.write([&](auto& json) {
+      json["Seeds"] = nlohmann::ordered_json::parse(R"([{"BLOCK": 256, "ITEMS": 4, "VECTOR": 1},
+        {"BLOCK": 64, "ITEMS": 2, "VECTOR": 0, "Problem": )" +
+                                                    problem + "}]");
+    });
+  };
+  const auto problems = [](const SearchSpace& space) {
+    std::vector<Sizes> problems;
+    for (const Seed& seed : space.seeds_with_problems()) problems.push_back(seed.problem);
+    return problems;
+  };
+  const SearchSpace full = SearchSpace::load(seeded(R"({"N": 77, "ALIGN": 1})"));
+  EXPECT_EQ(problems(full), (std::vector<Sizes>{{{"N", 4096}, {"ALIGN", 4}}, {{"N", 77}, {"ALIGN", 1}}}));
+  EXPECT_EQ(full.seeds()[1], (Config{{"BLOCK", 64}, {"ITEMS", 2}, {"VECTOR", 0}}));
+  const SearchSpace partial = SearchSpace::load(seeded(R"({"N": 77})"));
+  EXPECT_EQ(problems(partial), (std::vector<Sizes>{{{"N", 4096}, {"ALIGN", 4}}, {{"N", 77}, {"ALIGN", 4}}}));
+
+  for (const auto& [problem, message] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"M": 77})", "Seeds[1].Problem.M: 'M' is not a problem size"},
+           {R"({"N": 7.5})", "Seeds[1].Problem.N: expected an integer, got 7.5"},
+           {R"({"N": "77"})", "Seeds[1].Problem.N: expected an integer, got \"77\""},
+           {R"([77])", "Seeds[1].Problem: expected an object, got a list"},
+           {R"({"ALIGN": 2})", "Seeds[1].Problem.ALIGN: 2 is not allowed (allowed: 1, 4)"},
+           {R"({"N": 0})", "Seeds[1].Problem.N: 0 is not positive"}}) {
+    const std::string error = load_error(seeded(problem));
+    EXPECT_NE(error.find(message), std::string::npos) << problem << ": " << error;
+  }
+}
+
+// A search opens with the seed found for the problem nearest its own; seeds at one distance keep file order.
+TEST(SpaceFile, SeedsForAProblemComeNearestProblemFirst) {
+  TempSpaces temp;
+  const Config tile_256{{"BLOCK", 256}, {"ITEMS", 1}, {"VECTOR", 0}};
+  const Config tile_64{{"BLOCK", 32}, {"ITEMS", 2}, {"VECTOR", 0}};
+  const Config tile_128{{"BLOCK", 32}, {"ITEMS", 4}, {"VECTOR", 1}};
+  const SearchSpace space = SearchSpace::load(temp.write([&](auto& json) {
+    json["Seeds"] = nlohmann::ordered_json::parse(R"([{"BLOCK": 256, "ITEMS": 1, "VECTOR": 0},
+      {"BLOCK": 32, "ITEMS": 2, "VECTOR": 0, "Problem": {"N": 77}},
+      {"BLOCK": 32, "ITEMS": 4, "VECTOR": 1, "Problem": {"N": 300}}])");
+  }));
+  EXPECT_EQ(space.seeds(), (std::vector<Config>{tile_256, tile_64, tile_128}));  // file order
+  EXPECT_EQ(space.seeds_for(space.resolve_problem("N=77")),
+            (std::vector<Config>{tile_64, tile_128, tile_256}));
+  EXPECT_EQ(space.seeds_for(space.resolve_problem("N=256")),
+            (std::vector<Config>{tile_128, tile_64, tile_256}));
+  EXPECT_EQ(space.seeds_for(space.resolve_problem("")), (std::vector<Config>{tile_256, tile_128, tile_64}));
+
+  const SearchSpace unnamed = SearchSpace::load(temp.write([&](auto& json) {
+    json["Seeds"] = nlohmann::ordered_json::parse(R"([{"BLOCK": 32, "ITEMS": 2, "VECTOR": 0},
+      {"BLOCK": 256, "ITEMS": 1, "VECTOR": 0}, {"BLOCK": 32, "ITEMS": 4, "VECTOR": 1}])");
+  }));
+  for (const char* problem : {"", "N=77", "N=1000000,ALIGN=1"})
+    EXPECT_EQ(unnamed.seeds_for(unnamed.resolve_problem(problem)),
+              (std::vector<Config>{tile_64, tile_256, tile_128}))
+        << problem;
+}
+
 TEST(SpaceFile, DefaultsOfOptionalSections) {
   TempSpaces temp;
   const auto file = temp.write([](auto& json) {
