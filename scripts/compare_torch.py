@@ -170,6 +170,25 @@ def gradient_errors(torch, tensors, shape, sdpa_options):
     return dict(errors, max_abs_error=max(errors.values()))
 
 
+def output_error(torch, tensors, shape, sdpa_options):
+    """Largest |error| of tensors' o against SDPA's math backend in fp32 over the first batch entry's first heads
+    (the whole problem at once would need B*H*S*S floats; with grouped heads, the K/V heads those query heads
+    read), from tensors' q, k and v."""
+    import torch.nn.functional as functional
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    h, hkv = shape["H"], shape["HKV"]
+    heads = min(h, 4)
+    kv_heads = max(1, heads * hkv // h)
+    q = tensors["q"][:1, :heads].float()
+    k, v = (tensors[name][:1, :kv_heads].float() for name in "kv")
+    if kv_heads * (h // hkv) != heads:  # fewer query heads than a group: their one K/V head
+        k, v = k.repeat_interleave(heads, dim=1)[:, :heads], v.repeat_interleave(heads, dim=1)[:, :heads]
+    options = dict(sdpa_options, enable_gqa=k.shape[1] != heads)
+    with sdpa_kernel([SDPBackend.MATH]):
+        expected = functional.scaled_dot_product_attention(q, k, v, **options)
+    return (tensors["o"][:1, :heads].float() - expected).abs().max().item()
+
+
 def sdpa_attention_options(shape):
     """SDPA's keyword arguments for the shape: grouped heads, and causal aligned to the bottom right (SDPA's
     is_causal aligns to the top left: with S != SKV the mask is explicit)."""
@@ -243,12 +262,11 @@ def compare_training(torch, shape, args, work):
     our forward space's winner then our backward space's winner (the forward of the same dtype among
     --forward-space), checked against SDPA's math backend in fp32 (O and the gradients)."""
     import torch.nn.functional as functional
-    from torch.nn.attention import SDPBackend, sdpa_kernel
+    from torch.nn.attention import sdpa_kernel
     backends = sdpa_backends()
-    h, hkv = shape["H"], shape["HKV"]
     tensors = gradient_inputs(torch, shape, args)
     tensors["o"] = torch.empty_like(tensors["q"])
-    tensors["lse"] = torch.empty(shape["B"], h, shape["S"], device="cuda", dtype=torch.float32)
+    tensors["lse"] = torch.empty(shape["B"], shape["H"], shape["S"], device="cuda", dtype=torch.float32)
     sdpa_options = sdpa_attention_options(shape)
     leaves = [tensors[name].detach().clone().requires_grad_() for name in "qkv"]
     row = dict(shape)
@@ -264,15 +282,7 @@ def compare_training(torch, shape, args, work):
 
     def error_of():
         errors = gradient_errors(torch, tensors, shape, sdpa_options)
-        heads = min(h, 4)
-        q = tensors["q"][:1, :heads].float()
-        k, v = (tensors[x][:1, :max(1, heads * hkv // h)].float() for x in "kv")
-        if k.shape[1] * (h // hkv) != heads:  # fewer query heads than a group: their one K/V head
-            k, v = k.repeat_interleave(heads, dim=1)[:, :heads], v.repeat_interleave(heads, dim=1)[:, :heads]
-        with sdpa_kernel([SDPBackend.MATH]):
-            expected = functional.scaled_dot_product_attention(q, k, v, **dict(sdpa_options,
-                                                                              enable_gqa=k.shape[1] != heads))
-        errors["o_max_abs_error"] = (tensors["o"][:1, :heads].float() - expected).abs().max().item()
+        errors["o_max_abs_error"] = output_error(torch, tensors, shape, sdpa_options)
         errors["max_abs_error"] = max(errors["max_abs_error"], errors["o_max_abs_error"])
         return errors
 
@@ -629,7 +639,7 @@ def time_winners(torch, op, shape, tensors, output, error_of, args, work):
 
 def compare_attention(torch, shape, args, work):
     import torch.nn.functional as functional
-    from torch.nn.attention import SDPBackend, sdpa_kernel
+    from torch.nn.attention import sdpa_kernel
     backends = sdpa_backends()
     dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}[args.dtype]
     b, h, hkv, s, skv, d = (shape[k] for k in ("B", "H", "HKV", "S", "SKV", "D"))
@@ -649,19 +659,7 @@ def compare_attention(torch, shape, args, work):
             row[name] = {"error": str(e).splitlines()[0]}
 
     def error_of():
-        # SDPA's math backend in fp32 over the first batch entry's first heads (the whole problem at once
-        # would need B*H*S*S floats).
-        # (with grouped heads, the K/V heads those query heads read).
-        heads = min(h, 4)
-        kv_heads = max(1, heads * hkv // h)
-        q = tensors["q"][:1, :heads].float()
-        k, v = (tensors[name][:1, :kv_heads].float() for name in "kv")
-        if kv_heads * (h // hkv) != heads:  # fewer query heads than a group: their one K/V head
-            k, v = k.repeat_interleave(heads, dim=1)[:, :heads], v.repeat_interleave(heads, dim=1)[:, :heads]
-        options = dict(sdpa_options, enable_gqa=k.shape[1] != heads)
-        with sdpa_kernel([SDPBackend.MATH]):
-            expected = functional.scaled_dot_product_attention(q, k, v, **options)
-        return {"max_abs_error": (tensors["o"][:1, :heads].float() - expected).abs().max().item()}
+        return {"max_abs_error": output_error(torch, tensors, shape, sdpa_options)}
     row.update(time_winners(torch, ATTENTION, shape, tensors, tensors["o"], error_of, args, work))
     set_ratio_to_best_backend(row)
     return row

@@ -23,6 +23,13 @@ std::vector<std::string> argument_names(const LaunchSpec& launch) {
   return names;
 }
 
+// The name, clearing and element count of a scratch buffer of a launch.
+void expect_scratch(const ScratchSpec& scratch, const std::string& name, bool zeroed, std::int64_t count) {
+  EXPECT_EQ(scratch.name, name);
+  EXPECT_EQ(scratch.zeroed, zeroed) << name;
+  EXPECT_EQ(scratch.count, count) << name;
+}
+
 using testing::TempSpaces;
 
 TEST(GemmSpace, NamesTheCublasLtBaselineOfThePlainProduct) {
@@ -186,8 +193,9 @@ TEST(GemmSpace, SplitKOnlyWhereTheTilesLeaveSmsIdle) {
 // default problem, 4096^3). The small-M Seeds name their problems, so that each M of the LLM table opens with
 // the configs a kernel engineer tries first: swapped tiles with split-K for M = 1 and 16, swapped 80-row
 // tiles for M = 77 (one 80 x 64 tile a 64-column slab ran 16.6 us at 77 x 5000 x 4096 where a search that
-// opened with the M = 16 tiles found 21.6), one 128-row tile with split-K or a width dividing N into about
-// 128 tiles for M = 128, the 128 x 256 and 256 x 128 persistent tiles for large M.
+// opened with 64 x 64, 128 x 128 split-K 4 and 2 and swapped 80 x 128 split-K 3 found 21.6), one 128-row tile
+// with split-K or a width dividing N into about 128 tiles for M = 128, the 128 x 256 and 256 x 128 persistent
+// tiles for large M.
 TEST(GemmSpace, SeedsOpenEachMBucketWithItsOwn) {
   const DeviceInfo hopper = offline_device("sm_90");
   for (const char* file : kGemmSpaces) {
@@ -268,13 +276,10 @@ TEST(GemmSpace, SplitKReducedInTheKernelIsOneLaunchWithZeroedCounters) {
     EXPECT_EQ(argument_names(launch), (std::vector<std::string>{"A_map", "B_map", "D", "bias", "partial",
                                                                 "arrivals", "M", "N", "K"}));
     ASSERT_EQ(launch.scratch.size(), 2u);
-    EXPECT_EQ(launch.scratch[0].name, "partial");
-    EXPECT_FALSE(launch.scratch[0].zeroed);
-    EXPECT_EQ(launch.scratch[0].count, 4 * 128 * 4096);
-    EXPECT_EQ(launch.scratch[1].name, "arrivals");
-    EXPECT_TRUE(launch.scratch[1].zeroed);
+    expect_scratch(launch.scratch[0], "partial", false, 4 * 128 * 4096);
+    expect_scratch(launch.scratch[1], "arrivals", true,
+                   32 * 2 * 4);  // a counter a consumer warp of each tile
     EXPECT_EQ(launch.scratch[1].dtype, DType::i32);
-    EXPECT_EQ(launch.scratch[1].count, 32 * 2 * 4);  // a counter a consumer warp of each tile
 
     // The two-kernel form keeps its launches and never sees the counters.
     config["EPILOGUE"] = 0;
@@ -324,13 +329,9 @@ TEST(GemmSpace, SplitKSummedInL2IsOneLaunchWithZeroedSumsAndCounters) {
     EXPECT_EQ(argument_names(launch), (std::vector<std::string>{"A_map", "B_map", "D", "bias", "acc_sum",
                                                                 "arrivals", "M", "N", "K"}));
     ASSERT_EQ(launch.scratch.size(), 2u) << "no partial sums";
-    EXPECT_EQ(launch.scratch[0].name, "arrivals");  // in the order the space declares them
-    EXPECT_TRUE(launch.scratch[0].zeroed);
-    EXPECT_EQ(launch.scratch[0].count, 32 * 2 * 4);
-    EXPECT_EQ(launch.scratch[1].name, "acc_sum");
-    EXPECT_TRUE(launch.scratch[1].zeroed);
+    expect_scratch(launch.scratch[0], "arrivals", true, 32 * 2 * 4);  // in the order the space declares them
+    expect_scratch(launch.scratch[1], "acc_sum", true, 128 * 4096);   // one fp32 tile of D, whatever SPLIT_K
     EXPECT_EQ(launch.scratch[1].dtype, DType::f32);
-    EXPECT_EQ(launch.scratch[1].count, 128 * 4096);  // one fp32 tile of D, whatever SPLIT_K
 
     for (const int epilogue : {0, 2}) {  // the other split-K forms stay bitwise repeatable
       config["EPILOGUE"] = epilogue;
@@ -555,12 +556,8 @@ TEST(GemmSpace, StreamKIsOneLaunchOfAtMostOneBlockAnSm) {
     EXPECT_EQ(argument_names(launch), (std::vector<std::string>{"A_map", "B_map", "D", "bias", "acc_sum",
                                                                 "arrivals", "M", "N", "K"}));
     ASSERT_EQ(launch.scratch.size(), 2u);
-    EXPECT_EQ(launch.scratch[0].name, "arrivals");
-    EXPECT_TRUE(launch.scratch[0].zeroed);
-    EXPECT_EQ(launch.scratch[0].count, 79 * 1 * 4);
-    EXPECT_EQ(launch.scratch[1].name, "acc_sum");
-    EXPECT_TRUE(launch.scratch[1].zeroed);
-    EXPECT_EQ(launch.scratch[1].count, 77 * 5000);
+    expect_scratch(launch.scratch[0], "arrivals", true, 79 * 1 * 4);
+    expect_scratch(launch.scratch[1], "acc_sum", true, 77 * 5000);
     // Fewer iterations than SMs: a block each (K = 64: 48 tiles of one k step, every tile whole).
     const Config small = stream_k_tile(128, 64, 0, 4, 1);
     const auto one_step = space.resolve_problem("M=300,N=1000,K=64,B_KMAJOR=0");
