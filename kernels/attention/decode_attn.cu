@@ -19,9 +19,7 @@
 //
 // Split s of a sequence of T = cdiv(L, BLOCK_N) key tiles takes tiles [s * P, min((s + 1) * P, T)) with
 // P = cdiv(T, NUM_SPLITS); later splits are empty. The tiles stream through a ring of STAGES shared-memory
-// slots, filled with 16-byte cp.async by every thread (TMA_LOADS 0, STAGES - 1 tiles ahead) or with TMA
-// boxes issued by one thread and counted on a full mbarrier per slot (TMA_LOADS 1, every slot in flight from
-// the start; on sm_90); each of the WARPS warps computes S = Q K^T for its own
+// slots filled with 16-byte cp.async by every thread; each of the WARPS warps computes S = Q K^T for its own
 // BLOCK_N / WARPS keys of a tile (mma.sync.m16n8k16, fp32 accumulators, fragments by ldmatrix), runs its own
 // online softmax (base 2, the scale folded in) and accumulates P V into its own O, P reused from the S
 // accumulators in registers. At the end the warps' (max, sum, O) are merged through shared memory in warp
@@ -46,26 +44,17 @@
 //   NUM_SPLITS  key ranges per sequence, each its own block; 1 = no combine
 //   COMBINE     with NUM_SPLITS > 1: 0 = a combine kernel after the splits, 1 = the last split's block
 //   L2_256B     1 = the copies ask L2 to prefetch 256 bytes (cp.async's .L2::256B hint); 0 = no hint
-//   TMA_LOADS   1 = K and V tiles by cp.async.bulk.tensor, contiguous caches only (k_cache and v_cache
-//               arrive as tensor maps of [B * SKV][HKV][D] with boxes of 64 columns by 1 head by BLOCK_N
-//               keys, 128-byte swizzle); V rows at or past the sequence's length are zeroed in shared memory
-//               once the tile lands (the cache may hold anything there; K's scores are masked). 0 = cp.async.
 //   Problem sizes: D (64 or 128), G (query heads per KV head), SQ (queries per sequence, 1..16), CAUSAL,
 //   PAGED, PAGE (page size, keys).
 //
 // Shared memory (SharedStorage below; the space's SMEM_BYTES must equal its size, a launch with less traps):
 //   q [16 * M_TILES][D]; then either the ring k, v [STAGES][BLOCK_N][D] (rows of 16-byte chunks XOR-swizzled
-//   by row % 8, so that ldmatrix and cp.async meet no bank conflicts; with TMA_LOADS each tile is D / 64
-//   slabs of [BLOCK_N][64], the 128-byte swizzle's layout, the same chunk ^ row % 8 within a slab) or, once
-//   the keys are done, the merge area: o [16 * M_TILES][D] fp32 and each warp's row maxima and sums; with
-//   TMA_LOADS then the STAGES full mbarriers, the whole 1024-byte aligned (SMEM_BYTES adds 1024 for that).
+//   by row % 8, so that ldmatrix and cp.async meet no bank conflicts) or, once the keys are done, the merge
+//   area: o [16 * M_TILES][D] fp32 and each warp's row maxima and sums.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
 #include "../common/sm80/mma.cuh"
-#include "../common/sm90/arch.cuh"
-#include "../common/sm90/mbarrier.cuh"
-#include "../common/sm90/tma.cuh"
 
 #ifndef D
 static_assert(false, "D (head dimension) must be #defined");
@@ -105,10 +94,6 @@ static_assert(false, "L2_256B (0 or 1) must be #defined");
 #endif
 #ifndef COMBINE
 static_assert(false, "COMBINE (0 a combine kernel, 1 the last split's block) must be #defined");
-#endif
-// Added later; 0, the cp.async ring, compiles as before.
-#ifndef TMA_LOADS
-#define TMA_LOADS 0
 #endif
 
 namespace {
@@ -154,8 +139,6 @@ static_assert(NUM_SPLITS >= 1, "at least one split");
 static_assert(COMBINE == 0 || (COMBINE == 1 && NUM_SPLITS > 1),
               "COMBINE 1 weighs the splits in the kernel: there must be splits to weigh");
 static_assert(!PAGED || PAGE > 0, "pages hold at least one key");
-static_assert(!TMA_LOADS || (!PAGED && BLOCK_N % 8 == 0 && BLOCK_N <= 256),
-              "TMA boxes: a contiguous cache, a tile of whole 8-row swizzle atoms, at most 256 rows a box");
 
 struct SharedStorage {
   elem q[BLOCK_ROWS * D];
@@ -172,24 +155,10 @@ struct SharedStorage {
       float row_sum[BLOCK_ROWS];
     } merge;
   };
-#if TMA_LOADS
-  unsigned long long full[STAGES];  // a slot's tile has landed (one arrival with its bytes, then the bytes)
-#endif
 };
-// The SharedStorage of this block: with TMA_LOADS at the first 1024-byte boundary of the dynamic shared
-// memory (the 128-byte swizzle's atoms start on one; q is a multiple of 1024 bytes, so the ring is too).
-constexpr unsigned SMEM_NEEDED = sizeof(SharedStorage) + (TMA_LOADS ? 1024 : 0);
 
 // Element offset of (row, chunk) with the chunk XOR-swizzled by row % 8.
 __device__ __forceinline__ int swizzled(int row, int chunk) { return row * D + ((chunk ^ (row & 7)) << 3); }
-// The same in a K or V tile of the ring: with TMA_LOADS the tile is D / 64 slabs of [BLOCK_N][64] (what a box
-// of 64 columns writes), the chunk swizzled within its slab; otherwise `swizzled`. Equal at D = 64.
-__device__ __forceinline__ int ring_offset(int row, int chunk) {
-  if constexpr (TMA_LOADS)
-    return (chunk >> 3) * (BLOCK_N * 64) + row * 64 + (((chunk & 7) ^ (row & 7)) << 3);
-  else
-    return swizzled(row, chunk);
-}
 
 // Where key j of sequence b, KV head h starts in k_cache and v_cache: the layout's one difference.
 struct KeyRows {
@@ -229,87 +198,6 @@ __device__ __forceinline__ void load_tile(SharedStorage& smem, const elem* k_cac
   }
 }
 
-// The K and V the block reads: the caches themselves or, TMA_LOADS, their tensor maps. The ring's two steps,
-// for each way of loading it: start_ring (before the loop over the split's `count` tiles from `first`) and
-// await_tile (tile i is in its slot, every warp may read it, and the next tiles are on their way).
-#if TMA_LOADS
-typedef sm90::TensorMap Cache;
-
-// One thread issues key tile `tile` into ring slot `slot`: D / 64 boxes of K and of V (64 columns, the KV
-// head, the tile's BLOCK_N cache rows; rows past the cache's last arrive as zeros), their bytes counted on
-// the slot's full mbarrier.
-__device__ __forceinline__ void issue_tile(SharedStorage& smem, const Cache& k_map, const Cache& v_map,
-                                           const KeyRows& rows, int tile, int slot) {
-  const unsigned full = sm90::smem_address(&smem.full[slot]);
-  sm90::mbarrier_arrive_expect_bytes(full, 2 * BLOCK_N * D * sizeof(elem));
-  const int row = static_cast<int>(rows.row(tile * BLOCK_N));
-#pragma unroll
-  for (int slab = 0; slab < D / 64; ++slab) {
-    sm90::tma_load_3d(sm90::smem_address(&smem.ring.k[slot][slab * BLOCK_N * 64]), k_map, slab * 64, rows.h,
-                      row, full);
-    sm90::tma_load_3d(sm90::smem_address(&smem.ring.v[slot][slab * BLOCK_N * 64]), v_map, slab * 64, rows.h,
-                      row, full);
-  }
-}
-
-// V rows [valid, BLOCK_N) of the slot's tile become 0 (what TMA brought from past the sequence's length may
-// not be finite, and P V would carry 0 * NaN into O); every thread a share, before the barrier that publishes
-// it.
-__device__ __forceinline__ void zero_v_tail(SharedStorage& smem, int slot, int valid) {
-  for (int c = valid * CHUNKS + threadIdx.x; c < TILE_CHUNKS; c += THREADS)
-    *reinterpret_cast<uint4*>(&smem.ring.v[slot][ring_offset(c / CHUNKS, c % CHUNKS)]) =
-        make_uint4(0, 0, 0, 0);
-}
-
-// Every slot is free at the start: one thread initialises the full mbarriers and issues the first STAGES
-// tiles; the Q chunks this thread copied have landed when it returns.
-__device__ __forceinline__ void start_ring(SharedStorage& smem, const Cache& k_map, const Cache& v_map,
-                                           const KeyRows& rows, int /*length*/, int first, int count) {
-  if (threadIdx.x == 0) {
-    sm90::tma_prefetch_map(k_map);
-    sm90::tma_prefetch_map(v_map);
-    for (int slot = 0; slot < STAGES; ++slot) sm90::mbarrier_init(sm90::smem_address(&smem.full[slot]), 1);
-    sm90::mbarrier_fence_init();
-    for (int slot = 0; slot < STAGES && slot < count; ++slot)
-      issue_tile(smem, k_map, v_map, rows, first + slot, slot);
-  }
-  sm80::commit_copies();
-  sm80::wait_copies<0>();  // this thread's Q chunks (the barrier below publishes them)
-  __syncthreads();         // the mbarriers are initialised before anyone waits on them
-}
-
-__device__ __forceinline__ void await_tile(SharedStorage& smem, const Cache& k_map, const Cache& v_map,
-                                           const KeyRows& rows, int length, int first, int count, int i) {
-  const int slot = i % STAGES, key0 = (first + i) * BLOCK_N;
-  sm90::mbarrier_wait(sm90::smem_address(&smem.full[slot]), (i / STAGES) & 1);
-  if (key0 + BLOCK_N > length) zero_v_tail(smem, slot, length - key0);
-  __syncthreads();  // tile i is in, its tail zeroed; every warp is done with tile i - 1's slot
-  if (threadIdx.x == 0 && i > 0 && i + STAGES - 1 < count)  // the first STAGES tiles were issued at the start
-    issue_tile(smem, k_map, v_map, rows, first + i + STAGES - 1, (i + STAGES - 1) % STAGES);
-}
-#else
-typedef const elem* Cache;
-
-// STAGES - 1 tiles in flight, each a cp.async group (empty groups too: await_tile's wait counts groups).
-__device__ __forceinline__ void start_ring(SharedStorage& smem, const Cache& k_cache, const Cache& v_cache,
-                                           const KeyRows& rows, int length, int first, int count) {
-#pragma unroll
-  for (int stage = 0; stage < STAGES - 1; ++stage) {
-    if (stage < count) load_tile(smem, k_cache, v_cache, rows, length, first + stage, stage);
-    sm80::commit_copies();
-  }
-}
-
-__device__ __forceinline__ void await_tile(SharedStorage& smem, const Cache& k_cache, const Cache& v_cache,
-                                           const KeyRows& rows, int length, int first, int count, int i) {
-  sm80::wait_copies<STAGES - 2>();
-  __syncthreads();  // tile i is in; every warp is done with the slot the next copy overwrites
-  if (i + STAGES - 1 < count)
-    load_tile(smem, k_cache, v_cache, rows, length, first + i + STAGES - 1, (i + STAGES - 1) % STAGES);
-  sm80::commit_copies();
-}
-#endif
-
 // One warp's running softmax state and output for the block's 16 * M_TILES rows. Lane (gid = lane / 4,
 // tq = lane % 4) holds rows gid and gid + 8 of each m tile (index 2 * mt + half), the accumulator columns
 // 2 * tq and 2 * tq + 1 of each 8-column n tile.
@@ -346,7 +234,7 @@ __device__ __forceinline__ void consume_tile(const SharedStorage& smem, WarpStat
     for (int np = 0; np < N_TILES / 2; ++np) {
       unsigned b[4];
       const int key = warp * WARP_KEYS + np * 16 + lane % 8 + (lane / 16) * 8;
-      sm80::ldmatrix_x4(b, k_tile + ring_offset(key, ks * 2 + (lane / 8) % 2));
+      sm80::ldmatrix_x4(b, k_tile + swizzled(key, ks * 2 + (lane / 8) % 2));
 #pragma unroll
       for (int mt = 0; mt < M_TILES; ++mt) {
         sm80::mma_16816<IS_BF16>(s[mt][2 * np], a[mt], b[0], b[1]);
@@ -406,7 +294,7 @@ __device__ __forceinline__ void consume_tile(const SharedStorage& smem, WarpStat
 #pragma unroll
     for (int dp = 0; dp < D_TILES / 2; ++dp) {
       unsigned b[4];
-      sm80::ldmatrix_x4_trans(b, v_tile + ring_offset(key, 2 * dp + lane / 16));
+      sm80::ldmatrix_x4_trans(b, v_tile + swizzled(key, 2 * dp + lane / 16));
 #pragma unroll
       for (int mt = 0; mt < M_TILES; ++mt) {
         sm80::mma_16816<IS_BF16>(st.o[mt][2 * dp], p[mt], b[0], b[1]);
@@ -464,12 +352,12 @@ __device__ __forceinline__ void merge_warps(SharedStorage& smem, WarpState& st) 
 }
 
 // The whole block: its split's key tiles through the ring, then the merge. Leaves smem.merge filled.
-__device__ __forceinline__ void attend(SharedStorage& smem, const elem* q, const Cache& k_cache,
-                                       const Cache& v_cache, const int* cache_seqlens, const int* block_table,
+__device__ __forceinline__ void attend(SharedStorage& smem, const elem* q, const elem* k_cache,
+                                       const elem* v_cache, const int* cache_seqlens, const int* block_table,
                                        int hkv, int skv, float scale, int& split, int& row0, int& length) {
   unsigned dynamic_bytes;
   asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamic_bytes));
-  if (dynamic_bytes < SMEM_NEEDED) __trap();  // the space's SMEM_BYTES disagrees with this layout
+  if (dynamic_bytes < sizeof(SharedStorage)) __trap();  // the space's SMEM_BYTES disagrees with this layout
 
   const int b = blockIdx.z, h = blockIdx.y;
   split = blockIdx.x / ROW_BLOCKS;
@@ -491,7 +379,11 @@ __device__ __forceinline__ void attend(SharedStorage& smem, const elem* q, const
     sm80::copy_16<L2_256B != 0>(&smem.q[swizzled(row, chunk)],
                                 q_rows + (in ? (row0 + row) * D + chunk * 8 : 0), in ? 16 : 0);
   }
-  start_ring(smem, k_cache, v_cache, rows, length, first, count);
+#pragma unroll
+  for (int stage = 0; stage < STAGES - 1; ++stage) {
+    if (stage < count) load_tile(smem, k_cache, v_cache, rows, length, first + stage, stage);
+    sm80::commit_copies();  // empty groups too: the wait below counts groups
+  }
 
   WarpState st;
   const int lane = threadIdx.x % 32;
@@ -513,7 +405,11 @@ __device__ __forceinline__ void attend(SharedStorage& smem, const elem* q, const
   const float scale_log2 = scale * LOG2E;
 
   for (int i = 0; i < count; ++i) {
-    await_tile(smem, k_cache, v_cache, rows, length, first, count, i);
+    sm80::wait_copies<STAGES - 2>();
+    __syncthreads();  // tile i is in; every warp is done with the slot the next copy overwrites
+    if (i + STAGES - 1 < count)
+      load_tile(smem, k_cache, v_cache, rows, length, first + i + STAGES - 1, (i + STAGES - 1) % STAGES);
+    sm80::commit_copies();
     const int key0 = (first + i) * BLOCK_N;
     consume_tile(smem, st, i % STAGES, key0, key0 + BLOCK_N > mask_from, scale_log2);
   }
@@ -591,28 +487,14 @@ __device__ __forceinline__ void combine_row(const float* O_part, const float* L_
     o[static_cast<long long>(row) * D + lane * (D / 32) + c] = to_elem(sum > 0.0f ? acc[c] / sum : 0.0f);
 }
 
-// The kernels' K and V parameters: the cache itself or, TMA_LOADS, its tensor map (a __grid_constant__
-// parameter, whose address the copies take); and the block's SharedStorage in the dynamic shared memory.
-#if TMA_LOADS
-#define CACHE_PARAM const __grid_constant__ sm90::TensorMap
-__device__ __forceinline__ SharedStorage& storage(unsigned char* raw) {
-  return *sm90::align_1024<SharedStorage>(raw);
-}
-#else
-#define CACHE_PARAM const elem*
-__device__ __forceinline__ SharedStorage& storage(unsigned char* raw) {
-  return *reinterpret_cast<SharedStorage*>(raw);
-}
-#endif
-
 }  // namespace
 
 // NUM_SPLITS = 1: o directly.
 extern "C" __global__ void __launch_bounds__(THREADS)
-    decode_attn(const elem* q, CACHE_PARAM k_cache, CACHE_PARAM v_cache, const int* cache_seqlens,
+    decode_attn(const elem* q, const elem* k_cache, const elem* v_cache, const int* cache_seqlens,
                 const int* block_table, elem* o, int hkv, int skv, float scale) {
   extern __shared__ __align__(16) unsigned char smem_bytes[];
-  SharedStorage& smem = storage(smem_bytes);
+  SharedStorage& smem = *reinterpret_cast<SharedStorage*>(smem_bytes);
   int split, row0, length;
   attend(smem, q, k_cache, v_cache, cache_seqlens, block_table, hkv, skv, scale, split, row0, length);
   elem* o_rows = o + (static_cast<long long>(blockIdx.z) * hkv + blockIdx.y) * ROWS * D;
@@ -626,11 +508,11 @@ extern "C" __global__ void __launch_bounds__(THREADS)
 
 // NUM_SPLITS > 1, COMBINE = 0: this split's normalised O and log-sum-exp, for decode_attn_combine.
 extern "C" __global__ void __launch_bounds__(THREADS)
-    decode_attn_split(const elem* q, CACHE_PARAM k_cache, CACHE_PARAM v_cache, const int* cache_seqlens,
+    decode_attn_split(const elem* q, const elem* k_cache, const elem* v_cache, const int* cache_seqlens,
                       const int* block_table, float* O_part, float* L_part, int batch, int hkv, int skv,
                       float scale) {
   extern __shared__ __align__(16) unsigned char smem_bytes[];
-  SharedStorage& smem = storage(smem_bytes);
+  SharedStorage& smem = *reinterpret_cast<SharedStorage*>(smem_bytes);
   int split, row0, length;
   attend(smem, q, k_cache, v_cache, cache_seqlens, block_table, hkv, skv, scale, split, row0, length);
   store_partials(smem, O_part, L_part, batch, hkv, split, row0);
@@ -667,11 +549,11 @@ __device__ __forceinline__ bool last_to_arrive(int* counter) {
 // NUM_SPLITS > 1, COMBINE = 1: this split's partials, then, in the block that arrives last at its (row block,
 // KV head, sequence), o from every split's, a warp a row. `arrivals` must be zero before the launch.
 extern "C" __global__ void __launch_bounds__(THREADS)
-    decode_attn_split_combine(const elem* q, CACHE_PARAM k_cache, CACHE_PARAM v_cache,
+    decode_attn_split_combine(const elem* q, const elem* k_cache, const elem* v_cache,
                               const int* cache_seqlens, const int* block_table, float* O_part, float* L_part,
                               int* arrivals, elem* o, int batch, int hkv, int skv, float scale) {
   extern __shared__ __align__(16) unsigned char smem_bytes[];
-  SharedStorage& smem = storage(smem_bytes);
+  SharedStorage& smem = *reinterpret_cast<SharedStorage*>(smem_bytes);
   int split, row0, length;
   attend(smem, q, k_cache, v_cache, cache_seqlens, block_table, hkv, skv, scale, split, row0, length);
   store_partials(smem, O_part, L_part, batch, hkv, split, row0);

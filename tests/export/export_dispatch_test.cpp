@@ -134,8 +134,8 @@ TEST(ExportDispatch, TheTemplatesOwnHeadersAreInlinedOnce) {
 TEST(ExportDispatch, DecodeCountersAreClearedBeforeTheLaunchThatCombinesInTheKernel) {
   const auto space = SearchSpace::load("search_spaces/decode_attn.json");
   const auto decode = [](ParamValue splits, ParamValue combine) {
-    return Config{{"BLOCK_N", 64},        {"WARPS", 4},         {"STAGES", 3},  {"M_TILES", 1},
-                  {"NUM_SPLITS", splits}, {"COMBINE", combine}, {"L2_256B", 1}, {"TMA_LOADS", 0}};
+    return Config{{"BLOCK_N", 64},        {"WARPS", 4},         {"STAGES", 3}, {"M_TILES", 1},
+                  {"NUM_SPLITS", splits}, {"COMBINE", combine}, {"L2_256B", 1}};
   };
   const std::vector<std::string> compile_time{"G", "SQ", "D", "CAUSAL", "PAGED", "PAGE"};
   const auto problem = [&](const char* text) { return space.resolve_problem(text); };

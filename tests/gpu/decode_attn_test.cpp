@@ -4,9 +4,7 @@
 // g = 1, 4, 8 and 32 (MQA), Sq = 1 and Sq > 1, causal and not, D = 64 and 128, one and two 16-row query tiles
 // a block, one split (no combine) and several (with splits left empty by short sequences), combined by a
 // second kernel (COMBINE=0) or by the split block that arrives last (COMBINE=1: one launch, its counters
-// cleared before every execution; up to 64 splits, two rounds of 32 in its combine), the tiles loaded with
-// cp.async or with TMA boxes (TMA_LOADS=1, contiguous caches: D = 64 and 128, tiles of 32 to 256 keys, rings
-// whose mbarriers go round more than once, both combines, bf16). Each runs the space's
+// cleared before every execution; up to 64 splits, two rounds of 32 in its combine). Each runs the space's
 // rounds: full caches (the timed case), then special inputs: ragged lengths with scores far past fp32's exp
 // range, lengths of 0 to 2 * Sq + 1 (rows that see no key) with K = 0, every length 0; and the extra problem
 // SKV + 37 (a length past the last tile, not a multiple of a page).
@@ -105,33 +103,6 @@ INSTANTIATE_TEST_SUITE_P(
              "search_spaces/decode_attn_bf16.json"},
         Case{"B=3,HKV=2,G=4,SQ=2,SKV=999,D=64,CAUSAL=1,PAGED=1,PAGE=16",
              "BLOCK_N=64,WARPS=2,STAGES=2,M_TILES=1,NUM_SPLITS=4,COMBINE=1,L2_256B=0",
-             "search_spaces/decode_attn_bf16.json"},
-        // TMA_LOADS=1 (sm_90): the tiles by tensor-map boxes on a full mbarrier a slot. Contiguous, 4 splits.
-        Case{"B=4,HKV=2,G=4,SQ=1,SKV=1000,D=128,CAUSAL=1,PAGED=0",
-             "BLOCK_N=64,WARPS=4,STAGES=3,M_TILES=1,NUM_SPLITS=4,COMBINE=0,L2_256B=0,TMA_LOADS=1"},
-        // In-kernel combine, 4 splits.
-        Case{"B=4,HKV=2,G=4,SQ=1,SKV=1000,D=128,CAUSAL=1,PAGED=0",
-             "BLOCK_N=64,WARPS=4,STAGES=3,M_TILES=1,NUM_SPLITS=4,COMBINE=1,L2_256B=0,TMA_LOADS=1"},
-        // g = 8 and 4 queries in two 16-row query tiles, 256-key tiles (the largest box), one kernel.
-        Case{"B=3,HKV=2,G=8,SQ=4,SKV=2000,D=128,CAUSAL=1,PAGED=0",
-             "BLOCK_N=256,WARPS=8,STAGES=2,M_TILES=2,NUM_SPLITS=1,COMBINE=0,L2_256B=0,TMA_LOADS=1"},
-        // D = 64 (one slab a tile), 16 queries, tiles of 32, 8 splits.
-        Case{"B=3,HKV=3,G=1,SQ=16,SKV=777,D=64,CAUSAL=1,PAGED=0",
-             "BLOCK_N=32,WARPS=2,STAGES=4,M_TILES=1,NUM_SPLITS=8,COMBINE=0,L2_256B=0,TMA_LOADS=1"},
-        // MQA, two row blocks, 6 stages and 12 tiles a split: each slot's mbarrier goes round twice.
-        Case{"B=2,HKV=1,G=32,SQ=1,SKV=3000,D=128,CAUSAL=1,PAGED=0",
-             "BLOCK_N=64,WARPS=4,STAGES=6,M_TILES=1,NUM_SPLITS=4,COMBINE=0,L2_256B=0,TMA_LOADS=1"},
-        // Not causal, 3 queries, 16 splits of 3 tiles, the last short; combined in the kernel.
-        Case{"B=2,HKV=2,G=4,SQ=3,SKV=4133,D=128,CAUSAL=0,PAGED=0",
-             "BLOCK_N=128,WARPS=2,STAGES=2,M_TILES=1,NUM_SPLITS=16,COMBINE=1,L2_256B=0,TMA_LOADS=1"},
-        // The small problem's first TMA Seed.
-        Case{"B=1,HKV=8,G=4,SQ=1,SKV=4096,D=128,CAUSAL=1,PAGED=0",
-             "BLOCK_N=128,WARPS=4,STAGES=2,M_TILES=1,NUM_SPLITS=16,COMBINE=0,L2_256B=0,TMA_LOADS=1"},
-        Case{"B=4,HKV=2,G=8,SQ=1,SKV=2049,D=128,CAUSAL=1,PAGED=0",
-             "BLOCK_N=64,WARPS=4,STAGES=4,M_TILES=1,NUM_SPLITS=8,COMBINE=1,L2_256B=0,TMA_LOADS=1",
-             "search_spaces/decode_attn_bf16.json"},
-        Case{"B=3,HKV=2,G=4,SQ=2,SKV=999,D=64,CAUSAL=1,PAGED=0",
-             "BLOCK_N=64,WARPS=2,STAGES=2,M_TILES=1,NUM_SPLITS=4,COMBINE=0,L2_256B=0,TMA_LOADS=1",
              "search_spaces/decode_attn_bf16.json"}),
     [](const ::testing::TestParamInfo<Case>& info) { return "case_" + std::to_string(info.index); });
 

@@ -1,6 +1,6 @@
 // The decode spaces' COMBINE: with splits, the block that arrives last weighs them in the kernel (one launch,
 // a zeroed counter a row block of each KV head and sequence), only where there are splits to weigh, and the
-// small problems it is for open with it among their first Seeds; TMA_LOADS passes tensor maps.
+// small problems it is for open with it among their first Seeds.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,51 +16,8 @@ namespace {
 const char* const kDecodeSpaces[] = {"search_spaces/decode_attn.json", "search_spaces/decode_attn_bf16.json"};
 
 Config decode_config(ParamValue splits, ParamValue combine) {
-  return {{"BLOCK_N", 64},        {"WARPS", 4},         {"STAGES", 3},  {"M_TILES", 1},
-          {"NUM_SPLITS", splits}, {"COMBINE", combine}, {"L2_256B", 1}, {"TMA_LOADS", 0}};
-}
-
-// TMA_LOADS 1: the launches take tensor maps of k_cache and v_cache ([B * SKV][HKV][D], boxes of 64 columns
-// by one head by a tile's keys), and the shared memory grows by the full mbarriers and the 1024-byte
-// alignment; it is not valid on sm_80, with a paged cache or with cp.async's L2 hint.
-TEST(DecodeSpace, TmaLoadsPassTheCacheAsTensorMapsOfTileBoxes) {
-  const DeviceInfo hopper = offline_device("sm_90");
-  for (const char* file : kDecodeSpaces) {
-    const SearchSpace space = SearchSpace::load(file);
-    const Sizes sizes = space.resolve_problem("B=3,HKV=2,G=4,SQ=1,SKV=3000,D=128,PAGED=0");
-    Config config = decode_config(4, 0);
-    config["L2_256B"] = 0;
-    const LaunchSpec plain = space.variant_launch(config, sizes, hopper);
-    config["TMA_LOADS"] = 1;
-    ASSERT_TRUE(space.check(config, sizes, hopper).valid)
-        << file << ": " << space.check(config, sizes, hopper).reason;
-    const LaunchSpec launch = space.variant_launch(config, sizes, hopper);
-    EXPECT_EQ(launch.kernel_name, "decode_attn_split");
-    ASSERT_EQ(launch.then.size(), 1u);
-    EXPECT_EQ(launch.then[0].kernel_name, "decode_attn_combine") << "the combine takes no cache";
-    EXPECT_EQ(launch.dynamic_smem_bytes, plain.dynamic_smem_bytes + 8 * 3 + 1024);
-    ASSERT_EQ(launch.args.size(), plain.args.size());
-    for (const int i : {1, 2}) {
-      const ArgSpec& map = launch.args[i];
-      ASSERT_EQ(map.kind, ArgSpec::Kind::tensor_map) << i;
-      EXPECT_EQ(map.name, i == 1 ? "k_map" : "v_map");
-      EXPECT_EQ(map.map.buffer, plain.args[i].name);
-      EXPECT_EQ(map.map.dims, (std::vector<std::int64_t>{128, 2, 3 * 3000}));
-      EXPECT_EQ(map.map.box, (std::vector<std::int64_t>{64, 1, 64}));
-      EXPECT_EQ(map.map.swizzle_bytes, 128);
-    }
-    for (std::size_t i = 3; i < launch.args.size(); ++i) EXPECT_EQ(launch.args[i].name, plain.args[i].name);
-
-    const auto ampere = space.check(config, sizes, offline_device("sm_80"));
-    EXPECT_FALSE(ampere.valid);
-    EXPECT_NE(ampere.reason.find("from sm_90 on"), std::string::npos) << ampere.reason;
-    const auto paged =
-        space.check(config, space.resolve_problem("B=3,HKV=2,G=4,SQ=1,SKV=3000,D=128,PAGED=1"), hopper);
-    EXPECT_FALSE(paged.valid);
-    EXPECT_NE(paged.reason.find("page pool"), std::string::npos) << paged.reason;
-    config["L2_256B"] = 1;
-    EXPECT_FALSE(space.check(config, sizes, hopper).valid) << "L2_256B is cp.async's hint";
-  }
+  return {{"BLOCK_N", 64},        {"WARPS", 4},         {"STAGES", 3}, {"M_TILES", 1},
+          {"NUM_SPLITS", splits}, {"COMBINE", combine}, {"L2_256B", 1}};
 }
 
 // MQA with 32 query heads a KV head: two 16-row blocks share each split, each with its own counter.
