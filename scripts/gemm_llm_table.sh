@@ -16,7 +16,7 @@
 #                    overran, keeping what it measured: exit status 130)
 #   GRACE            seconds a tune may run past LIMIT, its rerank's, before that SIGTERM (30)
 #   BUDGET           variants a tune at most (200)
-#   SPACE            search_spaces/gemm_wgmma.json
+#   SPACE            search_spaces/gemm_wgmma.json (or gemm_wgmma_bf16.json: cuBLAS is then timed in bf16)
 #   EVOTUNE          build/evotune
 #   PYTHON           python3, with torch for the comparison
 #   REPS             compare_torch.py's timed replays (30)
@@ -68,7 +68,10 @@ print(c.gemm_problem(c.parse_gemm_shape(sys.argv[1])))' "$shape")  # one shape p
     printf '%s\t%s\t%s\n' "$shape" "$wall" "$status" >>"$times"
     echo "gemm_llm_table: GPU $gpu: $shape tuned in $wall s (exit $status)" >&2
   done
-  CUDA_VISIBLE_DEVICES=$gpu "$python" scripts/compare_torch.py gemm --space "$space" --db "$db" \
+  local dtype  # the space's element type, which compare_torch.py times cuBLAS in
+  dtype=$("$python" -c 'import json, sys; sys.path.insert(0, "scripts"); import compare_torch as c
+print(c.space_dtype(json.load(open(sys.argv[1])), "A") or "fp16")' "$space")
+  CUDA_VISIBLE_DEVICES=$gpu "$python" scripts/compare_torch.py gemm --space "$space" --dtype "$dtype" --db "$db" \
     --evotune "$evotune" --reps "$reps" "${shape_args[@]}" --json "$out/compare_$index.json" \
     >"$out/compare_$index.txt" 2>&1 || {
     echo "gemm_llm_table: GPU $gpu: compare_torch.py failed (see $out/compare_$index.txt)" >&2
