@@ -174,6 +174,8 @@ import json, sys
 sys.path.insert(0, "scripts")
 import compare_torch
 argv = sys.argv[1:]
+with open(__import__("os").environ["STUB_LOG"] + ".compare", "a") as f:
+    f.write(" ".join(argv) + "\\n")
 shapes = [argv[i + 1] for i, a in enumerate(argv) if a == "--shape"]
 rows = []
 for text in shapes:
@@ -214,6 +216,10 @@ class Script(unittest.TestCase):
             self.assertIn("M=77,N=5000,K=4096,B_KMAJOR=0", "\n".join(tunes))
             self.assertIn("M=4095,N=4097,K=4093,B_KMAJOR=1", "\n".join(tunes))
             self.assertNotIn("not tuned", result.stderr)
+            with open(log + ".compare") as f:
+                compares = f.read().splitlines()
+            self.assertEqual(len(compares), 2, "one comparison a shard")
+            self.assertTrue(all("--dtype fp16 " in line for line in compares), "cuBLAS in the space's type")
             with open(os.path.join(out, "tunes.tsv")) as f:
                 times = {line.split("\t")[0]: line.split("\t")[1:] for line in f.read().splitlines()}
             seconds, status = times["1,4096,4096,nt"]
