@@ -759,8 +759,7 @@ __device__ __forceinline__ void pack(const float (&acc)[BLOCK_M / 2], unsigned (
 // The dS^T tile: every consumer warpgroup's dS^T in shared memory, the A of every warpgroup's dQ wgmmas.
 
 struct DsTile {
-  unsigned char* tiles;  // generic address of the first dS^T tile (DS_BUFFERS of them, DS_BYTES apart)
-  unsigned address;      // its shared address (DS_STMATRIX)
+  Smem smem;  // the block's: its DS_BUFFERS dS^T tiles, smem.ds(buffer)
 
   // Waits until no warpgroup's dQ wgmma still reads the tile `buffer` (one tile: the previous tile's dS^T;
   // two: the one before it, whose dQ wgmmas every warpgroup completed before it reached ds_ready of the
@@ -774,14 +773,13 @@ struct DsTile {
                                         int buffer) const {
     if constexpr (!DS_DOUBLE_BUFFER) sm90::barrier_sync<CONSUMER_THREADS>(Barrier::ds_free);
     if constexpr (DS_STMATRIX) {
-      const unsigned row0 =
-          address + buffer * DS_BYTES +
-          ds_matrix_row_offset<BLOCK_N>(me.warpgroup * 64 + me.warp * 16, 4 * me.group + me.quad);
+      const unsigned row0 = smem.ds(buffer) + ds_matrix_row_offset<BLOCK_N>(me.warpgroup * 64 + me.warp * 16,
+                                                                            4 * me.group + me.quad);
 #pragma unroll
       for (int kt = 0; kt < BLOCK_M / 16; ++kt)
         sm90::stmatrix_x4(ds_matrix_row_address<BLOCK_N>(row0, kt), ds_frag[kt]);
     } else {
-      unsigned char* const tile = tiles + buffer * DS_BYTES;
+      unsigned char* const tile = smem.at<unsigned char>(smem.ds()) + buffer * DS_BYTES;
       const int key = me.warpgroup * 64 + me.warp * 16 + me.group;
 #pragma unroll
       for (int kt = 0; kt < BLOCK_M / 16; ++kt)
@@ -1226,9 +1224,9 @@ template <typename RingSupply>
 __device__ __forceinline__ void consume(const RingSupply& ring, const Smem& smem, const Schedule& schedule,
                                         const DqWriter& dq_writer, elem* dK, elem* dV, float scale,
                                         const Lane& me) {
-  const Consumer consumer{
-      TileMma{smem, me.warpgroup}, Gradients{scale * kLog2e, schedule.SKV, schedule.causal_offset(), me},
-      DsTile{smem.at<unsigned char>(smem.ds()), smem.ds()}, schedule.n0 + me.warpgroup * 64};
+  const Consumer consumer{TileMma{smem, me.warpgroup},
+                          Gradients{scale * kLog2e, schedule.SKV, schedule.causal_offset(), me}, DsTile{smem},
+                          schedule.n0 + me.warpgroup * 64};
   float dk_acc[D / 2], dv_acc[D / 2];
   clear(dk_acc);
   clear(dv_acc);
