@@ -115,7 +115,6 @@ std::map<std::string, std::int64_t> SearchSpace::derived_inputs_constants(const 
 }
 
 const std::vector<Config>& SearchSpace::seeds() const { return impl_->seed_configs; }
-const std::vector<Seed>& SearchSpace::seeds_with_problems() const { return impl_->file.seeds; }
 
 std::vector<Config> SearchSpace::seeds_for(const Sizes& problem) const {
   const auto& seeds = impl_->file.seeds;

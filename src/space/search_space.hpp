@@ -54,9 +54,8 @@ class SearchSpace {
   // the problem adds what the library's plain product leaves out (BIAS or ACT non-zero).
   std::optional<GemmBaselineSpec> baseline(const Sizes& sizes) const;
   // Seeds: known-good configs (whether valid depends on the problem and device; strategies skip the others),
-  // in file order; the same with the problem each was found for.
+  // in file order.
   const std::vector<Config>& seeds() const;
-  const std::vector<Seed>& seeds_with_problems() const;
   // The Seeds' configs in the order a search on `problem` opens with them: the seed found for the nearest
   // problem first (problem_distance), ties in file order (so file order where no seed names a Problem).
   std::vector<Config> seeds_for(const Sizes& problem) const;

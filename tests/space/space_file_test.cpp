@@ -99,26 +99,36 @@ TEST(SpaceFile, SeedsAreWholeConfigsOfTheParametersValues) {
 }
 
 // A seed may name the problem it was found for; the sizes it omits, and all of them without a Problem, take
-// their defaults (saxpy: N 4096, ALIGN 4 of 1 and 4).
+// their defaults (saxpy: N 4096, ALIGN 4 of 1 and 4). A search on a problem opens with the seed found for the
+// nearest (problem_distance: the root of the summed squares of the sizes' log2 ratios, 1 for a size one
+// lacks).
 TEST(SpaceFile, ASeedMayNameTheProblemItIsFor) {
   TempSpaces temp;
+  const Config plain{{"BLOCK", 256}, {"ITEMS", 4}, {"VECTOR", 1}};  // no Problem: N 4096, ALIGN 4
+  const Config named{{"BLOCK", 64}, {"ITEMS", 2}, {"VECTOR", 0}};   // the Problem under test
+  const Config near{{"BLOCK", 32}, {"ITEMS", 4}, {"VECTOR", 1}};    // N 100, ALIGN 4
   const auto seeded = [&](const std::string& problem) {
     return temp.write([&](auto& json) {
       json["Seeds"] = nlohmann::ordered_json::parse(R"([{"BLOCK": 256, "ITEMS": 4, "VECTOR": 1},
         {"BLOCK": 64, "ITEMS": 2, "VECTOR": 0, "Problem": )" +
-                                                    problem + "}]");
+                                                    problem + R"(},
+        {"BLOCK": 32, "ITEMS": 4, "VECTOR": 1, "Problem": {"N": 100, "ALIGN": 4}}])");
     });
   };
-  const auto problems = [](const SearchSpace& space) {
-    std::vector<Sizes> problems;
-    for (const Seed& seed : space.seeds_with_problems()) problems.push_back(seed.problem);
-    return problems;
+  const auto opening = [](const SearchSpace& space, const std::string& problem) {
+    return space.seeds_for(space.resolve_problem(problem));
   };
   const SearchSpace full = SearchSpace::load(seeded(R"({"N": 77, "ALIGN": 1})"));
-  EXPECT_EQ(problems(full), (std::vector<Sizes>{{{"N", 4096}, {"ALIGN", 4}}, {{"N", 77}, {"ALIGN", 1}}}));
-  EXPECT_EQ(full.seeds()[1], (Config{{"BLOCK", 64}, {"ITEMS", 2}, {"VECTOR", 0}}));
+  EXPECT_EQ(full.seeds(), (std::vector<Config>{plain, named, near}));
+  // named (N 77, ALIGN 1) is at 0 from N 77, ALIGN 1, near at 2.03, plain at 6.07; from N 77, ALIGN 4 near is
+  // at 0.38, named at 2 (ALIGN 1 as written), plain at 5.73; from the defaults plain is at 0.
+  EXPECT_EQ(opening(full, "N=77,ALIGN=1"), (std::vector<Config>{named, near, plain}));
+  EXPECT_EQ(opening(full, "N=77,ALIGN=4"), (std::vector<Config>{near, named, plain}));
+  EXPECT_EQ(opening(full, ""), (std::vector<Config>{plain, near, named}));
+  // {"N": 77}: ALIGN takes its default, 4, so that named is at 0 from N 77, ALIGN 4 (had it no ALIGN, at 1:
+  // after near).
   const SearchSpace partial = SearchSpace::load(seeded(R"({"N": 77})"));
-  EXPECT_EQ(problems(partial), (std::vector<Sizes>{{{"N", 4096}, {"ALIGN", 4}}, {{"N", 77}, {"ALIGN", 4}}}));
+  EXPECT_EQ(opening(partial, "N=77,ALIGN=4"), (std::vector<Config>{named, near, plain}));
 
   for (const auto& [problem, message] : std::vector<std::pair<std::string, std::string>>{
            {R"({"M": 77})", "Seeds[1].Problem.M: 'M' is not a problem size"},
