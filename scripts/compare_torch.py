@@ -308,29 +308,19 @@ def compare_training(torch, shape, args, work):
         def ours(forward=forward, backward=backward, kept=(forward_tensors, backward_tensors)):
             forward()
             backward()
-        for name in ("o", "lse", "dq", "dk", "dv"):
-            tensors[name].fill_(float("nan"))
-        ours()
-        torch.cuda.synchronize()
-        error = error_of()
         tolerance = backward_space.get("Validation", {}).get("AbsoluteTolerance", BACKWARD_MAX_ABS_ERROR)
         config = (f"{backward_best['config_id']} after {os.path.basename(forward_file['file'])} "
                   f"#{forward_best['config_id']}")
-        if not error["max_abs_error"] <= tolerance:  # NaN fails too
-            candidates.append({"space": space_file, "config_id": config,
-                               "error": f"max |error| {error['max_abs_error']:.3g}"})
-            continue
         stored_forward, stored_backward = stored_time(forward_best), stored_time(backward_best)
         stored = None
         if stored_forward and stored_backward:
             stored = {"us": stored_forward["us"] + stored_backward["us"],
                       "mode": "sum of " + stored_backward["mode"]}
-        timing = timed(torch, ours, args, training_flops(shape))
-        candidates.append(dict(timing, space=space_file, config_id=config, **error, stored=stored,
-                               vs_stored=timing["us"] / stored["us"] if stored else None))
-    fastest = [c for c in candidates if "us" in c]
+        candidates.append(checked_candidate(
+            torch, ours, [tensors[name] for name in ("o", "lse", "dq", "dk", "dv")], error_of, tolerance,
+            {"space": space_file, "config_id": config}, stored, args, training_flops(shape)))
     row["candidates"] = candidates
-    row["ours"] = min(fastest, key=lambda c: c["us"]) if fastest else (candidates[0] if candidates else None)
+    row["ours"] = fastest_candidate(candidates)
     set_ratio_to_best_backend(row)
     return row
 
@@ -608,6 +598,28 @@ def load_winner(torch, op, shape, space_file, tensors, args, work):
     return call, best, space
 
 
+def checked_candidate(torch, call, outputs, error_of, tolerance, entry, stored, args, work_flops):
+    """One space's candidate: `call` run once on NaN-filled `outputs`, checked (error_of()'s max_abs_error
+    against `tolerance`) and, where it passes, timed against `stored` (stored_time's, or None). `entry` names
+    it (space, config_id): with the time, the errors and the stored time, or with the error alone."""
+    for each in outputs:
+        each.fill_(float("nan"))
+    call()
+    torch.cuda.synchronize()
+    error = error_of()
+    if not error["max_abs_error"] <= tolerance:  # NaN fails too (the space's own: bf16 spaces allow more)
+        return dict(entry, error=f"max |error| {error['max_abs_error']:.3g}")
+    timing = timed(torch, call, args, work_flops)
+    return dict(timing, **entry, **error, stored=stored,
+                vs_stored=timing["us"] / stored["us"] if stored else None)
+
+
+def fastest_candidate(candidates):
+    """The fastest timed candidate, else the first (its error), else None."""
+    fastest = [c for c in candidates if "us" in c]
+    return min(fastest, key=lambda c: c["us"]) if fastest else (candidates[0] if candidates else None)
+
+
 def time_winners(torch, op, shape, tensors, output, error_of, args, work):
     """Every space's exported winner for `shape`, loaded, run once on a NaN-filled `output` (or list of outputs), checked
     (error_of() against the space's AbsoluteTolerance) and timed: one entry per space, the fastest as "ours"."""
@@ -618,23 +630,11 @@ def time_winners(torch, op, shape, tensors, output, error_of, args, work):
         except RuntimeError as e:
             candidates.append({"space": space_file, "error": str(e)})
             continue
-        for each in (output if isinstance(output, (list, tuple)) else [output]):
-            each.fill_(float("nan"))
-        ours()
-        torch.cuda.synchronize()
-        error = error_of()
         tolerance = space.get("Validation", {}).get("AbsoluteTolerance", op["max_abs_error"])
-        if not error["max_abs_error"] <= tolerance:  # NaN fails too (the space's own: bf16 spaces allow more)
-            candidates.append({"space": space_file, "config_id": best["config_id"],
-                               "error": f"max |error| {error['max_abs_error']:.3g}"})
-            continue
-        stored = stored_time(best)
-        timing = timed(torch, ours, args, op["flops"](shape))
-        candidates.append(dict(timing, space=space_file, config_id=best["config_id"], **error, stored=stored,
-                               vs_stored=timing["us"] / stored["us"] if stored else None))
-    fastest = [c for c in candidates if "us" in c]
-    ours = min(fastest, key=lambda c: c["us"]) if fastest else (candidates[0] if candidates else None)
-    return {"candidates": candidates, "ours": ours}
+        candidates.append(checked_candidate(
+            torch, ours, output if isinstance(output, (list, tuple)) else [output], error_of, tolerance,
+            {"space": space_file, "config_id": best["config_id"]}, stored_time(best), args, op["flops"](shape)))
+    return {"candidates": candidates, "ours": fastest_candidate(candidates)}
 
 
 def compare_attention(torch, shape, args, work):

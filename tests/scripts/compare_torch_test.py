@@ -438,6 +438,49 @@ class SharedLoopTest(unittest.TestCase):
             compare_torch.time_callable(torch, fail, reps=3, warmup=1)
         self.assertEqual(torch.replays, 0)
 
+    def test_a_candidate_is_checked_on_nan_filled_outputs_then_timed(self):
+        class Output:
+            def __init__(self):
+                self.value = 0.0
+
+            def fill_(self, value):
+                self.value = value
+        outputs = [Output(), Output()]
+        args = type("Args", (), {"reps": 3, "warmup": 0, "sync_each_replay": False})()
+        entry = {"space": "a.json", "config_id": 7}
+        seen = []
+
+        def error_of():  # what the call left in the outputs: NaN where it wrote nothing
+            seen.append([each.value for each in outputs])
+            return {"max_abs_error": 0.5 if outputs[0].value == outputs[0].value else float("nan")}
+        torch = FakeTorch(replay_ms=[2.0])
+        failed = compare_torch.checked_candidate(torch, lambda: None, outputs, error_of, 0.5, entry,
+                                                 {"us": 10.0}, args, 1e6)
+        self.assertEqual(len(seen), 1)
+        self.assertTrue(all(value != value for value in seen[0]), "the outputs are NaN-filled first")
+        self.assertEqual(failed, {"space": "a.json", "config_id": 7, "error": "max |error| nan"})
+        self.assertEqual(torch.replays, 0, "a failing candidate is not timed")
+
+        def write():
+            for each in outputs:
+                each.value = 1.0
+        too_far = compare_torch.checked_candidate(torch, write, outputs, error_of, 0.25, entry, None, args, 1e6)
+        self.assertEqual(too_far["error"], "max |error| 0.5")
+        passed = compare_torch.checked_candidate(torch, write, outputs, error_of, 0.5, entry, {"us": 10.0}, args,
+                                                 1e6)
+        per_call = 2000.0 / compare_torch.REPLAYS_PER_GRAPH
+        self.assertEqual(list(passed), ["us", "p20_us", "p80_us", "tflops", "space", "config_id", "max_abs_error",
+                                        "stored", "vs_stored"])
+        self.assertAlmostEqual(passed["us"], per_call)
+        self.assertAlmostEqual(passed["tflops"], 1e6 / per_call / 1e6)
+        self.assertAlmostEqual(passed["vs_stored"], per_call / 10.0)
+        self.assertIsNone(compare_torch.checked_candidate(torch, write, outputs, error_of, 0.5, entry, None, args,
+                                                          1e6)["vs_stored"])
+        fastest = dict(passed, us=per_call / 2)
+        self.assertIs(compare_torch.fastest_candidate([failed, passed, fastest]), fastest)
+        self.assertIs(compare_torch.fastest_candidate([failed, too_far]), failed)
+        self.assertIsNone(compare_torch.fastest_candidate([]))
+
     def test_load_launcher_sizes_the_workspace_and_passes_the_stream(self):
         with open(os.path.join(ROOT, "search_spaces/gemm_wgmma.json")) as f:
             space = json.load(f)
