@@ -4,15 +4,17 @@
 // LSE: float [B, H, S]; query head h reads K/V head h / (H / HKV), dK and dV sum over the query heads of the
 // group; causal is aligned to the bottom right (query i sees keys j <= i + SKV - S). Three kernels, in launch
 // order:
-//   flash_attn_bwd_preprocess  Dsum = rowsum(dO * O) and LSE * log2(e) into scratch rows padded to 128 a
-//       head (padding: 0 and +inf), and (DQ_ATOMIC) the fp32 dQ accumulator zeroed (3: every padded row)
+//   flash_attn_bwd_preprocess  Dsum = rowsum(dO * O) and LSE * log2(e) into scratch rows padded to 128 (640
+//       with 80-row tiles) a head (padding: 0 and +inf), and (DQ_ATOMIC) the fp32 dQ accumulator zeroed (3:
+//       every padded row)
 //   flash_attn_bwd_wgmma  one block per (BLOCK_N keys, K/V head, batch): K and V loaded once, then every
 //       query block of every query head of the group through a ring of STAGES Q / dO / LSE / Dsum tiles;
 //       per tile, each consumer warpgroup owning 64 keys:
 //         S^T = K Q^T, dP^T = V dO^T    (A and B K-major in shared memory)
 //         P^T = exp2(S^T scale log2(e) - LSE log2(e)), dS^T = P^T (dP^T - Dsum)
 //         dV += P^T dO, dK += dS^T Q    (A from registers, B MN-major)
-//         dQ (+)= dS K                  (dS^T through shared memory; A and B MN-major), split among the
+//         dQ (+)= dS K                  (dS^T through shared memory; A and B MN-major; with 80-row
+//                                       tiles transposed, dQ^T = K^T dS^T), split among the
 //                                       warpgroups, added to an fp32 accumulator (DQ_ATOMIC 1: vector
 //                                       atomics; 2: staged in shared memory, bulk reduce-adds, issued by
 //                                       the consumers or, DQ_WRITER, by a warp of the producer; 3: the
