@@ -1,6 +1,7 @@
 // The shared-memory tiles of the wgmma attention backward (flash_attn_bwd_wgmma.cu) and where a consumer
 // thread's dS^T fragment goes in its tile: the 128-byte swizzle, the 4-byte store of each fragment register,
-// and the stmatrix that stores a k-step's four registers at once (DS_STMATRIX). Parameter-free and
+// the stmatrix that stores a k-step's four registers at once (DS_STMATRIX), and the 32-byte-swizzled dS^T
+// tile of 80-row query tiles (BLOCK_M 80), whose 80 columns no 128-byte swizzle covers. Parameter-free and
 // __host__ __device__, so that tests/kernels/attention_bwd_tile_layout_test.cpp emulates the stores with the
 // functions the kernel calls.
 #pragma once
@@ -28,6 +29,36 @@ __host__ __device__ __forceinline__ constexpr int swizzled_offset(int row, int c
 template <int ROWS>
 __host__ __device__ __forceinline__ constexpr int ds_pair_chunk_offset(int key, int kt, int i) {
   return swizzled_offset<ROWS>(key + 8 * (i & 1), 2 * kt + (i >> 1));
+}
+
+// BLOCK_M 80: the dS^T tile of 80 query columns, read by dQ^T = K^T dS^T as its MN-major B, is 80 / 16 slabs
+// of [ROWS][16] 16-bit elements (32-byte rows) with the 32-byte swizzle: 16-byte chunk c (0 or 1) of row r at
+// position c ^ ((r / 4) % 2), the address bit 4 XOR bit 7 of a tile 256-byte aligned (the canonical MN-major
+// layout ((8, 2, 5), (8, ROWS / 8)) : ((1, 8, LBO), (16, SBO)) in elements, LBO = ROWS x 32 bytes from slab
+// to slab, SBO = 256 bytes from 8 rows to the next). Byte offset of 16-byte chunk `chunk` (columns 8 chunk ..
+// 8 chunk + 7) of row `row`:
+template <int ROWS>
+__host__ __device__ __forceinline__ constexpr int swizzled32_offset(int row, int chunk) {
+  return (chunk >> 1) * (ROWS * 32) + row * 32 + (((chunk & 1) ^ ((row >> 2) & 1)) << 4);
+}
+// and the chunk that register i of k-step kt goes to (the fragment as for ds_pair_chunk_offset: key `key` + 8
+// (i % 2), query rows 16 kt + 8 (i / 2) + 2 quad, + 1, the 4 bytes at 4 quad in the chunk): slab kt, chunk i
+// / 2 of the row. A warp's store (8 keys g by 4 quads) covers the 32 banks once: keys g and g + 4 lie 128
+// bytes apart, and the swizzle puts them in different halves of their 32 bytes.
+template <int ROWS>
+__host__ __device__ __forceinline__ constexpr int ds_pair_chunk_offset_sw32(int key, int kt, int i) {
+  return swizzled32_offset<ROWS>(key + 8 * (i & 1), 2 * kt + (i >> 1));
+}
+
+// BLOCK_M 80 with the tiled dQ accumulator: a unit of 80 query rows by 64 columns (one slab of D), staged in
+// shared memory as its exact image, row r's 8-float chunk c at floats r 64 + 8 (c ^ ((r / 2) % 8)). The
+// consumers compute the unit transposed (dQ^T = K^T dS^T: accumulator element 4 j + e is column 16 warp +
+// group
+// + 8 (e / 2) and row 8 j + 2 quad + e % 2) and stage each element with a 4-byte store: a warp's store (fixed
+// j, e) is 8 consecutive columns (one chunk) of 4 rows 2 apart, whose chunks the swizzle puts in 4 different
+// 32-byte quarters of the banks (no conflict). Offset in floats:
+__host__ __device__ __forceinline__ constexpr int dq_unit80_chunk_offset(int row, int chunk) {
+  return row * 64 + ((chunk ^ ((row >> 1) & 7)) << 3);
 }
 
 // DS_STMATRIX 1: one stmatrix.x4 (not transposed) per k-step kt. For each i, the warp's registers i are an

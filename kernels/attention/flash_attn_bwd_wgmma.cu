@@ -4,15 +4,17 @@
 // LSE: float [B, H, S]; query head h reads K/V head h / (H / HKV), dK and dV sum over the query heads of the
 // group; causal is aligned to the bottom right (query i sees keys j <= i + SKV - S). Three kernels, in launch
 // order:
-//   flash_attn_bwd_preprocess  Dsum = rowsum(dO * O) and LSE * log2(e) into scratch rows padded to 128 a
-//       head (padding: 0 and +inf), and (DQ_ATOMIC) the fp32 dQ accumulator zeroed (3: every padded row)
+//   flash_attn_bwd_preprocess  Dsum = rowsum(dO * O) and LSE * log2(e) into scratch rows padded to 128 (640
+//       with 80-row tiles) a head (padding: 0 and +inf), and (DQ_ATOMIC) the fp32 dQ accumulator zeroed (3:
+//       every padded row)
 //   flash_attn_bwd_wgmma  one block per (BLOCK_N keys, K/V head, batch): K and V loaded once, then every
 //       query block of every query head of the group through a ring of STAGES Q / dO / LSE / Dsum tiles;
 //       per tile, each consumer warpgroup owning 64 keys:
 //         S^T = K Q^T, dP^T = V dO^T    (A and B K-major in shared memory)
 //         P^T = exp2(S^T scale log2(e) - LSE log2(e)), dS^T = P^T (dP^T - Dsum)
 //         dV += P^T dO, dK += dS^T Q    (A from registers, B MN-major)
-//         dQ (+)= dS K                  (dS^T through shared memory; A and B MN-major), split among the
+//         dQ (+)= dS K                  (dS^T through shared memory; A and B MN-major; with 80-row
+//                                       tiles transposed, dQ^T = K^T dS^T), split among the
 //                                       warpgroups, added to an fp32 accumulator (DQ_ATOMIC 1: vector
 //                                       atomics; 2: staged in shared memory, bulk reduce-adds, issued by
 //                                       the consumers or, DQ_WRITER, by a warp of the producer; 3: the
@@ -124,28 +126,37 @@ constexpr int KV_TILE_BYTES = 2 * BLOCK_N * D;                     // the K or V
 constexpr int DS_BYTES = 2 * BLOCK_N * BLOCK_M;                    // a dS^T tile
 constexpr int DS_BUFFERS = 1 + DS_DOUBLE_BUFFER;                   // dS^T tiles: tile t writes t % DS_BUFFERS
 constexpr int ROW_BYTES = 4 * BLOCK_M;                             // a tile's LSE (or Dsum) values
-constexpr int ROW_PAD = 128;  // the preprocess pads each head's LSE and Dsum rows to a multiple of this
-// The dQ of a query tile, BLOCK_M x D, is DQ_TOTAL_UNITS = M_CHUNKS x COL_SPLIT units of 64 rows by DQ_N = 64
-// columns (one slab of K), each one wgmma batch (m64n64k16, k = BLOCK_N keys) with 32 accumulators a thread;
-// warpgroup w computes units w, w + WARPGROUPS, ... (DQ_UNITS at most), one after the other. With D = 64, 64
-// rows and two warpgroups there is one unit, which warpgroup 0 writes and warpgroup 1 computes for nothing
-// (DQ_IDLE).
-constexpr int M_CHUNKS = BLOCK_M / 64;
+// BLOCK_M 80 (FlashAttention-3's D = 128 tiles): dQ = dS K would need M = 80 rows, no multiple of 64, so each
+// warpgroup computes its unit transposed, dQ^T = K^T dS^T (M = one 64-column slab of D, N = the 80 rows, k =
+// the BLOCK_N keys), with dS^T in a 32-byte-swizzled tile (80 columns are no multiple of the 128-byte
+// swizzle's 64).
+constexpr bool DQ_TRANSPOSED = BLOCK_M == 80;
+constexpr bool DS_SWIZZLE_32 = DQ_TRANSPOSED;
+// The preprocess pads each head's LSE and Dsum rows to a multiple of this (a multiple of BLOCK_M and of 128).
+constexpr int ROW_PAD = DQ_TRANSPOSED ? 640 : 128;
+// The dQ of a query tile, BLOCK_M x D, is DQ_TOTAL_UNITS = M_CHUNKS x COL_SPLIT units of DQ_UNIT_ROWS rows by
+// DQ_N = 64 columns (one slab of K), each one wgmma batch (m64n64k16, k = BLOCK_N keys; BLOCK_M 80: the
+// unit's transpose, m64n80k16) with DQ_ACC accumulators a thread; warpgroup w computes units w, w +
+// WARPGROUPS, ... (DQ_UNITS at most), one after the other. With D = 64, 64 rows and two warpgroups there is
+// one unit, which warpgroup 0 writes and warpgroup 1 computes for nothing (DQ_IDLE).
+constexpr int DQ_UNIT_ROWS = DQ_TRANSPOSED ? BLOCK_M : 64;
+constexpr int M_CHUNKS = BLOCK_M / DQ_UNIT_ROWS;
 constexpr int DQ_N = 64;
+constexpr int DQ_ACC = DQ_UNIT_ROWS * DQ_N / 128;
 constexpr int COL_SPLIT = D / DQ_N;
 constexpr int DQ_TOTAL_UNITS = M_CHUNKS * COL_SPLIT;
 constexpr int DQ_UNITS = (DQ_TOTAL_UNITS + WARPGROUPS - 1) / WARPGROUPS;
 constexpr bool DQ_IDLE = DQ_UNITS * WARPGROUPS > DQ_TOTAL_UNITS;
-// DQ_ATOMIC 2 and 3: each consumer warpgroup stages its dQ unit, 64 rows of DQ_N floats, in shared memory
-// for the bulk reduce-adds. 2: rows DQ_STAGE_STRIDE floats apart (8 more: a warp's float2 stores hit 2-way
-// bank conflicts at most; rows stay 16-byte aligned), one bulk reduce-add a row. 3: the unit's 16 KiB image
-// in the tiled accumulator (no padding: its rows' 8-float chunks swizzled, see tiled_unit_offset), added by
-// one bulk reduce-add.
+// DQ_ATOMIC 2 and 3: each consumer warpgroup stages its dQ unit, DQ_UNIT_ROWS rows of DQ_N floats, in shared
+// memory for the bulk reduce-adds. 2: rows DQ_STAGE_STRIDE floats apart (8 more: a warp's float2 stores hit
+// 2-way bank conflicts at most; rows stay 16-byte aligned), one bulk reduce-add a row. 3: the unit's image in
+// the tiled accumulator (16 KiB, BLOCK_M 80: 20 KiB; no padding: its rows' 8-float chunks swizzled, see
+// tiled_unit_offset), added by one bulk reduce-add.
 constexpr bool DQ_STAGED = DQ_ATOMIC >= 2;
 constexpr bool DQ_TILED = DQ_ATOMIC == 3;
 constexpr int DQ_STAGE_STRIDE = DQ_TILED ? DQ_N : DQ_N + 8;
-constexpr int DQ_STAGE_BYTES = DQ_STAGED ? WARPGROUPS * 64 * DQ_STAGE_STRIDE * 4 : 0;
-constexpr int DQ_UNIT_BYTES = 64 * DQ_N * 4;  // (DQ_ATOMIC 3) a unit of the tiled accumulator
+constexpr int DQ_STAGE_BYTES = DQ_STAGED ? WARPGROUPS * DQ_UNIT_ROWS * DQ_STAGE_STRIDE * 4 : 0;
+constexpr int DQ_UNIT_BYTES = DQ_UNIT_ROWS * DQ_N * 4;  // (DQ_ATOMIC 3) a unit of the tiled accumulator
 // The threads of a consumer warpgroup that issue (and wait for) its bulk reduce-adds: one a row, or one.
 constexpr int DQ_BULK_WRITERS = DQ_TILED ? 1 : 64;
 // DQ_WRITER 1: warp DQ_WRITER_WARP of the producer warpgroup (warp 0 issues the TMA copies) adds the staged
@@ -167,7 +178,14 @@ constexpr int CONSUMER_REGS = 240;
 constexpr float kLog2e = 1.4426950408889634f;
 
 static_assert(D == 64 || D == 128, "D must be 64 or 128 (one or two 64-column slabs)");
-static_assert(BLOCK_M == 64 || BLOCK_M == 128, "BLOCK_M is the n of the S^T and dP^T wgmmas: 64 or 128");
+static_assert(BLOCK_M == 64 || BLOCK_M == 80 || BLOCK_M == 128,
+              "BLOCK_M is the n of the S^T and dP^T wgmmas: 64, 80 or 128");
+static_assert(
+    BLOCK_M != 80 || (D == 128 && BLOCK_N == 128 && WARP_SPECIALIZE && TMA_LOADS && DQ_ATOMIC == 3 &&
+                      !DS_DOUBLE_BUFFER && !NEXT_TILE_OVERLAP && !DQ_WRITER && !DS_STMATRIX),
+    "80-row tiles: D = 128, two consumer warpgroups (one 64-column slab of dQ^T each), the TMA "
+    "producer, the tiled dQ accumulator's 80-row units, one dS^T tile written by 4-byte stores, the "
+    "plain tile loop");
 static_assert(BLOCK_N == 64 || BLOCK_N == 128, "BLOCK_N is 64 keys per consumer warpgroup, 1 or 2 of them");
 static_assert(STAGES >= 1 && STAGES <= 3, "STAGES must be 1, 2 or 3");
 static_assert(WARP_SPECIALIZE == 0 || WARP_SPECIALIZE == 1, "WARP_SPECIALIZE is 0 or 1");
@@ -206,12 +224,23 @@ __host__ __device__ __forceinline__ int padded_rows(int S) { return (S + ROW_PAD
 // staging stores meet no bank conflict. Offset, in floats, of the unit of first row row0 (a multiple of 64)
 // and first column col0 (a multiple of 64) of the head whose padded rows start at rows_head (bh S_PAD): the
 // offset of row row0 in [B][H][S_PAD][D] plus 64 col0 (the unit's slab within the row block).
+// BLOCK_M 80: [B][H][S_PAD / 80][D / 64][80 rows][64 floats], units of 80 rows (20 KiB).
 __host__ __device__ __forceinline__ long long tiled_unit_offset(long long rows_head, int row0, int col0) {
-  return (rows_head + row0) * D + col0 * 64;
+  return (rows_head + row0) * D + col0 * DQ_UNIT_ROWS;
 }
 // Offset, in floats, of chunk `chunk` (floats 8 chunk .. 8 chunk + 7 of the slab) of row `row` of a unit.
+// BLOCK_M 80 stages the transposed fragment with 4-byte stores: its chunks are swizzled by row / 2 instead
+// (dq_unit80_chunk_offset, bwd_tile_layout.cuh).
 __host__ __device__ __forceinline__ int tiled_chunk_offset(int row, int chunk) {
+  if constexpr (DQ_TRANSPOSED) return dq_unit80_chunk_offset(row, chunk);
   return row * DQ_N + ((chunk ^ (row % 8)) << 3);
+}
+// The tiled accumulator's unit of query row `row`: its first row, and the row's place in it.
+__host__ __device__ __forceinline__ int tiled_unit_first_row(int row) {
+  return DQ_TRANSPOSED ? row / DQ_UNIT_ROWS * DQ_UNIT_ROWS : row & ~63;
+}
+__host__ __device__ __forceinline__ int tiled_unit_row(int row) {
+  return DQ_TRANSPOSED ? row % DQ_UNIT_ROWS : row % 64;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -219,7 +248,8 @@ __host__ __device__ __forceinline__ int tiled_chunk_offset(int row, int chunk) {
 
 // The block's shared memory, 1024-byte aligned. A tile of R rows is its columns / 64 slabs of [R][64]
 // elements, each 128-byte row swizzled (chunk c of row r at c ^ (r % 8)); every tile is a multiple of 1024
-// bytes. K and V are [BLOCK_N keys][D], Q and dO [BLOCK_M rows][D], dS^T [BLOCK_N keys][BLOCK_M rows].
+// bytes. K and V are [BLOCK_N keys][D], Q and dO [BLOCK_M rows][D], dS^T [BLOCK_N keys][BLOCK_M rows]
+// (BLOCK_M 80: 5 slabs of [BLOCK_N][16] with the 32-byte swizzle, swizzled32_offset).
 struct SharedStorage {
   elem k[BLOCK_N * D];  // K; in the epilogue, the staged dK
   elem v[BLOCK_N * D];  // V; in the epilogue, the staged dV
@@ -283,7 +313,7 @@ struct Smem {
   __device__ __forceinline__ unsigned full() const { return base + OFFSET_FULL; }
   __device__ __forceinline__ unsigned empty() const { return base + OFFSET_EMPTY; }
   __device__ __forceinline__ unsigned dq_stage(int warpgroup) const {
-    return base + OFFSET_DQ_STAGE + warpgroup * 64 * DQ_STAGE_STRIDE * 4;
+    return base + OFFSET_DQ_STAGE + warpgroup * DQ_UNIT_ROWS * DQ_STAGE_STRIDE * 4;
   }
   template <typename T>
   __device__ __forceinline__ T* at(unsigned address) const {
@@ -681,14 +711,29 @@ struct TileMma {
   // dQ unit (64 rows of chunk `m_chunk` x DQ_N columns from `col0`) = dS K over the block's BLOCK_N keys. A =
   // dS^T as [K = keys][M = rows] (slab m_chunk), B = K as [K = keys][N = D] from slab col0 / 64, both
   // MN-major: k-step kt reads keys [16 kt, 16 kt + 16), 2048 bytes further.
-  __device__ __forceinline__ void issue_dq(float (&dq_acc)[DQ_N / 2], int m_chunk, int col0,
+  // BLOCK_M 80, the unit transposed: dQ^T (DQ_N columns from col0 as M x the BLOCK_M rows as N) = K^T dS^T. A
+  // = K as [K = keys][M = D] from slab col0 / 64 (the B above, now trans-a), B = dS^T as [K = keys][N =
+  // rows], MN-major with the 32-byte swizzle (LBO = BLOCK_N x 32 from one 16-row slab to the next, SBO =
+  // 256): k-step kt reads keys [16 kt, 16 kt + 16), 2048 bytes further in K, 512 in dS^T.
+  __device__ __forceinline__ void issue_dq(float (&dq_acc)[DQ_ACC], int m_chunk, int col0,
                                            int ds_buffer) const {
-    const unsigned a_tile = smem.ds(ds_buffer) + m_chunk * BLOCK_N * 128;
-    const unsigned b_tile = smem.k() + (col0 / 64) * BLOCK_N * 128;
+    if constexpr (DQ_TRANSPOSED) {
+      const unsigned a_tile = smem.k() + (col0 / 64) * BLOCK_N * 128;
+      const unsigned b_tile = smem.ds(ds_buffer);
 #pragma unroll
-    for (int kt = 0; kt < BLOCK_N / 16; ++kt)
-      Mma<DQ_N>::template ss<1, 1>(dq_acc, sm90::desc_mnmajor_sw128(a_tile + kt * 2048, BLOCK_N * 128),
-                                   sm90::desc_mnmajor_sw128(b_tile + kt * 2048, BLOCK_N * 128), 1);
+      for (int kt = 0; kt < BLOCK_N / 16; ++kt)
+        Mma<2 * DQ_ACC>::template ss<1, 1>(dq_acc,
+                                           sm90::desc_mnmajor_sw128(a_tile + kt * 2048, BLOCK_N * 128),
+                                           sm90::desc_mnmajor_sw32(b_tile + kt * 512, BLOCK_N * 32), 1);
+    } else {
+      const unsigned a_tile = smem.ds(ds_buffer) + m_chunk * BLOCK_N * 128;
+      const unsigned b_tile = smem.k() + (col0 / 64) * BLOCK_N * 128;
+#pragma unroll
+      for (int kt = 0; kt < BLOCK_N / 16; ++kt)
+        Mma<2 * DQ_ACC>::template ss<1, 1>(dq_acc,
+                                           sm90::desc_mnmajor_sw128(a_tile + kt * 2048, BLOCK_N * 128),
+                                           sm90::desc_mnmajor_sw128(b_tile + kt * 2048, BLOCK_N * 128), 1);
+    }
   }
 };
 
@@ -756,7 +801,15 @@ __device__ __forceinline__ void pack(const float (&acc)[BLOCK_M / 2], unsigned (
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The dS^T tile: every consumer warpgroup's dS^T in shared memory, the A of every warpgroup's dQ wgmmas.
+// The dS^T tile: every consumer warpgroup's dS^T in shared memory, the A of every warpgroup's dQ wgmmas (the
+// B of the transposed ones with BLOCK_M 80).
+
+// Where register i of k-step kt of the thread whose register 0 holds key `key` goes in the tile (the 4 bytes
+// at 4 quad of the chunk at this offset): the 128-byte swizzle, or with BLOCK_M 80 the 32-byte one.
+__device__ __forceinline__ int ds_pair_offset(int key, int kt, int i) {
+  if constexpr (DS_SWIZZLE_32) return ds_pair_chunk_offset_sw32<BLOCK_N>(key, kt, i);
+  return ds_pair_chunk_offset<BLOCK_N>(key, kt, i);
+}
 
 struct DsTile {
   Smem smem;  // the block's: its DS_BUFFERS dS^T tiles, smem.ds(buffer)
@@ -785,8 +838,7 @@ struct DsTile {
       for (int kt = 0; kt < BLOCK_M / 16; ++kt)
 #pragma unroll
         for (int i = 0; i < 4; ++i)
-          *reinterpret_cast<unsigned*>(tile + ds_pair_chunk_offset<BLOCK_N>(key, kt, i) + 4 * me.quad) =
-              ds_frag[kt][i];
+          *reinterpret_cast<unsigned*>(tile + ds_pair_offset(key, kt, i) + 4 * me.quad) = ds_frag[kt][i];
     }
     sm90::fence_async_shared();
     sm90::barrier_sync<CONSUMER_THREADS>(Barrier::ds_ready);
@@ -808,7 +860,7 @@ struct DqWriter {
   unsigned stage;     // (DQ_ATOMIC 2, 3) this warpgroup's staging rows, shared address
   float* stage_rows;  // the same, generic address
 
-  __device__ __forceinline__ void write(const float (&dq_acc)[DQ_N / 2], const QueryTile& tile, int m_chunk,
+  __device__ __forceinline__ void write(const float (&dq_acc)[DQ_ACC], const QueryTile& tile, int m_chunk,
                                         int col0, const Lane& me) const {
     if constexpr (DQ_STAGED) {
       if constexpr (DQ_WRITER)
@@ -849,7 +901,7 @@ struct DqWriter {
   // 0 of the warpgroup alone waits, and adds the whole unit (rows past S too, whose dS, hence dQ, is 0: their
   // LSE_log2 is +inf and their Q and dO rows zeros, so they add zeros to padding rows the conversion never
   // reads) with one bulk reduce-add.
-  __device__ __forceinline__ void write_staged(const float (&dq_acc)[DQ_N / 2], const QueryTile& tile,
+  __device__ __forceinline__ void write_staged(const float (&dq_acc)[DQ_ACC], const QueryTile& tile,
                                                int m_chunk, int col0, const Lane& me) const {
     const Barrier own = of_warpgroup(Barrier::warpgroup, me.warpgroup);
     const int thread = threadIdx.x % 128;
@@ -860,8 +912,9 @@ struct DqWriter {
     sm90::barrier_sync<128>(own);
     if (thread < DQ_BULK_WRITERS) {
       if constexpr (DQ_TILED) {
-        sm90::bulk_reduce_add_f32(base + tiled_unit_offset(tile.rows_head, tile.m0 + m_chunk * 64, col0),
-                                  stage, DQ_UNIT_BYTES);
+        sm90::bulk_reduce_add_f32(
+            base + tiled_unit_offset(tile.rows_head, tile.m0 + m_chunk * DQ_UNIT_ROWS, col0), stage,
+            DQ_UNIT_BYTES);
       } else {
         const int row = tile.m0 + m_chunk * 64 + thread;
         if (row < S)
@@ -875,7 +928,7 @@ struct DqWriter {
   // the accumulator: wait until it has read the warpgroup's previous unit (dq_empty; it arrives once ahead
   // for the first), stage, make the writes visible to the bulk copies' async proxy, and arrive on dq_full
   // without waiting. The consumers issue no bulk operation and wait for none.
-  __device__ __forceinline__ void stage_for_writer(const float (&dq_acc)[DQ_N / 2], const Lane& me) const {
+  __device__ __forceinline__ void stage_for_writer(const float (&dq_acc)[DQ_ACC], const Lane& me) const {
     sm90::barrier_sync<DQ_WRITER_THREADS>(of_warpgroup(Barrier::dq_empty, me.warpgroup));
     stage_unit(dq_acc, me);
     sm90::fence_async_shared();
@@ -887,7 +940,20 @@ struct DqWriter {
   // tiles spilled 4 to 28 bytes (NVRTC, sm_90a, CUDA 13.0). DQ_ATOMIC 3: chunk j of the row at j ^ (row %
   // 8) = j ^ group; a half warp's store (4 rows of one chunk, 32 bytes each) then lands in 4 different
   // 32-byte quarters of the banks (rows 256 bytes apart would put all 4 in the same one): no conflict.
-  __device__ __forceinline__ void stage_unit(const float (&dq_acc)[DQ_N / 2], const Lane& me) const {
+  // BLOCK_M 80 (DQ_ATOMIC 3), the transposed fragment: element 4 j + e is column 16 warp + group + 8 (e / 2)
+  // of the unit (a head dimension) and row 8 j + 2 quad + e % 2 (a query row), so a thread's two values of
+  // one column and rows 2 quad, + 1 lie 64 floats apart: one 4-byte store each, a warp's covering the 32
+  // banks (see tiled_chunk_offset).
+  __device__ __forceinline__ void stage_unit(const float (&dq_acc)[DQ_ACC], const Lane& me) const {
+    if constexpr (DQ_TRANSPOSED) {
+#pragma unroll
+      for (int j = 0; j < DQ_ACC / 4; ++j)
+#pragma unroll
+        for (int e = 0; e < 4; ++e)
+          stage_rows[tiled_chunk_offset(8 * j + 2 * me.quad + (e & 1), 2 * me.warp + (e >> 1)) + me.group] =
+              dq_acc[4 * j + e];
+      return;
+    }
     const int first = (me.warp * 16 + me.group) * DQ_STAGE_STRIDE + 2 * me.quad;  // in floats
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
@@ -963,7 +1029,7 @@ struct DqWriterWarp {
   // staging rows at shared address `stage`: this lane's two rows (DQ_ATOMIC 3: lane 0 the whole unit), one
   // bulk group.
   __device__ __forceinline__ void add_unit(const QueryTile& tile, int index, unsigned stage, int lane) const {
-    const int first_row = tile.m0 + (index / COL_SPLIT) * 64;
+    const int first_row = tile.m0 + (index / COL_SPLIT) * DQ_UNIT_ROWS;
     const int col0 = (index % COL_SPLIT) * DQ_N;
     if constexpr (DQ_TILED) {
       if (lane == 0)
@@ -1137,7 +1203,7 @@ __device__ __forceinline__ void consume_tiles(const RingSupply& ring, const Cons
 #pragma unroll
     for (int unit = 0; unit < DQ_UNITS; ++unit) {
       const DqUnit dq = DqUnit::of(unit, me);
-      float dq_acc[DQ_N / 2];
+      float dq_acc[DQ_ACC];
       clear(dq_acc);
       sm90::wgmma_fence();
       consumer.mma.issue_dq(dq_acc, dq.m_chunk, dq.col0, ds_buffer);
@@ -1190,7 +1256,7 @@ __device__ __forceinline__ void consume_tiles_overlapped(const RingSupply& ring,
     unsigned p_frag[BLOCK_M / 16][4], ds_frag[BLOCK_M / 16][4];
     accumulate_dk_dv(consumer, smem, s_acc, dp_acc, stage, tile.m0, ds_buffer, p_frag, ds_frag, dk_acc,
                      dv_acc, me);
-    float dq_acc[DQ_N / 2];
+    float dq_acc[DQ_ACC];
     clear(dq_acc);
     sm90::wgmma_fence();
     consumer.mma.issue_dq(dq_acc, dq.m_chunk, dq.col0, ds_buffer);
@@ -1378,8 +1444,8 @@ extern "C" __global__ void __launch_bounds__(256)
   // (DQ_ATOMIC 3) chunk c % 8 of slab c / 8 of the row, in its unit.
   const long long accum_offset =
       DQ_TILED ? tiled_unit_offset((static_cast<long long>(blockIdx.z) * H + blockIdx.y) * padded_rows(S),
-                                   row & ~63, (c / 8) * DQ_N) +
-                     tiled_chunk_offset(row % 64, c % 8)
+                                   tiled_unit_first_row(row), (c / 8) * DQ_N) +
+                     tiled_chunk_offset(tiled_unit_row(row), c % 8)
                : offset;
   for (int block = 0; block < blocks; ++block) {
     const float4* const part =

@@ -7,9 +7,10 @@
 // lengths shorter and longer than the queries' (rows that see no key), ragged and tiny lengths, both dtypes;
 // each with the space's special inputs (scores far from 0, K = 0) and the S + 1 / SKV + 1 and SKV + 67
 // problems besides the random rounds, and (DQ_ATOMIC 0) the determinism check; the grid's block order with
-// heads interleaved (HEAD_INTERLEAVE). Skips where the GPU is not compute capability 9.0, which has no wgmma.
-// A synchronisation bug shows as a wrong result, or as a deadlock that `evotune eval` reports as a timeout;
-// long S makes every stage's mbarrier go through many phases.
+// heads interleaved (HEAD_INTERLEAVE); FlashAttention-3's 80-row query tiles at D = 128. Skips where the GPU
+// is not compute capability 9.0, which has no wgmma. A synchronisation bug shows as a wrong result, or as a
+// deadlock that `evotune eval` reports as a timeout; long S makes every stage's mbarrier go through many
+// phases.
 #include <gtest/gtest.h>
 
 #include "support/eval_variant.hpp"
@@ -387,6 +388,37 @@ INSTANTIATE_TEST_SUITE_P(
              "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DS_STMATRIX=1,"
              "HEAD_INTERLEAVE=4",
              kBf16}),
+    case_name);
+
+// FlashAttention-3's D = 128 tiles of 80 query rows (BLOCK_M 80: S^T and dP^T of 64 x 80 a warpgroup, dV and
+// dK over 5 k16 steps, dQ computed transposed, dQ^T = K^T dS^T, from the 32-byte-swizzled dS^T tile, staged
+// into 80 x 64 units of the tiled accumulator; LSE and Dsum rows padded to 640): one tile of exactly 80 rows,
+// S a multiple of 80 (160, 640: the padding's size, 800) and not (1, 77, 300, 513, 1000, 4096: a last tile
+// whose rows past S read zeros and add zeros to the padding), 1 and 2 stages, causal (the mask on 80-row
+// diagonal tiles), grouped heads with S != SKV (rows that see no key, key blocks whose first tile is far
+// down), heads interleaved, both dtypes; each with the space's extra problems (S + 1). Reading a failure:
+// dV right and dK wrong, the 5th k-step's A fragment; dK and dV right and dQ wrong, the transposed dQ (case
+// 0 isolates it: one key block, one tile): the dS^T tile's 32-byte swizzle or its descriptor (LBO, SBO,
+// layout type 3), the A descriptor of K^T (trans-a), or the staging of the transposed fragment against the
+// conversion's reads (dq_unit80_chunk_offset); dQ NaN, a unit the preprocess did not zero (padding rows).
+constexpr const char* kTile80 = "BLOCK_M=80,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3";
+constexpr const char* kTile80OneStage =
+    "BLOCK_M=80,BLOCK_N=128,STAGES=1,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3";
+INSTANTIATE_TEST_SUITE_P(
+    QueryTile80, AttentionBwdWgmma,
+    ::testing::Values(
+        Case{"B=1,H=1,S=80,D=128,CAUSAL=0", kTile80}, Case{"B=1,H=2,S=160,D=128,CAUSAL=0", kTile80OneStage},
+        Case{"B=1,H=2,S=77,D=128,CAUSAL=0", kTile80}, Case{"B=1,H=1,S=1,D=128,CAUSAL=0", kTile80},
+        Case{"B=2,H=4,S=1000,D=128,CAUSAL=0", kTile80}, Case{"B=2,H=4,S=1000,D=128,CAUSAL=1", kTile80},
+        Case{"B=1,H=3,S=300,D=128,CAUSAL=1", kTile80OneStage}, Case{"B=2,H=16,S=640,D=128,CAUSAL=0", kTile80},
+        Case{"B=2,H=8,HKV=2,S=513,SKV=200,D=128,CAUSAL=1", kTile80},
+        Case{"B=1,H=8,HKV=1,S=333,SKV=2049,D=128,CAUSAL=1", kTile80},
+        Case{"B=1,H=4,S=4096,D=128,CAUSAL=0", kTile80},
+        Case{"B=1,H=5,S=1000,D=128,CAUSAL=1",
+             "BLOCK_M=80,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,HEAD_INTERLEAVE=4"},
+        Case{"B=1,H=8,HKV=2,S=513,SKV=200,D=128,CAUSAL=0", kTile80, kBf16},
+        Case{"B=2,H=4,S=800,D=128,CAUSAL=1", kTile80, kBf16},
+        Case{"B=1,H=2,S=77,D=128,CAUSAL=1", kTile80OneStage, kBf16}),
     case_name);
 
 }  // namespace

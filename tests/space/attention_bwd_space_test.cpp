@@ -4,7 +4,8 @@
 // grids, arguments and scratch, and the problem's defaults, buffers, work and extra problems; where the
 // overlaps, the dQ writer warp, the tiled dQ accumulator (DQ_ATOMIC 3) and the third stage are allowed; that
 // DS_STMATRIX (how dS^T is written) doubles every config, and HEAD_INTERLEAVE (the grid's block order)
-// triples the causal ones.
+// triples the causal ones; FlashAttention-3's 80-row query tiles at D = 128 (BLOCK_M 80), their conditions,
+// launch, shared memory and padded scratch, and their Seeds.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,8 +20,17 @@ namespace {
 const char* const kBwd = "search_spaces/flash_attn_bwd_wgmma.json";
 const char* const kBwdBf16 = "search_spaces/flash_attn_bwd_wgmma_bf16.json";
 
-std::vector<Config> every_valid(const SearchSpace& space, const char* problem) {
+// Every valid config, the 80-row tiles included (QueryTile80* count those).
+std::vector<Config> with_80_rows(const SearchSpace& space, const char* problem) {
   return space.enumerate(space.resolve_problem(problem), offline_device("sm_90"));
+}
+// The valid configs with 64- or 128-row tiles, as every config was before the 80-row tiles.
+std::vector<Config> every_valid(const SearchSpace& space, const char* problem) {
+  std::vector<Config> configs = with_80_rows(space, problem);
+  configs.erase(
+      std::remove_if(configs.begin(), configs.end(), [](const Config& c) { return c.at("BLOCK_M") == 80; }),
+      configs.end());
+  return configs;
 }
 // The valid configs in the grid's own block order (HEAD_INTERLEAVE 1), as every config was before the
 // interleave (HeadInterleaveOnlyUnderAMask counts the others, each the twin of one of these).
@@ -94,7 +104,7 @@ TEST(AttentionBwdSpace, ValidCountsOnHopper) {
   for (const char* file : {kBwd, kBwdBf16}) {
     const SearchSpace space = SearchSpace::load(file);
     EXPECT_EQ(space.arch_suffix(), "a");
-    EXPECT_EQ(space.total_configs(), 2u * 2 * 3 * 2 * 2 * 4 * 2 * 3 * 2 * 2 * 3);
+    EXPECT_EQ(space.total_configs(), 3u * 2 * 3 * 2 * 2 * 4 * 2 * 3 * 2 * 2 * 3);
     // Per head dimension: the configs with 1 or 2 stages and DQ_ATOMIC 0 to 2 (all, the consumers writing dQ,
     // plain), then every config (the same three), then with DS_STMATRIX 1 too.
     struct Counts {
@@ -454,8 +464,8 @@ TEST(AttentionBwdSpace, FlashAttention3TilesAreValid) {
               seeds.end());
   }
   // Every seed is valid for one of the head dimensions.
-  const auto all_d128 = every_valid(space, "D=128,CAUSAL=1");
-  const auto all_d64 = every_valid(space, "D=64,CAUSAL=1");
+  const auto all_d128 = with_80_rows(space, "D=128,CAUSAL=1");
+  const auto all_d64 = with_80_rows(space, "D=64,CAUSAL=1");
   for (const Config& seed : every_seed)
     EXPECT_TRUE(std::find(all_d128.begin(), all_d128.end(), seed) != all_d128.end() ||
                 std::find(all_d64.begin(), all_d64.end(), seed) != all_d64.end());
@@ -517,6 +527,113 @@ TEST(AttentionBwdSpace, ThreeLaunchesAndTheirScratch) {
   EXPECT_EQ(launch_steps(space.variant_launch(config(64, 128, 3, 1, 1, 3, 1), sizes, hopper))[1]
                 ->dynamic_smem_bytes,
             232000u);
+}
+
+// FlashAttention-3's D = 128 tiles of 80 query rows (BLOCK_M 80): only at D = 128, with two consumer
+// warpgroups, the TMA producer, the tiled dQ accumulator and the plain loop with 4-byte dS^T stores, 1 or 2
+// stages (3 do not fit shared memory: 252,864 bytes), each order of the blocks under a causal mask; every
+// other value of each parameter pruned by the condition that names it.
+TEST(AttentionBwdSpace, QueryTile80PrunesAsIntended) {
+  const DeviceInfo hopper = offline_device("sm_90");
+  const auto rows_80 = [](const Config& c) { return c.at("BLOCK_M") == 80; };
+  for (const char* file : {kBwd, kBwdBf16}) {
+    const SearchSpace space = SearchSpace::load(file);
+    for (const char* problem : {"D=64", "D=64,CAUSAL=1"})
+      EXPECT_EQ(count_if(with_80_rows(space, problem), rows_80), 0u) << problem;
+    const auto plain_order = only(with_80_rows(space, "D=128"), rows_80);
+    EXPECT_EQ(plain_order.size(), 2u);
+    for (const int stages : {1, 2})
+      EXPECT_NE(std::find(plain_order.begin(), plain_order.end(), config(80, 128, stages, 1, 1, 3)),
+                plain_order.end())
+          << stages;
+    const auto causal = only(with_80_rows(space, "D=128,CAUSAL=1"), rows_80);
+    EXPECT_EQ(causal.size(), 3 * plain_order.size());
+    for (const int interleave : {1, 4, 8})
+      for (const int stages : {1, 2}) {
+        Config c = config(80, 128, stages, 1, 1, 3);
+        c["HEAD_INTERLEAVE"] = interleave;
+        EXPECT_NE(std::find(causal.begin(), causal.end(), c), causal.end()) << interleave << " " << stages;
+      }
+    const auto pruned_by = [&](const Config& c, const char* problem) {
+      const ConstraintCheck check = space.check(c, space.resolve_problem(problem), hopper);
+      EXPECT_FALSE(check.valid) << problem;
+      return check.condition;
+    };
+    EXPECT_EQ(pruned_by(config(80, 128, 2, 1, 1, 3), "D=64"), "query_tile_80_shape");
+    EXPECT_EQ(pruned_by(config(80, 64, 2, 1, 1, 3), "D=128"), "query_tile_80_shape");
+    EXPECT_EQ(pruned_by(config(80, 128, 2, 1, 0, 3), "D=128"), "query_tile_80_shape");
+    EXPECT_EQ(pruned_by(config(80, 128, 2, 0, 0, 3), "D=128"), "query_tile_80_shape");
+    for (const int atomic : {0, 1, 2})
+      EXPECT_EQ(pruned_by(config(80, 128, 2, 1, 1, atomic), "D=128"), "query_tile_80_tiled_dq") << atomic;
+    EXPECT_EQ(pruned_by(config(80, 128, 2, 1, 1, 3, 1), "D=128"), "query_tile_80_plain_loop");
+    EXPECT_EQ(pruned_by(config(80, 128, 2, 1, 1, 3, 0, 1), "D=128"), "query_tile_80_plain_loop");
+    EXPECT_EQ(pruned_by(config(80, 128, 2, 1, 1, 3, 0, 0, 1), "D=128"), "query_tile_80_plain_loop");
+    EXPECT_EQ(pruned_by(config(80, 128, 2, 1, 1, 3, 0, 0, 0, 1), "D=128"), "query_tile_80_plain_loop");
+    EXPECT_EQ(pruned_by(config(80, 128, 3, 1, 1, 3), "D=128"), "smem_fits");
+  }
+}
+
+// The 80-row tiles' launches: the preprocess over rows padded to a multiple of 640 (of 80 and of 128), the
+// main kernel's grid and block as with 64-row tiles, its shared memory (K, V, 2 stages of 80-row Q and dO
+// tiles with their LSE and Dsum rows, the 128 x 80 dS^T tile, the mbarriers, 80 staged dQ rows of 64 floats a
+// consumer warpgroup, the alignment), Q and dO boxes of 80 rows, and the tiled accumulator over the padded
+// rows.
+TEST(AttentionBwdSpace, QueryTile80LaunchAndScratch) {
+  const DeviceInfo hopper = offline_device("sm_90");
+  for (const char* file : {kBwd, kBwdBf16}) {
+    const SearchSpace space = SearchSpace::load(file);
+    const Sizes sizes = space.resolve_problem("B=2,H=8,HKV=2,S=300,SKV=513,D=128,CAUSAL=1");
+    const LaunchSpec launch = space.variant_launch(config(80, 128, 2, 1, 1, 3), sizes, hopper);
+    const auto steps = launch_steps(launch);
+    ASSERT_EQ(steps.size(), 3u);
+    EXPECT_EQ(steps[0]->grid, (std::array<std::uint32_t, 3>{40, 8, 2}));  // 640 padded rows, 16 a block
+    EXPECT_EQ(steps[1]->grid, (std::array<std::uint32_t, 3>{5, 2, 2}));   // cdiv(513, 128) key blocks
+    EXPECT_EQ(steps[1]->block, (std::array<std::uint32_t, 3>{384, 1, 1}));
+    EXPECT_EQ(steps[1]->dynamic_smem_bytes,
+              4u * 128 * 128 + 2 * (4 * 80 * 128 + 8 * 80) + 2 * 128 * 80 + 64 + 2 * 80 * 64 * 4 + 1024);
+    EXPECT_EQ(steps[1]->dynamic_smem_bytes, 211264u);
+    EXPECT_EQ(steps[2]->grid, (std::array<std::uint32_t, 3>{19, 8, 2}));            // cdiv(300, 16)
+    EXPECT_EQ(steps[1]->args[0].map.box, (std::vector<std::int64_t>{64, 80, 1}));   // Q
+    EXPECT_EQ(steps[1]->args[1].map.box, (std::vector<std::int64_t>{64, 128, 1}));  // K
+    EXPECT_EQ(steps[1]->args[3].map.box, (std::vector<std::int64_t>{64, 80, 1}));   // dO
+    std::map<std::string, std::int64_t> scratch;
+    for (const ScratchSpec& buffer : launch.scratch) scratch[buffer.name] = buffer.count;
+    EXPECT_EQ(scratch.at("Dsum"), 2 * 8 * 640);
+    EXPECT_EQ(scratch.at("LSE_log2"), 2 * 8 * 640);
+    EXPECT_EQ(scratch.at("dQ_accum"), 2 * 8 * 640 * 128);
+    EXPECT_EQ(
+        launch_steps(space.variant_launch(config(80, 128, 1, 1, 1, 3), sizes, hopper))[1]->dynamic_smem_bytes,
+        211264u - (4 * 80 * 128 + 8 * 80));
+    // S = 4096: 4480 padded rows (7 x 640), 280 preprocess blocks; the 64-row tiles keep 4096.
+    const Sizes long_rows = space.resolve_problem("B=4,H=16,S=4096,D=128");
+    const auto padded = [&](int block_m) {
+      const LaunchSpec l = space.variant_launch(config(block_m, 128, 2, 1, 1, 3), long_rows, hopper);
+      std::int64_t rows = 0;
+      for (const ScratchSpec& buffer : l.scratch)
+        if (buffer.name == "Dsum") rows = buffer.count / (4 * 16);
+      return std::pair{rows, launch_steps(l)[0]->grid[0]};
+    };
+    EXPECT_EQ(padded(80), (std::pair<std::int64_t, std::uint32_t>{4480, 280}));
+    EXPECT_EQ(padded(64), (std::pair<std::int64_t, std::uint32_t>{4096, 256}));
+  }
+}
+
+// FlashAttention-3's D = 128 configuration with 80-row tiles (2 stages) and its 1-stage variant close the
+// Seeds, after every Seed of the 64- and 128-row tiles.
+TEST(AttentionBwdSpace, QueryTile80Seeds) {
+  for (const char* file : {kBwd, kBwdBf16}) {
+    const SearchSpace space = SearchSpace::load(file);
+    const auto& seeds = space.seeds();
+    ASSERT_GE(seeds.size(), 2u);
+    EXPECT_EQ(seeds[seeds.size() - 2], config(80, 128, 2, 1, 1, 3));
+    EXPECT_EQ(seeds.back(), config(80, 128, 1, 1, 1, 3));
+    EXPECT_EQ(count_if(seeds, [](const Config& c) { return c.at("BLOCK_M") == 80; }), 2u);
+    for (const char* problem : {"D=128", "D=128,CAUSAL=1"}) {
+      const auto configs = with_80_rows(space, problem);
+      for (size_t i = seeds.size() - 2; i < seeds.size(); ++i)
+        EXPECT_NE(std::find(configs.begin(), configs.end(), seeds[i]), configs.end()) << problem << " " << i;
+    }
+  }
 }
 
 // HKV and SKV default to H and S; the work is 2.5 times the forward's (five matrix products to its two), the

@@ -4,16 +4,18 @@
 //
 // Descriptors (64 bits, PTX ISA "matrix descriptor format"): bits 0..13 start address >> 4; 16..29 leading
 // dimension byte offset (LBO) >> 4; 32..45 stride dimension byte offset (SBO) >> 4; 49..51 base offset (0:
-// atoms 1024-aligned); 62..63 swizzle mode (1 = 128-byte). With the 128-byte swizzle a tile is stored as
-// slabs of 64 16-bit elements a row (128 bytes), the 16-byte chunk c of row r at chunk position c ^ (r % 8);
-// eight rows are one 1024-byte atom.
+// atoms 1024-aligned); 62..63 swizzle mode (1 = 128-byte, 3 = 32-byte). With the 128-byte swizzle a tile is
+// stored as slabs of 64 16-bit elements a row (128 bytes), the 16-byte chunk c of row r at chunk position c ^
+// (r % 8); eight rows are one 1024-byte atom.
 //   K-major operand (K contiguous: A row-major, B as [N, K]): rows are M (or N) indices, SBO = 1024 (the next
 //   8 rows), LBO unused (1); a k16 step is 32 bytes further along the row.
 //   MN-major operand (M or N contiguous: B row-major [K, N], as the instruction's A or B): rows are K
 //   indices, 64 M or N columns a slab; SBO = 1024 (the next 8 K rows), LBO = the bytes from one 64-column
 //   slab to the next (unused for an A operand: its 64 rows are one slab); a k16 step is 16 rows = 2048 bytes
-//   further. The instruction's imm-trans flag (trans-a or trans-b) is 1 for such an operand; 16-bit types
-//   only.
+//   further. With the 32-byte swizzle (desc_mnmajor_sw32) a slab is 16 M or N columns a row (32 bytes), its
+//   chunk c (0, 1) of row r at c ^ ((r / 4) % 2); SBO = 256 (the next 8 K rows), LBO = from one 16-column
+//   slab to the next; a k16 step is 16 rows = 512 bytes further. The instruction's imm-trans flag (trans-a or
+//   trans-b) is 1 for such an operand; 16-bit types only.
 //
 // Accumulator fragment of m64nNk16 (thread t of the warpgroup: warp w = t / 32, g = (t % 32) / 4, q = t % 4):
 // N / 2 floats, d[4j + e] is row 16w + g + 8 (e / 2), column 8j + 2q + e % 2.
@@ -33,6 +35,11 @@ __device__ __forceinline__ unsigned long long desc_mnmajor_sw128(unsigned addres
   return static_cast<unsigned long long>((address & 0x3FFFF) >> 4) |
          static_cast<unsigned long long>(slab_bytes >> 4) << 16 |
          static_cast<unsigned long long>(1024 >> 4) << 32 | 1ull << 62;
+}
+__device__ __forceinline__ unsigned long long desc_mnmajor_sw32(unsigned address, unsigned slab_bytes) {
+  return static_cast<unsigned long long>((address & 0x3FFFF) >> 4) |
+         static_cast<unsigned long long>(slab_bytes >> 4) << 16 |
+         static_cast<unsigned long long>(256 >> 4) << 32 | 3ull << 62;
 }
 // Orders this warpgroup's register writes (accumulators, A fragments) before the wgmmas that follow.
 __device__ __forceinline__ void wgmma_fence() { SM90A_ASM("wgmma.fence.sync.aligned;\n" ::: "memory"); }
