@@ -43,14 +43,10 @@ const char* programmatic_launch_host() {
 )";
 }
 
-std::string programmatic_query_code(const std::string& indent){
-    return indent +
-           "bool programmatic = false;  // compute capability 9.0 and later
-           " + indent +
-           "const cudaError_t programmatic_known = evotune_programmatic_launches(&programmatic);
-           " + indent +
-           "if (programmatic_known != cudaSuccess) return programmatic_known;
-           ";
+std::string programmatic_query_code(const std::string& indent) {
+  return indent + "bool programmatic = false;  // compute capability 9.0 and later\n" + indent +
+         "const cudaError_t programmatic_known = evotune_programmatic_launches(&programmatic);\n" + indent +
+         "if (programmatic_known != cudaSuccess) return programmatic_known;\n";
 }
 
 std::string scratch_clear_code(const std::string& name, const std::string& bytes, const std::string& indent) {
