@@ -374,14 +374,12 @@ std::string variant_run_code(const SearchSpace& space, const DispatchVariant& va
   out << "  if (mode == evotune_size_workspace) return 0;\n";
   out << "  if (workspace_bytes > 0 && (workspace == nullptr || workspace_size < workspace_bytes)) return "
          "-5;\n";
-  out << scratch;
   const bool track = std::any_of(launches.begin() + 1, launches.end(), [&](const LaunchDecl& launch) {
     return launch.programmatic && possible[&launch - launches.data()];
   });
-  if (track) {
-    out << programmatic_query_code("  ");
-    out << "  bool earlier_launch = false;\n";
-  }
+  if (track) out << programmatic_query_code("  ");  // before the stream sees anything of this call
+  out << scratch;
+  if (track) out << "  bool earlier_launch = false;\n";
   for (std::size_t l = 0; l < launches.size(); ++l)
     if (possible[l]) write_launch(out, space, launches[l], l, index, prefix, track);
   out << "  return 0;\n}\n";

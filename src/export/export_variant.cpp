@@ -219,6 +219,7 @@ std::string render_export(const SearchSpace& space, const Sizes& sizes, const Co
     out << "  " << type << "* const " << scratch.name << " = reinterpret_cast<" << type
         << "*>(static_cast<char*>(workspace) + " << offsets[i] << ");\n";
   }
+  if (programmatic) out << programmatic_query_code("  ");  // before the stream sees anything of this call
   for (const ScratchSpec& scratch : launch.scratch) {
     if (!scratch.zeroed) continue;
     out << "  {  // " << scratch.name
@@ -228,7 +229,6 @@ std::string render_export(const SearchSpace& space, const Sizes& sizes, const Co
         "    ");
     out << "  }\n";
   }
-  if (programmatic) out << programmatic_query_code("  ");
   for (const LaunchSpec* step : steps) {
     out << "  {\n";
     write_launch(out, *step, "    ");
