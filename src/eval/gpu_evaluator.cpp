@@ -343,9 +343,10 @@ KernelArgs GpuEvaluator::arguments(const LaunchSpec& launch, Role role) const {
 // A programmatic launch (compute capability 9.0 and later only; an ordinary one below) may start while the
 // grid before it runs, and its kernel waits for that grid (griddepcontrol.wait) before it reads its output.
 // It is never a variant's first launch (SpaceModel::launch), so what precedes it on the stream is always a
-// kernel of the variant, never the memset of a zeroed scratch (DeviceState::zero_scratch runs before the first
-// launch). The attribute would not relax a memset anyway: the driver overlaps the launch only with a previous
-// kernel that asks for it (griddepcontrol.launch_dependents), and a graph's programmatic edges join kernels.
+// kernel of the variant, never the memset of a zeroed scratch (DeviceState::zero_scratch runs before the
+// first launch). The attribute would not relax a memset anyway: the driver overlaps the launch only with a
+// previous kernel that asks for it (griddepcontrol.launch_dependents), and a graph's programmatic edges join
+// kernels.
 void GpuEvaluator::launch(CUfunction function, const LaunchSpec& launch, KernelArgs& args) const {
   const bool programmatic = launch.programmatic && device_.cc_major >= 9;
   if (clustered(launch) || programmatic) {
