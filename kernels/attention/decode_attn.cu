@@ -44,6 +44,10 @@
 //   NUM_SPLITS  key ranges per sequence, each its own block; 1 = no combine
 //   COMBINE     with NUM_SPLITS > 1: 0 = a combine kernel after the splits, 1 = the last split's block
 //   L2_256B     1 = the copies ask L2 to prefetch 256 bytes (cp.async's .L2::256B hint); 0 = no hint
+//   PDL         with NUM_SPLITS > 1 and COMBINE = 0: 1 = decode_attn_combine is launched as a programmatic
+//               dependent of decode_attn_split (sm_90 and later): its blocks may start while the splits run
+//               and wait (griddepcontrol.wait) for the split grid's completion before reading the partials;
+//               each split block lets it start (griddepcontrol.launch_dependents) after its last K/V load
 //   Problem sizes: D (64 or 128), G (query heads per KV head), SQ (queries per sequence, 1..16), CAUSAL,
 //   PAGED, PAGE (page size, keys).
 //
@@ -94,6 +98,9 @@ static_assert(false, "L2_256B (0 or 1) must be #defined");
 #endif
 #ifndef COMBINE
 static_assert(false, "COMBINE (0 a combine kernel, 1 the last split's block) must be #defined");
+#endif
+#ifndef PDL
+static_assert(false, "PDL (1: the combine kernel is a programmatic dependent launch) must be #defined");
 #endif
 
 namespace {
@@ -418,6 +425,23 @@ __device__ __forceinline__ void attend(SharedStorage& smem, const elem* q, const
   merge_warps(smem, st);
 }
 
+// Programmatic dependent launch (PDL = 1, sm_90 and later; nothing below, where the combine is an ordinary
+// launch). The split blocks let the combine kernel's blocks start once each has read its last K/V (they still
+// write their partials after); the combine waits for the whole split grid to complete, its writes visible,
+// before it reads a partial. The order of the two never matters for correctness: launch_dependents only lets
+// the dependent grid be scheduled.
+__device__ __forceinline__ void allow_dependents() {
+#if PDL && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void wait_for_splits() {
+#if PDL && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 // NUM_SPLITS > 1: the block's rows of its split's normalised O and log-sum-exp into O_part and L_part.
 __device__ __forceinline__ void store_partials(const SharedStorage& smem, float* O_part, float* L_part,
                                                int batch, int hkv, int split, int row0) {
@@ -515,12 +539,14 @@ extern "C" __global__ void __launch_bounds__(THREADS)
   SharedStorage& smem = *reinterpret_cast<SharedStorage*>(smem_bytes);
   int split, row0, length;
   attend(smem, q, k_cache, v_cache, cache_seqlens, block_table, hkv, skv, scale, split, row0, length);
+  allow_dependents();
   store_partials(smem, O_part, L_part, batch, hkv, split, row0);
 }
 
 // The combine: one warp per output row (of B * HQ * SQ), 4 warps a block.
 extern "C" __global__ void __launch_bounds__(128)
     decode_attn_combine(const float* O_part, const float* L_part, elem* o, int total_rows) {
+  wait_for_splits();  // every thread, before any exits: the grid completes only after the splits have
   const int row = blockIdx.x * 4 + threadIdx.x / 32;
   const int lane = threadIdx.x % 32;
   if (row >= total_rows) return;

@@ -35,9 +35,11 @@ nlohmann::ordered_json result_json(const KernelFileResult& r) {
   // The compile's figures as core writes them (registers, shared memory, spills, times, the ptxas log).
   json["resources"] = to_json(o.compile);
   nlohmann::ordered_json launches = nlohmann::ordered_json::array();
-  for (const auto& [kernel, info] : r.launched) {
-    nlohmann::ordered_json launch = {{"kernel", kernel}};
-    launch.update(to_json(info));
+  for (const auto& launched : r.launched) {
+    nlohmann::ordered_json launch = {{"kernel", launched.kernel}};
+    if (launched.programmatic)
+      launch["programmatic"] = true;  // absent otherwise: earlier outputs keep theirs
+    launch.update(to_json(launched.info));
     launches.push_back(std::move(launch));
   }
   json["launches"] = launches;

@@ -136,6 +136,8 @@ ordered_json to_json(const LaunchSpec& l) {
     json["then"] = then;
   }
   if (l.cluster != std::array<std::uint32_t, 3>{1, 1, 1}) json["cluster"] = l.cluster;
+  if (l.programmatic)
+    json["programmatic"] = true;  // absent when false: earlier jobs and files keep their bytes
   if (!l.scratch.empty()) {
     ordered_json scratch = ordered_json::array();
     for (const auto& s : l.scratch) {
@@ -149,12 +151,14 @@ ordered_json to_json(const LaunchSpec& l) {
 }
 
 LaunchSpec launch_from_json(const Fields& f) {
-  f.only({"kernel_name", "grid", "block", "dynamic_smem_bytes", "cluster", "args", "then", "scratch"});
+  f.only({"kernel_name", "grid", "block", "dynamic_smem_bytes", "cluster", "programmatic", "args", "then",
+          "scratch"});
   LaunchSpec l;
   l.kernel_name = f.text("kernel_name");
   l.grid = dim3_from_json(f, "grid");
   l.block = dim3_from_json(f, "block");
   if (f.has("cluster")) l.cluster = dim3_from_json(f, "cluster");
+  l.programmatic = f.has("programmatic") && f.boolean("programmatic");
   l.dynamic_smem_bytes = static_cast<std::uint32_t>(
       f.integer("dynamic_smem_bytes", 0, std::numeric_limits<std::uint32_t>::max()));
   for (const Fields& a : f.objects("args")) {

@@ -272,12 +272,8 @@ std::string dims_text(const std::array<std::uint32_t, 3>& dims) {
   return std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + "x" + std::to_string(dims[2]);
 }
 
-// cuLaunchKernelEx's configuration of `launch`, with its cluster attribute (`attribute` must outlive it).
-CUlaunchConfig cluster_config(const LaunchSpec& launch, CUstream stream, CUlaunchAttribute& attribute) {
-  attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  attribute.value.clusterDim.x = launch.cluster[0];
-  attribute.value.clusterDim.y = launch.cluster[1];
-  attribute.value.clusterDim.z = launch.cluster[2];
+// cuLaunchKernelEx's configuration of `launch` with no attributes yet.
+CUlaunchConfig extended_config(const LaunchSpec& launch, CUstream stream) {
   CUlaunchConfig config{};
   config.gridDimX = launch.grid[0];
   config.gridDimY = launch.grid[1];
@@ -287,6 +283,22 @@ CUlaunchConfig cluster_config(const LaunchSpec& launch, CUstream stream, CUlaunc
   config.blockDimZ = launch.block[2];
   config.sharedMemBytes = launch.dynamic_smem_bytes;
   config.hStream = stream;
+  return config;
+}
+
+CUlaunchAttribute cluster_attribute(const LaunchSpec& launch) {
+  CUlaunchAttribute attribute{};
+  attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attribute.value.clusterDim.x = launch.cluster[0];
+  attribute.value.clusterDim.y = launch.cluster[1];
+  attribute.value.clusterDim.z = launch.cluster[2];
+  return attribute;
+}
+
+// cuLaunchKernelEx's configuration of `launch`, with its cluster attribute (`attribute` must outlive it).
+CUlaunchConfig cluster_config(const LaunchSpec& launch, CUstream stream, CUlaunchAttribute& attribute) {
+  attribute = cluster_attribute(launch);
+  CUlaunchConfig config = extended_config(launch, stream);
   config.attrs = &attribute;
   config.numAttrs = 1;
   return config;
@@ -328,10 +340,27 @@ KernelArgs GpuEvaluator::arguments(const LaunchSpec& launch, Role role) const {
   }
 }
 
+// A programmatic launch (compute capability 9.0 and later only; an ordinary one below) may start while the
+// grid before it runs, and its kernel waits for that grid (griddepcontrol.wait) before it reads its output.
+// It is never a variant's first launch (SpaceModel::launch), so what precedes it on the stream is always a
+// kernel of the variant, never the memset of a zeroed scratch (DeviceState::zero_scratch runs before the
+// first launch). The attribute would not relax a memset anyway: the driver overlaps the launch only with a
+// previous kernel that asks for it (griddepcontrol.launch_dependents), and a graph's programmatic edges join
+// kernels.
 void GpuEvaluator::launch(CUfunction function, const LaunchSpec& launch, KernelArgs& args) const {
-  if (clustered(launch)) {
-    CUlaunchAttribute attribute{};
-    const CUlaunchConfig config = cluster_config(launch, state_->stream.get(), attribute);
+  const bool programmatic = launch.programmatic && device_.cc_major >= 9;
+  if (clustered(launch) || programmatic) {
+    CUlaunchAttribute attributes[2];
+    unsigned count = 0;
+    if (clustered(launch)) attributes[count++] = cluster_attribute(launch);
+    if (programmatic) {
+      attributes[count] = CUlaunchAttribute{};
+      attributes[count].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+      attributes[count++].value.programmaticStreamSerializationAllowed = 1;
+    }
+    CUlaunchConfig config = extended_config(launch, state_->stream.get());
+    config.attrs = attributes;
+    config.numAttrs = count;
     cuda::check(cuda::driver().cuLaunchKernelEx(&config, function, args.params(), nullptr),
                 "cuLaunchKernelEx");
     return;

@@ -171,8 +171,11 @@ void write_tensor_map(std::ostream& out, const ArgumentDecl& map, const std::str
   out << in << "    return -6;\n" << in << "}\n";
 }
 
+// A launch of the variant, when its If holds. With `track` (the space has Programmatic launches), it sets
+// `earlier_launch`, and a Programmatic launch is one only after an earlier launch of this call (what precedes
+// the first is a scratch clearing or the caller's work) on a device that runs them.
 void write_launch(std::ostream& out, const SearchSpace& space, const LaunchDecl& launch, std::size_t l,
-                  std::size_t index, const std::string& prefix) {
+                  std::size_t index, const std::string& prefix, bool track) {
   const std::string field = space.launches().size() > 1
                                 ? "KernelSpecification.Launches[" + std::to_string(l) + "]"
                                 : "KernelSpecification";
@@ -227,15 +230,23 @@ void write_launch(std::ostream& out, const SearchSpace& space, const LaunchDecl&
   out << in << "config.gridDim = dim3(unsigned(grid_x), unsigned(grid_y), unsigned(grid_z));\n";
   out << in << "config.blockDim = dim3(unsigned(block_x), unsigned(block_y), unsigned(block_z));\n";
   out << in << "config.dynamicSmemBytes = size_t(shared_bytes);\n" << in << "config.stream = stream;\n";
-  out << in << "cudaLaunchAttribute cluster[1];\n";
-  out << in << "cluster[0].id = cudaLaunchAttributeClusterDimension;\n";
-  out << in << "cluster[0].val.clusterDim.x = unsigned(cluster_x);\n";
-  out << in << "cluster[0].val.clusterDim.y = unsigned(cluster_y);\n";
-  out << in << "cluster[0].val.clusterDim.z = unsigned(cluster_z);\n";
-  out << in << "config.attrs = cluster;\n";
+  out << in << "cudaLaunchAttribute attributes[2];\n";
+  out << in << "attributes[0].id = cudaLaunchAttributeClusterDimension;\n";
+  out << in << "attributes[0].val.clusterDim.x = unsigned(cluster_x);\n";
+  out << in << "attributes[0].val.clusterDim.y = unsigned(cluster_y);\n";
+  out << in << "attributes[0].val.clusterDim.z = unsigned(cluster_z);\n";
+  out << in << "config.attrs = attributes;\n";
   out << in << "config.numAttrs = cluster_x * cluster_y * cluster_z > 1 ? 1 : 0;\n";
+  if (launch.programmatic) {
+    out << in
+        << "if (programmatic && earlier_launch) {  // Programmatic: may start before that launch ends\n";
+    out << in << "  attributes[config.numAttrs].id = cudaLaunchAttributeProgrammaticStreamSerialization;\n";
+    out << in << "  attributes[config.numAttrs].val.programmaticStreamSerializationAllowed = 1;\n";
+    out << in << "  ++config.numAttrs;\n" << in << "}\n";
+  }
   out << in << "const cudaError_t launched = cudaLaunchKernelEx(&config, " << symbol << call << ");\n";
   out << in << "if (launched != cudaSuccess) return launched;\n";
+  if (track) out << in << "earlier_launch = true;\n";
   out << "  }\n";
 }
 
@@ -363,9 +374,14 @@ std::string variant_run_code(const SearchSpace& space, const DispatchVariant& va
   out << "  if (mode == evotune_size_workspace) return 0;\n";
   out << "  if (workspace_bytes > 0 && (workspace == nullptr || workspace_size < workspace_bytes)) return "
          "-5;\n";
+  const bool track = std::any_of(launches.begin() + 1, launches.end(), [&](const LaunchDecl& launch) {
+    return launch.programmatic && possible[&launch - launches.data()];
+  });
+  if (track) out << programmatic_query_code("  ");  // before the stream sees anything of this call
   out << scratch;
+  if (track) out << "  bool earlier_launch = false;\n";
   for (std::size_t l = 0; l < launches.size(); ++l)
-    if (possible[l]) write_launch(out, space, launches[l], l, index, prefix);
+    if (possible[l]) write_launch(out, space, launches[l], l, index, prefix, track);
   out << "  return 0;\n}\n";
   return out.str();
 }

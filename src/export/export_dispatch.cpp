@@ -132,6 +132,7 @@ std::string render_dispatch_export(const SearchSpace& space, const DispatchTable
   out << "#include <cuda_runtime.h>\n#include <cstddef>\n#include <mutex>\n#include <vector>\n\n";
   out << expression_cpp_prelude() << "\n";
   if (has_tensor_map(space)) out << tensor_map_host();
+  if (has_programmatic_launch(space)) out << programmatic_launch_host();
   out << kAllowSharedBytes << kRunModes << "\n";
   for (std::size_t i = 0; i < variants.size(); ++i) {
     out << "// ---- Variant " << i << ": " << canonical_json(variants[i].config) << " compiled for "

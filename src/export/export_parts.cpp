@@ -21,6 +21,34 @@ bool has_tensor_map(const SearchSpace& space) {
   return false;
 }
 
+bool has_programmatic_launch(const SearchSpace& space) {
+  for (const auto& launch : space.launches())
+    if (launch.programmatic) return true;
+  return false;
+}
+
+const char* programmatic_launch_host() {
+  return R"(static inline cudaError_t evotune_programmatic_launches(bool* allowed) {
+  *allowed = false;
+  int device = 0;
+  const cudaError_t found = cudaGetDevice(&device);
+  if (found != cudaSuccess) return found;
+  int major = 0;
+  const cudaError_t queried = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+  if (queried != cudaSuccess) return queried;
+  *allowed = major >= 9;
+  return cudaSuccess;
+}
+
+)";
+}
+
+std::string programmatic_query_code(const std::string& indent) {
+  return indent + "bool programmatic = false;  // compute capability 9.0 and later\n" + indent +
+         "const cudaError_t programmatic_known = evotune_programmatic_launches(&programmatic);\n" + indent +
+         "if (programmatic_known != cudaSuccess) return programmatic_known;\n";
+}
+
 std::string scratch_clear_code(const std::string& name, const std::string& bytes, const std::string& indent) {
   return indent + "const cudaError_t cleared = cudaMemsetAsync(" + name + ", 0, " + bytes + ", stream);\n" +
          indent + "if (cleared != cudaSuccess) return cleared;\n";

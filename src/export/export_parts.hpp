@@ -16,6 +16,15 @@ constexpr std::int64_t kScratchAlignment = 256;
 const ArgumentDecl* find_argument(const SearchSpace& space, const std::string& name);
 bool has_scratch(const SearchSpace& space);
 bool has_tensor_map(const SearchSpace& space);
+bool has_programmatic_launch(const SearchSpace& space);
+
+// The host side of programmatic launches: `evotune_programmatic_launches(bool* allowed)`, whether the current
+// device runs them (compute capability 9.0 and later; below, a Programmatic launch is an ordinary one, as the
+// evaluator timed it there), returning the runtime's error where it cannot tell.
+const char* programmatic_launch_host();
+// The lines that ask it into `bool programmatic` in an exported function that returns the runtime's error
+// (a cudaError_t, or the dispatcher's int), each line beginning with `indent`.
+std::string programmatic_query_code(const std::string& indent);
 
 // The host side of TensorMap arguments: `evotune_tensor_map_encoder()`, the driver's cuTensorMapEncodeTiled
 // found through the runtime (no -lcuda), and `evotune_tensor_map_arg`, which converts an encoded map to

@@ -1,6 +1,7 @@
 // The exported launcher bakes in the geometry computed for the tuned problem: no expression evaluator needed.
 #include "export/export_variant.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <sstream>
 
@@ -111,20 +112,38 @@ void write_launch(std::ostream& out, const LaunchSpec& launch, const std::string
         << ", cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes);\n";
     out << indent << "if (attribute != cudaSuccess) return attribute;\n";
   }
-  if (launch.cluster != std::array<std::uint32_t, 3>{1, 1, 1}) {
+  const bool clustered = launch.cluster != std::array<std::uint32_t, 3>{1, 1, 1};
+  if (clustered || launch.programmatic) {
     const auto& c = launch.cluster;
     out << indent << "cudaLaunchConfig_t config = {};\n";
     out << indent << "config.gridDim = grid;\n" << indent << "config.blockDim = block;\n";
     out << indent << "config.dynamicSmemBytes = shared_bytes;\n" << indent << "config.stream = stream;\n";
-    out << indent << "cudaLaunchAttribute cluster[1];\n";
-    out << indent << "cluster[0].id = cudaLaunchAttributeClusterDimension;\n";
-    out << indent << "cluster[0].val.clusterDim.x = " << c[0] << ";\n";
-    out << indent << "cluster[0].val.clusterDim.y = " << c[1] << ";\n";
-    out << indent << "cluster[0].val.clusterDim.z = " << c[2] << ";\n";
-    out << indent << "config.attrs = cluster;\n" << indent << "config.numAttrs = 1;\n";
-    out << indent << "const cudaError_t clustered = cudaLaunchKernelEx(&config, " << launch.kernel_name
-        << ", " << call << ");\n";
-    out << indent << "if (clustered != cudaSuccess) return clustered;\n";
+    if (!launch.programmatic) {
+      out << indent << "cudaLaunchAttribute cluster[1];\n";
+      out << indent << "cluster[0].id = cudaLaunchAttributeClusterDimension;\n";
+      out << indent << "cluster[0].val.clusterDim.x = " << c[0] << ";\n";
+      out << indent << "cluster[0].val.clusterDim.y = " << c[1] << ";\n";
+      out << indent << "cluster[0].val.clusterDim.z = " << c[2] << ";\n";
+      out << indent << "config.attrs = cluster;\n" << indent << "config.numAttrs = 1;\n";
+    } else {
+      out << indent << "cudaLaunchAttribute attributes[2];\n" << indent << "unsigned attribute_count = 0;\n";
+      if (clustered) {
+        out << indent << "attributes[0].id = cudaLaunchAttributeClusterDimension;\n";
+        out << indent << "attributes[0].val.clusterDim.x = " << c[0] << ";\n";
+        out << indent << "attributes[0].val.clusterDim.y = " << c[1] << ";\n";
+        out << indent << "attributes[0].val.clusterDim.z = " << c[2] << ";\n";
+        out << indent << "attribute_count = 1;\n";
+      }
+      out << indent << "if (programmatic) {  // Programmatic: may start before the launch above has ended\n";
+      out << indent
+          << "  attributes[attribute_count].id = cudaLaunchAttributeProgrammaticStreamSerialization;\n";
+      out << indent << "  attributes[attribute_count].val.programmaticStreamSerializationAllowed = 1;\n";
+      out << indent << "  ++attribute_count;\n" << indent << "}\n";
+      out << indent << "config.attrs = attributes;\n" << indent << "config.numAttrs = attribute_count;\n";
+    }
+    out << indent << "const cudaError_t extended = cudaLaunchKernelEx(&config, " << launch.kernel_name << ", "
+        << call << ");\n";
+    out << indent << "if (extended != cudaSuccess) return extended;\n";
     return;
   }
   out << indent << launch.kernel_name << "<<<grid, block, shared_bytes, stream>>>(" << call << ");\n";
@@ -154,6 +173,10 @@ std::string render_export(const SearchSpace& space, const Sizes& sizes, const Co
   out << header << "\n" << option_defines(space) << source.text << "\n";
   out << "// ---- Host launcher (geometry of the tuned problem) ----\n#include <cuda_runtime.h>\n\n";
   if (has_tensor_map(space)) out << tensor_map_host();
+  const auto steps = launch_steps(launch);
+  const bool programmatic =
+      std::any_of(steps.begin(), steps.end(), [](const LaunchSpec* step) { return step->programmatic; });
+  if (programmatic) out << programmatic_launch_host();
 
   const std::vector<ArgSpec> arguments = launcher_arguments(space, launch);
   std::string parameters, integer_parameters;
@@ -184,8 +207,7 @@ std::string render_export(const SearchSpace& space, const Sizes& sizes, const Co
       << (integer_parameters.empty() ? "void" : integer_parameters) << ") {\n";
   if (!checks.empty()) out << "  if (" << checks << ") return SIZE_MAX;\n";
   out << "  return " << workspace_bytes << ";\n}\n\n";
-  out << "// Runs the variant's " << launch_steps(launch).size()
-      << " launch(es) in order on `stream`; allocates nothing.\n";
+  out << "// Runs the variant's " << steps.size() << " launch(es) in order on `stream`; allocates nothing.\n";
   out << "extern \"C\" cudaError_t " << name << "_launch(" << parameters
       << "void* workspace, cudaStream_t stream) {\n";
   if (!checks.empty()) out << "  if (" << checks << ") return cudaErrorInvalidValue;\n";
@@ -197,6 +219,7 @@ std::string render_export(const SearchSpace& space, const Sizes& sizes, const Co
     out << "  " << type << "* const " << scratch.name << " = reinterpret_cast<" << type
         << "*>(static_cast<char*>(workspace) + " << offsets[i] << ");\n";
   }
+  if (programmatic) out << programmatic_query_code("  ");  // before the stream sees anything of this call
   for (const ScratchSpec& scratch : launch.scratch) {
     if (!scratch.zeroed) continue;
     out << "  {  // " << scratch.name
@@ -206,7 +229,7 @@ std::string render_export(const SearchSpace& space, const Sizes& sizes, const Co
         "    ");
     out << "  }\n";
   }
-  for (const LaunchSpec* step : launch_steps(launch)) {
+  for (const LaunchSpec* step : steps) {
     out << "  {\n";
     write_launch(out, *step, "    ");
     out << "    const cudaError_t launched = cudaGetLastError();\n";

@@ -1,4 +1,5 @@
-// Reads KernelSpecification.Launches: the kernels a variant runs in order, each with its arguments and an If.
+// Reads KernelSpecification.Launches: the kernels a variant runs in order, each with its arguments, an If and
+// whether it is launched as a programmatic dependent of the launch before it.
 #include <algorithm>
 
 #include "space/space_file.hpp"
@@ -12,10 +13,15 @@ const ArgumentDecl* find_argument(const SpaceFile& space, const std::string& nam
   return nullptr;
 }
 
-LaunchDecl read_entry(const Field& entry, const SpaceFile& space) {
-  allow_only(entry,
-             {"If", "KernelName", "GlobalSize", "LocalSize", "SharedMemory", "ClusterSize", "Arguments"});
+LaunchDecl read_entry(const Field& entry, const SpaceFile& space, bool first) {
+  allow_only(entry, {"If", "KernelName", "GlobalSize", "LocalSize", "SharedMemory", "ClusterSize",
+                     "Arguments", "Programmatic"});
   LaunchDecl launch{"", space.kernel};
+  if (const auto programmatic = entry.find("Programmatic")) {
+    launch.programmatic = programmatic->boolean();
+    if (launch.programmatic && first)
+      programmatic->fail("the first launch has no launch before it to depend on programmatically");
+  }
   launch.kernel.arguments.clear();
   if (const auto condition = entry.find("If")) launch.condition = expression_text(*condition);
   if (const auto name = entry.find("KernelName")) launch.kernel.name = identifier(*name);
@@ -58,7 +64,8 @@ void read_launches(const Field& section, SpaceFile& space) {
   space.launches_listed = true;
   const auto entries = launches->elements();
   if (entries.empty()) launches->fail("empty list (leave Launches out for a single launch)");
-  for (const auto& entry : entries) space.launches.push_back(read_entry(entry, space));
+  for (const auto& entry : entries)
+    space.launches.push_back(read_entry(entry, space, space.launches.empty()));
   const auto arguments = section.at("Arguments").elements();
   for (std::size_t i = 0; i < space.arguments.size(); ++i) {
     const auto& argument = space.arguments[i];

@@ -98,8 +98,9 @@ struct KernelDecl {
 // One launch of a variant (an entry of KernelSpecification.Launches, or the single launch of a space without
 // them): the kernel, its geometry and argument names, run when `condition` is non-zero.
 struct LaunchDecl {
-  std::string condition;  // "If"; empty: always
-  KernelDecl kernel;      // `file` is the template's
+  std::string condition;      // "If"; empty: always
+  KernelDecl kernel;          // `file` is the template's
+  bool programmatic = false;  // "Programmatic": a programmatic dependent of the launch before it
 };
 
 struct WorkFormula {

@@ -403,6 +403,9 @@ LaunchSpec SpaceModel::launch(Scope scope) const {
       if (value == 0) continue;
     }
     steps.push_back(one_launch(file_->launches[i].kernel, launches_[i].geometry, scope));
+    // The first launch that applies has no launch of the variant before it (only a zeroed scratch's memset,
+    // or the caller's work): it is an ordinary launch.
+    steps.back().programmatic = file_->launches[i].programmatic && steps.size() > 1;
   }
   if (steps.empty())
     throw SpaceError(file_->label + ": KernelSpecification.Launches: no launch applies (every If is 0)" +

@@ -38,7 +38,12 @@ struct KernelFileResult {
   Outcome outcome;  // status, reason, compile details, error figures, timing
   // The kernels the variant launched, in order, each with the resources ptxas reported for it
   // (outcome.compile has the first one's): more than one for a space of several launches.
-  std::vector<std::pair<std::string, CompileInfo>> launched;
+  struct Launched {
+    std::string kernel;
+    CompileInfo info;
+    bool programmatic = false;  // launched as a programmatic dependent of the one before (on this device)
+  };
+  std::vector<Launched> launched;
   double tflops = 0, gbps = 0;  // from the space's Work formulas, for an ok outcome
 };
 

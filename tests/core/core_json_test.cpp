@@ -241,6 +241,25 @@ TEST(CoreJson, BufferSpecialFillsRoundTripAndAreLeftOutWhenNone) {
   EXPECT_TRUE(round_trip(to_json(buffer), buffer_from_json).special_fills.empty());
 }
 
+// A programmatic launch says so in the job message (the worker launches it that way); the others, as before,
+// carry no such key.
+TEST(CoreJson, ProgrammaticLaunchesRoundTripAndOthersLeaveTheKeyOut) {
+  LaunchSpec first;
+  first.kernel_name = "split";
+  LaunchSpec combine;
+  combine.kernel_name = "combine";
+  combine.programmatic = true;
+  first.then.push_back(combine);
+  const nlohmann::ordered_json written = to_json(first);
+  EXPECT_FALSE(json(written).contains("programmatic"));
+  EXPECT_EQ(json(written).at("then")[0].at("programmatic"), true);
+  const LaunchSpec back = round_trip(written, launch_from_json);
+  EXPECT_FALSE(back.programmatic);
+  ASSERT_EQ(back.then.size(), 1u);
+  EXPECT_TRUE(back.then[0].programmatic);
+  EXPECT_EQ(back.then[0].kernel_name, "combine");
+}
+
 TEST(CoreJson, StatusAndDtypeNamesAreChecked) {
   json outcome = json(to_json(Outcome{}));
   outcome["status"] = "exploded";

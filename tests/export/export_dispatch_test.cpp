@@ -131,18 +131,24 @@ TEST(ExportDispatch, TheTemplatesOwnHeadersAreInlinedOnce) {
 // The decode family's path (its torch op calls this dispatcher with a workspace it does not clear): a winner
 // that combines its splits in the kernel (COMBINE=1) clears its arrival counters on the stream before its one
 // launch, every call; the winner with a combine kernel clears nothing.
-TEST(ExportDispatch, DecodeCountersAreClearedBeforeTheLaunchThatCombinesInTheKernel) {
+Config decode_config(ParamValue splits, ParamValue combine, ParamValue pdl) {
+  return {{"BLOCK_N", 64},        {"WARPS", 4},         {"STAGES", 3},  {"M_TILES", 1},
+          {"NUM_SPLITS", splits}, {"COMBINE", combine}, {"L2_256B", 1}, {"PDL", pdl}};
+}
+
+// The fp16 decode space's dispatcher over two winners: `small`'s at B = 1 and 4k keys, `large`'s at B = 8
+// and 32k keys.
+std::string decode_dispatch(const Config& small, const Config& large) {
   const auto space = SearchSpace::load("search_spaces/decode_attn.json");
-  const auto decode = [](ParamValue splits, ParamValue combine) {
-    return Config{{"BLOCK_N", 64},        {"WARPS", 4},         {"STAGES", 3}, {"M_TILES", 1},
-                  {"NUM_SPLITS", splits}, {"COMBINE", combine}, {"L2_256B", 1}};
-  };
   const std::vector<std::string> compile_time{"G", "SQ", "D", "CAUSAL", "PAGED", "PAGE"};
-  const auto problem = [&](const char* text) { return space.resolve_problem(text); };
-  const DispatchTable table(compile_time,
-                            {{problem("B=1,HKV=8,G=4,SQ=1,SKV=4096,D=128"), {{decode(16, 1), 8.0}}},
-                             {problem("B=8,HKV=8,G=4,SQ=1,SKV=32768,D=128"), {{decode(4, 0), 350.0}}}});
-  const std::string text = render_dispatch_export(space, table, kDevice, "// t\n");
+  const DispatchTable table(
+      compile_time, {{space.resolve_problem("B=1,HKV=8,G=4,SQ=1,SKV=4096,D=128"), {{small, 8.0}}},
+                     {space.resolve_problem("B=8,HKV=8,G=4,SQ=1,SKV=32768,D=128"), {{large, 350.0}}}});
+  return render_dispatch_export(space, table, kDevice, "// t\n");
+}
+
+TEST(ExportDispatch, DecodeCountersAreClearedBeforeTheLaunchThatCombinesInTheKernel) {
+  const std::string text = decode_dispatch(decode_config(16, 1, 0), decode_config(4, 0, 0));
   const std::string clearing =
       "  if (arrivals_bytes > 0) {\n    const cudaError_t cleared = cudaMemsetAsync(arrivals, 0, "
       "arrivals_bytes, stream);\n    if (cleared != cudaSuccess) return cleared;\n  }\n";
@@ -162,6 +168,39 @@ TEST(ExportDispatch, DecodeCountersAreClearedBeforeTheLaunchThatCombinesInTheKer
   const std::string build = nvcc() + " -gencode=arch=compute_90,code=sm_90 -std=c++17 -c -o " +
                             (folder.dir() / "decode_dispatch.o").string() + " " + file.string() + " 2>&1";
   EXPECT_EQ(std::system(build.c_str()), 0) << build;
+}
+
+// The decode space's PDL 1 winner: its combine launch sets the programmatic attribute only after a launch of
+// the same call (the split kernel) on a device the runtime reports as sm_90 or later; the PDL 0 winner's
+// launches never do. Both variants compile, for sm_90 and for sm_80.
+TEST(ExportDispatch, DecodeCombineIsProgrammaticOnlyBehindTheSplitKernel) {
+  const std::string text = decode_dispatch(decode_config(16, 0, 1), decode_config(4, 0, 0));
+  const std::string query =
+      "const cudaError_t programmatic_known = evotune_programmatic_launches(&programmatic);";
+  const auto asked = text.find(query);
+  ASSERT_NE(asked, std::string::npos) << text;
+  EXPECT_EQ(text.find(query, asked + 1), std::string::npos) << "only the PDL 1 variant asks";
+  EXPECT_NE(text.find("static inline cudaError_t evotune_programmatic_launches(bool* allowed)"),
+            std::string::npos);
+  const std::string gated = "    if (programmatic && earlier_launch) {";
+  const auto attribute = text.find(gated, asked);
+  ASSERT_NE(attribute, std::string::npos) << text;
+  EXPECT_EQ(text.find(gated, attribute + 1), std::string::npos) << "one programmatic launch in the file";
+  EXPECT_LT(text.find("    earlier_launch = true;\n", asked), attribute)
+      << "set by the split launch before it";
+  EXPECT_NE(text.find("cudaLaunchAttributeProgrammaticStreamSerialization", attribute), std::string::npos);
+  EXPECT_LT(text.find("_decode_attn_combine, O_part, L_part, o, total_rows_arg)", attribute),
+            text.find("return 0;\n}", attribute))
+      << "the attribute is the combine's";
+  if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
+  const testing::TempSpaces folder;
+  const auto file = folder.write_text("decode_pdl_dispatch.cu", text);
+  for (const char* arch : {"sm_90", "sm_80"}) {
+    const std::string build = nvcc() + " -arch=" + arch + " -std=c++17 -c -o " +
+                              (folder.dir() / "decode_pdl_dispatch.o").string() + " " + file.string() +
+                              " 2>&1";
+    EXPECT_EQ(std::system(build.c_str()), 0) << build;
+  }
 }
 
 // The attention backward: its template includes a header of its own folder (bwd_tile_layout.cuh, the tiles'

@@ -212,5 +212,40 @@ TEST(ExportVariant, ClustersLaunchThroughLaunchKernelEx) {
   EXPECT_EQ(nvcc_error(text, "cluster_copy"), "");
 }
 
+// The decode space's PDL 1: the split kernel launched as before, the combine through cudaLaunchKernelEx with
+// the programmatic-stream-serialization attribute where the device (asked at run time) is sm_90 or later; it
+// compiles for sm_90 and for sm_80, where the kernels' griddepcontrol instructions are compiled out.
+TEST(ExportVariant, AProgrammaticLaunchSetsTheAttributeOnDevicesThatRunIt) {
+  const Config config{{"BLOCK_N", 64},    {"WARPS", 4},   {"STAGES", 3},  {"M_TILES", 1},
+                      {"NUM_SPLITS", 16}, {"COMBINE", 0}, {"L2_256B", 1}, {"PDL", 1}};
+  const std::string text =
+      exported("search_spaces/decode_attn.json", "B=1,HKV=8,G=4,SQ=1,SKV=4096,D=128", config);
+  const auto query =
+      text.find("const cudaError_t programmatic_known = evotune_programmatic_launches(&programmatic);");
+  ASSERT_NE(query, std::string::npos) << text;
+  EXPECT_TRUE(contains(text, "*allowed = major >= 9;")) << "compute capability 9.0 and later";
+  const auto split = text.find("decode_attn_split<<<grid, block, shared_bytes, stream>>>(", query);
+  ASSERT_NE(split, std::string::npos) << "the first launch is an ordinary one";
+  const auto attribute = text.find(
+      "  attributes[attribute_count].id = cudaLaunchAttributeProgrammaticStreamSerialization;\n", split);
+  ASSERT_NE(attribute, std::string::npos) << text;
+  EXPECT_LT(text.find("if (programmatic) {", split), attribute);
+  EXPECT_TRUE(contains(text, "attributes[attribute_count].val.programmaticStreamSerializationAllowed = 1;"));
+  EXPECT_NE(
+      text.find("cudaLaunchKernelEx(&config, decode_attn_combine, O_part, L_part, o, total_rows)", attribute),
+      std::string::npos);
+  EXPECT_TRUE(contains(text, "#define PDL 1"));
+
+  Config ordinary = config;
+  ordinary["PDL"] = 0;
+  const std::string plain =
+      exported("search_spaces/decode_attn.json", "B=1,HKV=8,G=4,SQ=1,SKV=4096,D=128", ordinary);
+  EXPECT_FALSE(contains(plain, "evotune_programmatic_launches")) << "PDL 0 asks nothing";
+  EXPECT_TRUE(contains(plain, "decode_attn_combine<<<grid, block, shared_bytes, stream>>>("));
+  if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
+  EXPECT_EQ(nvcc_error(text, "decode_pdl"), "");
+  EXPECT_EQ(nvcc_error(text, "decode_pdl_sm80", "sm_80"), "");
+}
+
 }  // namespace
 }  // namespace evotune

@@ -7,7 +7,9 @@
 // cleared before every execution; up to 64 splits, two rounds of 32 in its combine). Each runs the space's
 // rounds: full caches (the timed case), then special inputs: ragged lengths with scores far past fp32's exp
 // range, lengths of 0 to 2 * Sq + 1 (rows that see no key) with K = 0, every length 0; and the extra problem
-// SKV + 37 (a length past the last tile, not a multiple of a page).
+// SKV + 37 (a length past the last tile, not a multiple of a page). PDL=1 launches the combine kernel as a
+// programmatic dependent of the split kernel (sm_90: it waits in the kernel for the splits' partials), which
+// eval's JSON reports on the combine's launch.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -41,6 +43,9 @@ TEST_P(DecodeAttn, MatchesTheReference) {
   if (in_kernel) kernels = {"decode_attn_split_combine"};
   ASSERT_EQ(json.at("launches").size(), kernels.size()) << json.dump(2);
   for (std::size_t i = 0; i < kernels.size(); ++i) EXPECT_EQ(json.at("launches")[i].at("kernel"), kernels[i]);
+  const bool pdl = params.find("PDL=1") != std::string::npos;
+  for (std::size_t i = 0; i < kernels.size(); ++i)
+    EXPECT_EQ(json.at("launches")[i].value("programmatic", false), pdl && i == 1) << "launch " << i;
   std::printf("  launches %s\n", json.at("launches").dump().c_str());
 }
 
@@ -103,6 +108,17 @@ INSTANTIATE_TEST_SUITE_P(
              "search_spaces/decode_attn_bf16.json"},
         Case{"B=3,HKV=2,G=4,SQ=2,SKV=999,D=64,CAUSAL=1,PAGED=1,PAGE=16",
              "BLOCK_N=64,WARPS=2,STAGES=2,M_TILES=1,NUM_SPLITS=4,COMBINE=1,L2_256B=0",
+             "search_spaces/decode_attn_bf16.json"},
+        // PDL=1: the combine kernel a programmatic dependent of the splits. The small problem, its Seed.
+        Case{"B=1,HKV=8,G=4,SQ=1,SKV=4096,D=128,CAUSAL=1,PAGED=0",
+             "BLOCK_N=64,WARPS=4,STAGES=3,M_TILES=1,NUM_SPLITS=16,COMBINE=0,L2_256B=1,PDL=1"},
+        // Paged, pages of 16, 4 splits; and 64 splits, not causal, mostly empty under ragged lengths.
+        Case{"B=4,HKV=2,G=4,SQ=1,SKV=1000,D=128,CAUSAL=1,PAGED=1,PAGE=16",
+             "BLOCK_N=64,WARPS=4,STAGES=3,M_TILES=1,NUM_SPLITS=4,COMBINE=0,L2_256B=0,PDL=1"},
+        Case{"B=2,HKV=2,G=4,SQ=3,SKV=4133,D=128,CAUSAL=0,PAGED=0",
+             "BLOCK_N=32,WARPS=2,STAGES=2,M_TILES=1,NUM_SPLITS=64,COMBINE=0,L2_256B=0,PDL=1"},
+        Case{"B=3,HKV=2,G=4,SQ=2,SKV=999,D=64,CAUSAL=1,PAGED=1,PAGE=16",
+             "BLOCK_N=64,WARPS=2,STAGES=2,M_TILES=1,NUM_SPLITS=4,COMBINE=0,L2_256B=0,PDL=1",
              "search_spaces/decode_attn_bf16.json"}),
     [](const ::testing::TestParamInfo<Case>& info) { return "case_" + std::to_string(info.index); });
 

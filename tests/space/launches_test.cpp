@@ -116,7 +116,7 @@ TEST_F(LaunchErrors, MalformedLists) {
         launches(json)[1]["Grid"] = {{"X", 1}};
       }),
       ": KernelSpecification.Launches[1].Grid: unknown field (known: If, KernelName, GlobalSize, LocalSize, "
-      "SharedMemory, ClusterSize, Arguments, Description)");
+      "SharedMemory, ClusterSize, Arguments, Programmatic, Description)");
   EXPECT_EQ(load_error([&](auto& json) { launches(json)[2].erase("Arguments"); }),
             ": KernelSpecification.Launches[2].Arguments: missing required field");
   EXPECT_EQ(load_error([&](auto& json) { launches(json)[1]["KernelName"] = "row-sum"; }),
@@ -215,6 +215,45 @@ TEST_F(LaunchErrors, ExpressionsOfALaunch) {
   EXPECT_EQ(load_error([&](auto& json) { json["KernelSpecification"]["LocalSize"]["X"] = "BLOCK - 200"; }),
             ": KernelSpecification.LocalSize.X: evaluates to -72, not an integer in [0, 4294967295] (problem "
             "ROWS=100,COLS=1000; config BLOCK=128,SPLITS=2)");
+}
+
+// Programmatic: never on the first entry, a boolean, and only in Launches.
+TEST_F(LaunchErrors, ProgrammaticIsABooleanAfterTheFirstLaunch) {
+  EXPECT_EQ(
+      load_error([&](auto& json) { launches(json)[0]["Programmatic"] = true; }),
+      ": KernelSpecification.Launches[0].Programmatic: the first launch has no launch before it to depend "
+      "on programmatically");
+  EXPECT_EQ(load_error([&](auto& json) { launches(json)[2]["Programmatic"] = 1; }),
+            ": KernelSpecification.Launches[2].Programmatic: expected true or false, got 1");
+  EXPECT_EQ(load_error([&](auto& json) { launches(json)[0]["Programmatic"] = false; }), "no error");
+  const std::string outside = load_error([&](auto& json) {
+    launches(json)[2]["Programmatic"] = true;
+    json["KernelSpecification"]["Programmatic"] = true;
+  });
+  EXPECT_EQ(outside.rfind(": KernelSpecification.Programmatic: unknown field (known: ", 0), 0u) << outside;
+}
+
+// A programmatic entry depends on the launch before it in the variant; where the entries before it do not
+// apply, it is the variant's first launch and an ordinary one.
+TEST(Launches, AProgrammaticLaunchFollowsALaunchOfTheSameVariant) {
+  TempSpaces spaces;
+  std::ifstream in(kSpaces / "row_sum.json");
+  auto json = nlohmann::ordered_json::parse(in);
+  json["KernelSpecification"]["KernelFile"] = std::filesystem::absolute(kSpaces / "row_sum.cu").string();
+  json["Reference"]["KernelFile"] = std::filesystem::absolute(kSpaces / "row_sum_ref.cu").string();
+  json["KernelSpecification"]["Launches"][1]["Programmatic"] = true;  // row_sum_part, after row_sum's If
+  json["KernelSpecification"]["Launches"][2]["Programmatic"] = true;  // row_sum_combine
+  const auto space = SearchSpace::load(spaces.write_text("space.json", json.dump(2)));
+  EXPECT_FALSE(space.launches()[0].programmatic);
+  EXPECT_TRUE(space.launches()[1].programmatic);
+  const auto split = space.variant_launch(row_sum_config(4), space.resolve_problem(""), kDevice);
+  EXPECT_EQ(split.kernel_name, "row_sum_part");
+  EXPECT_FALSE(split.programmatic) << "row_sum (If SPLITS == 1) does not run: nothing before it";
+  ASSERT_EQ(split.then.size(), 1u);
+  EXPECT_TRUE(split.then[0].programmatic);
+  const auto one = space.variant_launch(row_sum_config(1), space.resolve_problem(""), kDevice);
+  EXPECT_FALSE(one.programmatic);
+  EXPECT_TRUE(one.then.empty());
 }
 
 // ClusterSize: evaluated per config into the launch; launches inherit it like the rest of the geometry.

@@ -242,8 +242,8 @@ TEST(DecodeSpace, FillsFollowTheCacheAndSplitsAddTheCombine) {
   EXPECT_EQ(past.at("block_table").fill.high, 2 * 17 - 1);
 
   const DeviceInfo device = test_device();
-  Config config{{"BLOCK_N", 64},   {"WARPS", 4},   {"STAGES", 3}, {"M_TILES", 1},
-                {"NUM_SPLITS", 1}, {"COMBINE", 0}, {"L2_256B", 1}};
+  Config config{{"BLOCK_N", 64},   {"WARPS", 4},   {"STAGES", 3},  {"M_TILES", 1},
+                {"NUM_SPLITS", 1}, {"COMBINE", 0}, {"L2_256B", 1}, {"PDL", 0}};
   ASSERT_TRUE(decode.check(config, sizes, device).valid) << decode.check(config, sizes, device).reason;
   const LaunchSpec one = decode.variant_launch(config, sizes, device);
   EXPECT_EQ(one.kernel_name, "decode_attn");
