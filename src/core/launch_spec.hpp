@@ -93,6 +93,12 @@ inline std::vector<const LaunchSpec*> launch_steps(const LaunchSpec& launch) {
   return steps;
 }
 
+// Whether `launch` runs as a programmatic dependent on a device of compute capability `cc_major`: a
+// Programmatic launch on 9.0 and later; an ordinary one below.
+inline bool runs_programmatic(const LaunchSpec& launch, int cc_major) {
+  return launch.programmatic && cc_major >= 9;
+}
+
 // Acceptance of a variant's outputs against the reference's.
 // Another problem every variant must also get right (Validation.ExtraProblems, e.g. one past a tile): what
 // it changes, its buffers (the main problem's names, types and order) and the reference's launch for it.

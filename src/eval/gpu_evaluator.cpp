@@ -348,7 +348,7 @@ KernelArgs GpuEvaluator::arguments(const LaunchSpec& launch, Role role) const {
 // previous kernel that asks for it (griddepcontrol.launch_dependents), and a graph's programmatic edges join
 // kernels.
 void GpuEvaluator::launch(CUfunction function, const LaunchSpec& launch, KernelArgs& args) const {
-  const bool programmatic = launch.programmatic && device_.cc_major >= 9;
+  const bool programmatic = runs_programmatic(launch, device_.cc_major);
   if (clustered(launch) || programmatic) {
     CUlaunchAttribute attributes[2];
     unsigned count = 0;

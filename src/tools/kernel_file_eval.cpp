@@ -150,7 +150,7 @@ KernelFileResult evaluate_kernel_file(const KernelFileRequest& request) {
   for (const LaunchSpec* step : launch_steps(launch)) {
     const CompileInfo* found = find_function(per_kernel, step->kernel_name);
     result.launched.push_back({step->kernel_name, found == nullptr ? CompileInfo{} : *found,
-                               step->programmatic && result.device.cc_major >= 9});
+                               runs_programmatic(*step, result.device.cc_major)});
   }
   message.kernel = CompiledKernel{compiled.cubin, std::move(launch)};
   result.outcome = run_one_job(pool, std::move(message), request.eval, result.reference_ms,
