@@ -118,22 +118,20 @@ void write_launch(std::ostream& out, const LaunchSpec& launch, const std::string
     out << indent << "cudaLaunchConfig_t config = {};\n";
     out << indent << "config.gridDim = grid;\n" << indent << "config.blockDim = block;\n";
     out << indent << "config.dynamicSmemBytes = shared_bytes;\n" << indent << "config.stream = stream;\n";
+    // A cluster alone: its one attribute in `cluster`; a Programmatic launch: up to two, counted at run time.
+    const std::string array = launch.programmatic ? "attributes" : "cluster";
+    out << indent << "cudaLaunchAttribute " << array << "[" << (launch.programmatic ? 2 : 1) << "];\n";
+    if (launch.programmatic) out << indent << "unsigned attribute_count = 0;\n";
+    if (clustered) {
+      out << indent << array << "[0].id = cudaLaunchAttributeClusterDimension;\n";
+      out << indent << array << "[0].val.clusterDim.x = " << c[0] << ";\n";
+      out << indent << array << "[0].val.clusterDim.y = " << c[1] << ";\n";
+      out << indent << array << "[0].val.clusterDim.z = " << c[2] << ";\n";
+      if (launch.programmatic) out << indent << "attribute_count = 1;\n";
+    }
     if (!launch.programmatic) {
-      out << indent << "cudaLaunchAttribute cluster[1];\n";
-      out << indent << "cluster[0].id = cudaLaunchAttributeClusterDimension;\n";
-      out << indent << "cluster[0].val.clusterDim.x = " << c[0] << ";\n";
-      out << indent << "cluster[0].val.clusterDim.y = " << c[1] << ";\n";
-      out << indent << "cluster[0].val.clusterDim.z = " << c[2] << ";\n";
       out << indent << "config.attrs = cluster;\n" << indent << "config.numAttrs = 1;\n";
     } else {
-      out << indent << "cudaLaunchAttribute attributes[2];\n" << indent << "unsigned attribute_count = 0;\n";
-      if (clustered) {
-        out << indent << "attributes[0].id = cudaLaunchAttributeClusterDimension;\n";
-        out << indent << "attributes[0].val.clusterDim.x = " << c[0] << ";\n";
-        out << indent << "attributes[0].val.clusterDim.y = " << c[1] << ";\n";
-        out << indent << "attributes[0].val.clusterDim.z = " << c[2] << ";\n";
-        out << indent << "attribute_count = 1;\n";
-      }
       out << indent << "if (programmatic) {  // Programmatic: may start before the launch above has ended\n";
       out << indent
           << "  attributes[attribute_count].id = cudaLaunchAttributeProgrammaticStreamSerialization;\n";
