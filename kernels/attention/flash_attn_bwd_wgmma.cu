@@ -717,22 +717,17 @@ struct TileMma {
   // 256): k-step kt reads keys [16 kt, 16 kt + 16), 2048 bytes further in K, 512 in dS^T.
   __device__ __forceinline__ void issue_dq(float (&dq_acc)[DQ_ACC], int m_chunk, int col0,
                                            int ds_buffer) const {
-    if constexpr (DQ_TRANSPOSED) {
-      const unsigned a_tile = smem.k() + (col0 / 64) * BLOCK_N * 128;
-      const unsigned b_tile = smem.ds(ds_buffer);
+    const unsigned ds_tile = smem.ds(ds_buffer) + (DQ_TRANSPOSED ? 0 : m_chunk * BLOCK_N * 128);
+    const unsigned k_slab = smem.k() + (col0 / 64) * BLOCK_N * 128;
 #pragma unroll
-      for (int kt = 0; kt < BLOCK_N / 16; ++kt)
-        Mma<2 * DQ_ACC>::template ss<1, 1>(dq_acc,
-                                           sm90::desc_mnmajor_sw128(a_tile + kt * 2048, BLOCK_N * 128),
-                                           sm90::desc_mnmajor_sw32(b_tile + kt * 512, BLOCK_N * 32), 1);
-    } else {
-      const unsigned a_tile = smem.ds(ds_buffer) + m_chunk * BLOCK_N * 128;
-      const unsigned b_tile = smem.k() + (col0 / 64) * BLOCK_N * 128;
-#pragma unroll
-      for (int kt = 0; kt < BLOCK_N / 16; ++kt)
-        Mma<2 * DQ_ACC>::template ss<1, 1>(dq_acc,
-                                           sm90::desc_mnmajor_sw128(a_tile + kt * 2048, BLOCK_N * 128),
-                                           sm90::desc_mnmajor_sw128(b_tile + kt * 2048, BLOCK_N * 128), 1);
+    for (int kt = 0; kt < BLOCK_N / 16; ++kt) {
+      const unsigned long long k_desc = sm90::desc_mnmajor_sw128(k_slab + kt * 2048, BLOCK_N * 128);
+      if constexpr (DQ_TRANSPOSED)
+        Mma<2 * DQ_ACC>::template ss<1, 1>(dq_acc, k_desc,
+                                           sm90::desc_mnmajor_sw32(ds_tile + kt * 512, BLOCK_N * 32), 1);
+      else
+        Mma<2 * DQ_ACC>::template ss<1, 1>(
+            dq_acc, sm90::desc_mnmajor_sw128(ds_tile + kt * 2048, BLOCK_N * 128), k_desc, 1);
     }
   }
 };
