@@ -87,6 +87,9 @@ static_assert(false, "DQ_ATOMIC (0, 1, 2 or 3) must be #defined");
 #ifndef HEAD_INTERLEAVE
 #define HEAD_INTERLEAVE 1
 #endif
+#ifndef DQ_ALTERNATE
+#define DQ_ALTERNATE 0
+#endif
 static_assert(HEAD_INTERLEAVE >= 1, "HEAD_INTERLEAVE: (batch, K/V head) pairs whose key blocks interleave");
 
 namespace attn_bwd {
@@ -147,6 +150,13 @@ constexpr int COL_SPLIT = D / DQ_N;
 constexpr int DQ_TOTAL_UNITS = M_CHUNKS * COL_SPLIT;
 constexpr int DQ_UNITS = (DQ_TOTAL_UNITS + WARPGROUPS - 1) / WARPGROUPS;
 constexpr bool DQ_IDLE = DQ_UNITS * WARPGROUPS > DQ_TOTAL_UNITS;
+// DQ_ALTERNATE 1 (64-row tiles, two consumer warpgroups, the tiled accumulator): the whole dQ of tile t, 64
+// rows by D, is one wgmma batch of warpgroup t % 2 (m64n{D}k16, k = the block's 128 keys; D / 2 accumulators
+// a thread), staged as the row block's D / 64 units, which lie one after the other in the tiled accumulator,
+// and added with one bulk reduce-add; the other warpgroup goes on to the next tile meanwhile. Half the dQ
+// wgmmas of the split into 64-column units (twice as wide, each B read once), no idle warpgroup at D = 64,
+// and the two warpgroups a dQ batch apart, so that one's exponentials overlap the other's wgmmas.
+constexpr int DQ_STAGE_UNITS = DQ_ALTERNATE ? COL_SPLIT : 1;  // units a warpgroup stages at once
 // DQ_ATOMIC 2 and 3: each consumer warpgroup stages its dQ unit, DQ_UNIT_ROWS rows of DQ_N floats, in shared
 // memory for the bulk reduce-adds. 2: rows DQ_STAGE_STRIDE floats apart (8 more: a warp's float2 stores hit
 // 2-way bank conflicts at most; rows stay 16-byte aligned), one bulk reduce-add a row. 3: the unit's image in
@@ -155,7 +165,8 @@ constexpr bool DQ_IDLE = DQ_UNITS * WARPGROUPS > DQ_TOTAL_UNITS;
 constexpr bool DQ_STAGED = DQ_ATOMIC >= 2;
 constexpr bool DQ_TILED = DQ_ATOMIC == 3;
 constexpr int DQ_STAGE_STRIDE = DQ_TILED ? DQ_N : DQ_N + 8;
-constexpr int DQ_STAGE_BYTES = DQ_STAGED ? WARPGROUPS * DQ_UNIT_ROWS * DQ_STAGE_STRIDE * 4 : 0;
+constexpr int DQ_WARPGROUP_STAGE_BYTES = DQ_STAGE_UNITS * DQ_UNIT_ROWS * DQ_STAGE_STRIDE * 4;
+constexpr int DQ_STAGE_BYTES = DQ_STAGED ? WARPGROUPS * DQ_WARPGROUP_STAGE_BYTES : 0;
 constexpr int DQ_UNIT_BYTES = DQ_UNIT_ROWS * DQ_N * 4;  // (DQ_ATOMIC 3) a unit of the tiled accumulator
 // The threads of a consumer warpgroup that issue (and wait for) its bulk reduce-adds: one a row, or one.
 constexpr int DQ_BULK_WRITERS = DQ_TILED ? 1 : 64;
@@ -204,6 +215,11 @@ static_assert(
     DQ_WRITER == 0 || (DQ_STAGED && WARP_SPECIALIZE && TMA_LOADS),
     "DQ_WRITER: a warp of the TMA producer (whose other warps are idle) issues the bulk reduce-adds of "
     "the staged dQ units");
+static_assert(DQ_ALTERNATE == 0 || DQ_ALTERNATE == 1, "DQ_ALTERNATE is 0 or 1");
+static_assert(DQ_ALTERNATE == 0 ||
+                  (BLOCK_M == 64 && WARPGROUPS == 2 && DQ_TILED && !DQ_WRITER && !NEXT_TILE_OVERLAP),
+              "DQ_ALTERNATE: a 64-row tile's whole dQ by one of two consumer warpgroups, staged as the row "
+              "block's units of the tiled accumulator and added by that warpgroup, in the plain tile loop");
 static_assert(ROW_PAD % BLOCK_M == 0, "a query tile's LSE and Dsum rows lie inside the padded rows");
 static_assert(!WARP_SPECIALIZE || WARPGROUPS == 1 ||
                   (PRODUCER_REGS + WARPGROUPS * CONSUMER_REGS) * 128 <= 65536,
@@ -313,7 +329,7 @@ struct Smem {
   __device__ __forceinline__ unsigned full() const { return base + OFFSET_FULL; }
   __device__ __forceinline__ unsigned empty() const { return base + OFFSET_EMPTY; }
   __device__ __forceinline__ unsigned dq_stage(int warpgroup) const {
-    return base + OFFSET_DQ_STAGE + warpgroup * DQ_UNIT_ROWS * DQ_STAGE_STRIDE * 4;
+    return base + OFFSET_DQ_STAGE + warpgroup * DQ_WARPGROUP_STAGE_BYTES;
   }
   template <typename T>
   __device__ __forceinline__ T* at(unsigned address) const {
@@ -710,24 +726,25 @@ struct TileMma {
   }
   // dQ unit (64 rows of chunk `m_chunk` x DQ_N columns from `col0`) = dS K over the block's BLOCK_N keys. A =
   // dS^T as [K = keys][M = rows] (slab m_chunk), B = K as [K = keys][N = D] from slab col0 / 64, both
-  // MN-major: k-step kt reads keys [16 kt, 16 kt + 16), 2048 bytes further.
+  // MN-major: k-step kt reads keys [16 kt, 16 kt + 16), 2048 bytes further. DQ_ALTERNATE: the tile's whole
+  // dQ, N = D from col0 = 0 (ACC = D / 2; K's next 64 columns BLOCK_N x 128 bytes further, its LBO).
   // BLOCK_M 80, the unit transposed: dQ^T (DQ_N columns from col0 as M x the BLOCK_M rows as N) = K^T dS^T. A
   // = K as [K = keys][M = D] from slab col0 / 64 (the B above, now trans-a), B = dS^T as [K = keys][N =
   // rows], MN-major with the 32-byte swizzle (LBO = BLOCK_N x 32 from one 16-row slab to the next, SBO =
   // 256): k-step kt reads keys [16 kt, 16 kt + 16), 2048 bytes further in K, 512 in dS^T.
-  __device__ __forceinline__ void issue_dq(float (&dq_acc)[DQ_ACC], int m_chunk, int col0,
-                                           int ds_buffer) const {
+  template <int ACC>
+  __device__ __forceinline__ void issue_dq(float (&dq_acc)[ACC], int m_chunk, int col0, int ds_buffer) const {
     const unsigned ds_tile = smem.ds(ds_buffer) + (DQ_TRANSPOSED ? 0 : m_chunk * BLOCK_N * 128);
     const unsigned k_slab = smem.k() + (col0 / 64) * BLOCK_N * 128;
 #pragma unroll
     for (int kt = 0; kt < BLOCK_N / 16; ++kt) {
       const unsigned long long k_desc = sm90::desc_mnmajor_sw128(k_slab + kt * 2048, BLOCK_N * 128);
       if constexpr (DQ_TRANSPOSED)
-        Mma<2 * DQ_ACC>::template ss<1, 1>(dq_acc, k_desc,
-                                           sm90::desc_mnmajor_sw32(ds_tile + kt * 512, BLOCK_N * 32), 1);
+        Mma<2 * ACC>::template ss<1, 1>(dq_acc, k_desc,
+                                        sm90::desc_mnmajor_sw32(ds_tile + kt * 512, BLOCK_N * 32), 1);
       else
-        Mma<2 * DQ_ACC>::template ss<1, 1>(
-            dq_acc, sm90::desc_mnmajor_sw128(ds_tile + kt * 2048, BLOCK_N * 128), k_desc, 1);
+        Mma<2 * ACC>::template ss<1, 1>(dq_acc, sm90::desc_mnmajor_sw128(ds_tile + kt * 2048, BLOCK_N * 128),
+                                        k_desc, 1);
     }
   }
 };
@@ -855,8 +872,11 @@ struct DqWriter {
   unsigned stage;     // (DQ_ATOMIC 2, 3) this warpgroup's staging rows, shared address
   float* stage_rows;  // the same, generic address
 
-  __device__ __forceinline__ void write(const float (&dq_acc)[DQ_ACC], const QueryTile& tile, int m_chunk,
+  template <int ACC>
+  __device__ __forceinline__ void write(const float (&dq_acc)[ACC], const QueryTile& tile, int m_chunk,
                                         int col0, const Lane& me) const {
+    static_assert(ACC == DQ_ACC || (DQ_ALTERNATE && DQ_TILED && !DQ_WRITER),
+                  "a tile's whole dQ (DQ_ALTERNATE) goes through the consumers' staged bulk reduce-add");
     if constexpr (DQ_STAGED) {
       if constexpr (DQ_WRITER)
         stage_for_writer(dq_acc, me);
@@ -896,8 +916,10 @@ struct DqWriter {
   // 0 of the warpgroup alone waits, and adds the whole unit (rows past S too, whose dS, hence dQ, is 0: their
   // LSE_log2 is +inf and their Q and dO rows zeros, so they add zeros to padding rows the conversion never
   // reads) with one bulk reduce-add.
-  __device__ __forceinline__ void write_staged(const float (&dq_acc)[DQ_ACC], const QueryTile& tile,
-                                               int m_chunk, int col0, const Lane& me) const {
+  // DQ_ALTERNATE: the tile's whole dQ, its row block's ACC / DQ_ACC units, staged and added at once.
+  template <int ACC>
+  __device__ __forceinline__ void write_staged(const float (&dq_acc)[ACC], const QueryTile& tile, int m_chunk,
+                                               int col0, const Lane& me) const {
     const Barrier own = of_warpgroup(Barrier::warpgroup, me.warpgroup);
     const int thread = threadIdx.x % 128;
     if (thread < DQ_BULK_WRITERS) sm90::tma_wait_stores_read<0>();
@@ -909,7 +931,7 @@ struct DqWriter {
       if constexpr (DQ_TILED) {
         sm90::bulk_reduce_add_f32(
             base + tiled_unit_offset(tile.rows_head, tile.m0 + m_chunk * DQ_UNIT_ROWS, col0), stage,
-            DQ_UNIT_BYTES);
+            DQ_UNIT_BYTES * (ACC / DQ_ACC));
       } else {
         const int row = tile.m0 + m_chunk * 64 + thread;
         if (row < S)
@@ -939,7 +961,10 @@ struct DqWriter {
   // of the unit (a head dimension) and row 8 j + 2 quad + e % 2 (a query row), so a thread's two values of
   // one column and rows 2 quad, + 1 lie 64 floats apart: one 4-byte store each, a warp's covering the 32
   // banks (see tiled_chunk_offset).
-  __device__ __forceinline__ void stage_unit(const float (&dq_acc)[DQ_ACC], const Lane& me) const {
+  // DQ_ALTERNATE (ACC = D / 2): the columns of slab j / 8 go to that unit of the staged row block,
+  // DQ_UNIT_BYTES further each.
+  template <int ACC>
+  __device__ __forceinline__ void stage_unit(const float (&dq_acc)[ACC], const Lane& me) const {
     if constexpr (DQ_TRANSPOSED) {
 #pragma unroll
       for (int j = 0; j < DQ_ACC / 4; ++j)
@@ -953,9 +978,11 @@ struct DqWriter {
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
 #pragma unroll
-      for (int j = 0; j < DQ_N / 8; ++j) {
-        const int offset = DQ_TILED ? tiled_chunk_offset(me.warp * 16 + me.group + 8 * r, j) + 2 * me.quad
-                                    : first + 8 * r * DQ_STAGE_STRIDE + 8 * j;
+      for (int j = 0; j < ACC / 4; ++j) {
+        const int offset = DQ_TILED
+                               ? (j / 8) * (DQ_UNIT_BYTES / 4) +
+                                     tiled_chunk_offset(me.warp * 16 + me.group + 8 * r, j % 8) + 2 * me.quad
+                               : first + 8 * r * DQ_STAGE_STRIDE + 8 * j;
         if constexpr (DQ_WRITER)
           asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(stage + 4 * offset),
                        "f"(dq_acc[4 * j + 2 * r]), "f"(dq_acc[4 * j + 2 * r + 1])
@@ -1170,6 +1197,29 @@ __device__ __forceinline__ void release_after_dk_dv(const RingSupply& ring, int 
   ring.release(t);
 }
 
+// DQ_ALTERNATE, once tile t's dV and dK are issued and its dS^T is in shared memory: warpgroup t % 2 computes
+// the tile's whole dQ (the dV and dK wgmmas may still run while it is issued), releases the stage, and stages
+// and adds it; the other releases the stage once its dV and dK are done and goes on to the next tile. The
+// branch is uniform in each warpgroup.
+template <typename RingSupply>
+__device__ __forceinline__ void consume_alternate_dq(const RingSupply& ring, const Consumer& consumer,
+                                                     const DqWriter& dq_writer, int t, const QueryTile& tile,
+                                                     int ds_buffer, unsigned (&p_frag)[BLOCK_M / 16][4],
+                                                     unsigned (&ds_frag)[BLOCK_M / 16][4],
+                                                     float (&dk_acc)[D / 2], float (&dv_acc)[D / 2],
+                                                     const Lane& me) {
+  release_after_dk_dv<0>(ring, t, p_frag, ds_frag, dk_acc, dv_acc);
+  if (t % 2 != me.warpgroup) return;
+  float dq_acc[D / 2];
+  clear(dq_acc);
+  sm90::wgmma_fence();
+  consumer.mma.issue_dq(dq_acc, 0, 0, ds_buffer);
+  sm90::wgmma_commit();
+  sm90::wgmma_wait<0>();
+  sm90::pin(dq_acc);
+  dq_writer.write(dq_acc, tile, 0, 0, me);
+}
+
 // NEXT_TILE_OVERLAP 0: each tile's S^T and dP^T are issued once the tile is acquired; the tensor cores wait
 // for P^T, and for dQ's writes to global memory at the end of the tile.
 template <typename RingSupply>
@@ -1194,6 +1244,11 @@ __device__ __forceinline__ void consume_tiles(const RingSupply& ring, const Cons
       sm90::wgmma_commit();
       accumulate_dk_dv(consumer, smem, s_acc, dp_acc, stage, tile.m0, ds_buffer, p_frag, ds_frag, dk_acc,
                        dv_acc, me);
+    }
+    if constexpr (DQ_ALTERNATE) {
+      consume_alternate_dq(ring, consumer, dq_writer, t, tile, ds_buffer, p_frag, ds_frag, dk_acc, dv_acc,
+                           me);
+      continue;
     }
 #pragma unroll
     for (int unit = 0; unit < DQ_UNITS; ++unit) {

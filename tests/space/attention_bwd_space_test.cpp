@@ -20,9 +20,18 @@ namespace {
 const char* const kBwd = "search_spaces/flash_attn_bwd_wgmma.json";
 const char* const kBwdBf16 = "search_spaces/flash_attn_bwd_wgmma_bf16.json";
 
-// Every valid config, the 80-row tiles included (QueryTile80* count those).
-std::vector<Config> with_80_rows(const SearchSpace& space, const char* problem) {
+// Every valid config, DQ_ALTERNATE 1 included (AlternateDqPrunesAsIntended counts those).
+std::vector<Config> with_alternate_dq(const SearchSpace& space, const char* problem) {
   return space.enumerate(space.resolve_problem(problem), offline_device("sm_90"));
+}
+// Every valid config with both warpgroups computing dQ units (DQ_ALTERNATE 0), as every config did before
+// DQ_ALTERNATE, the 80-row tiles included (QueryTile80* count those).
+std::vector<Config> with_80_rows(const SearchSpace& space, const char* problem) {
+  std::vector<Config> configs = with_alternate_dq(space, problem);
+  configs.erase(
+      std::remove_if(configs.begin(), configs.end(), [](const Config& c) { return c.at("DQ_ALTERNATE"); }),
+      configs.end());
+  return configs;
 }
 // The valid configs with 64- or 128-row tiles, as every config was before the 80-row tiles.
 std::vector<Config> every_valid(const SearchSpace& space, const char* problem) {
@@ -57,7 +66,7 @@ size_t count_if(const std::vector<Config>& configs, Keep keep) {
 }
 
 Config config(int block_m, int block_n, int stages, int specialize, int tma, int atomic, int ds_double = 0,
-              int next_overlap = 0, int dq_writer = 0, int ds_stmatrix = 0) {
+              int next_overlap = 0, int dq_writer = 0, int ds_stmatrix = 0, int alternate = 0) {
   return {{"BLOCK_M", block_m},
           {"BLOCK_N", block_n},
           {"STAGES", stages},
@@ -68,7 +77,8 @@ Config config(int block_m, int block_n, int stages, int specialize, int tma, int
           {"NEXT_TILE_OVERLAP", next_overlap},
           {"DQ_WRITER", dq_writer},
           {"DS_STMATRIX", ds_stmatrix},
-          {"HEAD_INTERLEAVE", 1}};
+          {"HEAD_INTERLEAVE", 1},
+          {"DQ_ALTERNATE", alternate}};
 }
 
 // Neither overlap nor the dQ writer warp: the configs the space had before DS_DOUBLE_BUFFER,
@@ -104,7 +114,7 @@ TEST(AttentionBwdSpace, ValidCountsOnHopper) {
   for (const char* file : {kBwd, kBwdBf16}) {
     const SearchSpace space = SearchSpace::load(file);
     EXPECT_EQ(space.arch_suffix(), "a");
-    EXPECT_EQ(space.total_configs(), 3u * 2 * 3 * 2 * 2 * 4 * 2 * 3 * 2 * 2 * 3);
+    EXPECT_EQ(space.total_configs(), 3u * 2 * 3 * 2 * 2 * 4 * 2 * 3 * 2 * 2 * 3 * 2);
     // Per head dimension: the configs with 1 or 2 stages and DQ_ATOMIC 0 to 2 (all, the consumers writing dQ,
     // plain), then every config (the same three), then with DS_STMATRIX 1 too.
     struct Counts {
@@ -403,6 +413,8 @@ TEST(AttentionBwdSpace, ConditionsPruneAsIntended) {
 // warpgroups and a producer) are valid with TMA, every dQ strategy and 2 or 3 stages, and are the space's
 // seeds: first with the tiled accumulator's one bulk reduce-add a unit, the measured best first (H100: D = 64
 // with 3 stages 3101 us, D = 128 with 2 stages 2910 us, against 3837 and 3468 with a bulk reduce-add a row),
+// the 64-row ones with a tile's whole dQ by alternating warpgroups (DQ_ALTERNATE; H100, 4,16,4096,128: 2770
+// us against 2888-2915, and 4.5% less under a mask at 2,16,8192,128) and their twins without it after them,
 // then with bulk reduce-adds a row at a time, then with vector atomics.
 TEST(AttentionBwdSpace, FlashAttention3TilesAreValid) {
   const SearchSpace space = SearchSpace::load(kBwd);
@@ -429,9 +441,17 @@ TEST(AttentionBwdSpace, FlashAttention3TilesAreValid) {
   const std::vector<Config> seeds(every_seed.begin() + 3, every_seed.end());
   ASSERT_GE(seeds.size(), 4u);
   EXPECT_EQ(seeds[0], config(128, 128, 3, 1, 1, 3));
-  EXPECT_EQ(seeds[1], config(64, 128, 2, 1, 1, 3));
+  EXPECT_EQ(seeds[1], config(64, 128, 2, 1, 1, 3, 0, 0, 0, 0, 1));
   EXPECT_EQ(seeds[2], config(128, 128, 2, 1, 1, 3));
-  EXPECT_EQ(seeds[3], config(64, 128, 3, 1, 1, 3));
+  EXPECT_EQ(seeds[3], config(64, 128, 3, 1, 1, 3, 0, 0, 0, 0, 1));
+  // The 64-row tiles' interleaved seeds alternate warpgroups for dQ too.
+  EXPECT_EQ(every_seed[0].at("DQ_ALTERNATE"), 1);
+  EXPECT_EQ(every_seed[2].at("DQ_ALTERNATE"), 1);
+  // Two dS^T tiles with the alternation, then the 64-row seeds without it.
+  ASSERT_GE(seeds.size(), 11u);
+  EXPECT_EQ(seeds[8], config(64, 128, 2, 1, 1, 3, 1, 0, 0, 0, 1));
+  EXPECT_EQ(seeds[9], config(64, 128, 2, 1, 1, 3));
+  EXPECT_EQ(seeds[10], config(64, 128, 3, 1, 1, 3));
   // Their twins with the dS^T tile written by stmatrix, right after them.
   ASSERT_GE(seeds.size(), 8u);
   for (size_t i = 0; i < 4; ++i) {
@@ -464,11 +484,58 @@ TEST(AttentionBwdSpace, FlashAttention3TilesAreValid) {
               seeds.end());
   }
   // Every seed is valid for one of the head dimensions.
-  const auto all_d128 = with_80_rows(space, "D=128,CAUSAL=1");
-  const auto all_d64 = with_80_rows(space, "D=64,CAUSAL=1");
+  const auto all_d128 = with_alternate_dq(space, "D=128,CAUSAL=1");
+  const auto all_d64 = with_alternate_dq(space, "D=64,CAUSAL=1");
   for (const Config& seed : every_seed)
     EXPECT_TRUE(std::find(all_d128.begin(), all_d128.end(), seed) != all_d128.end() ||
                 std::find(all_d64.begin(), all_d64.end(), seed) != all_d64.end());
+}
+
+// DQ_ALTERNATE 1 is the twin of every config with 64-row tiles, two consumer warpgroups (BLOCK_N 128) and the
+// tiled accumulator without the writer warp, in the plain tile loop, whose staging of the row block's D / 64
+// units fits: at D = 64 (one unit, as before) every such config, 3 stage counts x 3 loaders x 1 or 2 dS^T
+// tiles x 2 ways to write them = 36; at D = 128 (two units, 32 KiB a warpgroup) those with 1 or 2 stages, 24
+// (3 stages take 248,384 bytes); three times as many under a causal mask (HEAD_INTERLEAVE). Its launch and
+// scratch are its twin's; its shared memory is 32 KiB more at D = 128.
+TEST(AttentionBwdSpace, AlternateDqPrunesAsIntended) {
+  for (const char* file : {kBwd, kBwdBf16}) {
+    const SearchSpace space = SearchSpace::load(file);
+    for (const auto& [d, expected] : {std::pair{"D=64", 36u}, std::pair{"D=128", 24u}}) {
+      for (const char* mask : {"", ",CAUSAL=1"}) {
+        const std::string problem = std::string(d) + mask;
+        const auto every = with_alternate_dq(space, problem.c_str());
+        const auto alternate = only(every, [](const Config& c) { return c.at("DQ_ALTERNATE") == 1; });
+        EXPECT_EQ(alternate.size(), expected * (*mask ? 3 : 1)) << problem;
+        for (const Config& c : alternate) {
+          EXPECT_EQ(c.at("BLOCK_M"), 64) << problem;
+          EXPECT_EQ(c.at("BLOCK_N"), 128) << problem;
+          EXPECT_EQ(c.at("DQ_ATOMIC"), 3) << problem;
+          EXPECT_EQ(c.at("DQ_WRITER"), 0) << problem;
+          EXPECT_EQ(c.at("NEXT_TILE_OVERLAP"), 0) << problem;
+          Config twin = c;
+          twin["DQ_ALTERNATE"] = 0;
+          EXPECT_NE(std::find(every.begin(), every.end(), twin), every.end()) << problem;
+        }
+        EXPECT_EQ(count_if(alternate, [](const Config& c) { return c.at("STAGES") == 3; }),
+                  std::string(d) == "D=64" ? 12u * (*mask ? 3 : 1) : 0u)
+            << problem;
+      }
+    }
+    const DeviceInfo hopper = offline_device("sm_90");
+    for (const auto& [problem, more] : {std::pair{"B=2,H=8,HKV=2,S=300,SKV=513,D=128,CAUSAL=1", 32768u},
+                                        std::pair{"B=1,H=4,S=1000,D=64", 0u}}) {
+      const Sizes sizes = space.resolve_problem(problem);
+      const LaunchSpec twin_launch = space.variant_launch(config(64, 128, 2, 1, 1, 3), sizes, hopper);
+      const LaunchSpec alternate_launch =
+          space.variant_launch(config(64, 128, 2, 1, 1, 3, 0, 0, 0, 0, 1), sizes, hopper);
+      const auto twin = launch_steps(twin_launch);
+      const auto alternate = launch_steps(alternate_launch);
+      ASSERT_EQ(alternate.size(), 3u);
+      EXPECT_EQ(alternate[1]->grid, twin[1]->grid) << problem;
+      EXPECT_EQ(alternate[1]->block, twin[1]->block) << problem;
+      EXPECT_EQ(alternate[1]->dynamic_smem_bytes, twin[1]->dynamic_smem_bytes + more) << problem;
+    }
+  }
 }
 
 // Preprocess, main kernel, conversion; the main kernel's grid is a block per BLOCK_N keys of each K/V head of
