@@ -150,13 +150,14 @@ constexpr int COL_SPLIT = D / DQ_N;
 constexpr int DQ_TOTAL_UNITS = M_CHUNKS * COL_SPLIT;
 constexpr int DQ_UNITS = (DQ_TOTAL_UNITS + WARPGROUPS - 1) / WARPGROUPS;
 constexpr bool DQ_IDLE = DQ_UNITS * WARPGROUPS > DQ_TOTAL_UNITS;
-// DQ_ALTERNATE 1 (64-row tiles, two consumer warpgroups, the tiled accumulator): the whole dQ of tile t, 64
-// rows by D, is one wgmma batch of warpgroup t % 2 (m64n{D}k16, k = the block's 128 keys; D / 2 accumulators
-// a thread), staged as the row block's D / 64 units, which lie one after the other in the tiled accumulator,
-// and added with one bulk reduce-add; the other warpgroup goes on to the next tile meanwhile. Half the dQ
-// wgmmas of the split into 64-column units (twice as wide, each B read once), no idle warpgroup at D = 64,
-// and the two warpgroups a dQ batch apart, so that one's exponentials overlap the other's wgmmas.
-constexpr int DQ_STAGE_UNITS = DQ_ALTERNATE ? COL_SPLIT : 1;  // units a warpgroup stages at once
+// DQ_ALTERNATE 1 (64- or 128-row tiles, two consumer warpgroups, the tiled accumulator): the whole dQ of tile
+// t, BLOCK_M rows by D, is computed by warpgroup t % 2, one wgmma batch a 64-row chunk (m64n{D}k16, k = the
+// block's 128 keys; D / 2 accumulators a chunk and thread), staged as the tile's DQ_TOTAL_UNITS units, which
+// lie one after the other in the tiled accumulator, and added with one bulk reduce-add; the other warpgroup
+// goes on to the next tile meanwhile. At D = 128 half the dQ wgmmas of the split into 64-column units (twice
+// as wide, each B read once), at D = 64 with 64 rows no idle warpgroup, and the two warpgroups a dQ batch
+// apart, so that one's exponentials overlap the other's wgmmas.
+constexpr int DQ_STAGE_UNITS = DQ_ALTERNATE ? DQ_TOTAL_UNITS : 1;  // units a warpgroup stages at once
 // DQ_ATOMIC 2 and 3: each consumer warpgroup stages its dQ unit, DQ_UNIT_ROWS rows of DQ_N floats, in shared
 // memory for the bulk reduce-adds. 2: rows DQ_STAGE_STRIDE floats apart (8 more: a warp's float2 stores hit
 // 2-way bank conflicts at most; rows stay 16-byte aligned), one bulk reduce-add a row. 3: the unit's image in
@@ -216,10 +217,11 @@ static_assert(
     "DQ_WRITER: a warp of the TMA producer (whose other warps are idle) issues the bulk reduce-adds of "
     "the staged dQ units");
 static_assert(DQ_ALTERNATE == 0 || DQ_ALTERNATE == 1, "DQ_ALTERNATE is 0 or 1");
-static_assert(DQ_ALTERNATE == 0 ||
-                  (BLOCK_M == 64 && WARPGROUPS == 2 && DQ_TILED && !DQ_WRITER && !NEXT_TILE_OVERLAP),
-              "DQ_ALTERNATE: a 64-row tile's whole dQ by one of two consumer warpgroups, staged as the row "
-              "block's units of the tiled accumulator and added by that warpgroup, in the plain tile loop");
+static_assert(
+    DQ_ALTERNATE == 0 || ((BLOCK_M == 64 || BLOCK_M == 128) && WARPGROUPS == 2 && DQ_TILED && !DQ_WRITER &&
+                          !NEXT_TILE_OVERLAP),
+    "DQ_ALTERNATE: a 64- or 128-row tile's whole dQ by one of two consumer warpgroups, staged as the "
+    "tile's units of the tiled accumulator and added by that warpgroup, in the plain tile loop");
 static_assert(ROW_PAD % BLOCK_M == 0, "a query tile's LSE and Dsum rows lie inside the padded rows");
 static_assert(!WARP_SPECIALIZE || WARPGROUPS == 1 ||
                   (PRODUCER_REGS + WARPGROUPS * CONSUMER_REGS) * 128 <= 65536,
@@ -726,8 +728,8 @@ struct TileMma {
   }
   // dQ unit (64 rows of chunk `m_chunk` x DQ_N columns from `col0`) = dS K over the block's BLOCK_N keys. A =
   // dS^T as [K = keys][M = rows] (slab m_chunk), B = K as [K = keys][N = D] from slab col0 / 64, both
-  // MN-major: k-step kt reads keys [16 kt, 16 kt + 16), 2048 bytes further. DQ_ALTERNATE: the tile's whole
-  // dQ, N = D from col0 = 0 (ACC = D / 2; K's next 64 columns BLOCK_N x 128 bytes further, its LBO).
+  // MN-major: k-step kt reads keys [16 kt, 16 kt + 16), 2048 bytes further. DQ_ALTERNATE: a 64-row chunk's
+  // whole dQ, N = D from col0 = 0 (ACC = D / 2; K's next 64 columns BLOCK_N x 128 bytes further, its LBO).
   // BLOCK_M 80, the unit transposed: dQ^T (DQ_N columns from col0 as M x the BLOCK_M rows as N) = K^T dS^T. A
   // = K as [K = keys][M = D] from slab col0 / 64 (the B above, now trans-a), B = dS^T as [K = keys][N =
   // rows], MN-major with the 32-byte swizzle (LBO = BLOCK_N x 32 from one 16-row slab to the next, SBO =
@@ -916,7 +918,7 @@ struct DqWriter {
   // 0 of the warpgroup alone waits, and adds the whole unit (rows past S too, whose dS, hence dQ, is 0: their
   // LSE_log2 is +inf and their Q and dO rows zeros, so they add zeros to padding rows the conversion never
   // reads) with one bulk reduce-add.
-  // DQ_ALTERNATE: the tile's whole dQ, its row block's ACC / DQ_ACC units, staged and added at once.
+  // DQ_ALTERNATE: the tile's whole dQ, its ACC / DQ_ACC units, staged and added at once.
   template <int ACC>
   __device__ __forceinline__ void write_staged(const float (&dq_acc)[ACC], const QueryTile& tile, int m_chunk,
                                                int col0, const Lane& me) const {
@@ -961,8 +963,8 @@ struct DqWriter {
   // of the unit (a head dimension) and row 8 j + 2 quad + e % 2 (a query row), so a thread's two values of
   // one column and rows 2 quad, + 1 lie 64 floats apart: one 4-byte store each, a warp's covering the 32
   // banks (see tiled_chunk_offset).
-  // DQ_ALTERNATE (ACC = D / 2): the columns of slab j / 8 go to that unit of the staged row block,
-  // DQ_UNIT_BYTES further each.
+  // DQ_ALTERNATE (ACC = BLOCK_M / 64 x D / 2, chunk by chunk): fragment column block j goes to unit j / 8 of
+  // the staged tile (its 64-row chunk j / (D / 8), slab j % (D / 8) / 8), DQ_UNIT_BYTES further each.
   template <int ACC>
   __device__ __forceinline__ void stage_unit(const float (&dq_acc)[ACC], const Lane& me) const {
     if constexpr (DQ_TRANSPOSED) {
@@ -1210,10 +1212,14 @@ __device__ __forceinline__ void consume_alternate_dq(const RingSupply& ring, con
                                                      const Lane& me) {
   release_after_dk_dv<0>(ring, t, p_frag, ds_frag, dk_acc, dv_acc);
   if (t % 2 != me.warpgroup) return;
-  float dq_acc[D / 2];
+  // 64-row chunk m_chunk's accumulators at m_chunk D / 2: the order of the tile's units in the staging area.
+  float dq_acc[M_CHUNKS * D / 2];
   clear(dq_acc);
   sm90::wgmma_fence();
-  consumer.mma.issue_dq(dq_acc, 0, 0, ds_buffer);
+#pragma unroll
+  for (int m_chunk = 0; m_chunk < M_CHUNKS; ++m_chunk)
+    consumer.mma.issue_dq(*reinterpret_cast<float(*)[D / 2]>(dq_acc + m_chunk * (D / 2)), m_chunk, 0,
+                          ds_buffer);
   sm90::wgmma_commit();
   sm90::wgmma_wait<0>();
   sm90::pin(dq_acc);

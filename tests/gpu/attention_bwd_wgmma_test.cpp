@@ -421,15 +421,17 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"B=1,H=2,S=77,D=128,CAUSAL=1", kTile80OneStage, kBf16}),
     case_name);
 
-// DQ_ALTERNATE 1: tile t's whole dQ (m64n{D}k16 over the block's 128 keys) by consumer warpgroup t % 2,
-// staged as its row block's D / 64 units and added with one bulk reduce-add. One tile (only warpgroup 0
-// writes dQ), an odd and an even count of tiles, both head dimensions, causal, grouped heads with SKV != S,
+// DQ_ALTERNATE 1: tile t's whole dQ (m64n{D}k16 over the block's 128 keys, a batch per 64-row chunk) by
+// consumer warpgroup t % 2, staged as its units and added with one bulk reduce-add. One tile (only warpgroup
+// 0 writes dQ), an odd and an even count of tiles, both head dimensions, causal, grouped heads with SKV != S,
 // the three loaders (the consumers' own, the cp.async producer, TMA), two dS^T tiles, stmatrix, interleaved
-// heads, bf16. dQ wrong where dK and dV are right: the N = D descriptor of K (its LBO, the next 64 columns),
-// the staging of columns 64.. into the second unit, or the bulk reduce-add's length; a hang, the branch's
-// barriers.
+// heads, bf16, and 128-row tiles at D = 64 (a batch a 64-row chunk). dQ wrong where dK and dV are right: the
+// N = D descriptor of K (its LBO, the next 64 columns), the staging of columns 64.. into the second unit, or
+// the bulk reduce-add's length; a hang, the branch's barriers.
 constexpr const char* kAlternate =
     "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DQ_ALTERNATE=1";
+constexpr const char* kAlternate128 =
+    "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DQ_ALTERNATE=1";
 INSTANTIATE_TEST_SUITE_P(
     AlternateDq, AttentionBwdWgmma,
     ::testing::Values(
@@ -452,7 +454,16 @@ INSTANTIATE_TEST_SUITE_P(
              "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DS_STMATRIX=1,"
              "HEAD_INTERLEAVE=4,DQ_ALTERNATE=1"},
         Case{"B=1,H=8,HKV=2,S=513,SKV=200,D=128,CAUSAL=0", kAlternate, kBf16},
-        Case{"B=2,H=4,S=800,D=128,CAUSAL=1", kAlternate, kBf16}),
+        Case{"B=2,H=4,S=800,D=128,CAUSAL=1", kAlternate, kBf16},
+        // 128-row tiles (D = 64): two 64-row chunks a tile, staged as two units
+        Case{"B=1,H=1,S=128,D=64,CAUSAL=0", kAlternate128},
+        Case{"B=2,H=4,S=1000,D=64,CAUSAL=0", kAlternate128},
+        Case{"B=1,H=3,S=300,D=64,CAUSAL=1",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=1,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,HEAD_INTERLEAVE=4,"
+             "DQ_ALTERNATE=1"},
+        Case{"B=1,H=2,S=513,D=64,CAUSAL=1",
+             "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=0,DQ_ATOMIC=3,DQ_ALTERNATE=1"},
+        Case{"B=1,H=8,HKV=2,S=513,SKV=200,D=64,CAUSAL=1", kAlternate128, kBf16}),
     case_name);
 
 }  // namespace
