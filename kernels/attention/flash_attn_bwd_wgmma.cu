@@ -1199,10 +1199,11 @@ __device__ __forceinline__ void release_after_dk_dv(const RingSupply& ring, int 
   ring.release(t);
 }
 
-// DQ_ALTERNATE, once tile t's dV and dK are issued and its dS^T is in shared memory: warpgroup t % 2 computes
-// the tile's whole dQ (the dV and dK wgmmas may still run while it is issued), releases the stage, and stages
-// and adds it; the other releases the stage once its dV and dK are done and goes on to the next tile. The
-// branch is uniform in each warpgroup.
+// DQ_ALTERNATE, once tile t's dV and dK are issued and its dS^T is in shared memory: both warpgroups wait for
+// their dV and dK wgmmas and release the stage (issuing the dQ batch before that wait, as the unit split
+// does, would keep the packed P^T and dS^T registers live beside its accumulators, and ptxas then serializes
+// every wgmma for want of registers: C7512); then warpgroup t % 2 computes the tile's whole dQ, waits for it,
+// and stages and adds it, while the other goes on to the next tile. The branch is uniform in each warpgroup.
 template <typename RingSupply>
 __device__ __forceinline__ void consume_alternate_dq(const RingSupply& ring, const Consumer& consumer,
                                                      const DqWriter& dq_writer, int t, const QueryTile& tile,
