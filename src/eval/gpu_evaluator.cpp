@@ -295,6 +295,13 @@ CUlaunchAttribute cluster_attribute(const LaunchSpec& launch) {
   return attribute;
 }
 
+CUlaunchAttribute programmatic_attribute() {
+  CUlaunchAttribute attribute{};
+  attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  attribute.value.programmaticStreamSerializationAllowed = 1;
+  return attribute;
+}
+
 // cuLaunchKernelEx's configuration of `launch`, with its cluster attribute (`attribute` must outlive it).
 CUlaunchConfig cluster_config(const LaunchSpec& launch, CUstream stream, CUlaunchAttribute& attribute) {
   attribute = cluster_attribute(launch);
@@ -353,11 +360,7 @@ void GpuEvaluator::launch(CUfunction function, const LaunchSpec& launch, KernelA
     CUlaunchAttribute attributes[2];
     unsigned count = 0;
     if (clustered(launch)) attributes[count++] = cluster_attribute(launch);
-    if (programmatic) {
-      attributes[count] = CUlaunchAttribute{};
-      attributes[count].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-      attributes[count++].value.programmaticStreamSerializationAllowed = 1;
-    }
+    if (programmatic) attributes[count++] = programmatic_attribute();
     CUlaunchConfig config = extended_config(launch, state_->stream.get());
     config.attrs = attributes;
     config.numAttrs = count;

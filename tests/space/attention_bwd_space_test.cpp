@@ -20,6 +20,14 @@ namespace {
 const char* const kBwd = "search_spaces/flash_attn_bwd_wgmma.json";
 const char* const kBwdBf16 = "search_spaces/flash_attn_bwd_wgmma_bf16.json";
 
+// The configs of `configs` that `keep` holds for, in order.
+template <typename Keep>
+std::vector<Config> only(std::vector<Config> configs, Keep keep) {
+  configs.erase(std::remove_if(configs.begin(), configs.end(), [&](const Config& c) { return !keep(c); }),
+                configs.end());
+  return configs;
+}
+
 // Every valid config, DQ_ALTERNATE 1 included (AlternateDqPrunesAsIntended counts those).
 std::vector<Config> with_alternate_dq(const SearchSpace& space, const char* problem) {
   return space.enumerate(space.resolve_problem(problem), offline_device("sm_90"));
@@ -27,37 +35,21 @@ std::vector<Config> with_alternate_dq(const SearchSpace& space, const char* prob
 // Every valid config with both warpgroups computing dQ units (DQ_ALTERNATE 0), as every config did before
 // DQ_ALTERNATE, the 80-row tiles included (QueryTile80* count those).
 std::vector<Config> with_80_rows(const SearchSpace& space, const char* problem) {
-  std::vector<Config> configs = with_alternate_dq(space, problem);
-  configs.erase(
-      std::remove_if(configs.begin(), configs.end(), [](const Config& c) { return c.at("DQ_ALTERNATE"); }),
-      configs.end());
-  return configs;
+  return only(with_alternate_dq(space, problem), [](const Config& c) { return !c.at("DQ_ALTERNATE"); });
 }
 // The valid configs with 64- or 128-row tiles, as every config was before the 80-row tiles.
 std::vector<Config> every_valid(const SearchSpace& space, const char* problem) {
-  std::vector<Config> configs = with_80_rows(space, problem);
-  configs.erase(
-      std::remove_if(configs.begin(), configs.end(), [](const Config& c) { return c.at("BLOCK_M") == 80; }),
-      configs.end());
-  return configs;
+  return only(with_80_rows(space, problem), [](const Config& c) { return c.at("BLOCK_M") != 80; });
 }
 // The valid configs in the grid's own block order (HEAD_INTERLEAVE 1), as every config was before the
 // interleave (HeadInterleaveOnlyUnderAMask counts the others, each the twin of one of these).
 std::vector<Config> all_valid(const SearchSpace& space, const char* problem) {
-  std::vector<Config> configs = every_valid(space, problem);
-  configs.erase(std::remove_if(configs.begin(), configs.end(),
-                               [](const Config& c) { return c.at("HEAD_INTERLEAVE") != 1; }),
-                configs.end());
-  return configs;
+  return only(every_valid(space, problem), [](const Config& c) { return c.at("HEAD_INTERLEAVE") == 1; });
 }
 // The valid configs that write dS^T with 4-byte stores (DS_STMATRIX 0), as every config did before stmatrix
 // (DsStmatrixPrunesAsIntended counts the configs with stmatrix, each the twin of one of these).
 std::vector<Config> valid(const SearchSpace& space, const char* problem) {
-  std::vector<Config> configs = all_valid(space, problem);
-  configs.erase(
-      std::remove_if(configs.begin(), configs.end(), [](const Config& c) { return c.at("DS_STMATRIX"); }),
-      configs.end());
-  return configs;
+  return only(all_valid(space, problem), [](const Config& c) { return !c.at("DS_STMATRIX"); });
 }
 
 template <typename Keep>
@@ -89,12 +81,6 @@ bool plain(const Config& c) {
 bool consumers_write_dq(const Config& c) { return !c.at("DQ_WRITER"); }
 // The values the space had before the tiled dQ accumulator (DQ_ATOMIC 3) and the third stage.
 bool two_stages_row_strategies(const Config& c) { return c.at("STAGES") <= 2 && c.at("DQ_ATOMIC") <= 2; }
-template <typename Keep>
-std::vector<Config> only(std::vector<Config> configs, Keep keep) {
-  configs.erase(std::remove_if(configs.begin(), configs.end(), [&](const Config& c) { return !keep(c); }),
-                configs.end());
-  return configs;
-}
 
 // D = 128: BLOCK_M 64 only (2 x 64 S^T / dP^T and 2 x 64 dK / dV accumulators), with every tile width, stage
 // count, loading mode (self-loaded, cp.async producer, TMA producer) and dQ strategy (partials, atomics, bulk
