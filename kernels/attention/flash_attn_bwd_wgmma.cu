@@ -90,6 +90,9 @@ static_assert(false, "DQ_ATOMIC (0, 1, 2 or 3) must be #defined");
 #ifndef DQ_ALTERNATE
 #define DQ_ALTERNATE 0
 #endif
+#ifndef ROW_STATS_EARLY
+#define ROW_STATS_EARLY 0
+#endif
 static_assert(HEAD_INTERLEAVE >= 1, "HEAD_INTERLEAVE: (batch, K/V head) pairs whose key blocks interleave");
 
 namespace attn_bwd {
@@ -217,6 +220,7 @@ static_assert(
     "DQ_WRITER: a warp of the TMA producer (whose other warps are idle) issues the bulk reduce-adds of "
     "the staged dQ units");
 static_assert(DQ_ALTERNATE == 0 || DQ_ALTERNATE == 1, "DQ_ALTERNATE is 0 or 1");
+static_assert(ROW_STATS_EARLY == 0 || ROW_STATS_EARLY == 1, "ROW_STATS_EARLY is 0 or 1");
 static_assert(
     DQ_ALTERNATE == 0 || ((BLOCK_M == 64 || BLOCK_M == 128) && WARPGROUPS == 2 && DQ_TILED && !DQ_WRITER &&
                           !NEXT_TILE_OVERLAP),
@@ -762,6 +766,24 @@ __device__ __forceinline__ void clear(float (&acc)[N]) {
 // P and dS, on the S^T and dP^T accumulators: row (key) 16 warp + group + 8 (e / 2) of the warpgroup's 64,
 // column (query row) 8 j + 2 quad + e % 2 of the tile, for element 4 j + e.
 
+// A tile's LSE * log2(e) (or Dsum) values a thread needs, read from the stage's shared rows where used.
+struct SharedRows {
+  const float* rows;
+  int quad;
+  __device__ __forceinline__ float2 operator()(int j) const {
+    return *reinterpret_cast<const float2*>(rows + 8 * j + 2 * quad);
+  }
+};
+// The same values read into registers ahead of their use (ROW_STATS_EARLY), BLOCK_M / 4 of them.
+struct HeldRows {
+  float2 values[BLOCK_M / 8];
+  __device__ __forceinline__ void read(const SharedRows& from) {
+#pragma unroll
+    for (int j = 0; j < BLOCK_M / 8; ++j) values[j] = from(j);
+  }
+  __device__ __forceinline__ float2 operator()(int j) const { return values[j]; }
+};
+
 struct Gradients {
   float scale_log2;
   int SKV;
@@ -770,14 +792,17 @@ struct Gradients {
 
   // P^T = exp2(S^T scale log2(e) - LSE log2(e)), 0 where masked: keys >= SKV and (causal) keys after the
   // query's last, on the tiles that reach them only (rows past S have LSE +inf: P is 0 there too).
-  __device__ __forceinline__ void probabilities(float (&s_acc)[BLOCK_M / 2], const float* lse, int key0,
+  // `lse` and `dsum` give the two values of column block j a thread needs, rows 8 j + 2 quad and + 1: from
+  // the stage's shared rows (SharedRows) or from registers read ahead (HeldRows).
+  template <typename Rows>
+  __device__ __forceinline__ void probabilities(float (&s_acc)[BLOCK_M / 2], const Rows& lse, int key0,
                                                 int m0) const {
     const bool tail = key0 + 64 > SKV;
     const bool diagonal = CAUSAL && key0 + 63 > m0 + causal_offset;
     const int my_key = key0 + me.warp * 16 + me.group;
 #pragma unroll
     for (int j = 0; j < BLOCK_M / 8; ++j) {
-      const float2 row_lse = *reinterpret_cast<const float2*>(lse + 8 * j + 2 * me.quad);
+      const float2 row_lse = lse(j);
 #pragma unroll
       for (int e = 0; e < 4; ++e) {
         float p = exp2_approx(fmaf(s_acc[4 * j + e], scale_log2, -(e & 1 ? row_lse.y : row_lse.x)));
@@ -791,11 +816,12 @@ struct Gradients {
     }
   }
   // dS^T = P^T (dP^T - Dsum), in place of dP^T.
+  template <typename Rows>
   __device__ __forceinline__ void scores_gradient(const float (&p_acc)[BLOCK_M / 2],
-                                                  float (&dp_acc)[BLOCK_M / 2], const float* dsum) const {
+                                                  float (&dp_acc)[BLOCK_M / 2], const Rows& dsum) const {
 #pragma unroll
     for (int j = 0; j < BLOCK_M / 8; ++j) {
-      const float2 row_dsum = *reinterpret_cast<const float2*>(dsum + 8 * j + 2 * me.quad);
+      const float2 row_dsum = dsum(j);
 #pragma unroll
       for (int e = 0; e < 4; ++e)
         dp_acc[4 * j + e] = p_acc[4 * j + e] * (dp_acc[4 * j + e] - (e & 1 ? row_dsum.y : row_dsum.x));
@@ -1133,13 +1159,30 @@ struct Consumer {
                                             const Smem& smem, int stage, int m0,
                                             unsigned (&p_frag)[BLOCK_M / 16][4],
                                             unsigned (&ds_frag)[BLOCK_M / 16][4]) const {
-    sm90::wgmma_wait<1>();  // S^T; dP^T may still run
-    sm90::pin(s_acc);
-    gradients.probabilities(s_acc, smem.at<float>(smem.lse(stage)), key0, m0);
-    sm90::pin(s_acc);
-    sm90::wgmma_wait<0>();
-    sm90::pin(dp_acc);
-    gradients.scores_gradient(s_acc, dp_acc, smem.at<float>(smem.dsum(stage)));
+    const SharedRows lse{smem.at<float>(smem.lse(stage)), gradients.me.quad};
+    const SharedRows dsum{smem.at<float>(smem.dsum(stage)), gradients.me.quad};
+    if constexpr (ROW_STATS_EARLY) {
+      // The LSE values read while the S^T and dP^T wgmmas run, so that the exponentials wait for no load,
+      // and the Dsum values while dP^T runs (read with the LSE's, they spill at D = 128 and 128-row tiles).
+      HeldRows held_lse, held_dsum;
+      held_lse.read(lse);
+      sm90::wgmma_wait<1>();  // S^T; dP^T may still run
+      sm90::pin(s_acc);
+      gradients.probabilities(s_acc, held_lse, key0, m0);
+      sm90::pin(s_acc);
+      held_dsum.read(dsum);
+      sm90::wgmma_wait<0>();
+      sm90::pin(dp_acc);
+      gradients.scores_gradient(s_acc, dp_acc, held_dsum);
+    } else {
+      sm90::wgmma_wait<1>();  // S^T; dP^T may still run
+      sm90::pin(s_acc);
+      gradients.probabilities(s_acc, lse, key0, m0);
+      sm90::pin(s_acc);
+      sm90::wgmma_wait<0>();
+      sm90::pin(dp_acc);
+      gradients.scores_gradient(s_acc, dp_acc, dsum);
+    }
     pack(s_acc, p_frag);
     pack(dp_acc, ds_frag);
   }

@@ -206,11 +206,11 @@ TEST(ExportDispatch, DecodeCombineIsProgrammaticOnlyBehindTheSplitKernel) {
 // The attention backward: its template includes a header of its own folder (bwd_tile_layout.cuh, the tiles'
 // layout) whose namespace the template's own namespace uses. The exported file inlines that header once,
 // ahead of the variants, and two variants in their own namespaces (one storing dS^T with stmatrix, the other
-// computing each tile's dQ in alternating warpgroups) still compile.
+// computing each tile's dQ in alternating warpgroups, its LSE values read early) still compile.
 TEST(ExportDispatch, TheBackwardsTwoVariantsCompileWithTheirLayoutHeaderInlinedOnce) {
   const auto space = SearchSpace::load("search_spaces/flash_attn_bwd_wgmma.json");
   const auto bwd = [](ParamValue block_m, ParamValue stages, ParamValue stmatrix, ParamValue interleave,
-                      ParamValue alternate) {
+                      ParamValue alternate, ParamValue early_rows) {
     return Config{{"BLOCK_M", block_m},
                   {"BLOCK_N", 128},
                   {"STAGES", stages},
@@ -222,12 +222,13 @@ TEST(ExportDispatch, TheBackwardsTwoVariantsCompileWithTheirLayoutHeaderInlinedO
                   {"DQ_WRITER", 0},
                   {"DS_STMATRIX", stmatrix},
                   {"HEAD_INTERLEAVE", interleave},
-                  {"DQ_ALTERNATE", alternate}};
+                  {"DQ_ALTERNATE", alternate},
+                  {"ROW_STATS_EARLY", early_rows}};
   };
   const auto problem = [&](const char* text) { return space.resolve_problem(text); };
   const DispatchTable table({"D", "CAUSAL"},
-                            {{problem("B=4,H=16,S=4096,D=128,CAUSAL=0"), {{bwd(64, 2, 0, 1, 1), 2900.0}}},
-                             {problem("B=8,H=16,S=4096,D=64,CAUSAL=1"), {{bwd(128, 3, 1, 4, 0), 1600.0}}}});
+                            {{problem("B=4,H=16,S=4096,D=128,CAUSAL=0"), {{bwd(64, 2, 0, 1, 1, 1), 2900.0}}},
+                             {problem("B=8,H=16,S=4096,D=64,CAUSAL=1"), {{bwd(128, 3, 1, 4, 0, 0), 1600.0}}}});
   const std::string text = render_dispatch_export(space, table, kDevice, "// t\n");
   const auto once = [&](const std::string& part) {
     const auto first = text.find(part);
@@ -237,6 +238,7 @@ TEST(ExportDispatch, TheBackwardsTwoVariantsCompileWithTheirLayoutHeaderInlinedO
   EXPECT_NE(text.find("#define DS_STMATRIX 1"), std::string::npos) << "the stmatrix variant";
   EXPECT_NE(text.find("#define HEAD_INTERLEAVE 4"), std::string::npos) << "the causal variant's block order";
   EXPECT_NE(text.find("#define DQ_ALTERNATE 1"), std::string::npos) << "the alternating dQ variant";
+  EXPECT_NE(text.find("#define ROW_STATS_EARLY 1"), std::string::npos) << "its LSE values read early";
   if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
   const testing::TempSpaces folder;
   const auto file = folder.write_text("bwd_dispatch.cu", text);
