@@ -3,11 +3,16 @@
 
 For each shape every given space's fastest stored variant is exported (`evotune export`), built with nvcc
 into a shared library, loaded with ctypes and checked against an fp32 computation; then it and PyTorch's
-implementations are timed alike (time_callable): REPLAYS_PER_GRAPH back-to-back calls captured in a CUDA
-graph, the graph replayed --reps times back to back, each replay between its own CUDA events, the median time
-per call reported (no L2 flush). One table per operation (each implementation's time and TFLOP/s, PyTorch's
-best / ours, the time the database holds for our winner with how it was taken, and ours / stored: near 1 when
-the tune timed it the same way, `--timing graph --flush-l2 off`) and, with --json, the same numbers.
+implementations are timed alike (Contenders): each captured once, REPLAYS_PER_GRAPH back-to-back calls in a
+CUDA graph, then in each of --rounds interleaved rounds every contender's graph replayed --warmup times then
+--reps times back to back, each replay between its own CUDA events (no L2 flush), the order of the contenders
+rotated from round to round. A contender's time per call is the median over the rounds of each round's median
+(`rounds_us`, with p20/p80 over every sample): the GPU's clocks drift under its power cap (the same kernel's
+time by several percent over tens of seconds), and the rounds keep that drift from favouring whichever is timed
+first or last. One table per operation (each implementation's time and TFLOP/s, PyTorch's best / ours from
+those times and, by round, the median of that ratio within each round, the time the database holds for our
+winner with how it was taken, and ours / stored: near 1 when the tune timed it the same way, `--timing graph
+--flush-l2 off`) and, with --json, the same numbers.
 
 `attention`: shapes B,H,S,D[,causal], against every SDPA backend that takes the shape (cuDNN, flash,
 efficient), checked against SDPA's math backend. `gemm`: shapes M,N,K[,nt], against torch.matmul (B [K, N])
@@ -221,6 +226,7 @@ def compare_backward(torch, shape, args, work):
     tensors["o"], tensors["lse"] = attention_forward_fp32(torch, tensors["q"], tensors["k"], tensors["v"], shape)
     sdpa_options = sdpa_attention_options(shape)
     leaves = [tensors[name].detach().clone().requires_grad_() for name in "qkv"]
+    contenders = Contenders(torch, args)
     row = dict(shape)
     for name in SDPA_BACKENDS:
         try:
@@ -234,15 +240,17 @@ def compare_backward(torch, shape, args, work):
 
             def backward(out=out):  # the backward alone: the forward's graph is kept for every replay
                 torch.autograd.grad(out, leaves, tensors["do"], retain_graph=True)
-            row[name] = timed(torch, backward, args, backward_flops(shape), stream)
+            row[name] = contenders.add(backward, backward_flops(shape), stream)
             del out
         except RuntimeError as e:  # the backend does not take this shape (or its backward)
             row[name] = {"error": str(e).splitlines()[0]}
 
     def error_of():
         return gradient_errors(torch, tensors, shape, sdpa_options)
-    row.update(time_winners(torch, BACKWARD, shape, tensors, [tensors["dq"], tensors["dk"], tensors["dv"]],
-                            error_of, args, work))
+    candidates = winner_candidates(torch, contenders, BACKWARD, shape, tensors,
+                                   [tensors["dq"], tensors["dk"], tensors["dv"]], error_of, args, work)
+    contenders.run()
+    row.update(settled_candidates(candidates))
     set_ratio_to_best_backend(row)
     return row
 
@@ -269,23 +277,30 @@ def compare_training(torch, shape, args, work):
     tensors["lse"] = torch.empty(shape["B"], shape["H"], shape["S"], device="cuda", dtype=torch.float32)
     sdpa_options = sdpa_attention_options(shape)
     leaves = [tensors[name].detach().clone().requires_grad_() for name in "qkv"]
+    contenders = Contenders(torch, args)
     row = dict(shape)
-    for name in SDPA_BACKENDS:
+    for name in SDPA_BACKENDS:  # a backend may not take the shape (or its backward)
         def step(backend=backends[name]):
             with sdpa_kernel([backend]):
                 out = functional.scaled_dot_product_attention(*leaves, **sdpa_options)
             torch.autograd.grad(out, leaves, tensors["do"])
-        try:
-            row[name] = timed(torch, step, args, training_flops(shape))
-        except RuntimeError as e:  # the backend does not take this shape (or its backward)
-            row[name] = {"error": str(e).splitlines()[0]}
+        row[name] = torch_contender(contenders, step, training_flops(shape))
 
     def error_of():
         errors = gradient_errors(torch, tensors, shape, sdpa_options)
         errors["o_max_abs_error"] = output_error(torch, tensors, shape, sdpa_options)
         errors["max_abs_error"] = max(errors["max_abs_error"], errors["o_max_abs_error"])
         return errors
+    candidates = training_candidates(torch, contenders, shape, tensors, error_of, args, work)
+    contenders.run()
+    row.update(settled_candidates(candidates))
+    set_ratio_to_best_backend(row)
+    return row
 
+
+def training_candidates(torch, contenders, shape, tensors, error_of, args, work):
+    """For each backward space, our forward winner (of its dtype, among --forward-space) then its backward winner
+    as one call, checked (O and the gradients) and added to `contenders`: one entry per backward space."""
     candidates = []
     for space_file in args.spaces:
         with open(space_file) as f:
@@ -294,18 +309,15 @@ def compare_training(torch, shape, args, work):
         if forward_file is None:
             candidates.append({"space": space_file, "error": f"no {dtype_of_space} forward space"})
             continue
-        # Each launcher keeps its own workspace in its own dict; the tensors themselves are shared.
-        forward_tensors, backward_tensors = dict(tensors), dict(tensors)
-        try:
-            forward, forward_best, _ = load_winner(torch, ATTENTION, shape, forward_file["file"], forward_tensors,
-                                                   args, work)
-            backward, backward_best, backward_space = load_winner(torch, BACKWARD, shape, space_file,
-                                                                  backward_tensors, args, work)
+        try:  # each call keeps its own workspace; the tensors are shared
+            forward, forward_best, _ = load_winner(torch, ATTENTION, shape, forward_file["file"], tensors, args, work)
+            backward, backward_best, backward_space = load_winner(torch, BACKWARD, shape, space_file, tensors, args,
+                                                                  work)
         except RuntimeError as e:
             candidates.append({"space": space_file, "error": str(e)})
             continue
 
-        def ours(forward=forward, backward=backward, kept=(forward_tensors, backward_tensors)):
+        def ours(forward=forward, backward=backward):
             forward()
             backward()
         tolerance = backward_space.get("Validation", {}).get("AbsoluteTolerance", BACKWARD_MAX_ABS_ERROR)
@@ -317,12 +329,9 @@ def compare_training(torch, shape, args, work):
             stored = {"us": stored_forward["us"] + stored_backward["us"],
                       "mode": "sum of " + stored_backward["mode"]}
         candidates.append(checked_candidate(
-            torch, ours, [tensors[name] for name in ("o", "lse", "dq", "dk", "dv")], error_of, tolerance,
-            {"space": space_file, "config_id": config}, stored, args, training_flops(shape)))
-    row["candidates"] = candidates
-    row["ours"] = fastest_candidate(candidates)
-    set_ratio_to_best_backend(row)
-    return row
+            torch, contenders, ours, [tensors[name] for name in ("o", "lse", "dq", "dk", "dv")], error_of,
+            tolerance, {"space": space_file, "config_id": config}, stored, training_flops(shape)))
+    return candidates
 
 
 # --- decode --------------------------------------------------------------------------------------------------
@@ -476,7 +485,8 @@ def argument_values(names, tensors, buffers, scalars):
 
 def load_launcher(torch, library, space, tensors, values_for):
     """The exported launcher of `library` (a ctypes.CDLL) as a call on the current stream that raises on a CUDA
-    error; its workspace, where it takes one, allocated into tensors["workspace"]."""
+    error; its workspace, where it takes one, allocated into tensors["workspace"] and kept by the call (the next
+    load replaces it in `tensors`)."""
     symbol, names, argtypes = launcher_signature(space)
     launcher = getattr(library, symbol)
     launcher.argtypes = argtypes
@@ -491,7 +501,7 @@ def load_launcher(torch, library, space, tensors, values_for):
         tensors["workspace"] = torch.empty(max(size, 1), device="cuda", dtype=torch.uint8)
     values = values_for(names, tensors)
 
-    def call():
+    def call(workspace=tensors.get("workspace")):  # held: a graph of the call writes it after the next load
         status = launcher(*values, ctypes.c_void_p(torch.cuda.current_stream().cuda_stream))
         if status != 0:
             raise RuntimeError(f"{symbol} returned CUDA error {status}")
@@ -538,15 +548,11 @@ def build_winner(args, space_file, space, problem, tag, work):
 
 
 # --- timing --------------------------------------------------------------------------------------------------
-def time_callable(torch, call, reps, warmup, sync_each_replay=False, stream=None):
-    """Median and quantiles (us per call) of REPLAYS_PER_GRAPH calls captured in a CUDA graph.
-
-    The replays are queued back to back, each between its own pair of events, and read after one
-    synchronisation: the GPU never waits for the host, as in evotune's graph timing. With sync_each_replay the
-    host waits for each replay before queueing the next, so each sample also holds the graph's launch latency
-    (a few us, spread over REPLAYS_PER_GRAPH calls). `stream`: the side stream to capture on (an autograd
-    backward runs on its forward's stream, so a backward is captured on the stream its forward ran on)."""
-    for _ in range(3):  # outside the graph: a call that fails raises here
+def captured_graph(torch, call, stream=None):
+    """REPLAYS_PER_GRAPH calls of `call` captured in a CUDA graph, after 3 calls outside it (a call that fails
+    raises there, before any capture). `stream`: the side stream to capture on (an autograd backward runs on its
+    forward's stream, so a backward is captured on the stream its forward ran on)."""
+    for _ in range(3):
         call()
     torch.cuda.synchronize()
     graph = torch.cuda.CUDAGraph()
@@ -556,6 +562,16 @@ def time_callable(torch, call, reps, warmup, sync_each_replay=False, stream=None
         for _ in range(REPLAYS_PER_GRAPH):
             call()
     torch.cuda.synchronize()
+    return graph
+
+
+def replay_samples(torch, graph, reps, warmup, sync_each_replay=False):
+    """Us per call of `reps` replays of `graph` after `warmup` untimed ones, sorted.
+
+    The replays are queued back to back, each between its own pair of events, and read after one
+    synchronisation: the GPU never waits for the host, as in evotune's graph timing. With sync_each_replay the
+    host waits for each replay before queueing the next, so each sample also holds the graph's launch latency
+    (a few us, spread over REPLAYS_PER_GRAPH calls)."""
     for _ in range(warmup):
         graph.replay()
     events = []
@@ -568,28 +584,94 @@ def time_callable(torch, call, reps, warmup, sync_each_replay=False, stream=None
             end.synchronize()
         events.append((start, end))
     torch.cuda.synchronize()
-    samples = sorted(start.elapsed_time(end) * 1000.0 / REPLAYS_PER_GRAPH for start, end in events)
-    return {"us": statistics.median(samples), "p20_us": samples[int(0.2 * (len(samples) - 1))],
-            "p80_us": samples[int(0.8 * (len(samples) - 1))]}
+    return sorted(start.elapsed_time(end) * 1000.0 / REPLAYS_PER_GRAPH for start, end in events)
 
 
-def timed(torch, call, args, work_flops, stream=None):
-    timing = time_callable(torch, call, args.reps, args.warmup, args.sync_each_replay, stream)
-    return dict(timing, tflops=work_flops / timing["us"] / 1e6)
+def quantile(sorted_samples, fraction):
+    return sorted_samples[int(fraction * (len(sorted_samples) - 1))]
 
 
-def set_ratio_to_best_backend(row):
-    """row["ratio"]: the fastest SDPA backend's time over ours (> 1: ours is faster than every backend), where
-    both were timed."""
-    best_backend = min((row[n]["us"] for n in SDPA_BACKENDS if "us" in row[n]), default=None)
-    if row["ours"] and "us" in row["ours"] and best_backend:
-        row["ratio"] = best_backend / row["ours"]["us"]
+def time_callable(torch, call, reps, warmup, sync_each_replay=False, stream=None):
+    """Median and p20/p80 (us per call) of `call` timed alone: captured (captured_graph), then `warmup` replays
+    and `reps` timed ones (replay_samples)."""
+    samples = replay_samples(torch, captured_graph(torch, call, stream), reps, warmup, sync_each_replay)
+    return {"us": statistics.median(samples), "p20_us": quantile(samples, 0.2), "p80_us": quantile(samples, 0.8)}
+
+
+def rotated(count, round_number):
+    """The order of `count` contenders in a round: round r starts at contender r mod count."""
+    return [(round_number + i) % count for i in range(count)]
+
+
+def rounds_summary(rounds, work_flops):
+    """A contender's numbers from its rounds' samples: `us` the median of the rounds' medians (`rounds_us`),
+    p20/p80 over every sample, TFLOP/s at `us`."""
+    medians = [statistics.median(samples) for samples in rounds]
+    pooled = sorted(sample for samples in rounds for sample in samples)
+    us = statistics.median(medians)
+    return {"us": us, "p20_us": quantile(pooled, 0.2), "p80_us": quantile(pooled, 0.8),
+            "tflops": work_flops / us / 1e6, "rounds_us": medians}
+
+
+class Contenders:
+    """One shape's contenders (PyTorch's implementations, our candidates, decode's copy), timed in interleaved
+    rounds so that the GPU's clock drift under its power cap (the same kernel's time wanders by several percent
+    over tens of seconds) favours none by the order they are timed in. Each is captured once (add); run() then
+    gives each, in every one of --rounds rounds, --warmup replays then --reps timed ones, round r in the order
+    rotated to start at contender r mod n. --rounds 1 times each once, in the order added."""
+
+    def __init__(self, torch, args):
+        self.torch, self.args = torch, args
+        self.entries = []  # (graph, call, work_flops, result), in the order added
+
+    def add(self, call, work_flops, stream=None, result=None):
+        """Captures `call` (captured_graph: a call that fails raises, and is not added) and returns the dict that
+        run() fills: `result` where given (a candidate's entry), else a new one. The call is kept with its graph:
+        what it holds (the buffers and workspace the graph reads and writes) lives as long as the graph."""
+        graph = captured_graph(self.torch, call, stream)
+        result = {} if result is None else result
+        self.entries.append((graph, call, work_flops, result))
+        return result
+
+    def run(self):
+        """Times every contender in the rounds, fills each one's dict (rounds_summary), then releases the graphs
+        (and their memory pools)."""
+        rounds = [[] for _ in self.entries]
+        for round_number in range(self.args.rounds):
+            for i in rotated(len(self.entries), round_number):
+                rounds[i].append(replay_samples(self.torch, self.entries[i][0], self.args.reps, self.args.warmup,
+                                                self.args.sync_each_replay))
+        for (_, _, work_flops, result), samples in zip(self.entries, rounds):
+            result.update(rounds_summary(samples, work_flops))
+        self.entries = []
+
+
+def torch_contender(contenders, call, work_flops, stream=None):
+    """One of PyTorch's implementations added to `contenders`, or {"error": first line} where it does not take
+    the shape (or its build lacks it): it raises then, before the capture, and is never timed."""
+    try:
+        return contenders.add(call, work_flops, stream)
+    except RuntimeError as e:
+        return {"error": str(e).splitlines()[0]}
+
+
+def set_ratio_to_best_backend(row, backends=SDPA_BACKENDS):
+    """After the rounds, where ours and one of PyTorch's `backends` were timed: row["ratio"], the fastest
+    backend's time over ours (> 1: ours is faster than every one), and row["ratio_rounds"], the median over the
+    rounds of the same ratio within each round (that round's fastest backend over ours in that round)."""
+    timed = [row[name] for name in backends if "us" in row[name]]
+    ours = row["ours"]
+    if not timed or not ours or "us" not in ours:
+        return
+    row["ratio"] = min(backend["us"] for backend in timed) / ours["us"]
+    row["ratio_rounds"] = statistics.median(min(backend["rounds_us"][i] for backend in timed) / us
+                                            for i, us in enumerate(ours["rounds_us"]))
 
 
 def load_winner(torch, op, shape, space_file, tensors, args, work):
     """(call, `best --json` entry, space) of a space's exported winner for `shape`, its arguments from `tensors`
-    (a dict of its own: a workspace, where the launcher takes one, is kept in it). Raises RuntimeError where
-    the space stores no working variant for the shape."""
+    (a workspace, where the launcher takes one, is put in tensors["workspace"] and kept by the call). Raises
+    RuntimeError where the space stores no working variant for the shape."""
     with open(space_file) as f:
         space = json.load(f)
     library_path, best = build_winner(args, space_file, space, op["problem"](shape), op["tag"](shape), work)
@@ -598,10 +680,11 @@ def load_winner(torch, op, shape, space_file, tensors, args, work):
     return call, best, space
 
 
-def checked_candidate(torch, call, outputs, error_of, tolerance, entry, stored, args, work_flops):
+def checked_candidate(torch, contenders, call, outputs, error_of, tolerance, entry, stored, work_flops):
     """One space's candidate: `call` run once on NaN-filled `outputs`, checked (error_of()'s max_abs_error
-    against `tolerance`) and, where it passes, timed against `stored` (stored_time's, or None). `entry` names
-    it (space, config_id): with the time, the errors and the stored time, or with the error alone."""
+    against `tolerance`) and, where it passes, added to `contenders`. `entry` names it (space, config_id): with
+    the errors and `stored` (stored_time's, or None), its times to come from the rounds; or with the error
+    alone, never timed."""
     for each in outputs:
         each.fill_(float("nan"))
     call()
@@ -609,9 +692,7 @@ def checked_candidate(torch, call, outputs, error_of, tolerance, entry, stored, 
     error = error_of()
     if not error["max_abs_error"] <= tolerance:  # NaN fails too (the space's own: bf16 spaces allow more)
         return dict(entry, error=f"max |error| {error['max_abs_error']:.3g}")
-    timing = timed(torch, call, args, work_flops)
-    return dict(timing, **entry, **error, stored=stored,
-                vs_stored=timing["us"] / stored["us"] if stored else None)
+    return contenders.add(call, work_flops, result=dict(entry, **error, stored=stored))
 
 
 def fastest_candidate(candidates):
@@ -620,9 +701,20 @@ def fastest_candidate(candidates):
     return min(fastest, key=lambda c: c["us"]) if fastest else (candidates[0] if candidates else None)
 
 
-def time_winners(torch, op, shape, tensors, output, error_of, args, work):
-    """Every space's exported winner for `shape`, loaded, run once on a NaN-filled `output` (or list of outputs), checked
-    (error_of() against the space's AbsoluteTolerance) and timed: one entry per space, the fastest as "ours"."""
+def settled_candidates(candidates):
+    """After the rounds: each timed candidate's time over the stored one (vs_stored, None without one), and the
+    fastest as "ours"."""
+    for candidate in candidates:
+        if "us" in candidate:
+            stored = candidate["stored"]
+            candidate["vs_stored"] = candidate["us"] / stored["us"] if stored else None
+    return {"candidates": candidates, "ours": fastest_candidate(candidates)}
+
+
+def winner_candidates(torch, contenders, op, shape, tensors, output, error_of, args, work):
+    """Every space's exported winner for `shape`, loaded, run once on a NaN-filled `output` (or list of
+    outputs), checked (error_of() against the space's AbsoluteTolerance) and added to `contenders`: one entry
+    per space (settled_candidates picks "ours" after the rounds)."""
     candidates = []
     for space_file in args.spaces:
         try:
@@ -632,9 +724,9 @@ def time_winners(torch, op, shape, tensors, output, error_of, args, work):
             continue
         tolerance = space.get("Validation", {}).get("AbsoluteTolerance", op["max_abs_error"])
         candidates.append(checked_candidate(
-            torch, ours, output if isinstance(output, (list, tuple)) else [output], error_of, tolerance,
-            {"space": space_file, "config_id": best["config_id"]}, stored_time(best), args, op["flops"](shape)))
-    return {"candidates": candidates, "ours": fastest_candidate(candidates)}
+            torch, contenders, ours, output if isinstance(output, (list, tuple)) else [output], error_of,
+            tolerance, {"space": space_file, "config_id": best["config_id"]}, stored_time(best), op["flops"](shape)))
+    return candidates
 
 
 def compare_attention(torch, shape, args, work):
@@ -648,19 +740,19 @@ def compare_attention(torch, shape, args, work):
     tensors["o"] = torch.empty_like(tensors["q"])
     tensors["lse"] = torch.empty(b, h, s, device="cuda", dtype=torch.float32)  # for the spaces that write it
     sdpa_options = sdpa_attention_options(shape)
+    contenders = Contenders(torch, args)
     row = dict(shape)
     for name in SDPA_BACKENDS:
         def sdpa(backend=backends[name]):
             with sdpa_kernel([backend]):
                 functional.scaled_dot_product_attention(tensors["q"], tensors["k"], tensors["v"], **sdpa_options)
-        try:
-            row[name] = timed(torch, sdpa, args, attention_flops(shape))
-        except RuntimeError as e:  # the backend does not take this shape or build
-            row[name] = {"error": str(e).splitlines()[0]}
+        row[name] = torch_contender(contenders, sdpa, attention_flops(shape))
 
     def error_of():
         return {"max_abs_error": output_error(torch, tensors, shape, sdpa_options)}
-    row.update(time_winners(torch, ATTENTION, shape, tensors, tensors["o"], error_of, args, work))
+    candidates = winner_candidates(torch, contenders, ATTENTION, shape, tensors, tensors["o"], error_of, args, work)
+    contenders.run()
+    row.update(settled_candidates(candidates))
     set_ratio_to_best_backend(row)
     return row
 
@@ -678,25 +770,27 @@ def compare_gemm(torch, shape, args, work):
             functional.linear(tensors["a"], tensors["b"])
         else:
             torch.matmul(tensors["a"], tensors["b"])
-    row = dict(shape, cublas=timed(torch, cublas, args, 2.0 * m * n * k))
+    contenders = Contenders(torch, args)
+    row = dict(shape, cublas=torch_contender(contenders, cublas, 2.0 * m * n * k))
     expected = tensors["a"].float() @ (tensors["b"].float().t() if shape["nt"] else tensors["b"].float())
 
     def error_of():
         difference = tensors["d"].float() - expected
         return {"max_abs_error": difference.abs().max().item(),
                 "relative_l2_error": (difference.norm() / expected.norm()).item()}
-    row.update(time_winners(torch, GEMM, shape, tensors, tensors["d"], error_of, args, work))
-    if row["ours"] and "us" in row["ours"]:
-        row["ratio"] = row["cublas"]["us"] / row["ours"]["us"]  # > 1: ours is faster than cuBLAS
+    candidates = winner_candidates(torch, contenders, GEMM, shape, tensors, tensors["d"], error_of, args, work)
+    contenders.run()
+    row.update(settled_candidates(candidates))
+    set_ratio_to_best_backend(row, ["cublas"])  # > 1: ours is faster than cuBLAS
     return row
 
 
-def copy_bandwidth(torch, args, gib=1.0):
-    """GB/s of a device-to-device copy (bytes read plus written over the time), timed like every kernel here."""
+def copy_contender(torch, contenders, gib=1.0):
+    """A device-to-device copy of `gib` GiB added to `contenders`, timed like every kernel here: (its result,
+    the bytes it moves, read plus written)."""
     source = torch.empty(int(gib * 2**30), device="cuda", dtype=torch.uint8)
     target = torch.empty_like(source)
-    timing = time_callable(torch, lambda: target.copy_(source), args.reps, args.warmup, args.sync_each_replay)
-    return 2 * source.numel() / timing["us"] / 1e3
+    return contenders.add(lambda: target.copy_(source), 0.0), 2 * source.numel()
 
 
 def compare_decode(torch, shape, args, work):
@@ -728,24 +822,25 @@ def compare_decode(torch, shape, args, work):
     if shape["causal"] and sq > 1:
         from torch.nn.attention.bias import causal_lower_right
         mask = causal_lower_right(sq, skv)
+    contenders = Contenders(torch, args)
     row = dict(shape)
-    for name in SDPA_BACKENDS:
+    for name in SDPA_BACKENDS:  # a backend may not take the shape (or grouped heads, or the mask)
         def sdpa(backend=backends[name]):
             with sdpa_kernel([backend]):
                 functional.scaled_dot_product_attention(tensors["q"], k, v, attn_mask=mask, enable_gqa=True)
-        try:
-            row[name] = timed(torch, sdpa, args, decode_flops(shape))
-        except RuntimeError as e:  # the backend does not take this shape (or grouped heads, or the mask)
-            row[name] = {"error": str(e).splitlines()[0]}
+        row[name] = torch_contender(contenders, sdpa, decode_flops(shape))
 
     def error_of():
         q, kk, vv = tensors["q"][:1].float(), k[:1].float(), v[:1].float()
         with sdpa_kernel([SDPBackend.MATH]):
             expected = functional.scaled_dot_product_attention(q, kk, vv, attn_mask=mask, enable_gqa=True)
         return {"max_abs_error": (tensors["o"][:1].float() - expected).abs().max().item()}
-    row.update(time_winners(torch, DECODE, shape, tensors, tensors["o"], error_of, args, work))
+    candidates = winner_candidates(torch, contenders, DECODE, shape, tensors, tensors["o"], error_of, args, work)
+    copy, copy_bytes = copy_contender(torch, contenders)
+    contenders.run()
+    row.update(settled_candidates(candidates))
     set_ratio_to_best_backend(row)
-    row["copy_gbps"] = copy_bandwidth(torch, args)
+    row["copy_gbps"] = copy_bytes / copy["us"] / 1e3
     if row["ours"] and "us" in row["ours"]:
         row["ours_gbps"] = decode_bytes(shape) / row["ours"]["us"] / 1e3
     return row
@@ -759,9 +854,11 @@ def decode_extra_cells(row):
 
 # --- the table -----------------------------------------------------------------------------------------------
 def format_table(rows, op):
-    """One line per shape: op's shape cells, each of op's PyTorch implementations, then ours."""
+    """One line per shape: op's shape cells, each of op's PyTorch implementations, then ours, the ratio of the
+    medians and the median of the rounds' ratios."""
     header = op["header"] + [f"{name} us (TFLOP/s)" for name in op["torch"].values()] + [
-        "ours us (TFLOP/s)", op["ratio"], "stored us", "ours/stored", "ours from"] + op.get("extra_header", [])
+        "ours us (TFLOP/s)", op["ratio"], op["ratio"] + " by round", "stored us", "ours/stored", "ours from"] + \
+        op.get("extra_header", [])
     lines = [header]
     for row in rows:
         line = op["cells"](row)
@@ -769,6 +866,7 @@ def format_table(rows, op):
             r = row.get(key)
             line.append(f"{r['us']:.1f} ({r['tflops']:.0f})" if r and "us" in r else "-")
         line.append(f"{row['ratio']:.2f}x" if row.get("ratio") else "-")
+        line.append(f"{row['ratio_rounds']:.2f}x" if row.get("ratio_rounds") else "-")
         ours = row.get("ours") or {}
         stored = ours.get("stored")
         line.append(f"{stored['us']:.1f} ({stored['mode']})" if stored else "-")
@@ -812,6 +910,13 @@ TRAINING = dict(BACKWARD, flops=training_flops, compare=compare_training)
 OPERATIONS = {"attention": ATTENTION, "gemm": GEMM, "decode": DECODE, "backward": BACKWARD, "training": TRAINING}
 
 
+def positive_int(text):
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text}: expected a positive integer")
+    return value
+
+
 def parse_arguments(argv):
     """(operation, args) from the command line: the operation's name, then its options."""
     if not argv or argv[0] not in OPERATIONS:
@@ -828,8 +933,12 @@ def parse_arguments(argv):
     ap.add_argument("--arch", help="default: the GPU's (sm_XY)")
     ap.add_argument("--dtype", choices=["fp16", "bf16"], default="fp16",
                     help="element type of the inputs and output; spaces of the other type are left out")
-    ap.add_argument("--reps", type=int, default=100, help="timed graph replays (median reported)")
-    ap.add_argument("--warmup", type=int, default=10)
+    ap.add_argument("--reps", type=int, default=100, help="timed graph replays of each contender in each round")
+    ap.add_argument("--warmup", type=int, default=10, help="untimed graph replays before each contender's timed ones")
+    ap.add_argument("--rounds", type=positive_int, default=5,
+                    help="interleaved rounds, each timing every contender in turn, the order rotated from round to "
+                         "round; a time is the median of its rounds' medians (1: each contender timed once, one "
+                         "after the other)")
     ap.add_argument("--sync-each-replay", action="store_true",
                     help="wait for each replay before queueing the next (each sample then holds a graph launch latency)")
     ap.add_argument("--json", metavar="FILE", help="also write the results as JSON")
@@ -858,6 +967,15 @@ def parse_arguments(argv):
     return op, args
 
 
+def method_line(torch, op, args):
+    """The line above the table: the GPU, PyTorch, the dtype and how every time was taken."""
+    return (f"{torch.cuda.get_device_name()}, PyTorch {torch.__version__}, {args.dtype}: median over {args.rounds} "
+            f"interleaved rounds (the contenders' order rotated each round) of the median of {args.reps} replays "
+            f"(after {args.warmup} untimed) of a CUDA graph of {REPLAYS_PER_GRAPH} calls, "
+            f"{'each replay waited for' if args.sync_each_replay else 'replays queued back to back'}, no L2 flush; "
+            f"{op['ratio']} = {op['against']} time / ours; by round: the median of that ratio within each round")
+
+
 def main(argv):
     op, args = parse_arguments(argv)
     import torch
@@ -872,10 +990,7 @@ def main(argv):
             rows.append(row)
             print(format_table([row], op).splitlines()[-1], flush=True)
     print()
-    print(f"{torch.cuda.get_device_name()}, PyTorch {torch.__version__}, {args.dtype}: median of {args.reps} replays of a "
-          f"CUDA graph of {REPLAYS_PER_GRAPH} calls, "
-          f"{'each replay waited for' if args.sync_each_replay else 'replays queued back to back'}, no L2 flush; "
-          f"{op['ratio']} = {op['against']} time / ours")
+    print(method_line(torch, op, args))
     print(format_table(rows, op))
     if args.json:
         with open(args.json, "w") as f:

@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """The parts of scripts/compare_torch.py that need no GPU: shapes, the launchers' signatures read from the
 spaces, their argument values, the command line, the tables, and the shared loop (loading a launcher, the
-CUDA-graph timing) on a stand-in for torch and for the built library."""
+CUDA-graph timing in interleaved rounds) on a stand-in for torch and for the built library."""
 import contextlib
 import ctypes
 import io
 import json
 import os
+import statistics
 import sys
+import types
 import unittest
+import weakref
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
@@ -22,14 +25,24 @@ class FakeTensor:
     def data_ptr(self):
         return self.address
 
+    def numel(self):
+        return self.size
+
+    def copy_(self, source):  # its time is the graph's replays'
+        pass
+
 
 class FakeTorch:
-    """What time_callable and load_launcher use of torch, on a clock that only the recorded events advance:
-    each replay of the graph takes `replay_ms[i]` (cycling), each event is stamped when recorded."""
+    """What the timing and load_launcher use of torch, on a clock that only the recorded events advance: the
+    i-th replay of any graph takes `replay_ms[i]` (cycling), or, where replay_ms is a function, replay n of graph
+    g (numbered in the order the graphs were made) takes replay_ms(g, n); each event is stamped when recorded.
+    The log holds each capture and replay with its graph's number."""
+    __version__ = "0.0-fake"
 
     def __init__(self, replay_ms):
         self.log, self.replay_ms, self.clock, self.replays = [], replay_ms, 0.0, 0
         self.capturing = False
+        self.graphs = []  # a weak reference to each graph made
         torch = self
 
         class Event:
@@ -47,9 +60,18 @@ class FakeTorch:
                 return end.time - self.time
 
         class Graph:
+            def __init__(self):
+                self.number, self.replays = len(torch.graphs), 0
+                torch.graphs.append(weakref.ref(self))
+
             def replay(self):
-                torch.clock += torch.replay_ms[torch.replays % len(torch.replay_ms)]
+                if callable(torch.replay_ms):
+                    torch.clock += torch.replay_ms(self.number, self.replays)
+                else:
+                    torch.clock += torch.replay_ms[torch.replays % len(torch.replay_ms)]
                 torch.replays += 1
+                self.replays += 1
+                torch.log.append(("replay", self.number))
 
         class Stream:
             cuda_stream = 1234
@@ -59,6 +81,7 @@ class FakeTorch:
 
         @contextlib.contextmanager
         def capture(graph, stream, capture_error_mode):
+            self.log.append(("capture", graph.number))
             self.capturing = True
             yield
             self.capturing = False
@@ -69,6 +92,10 @@ class FakeTorch:
             @staticmethod
             def synchronize():
                 torch.log.append("sync")
+
+            @staticmethod
+            def get_device_name():
+                return "Fake GPU"
 
             @staticmethod
             def current_stream():
@@ -93,6 +120,9 @@ class FakeTorch:
     def empty(self, size, device, dtype):
         self.log.append(("empty", size, device, dtype))
         return FakeTensor(4096, size)
+
+    def empty_like(self, tensor):
+        return FakeTensor(8192, tensor.size)
 
 
 class FakeFunction:
@@ -196,13 +226,14 @@ class AttentionTest(unittest.TestCase):
                    cudnn={"us": 1233.4, "tflops": 445.7}, flash={"us": 1829.2, "tflops": 300.5},
                    efficient={"error": "not supported"},
                    ours={"us": 1100.0, "tflops": 499.7, "space": "search_spaces/flash_attn_fwd_mma.json",
-                         "config_id": 42}, ratio=1233.4 / 1100.0)
+                         "config_id": 42}, ratio=1233.4 / 1100.0, ratio_rounds=1.097)
         table = compare_torch.format_table([row], compare_torch.ATTENTION).splitlines()
         self.assertEqual(len(table), 2)
         self.assertEqual(table[0].split()[:6], ["shape", "causal", "cudnn", "us", "(TFLOP/s)", "flash"])
-        self.assertIn("ours/best", table[0])
+        self.assertIn("ours/best  ours/best by round  stored us", table[0])
         self.assertIn("1233.4 (446)", table[1])
-        self.assertIn("1.12x", table[1])
+        cells = table[1].split()
+        self.assertEqual(cells[cells.index("1.12x") + 1], "1.10x", "the ratio of the medians, then by round")
         self.assertIn("flash_attn_fwd_mma.json #42", table[1])
         failed = dict(row, ours={"space": "x.json", "error": "no working variant"}, ratio=None)
         self.assertIn("no working variant", compare_torch.format_table([failed], compare_torch.ATTENTION))
@@ -394,7 +425,9 @@ class CommandLineTest(unittest.TestCase):
         self.assertEqual(args.shapes, [{"B": 2, "H": 8, "HKV": 8, "S": 1000, "SKV": 1000, "D": 64, "causal": True}])
         self.assertNotIn("search_spaces/flash_attn_fwd_mma_bf16.json", args.spaces)
         self.assertIn("flash_attn_fwd_mma_bf16.json: not fp16, left out", err.getvalue())
-        self.assertEqual((args.reps, args.warmup, args.sync_each_replay), (100, 10, False))
+        self.assertEqual((args.reps, args.warmup, args.rounds, args.sync_each_replay), (100, 10, 5, False))
+        with contextlib.redirect_stderr(io.StringIO()):
+            self.assertEqual(compare_torch.parse_arguments(["gemm", "--rounds", "1"])[1].rounds, 1)
         with contextlib.redirect_stderr(io.StringIO()):
             op, args = compare_torch.parse_arguments(["gemm", "--dtype", "bf16", "--sync-each-replay"])
         self.assertIs(op, compare_torch.GEMM)
@@ -405,7 +438,7 @@ class CommandLineTest(unittest.TestCase):
     def test_bad_command_lines_exit_with_usage(self):
         for argv in ([], ["conv"], ["attention", "--shape", "1,8,512"], ["gemm", "--shape", "1,2,3,tn"],
                      ["decode", "--shape", "8,32/8,1"], ["backward", "--shape", "1,8,512,64,decode"],
-                     ["training", "--shape", "1,8,512"]):
+                     ["training", "--shape", "1,8,512"], ["gemm", "--rounds", "0"], ["attention", "--rounds", "x"]):
             with contextlib.redirect_stderr(io.StringIO()) as err, self.assertRaises(SystemExit, msg=argv) as exit:
                 compare_torch.parse_arguments(argv)
             self.assertEqual(exit.exception.code, 2, argv)
@@ -438,7 +471,7 @@ class SharedLoopTest(unittest.TestCase):
             compare_torch.time_callable(torch, fail, reps=3, warmup=1)
         self.assertEqual(torch.replays, 0)
 
-    def test_a_candidate_is_checked_on_nan_filled_outputs_then_timed(self):
+    def test_a_candidate_is_checked_on_nan_filled_outputs_and_only_then_timed(self):
         class Output:
             def __init__(self):
                 self.value = 0.0
@@ -446,38 +479,53 @@ class SharedLoopTest(unittest.TestCase):
             def fill_(self, value):
                 self.value = value
         outputs = [Output(), Output()]
-        args = type("Args", (), {"reps": 3, "warmup": 0, "sync_each_replay": False})()
         entry = {"space": "a.json", "config_id": 7}
         seen = []
 
         def error_of():  # what the call left in the outputs: NaN where it wrote nothing
             seen.append([each.value for each in outputs])
             return {"max_abs_error": 0.5 if outputs[0].value == outputs[0].value else float("nan")}
-        torch = FakeTorch(replay_ms=[2.0])
-        failed = compare_torch.checked_candidate(torch, lambda: None, outputs, error_of, 0.5, entry,
-                                                 {"us": 10.0}, args, 1e6)
+        torch = FakeTorch(replay_ms=lambda graph, n: [2.0, 1.0][graph])  # the second captured is faster
+        contenders = compare_torch.Contenders(torch, timing_args(reps=3, warmup=1, rounds=2))
+        failed = compare_torch.checked_candidate(torch, contenders, lambda: None, outputs, error_of, 0.5, entry,
+                                                 {"us": 10.0}, 1e6)
         self.assertEqual(len(seen), 1)
         self.assertTrue(all(value != value for value in seen[0]), "the outputs are NaN-filled first")
         self.assertEqual(failed, {"space": "a.json", "config_id": 7, "error": "max |error| nan"})
-        self.assertEqual(torch.replays, 0, "a failing candidate is not timed")
 
         def write():
             for each in outputs:
                 each.value = 1.0
-        too_far = compare_torch.checked_candidate(torch, write, outputs, error_of, 0.25, entry, None, args, 1e6)
+        too_far = compare_torch.checked_candidate(torch, contenders, write, outputs, error_of, 0.25, entry, None,
+                                                  1e6)
         self.assertEqual(too_far["error"], "max |error| 0.5")
-        passed = compare_torch.checked_candidate(torch, write, outputs, error_of, 0.5, entry, {"us": 10.0}, args,
-                                                 1e6)
+        self.assertEqual(torch.graphs, [], "a candidate that fails its check is not captured")
+        passed = compare_torch.checked_candidate(torch, contenders, write, outputs, error_of, 0.5, entry,
+                                                 {"us": 10.0}, 1e6)
+        unstored = compare_torch.checked_candidate(torch, contenders, write, outputs, error_of, 0.5,
+                                                   {"space": "b.json", "config_id": 8}, None, 1e6)
+        self.assertEqual(passed, {"space": "a.json", "config_id": 7, "max_abs_error": 0.5, "stored": {"us": 10.0}},
+                         "timed in the rounds, not before")
+        contenders.run()
+        # Only the two that passed were replayed: 2 rounds of 1 + 3 replays each.
+        self.assertEqual(sorted(set(event[1] for event in torch.log if event[0] == "replay")), [0, 1])
+        self.assertEqual(torch.replays, 2 * 2 * 4)
+        self.assertEqual(failed, {"space": "a.json", "config_id": 7, "error": "max |error| nan"})
+        self.assertNotIn("us", too_far)
         per_call = 2000.0 / compare_torch.REPLAYS_PER_GRAPH
-        self.assertEqual(list(passed), ["us", "p20_us", "p80_us", "tflops", "space", "config_id", "max_abs_error",
-                                        "stored", "vs_stored"])
+        self.assertEqual(list(passed), ["space", "config_id", "max_abs_error", "stored", "us", "p20_us", "p80_us",
+                                        "tflops", "rounds_us"])
         self.assertAlmostEqual(passed["us"], per_call)
+        self.assertEqual(passed["rounds_us"], [per_call, per_call])
         self.assertAlmostEqual(passed["tflops"], 1e6 / per_call / 1e6)
+        self.assertAlmostEqual(unstored["us"], per_call / 2)
+        # After the rounds: the time against the stored one, and the fastest timed candidate as ours.
+        settled = compare_torch.settled_candidates([failed, passed, too_far, unstored])
         self.assertAlmostEqual(passed["vs_stored"], per_call / 10.0)
-        self.assertIsNone(compare_torch.checked_candidate(torch, write, outputs, error_of, 0.5, entry, None, args,
-                                                          1e6)["vs_stored"])
-        fastest = dict(passed, us=per_call / 2)
-        self.assertIs(compare_torch.fastest_candidate([failed, passed, fastest]), fastest)
+        self.assertIsNone(unstored["vs_stored"])
+        self.assertNotIn("vs_stored", failed)
+        self.assertIs(settled["ours"], unstored)
+        self.assertEqual(settled["candidates"], [failed, passed, too_far, unstored])
         self.assertIs(compare_torch.fastest_candidate([failed, too_far]), failed)
         self.assertIsNone(compare_torch.fastest_candidate([]))
 
@@ -504,6 +552,157 @@ class SharedLoopTest(unittest.TestCase):
         library.gemm_wgmma_launch.result = 700
         with self.assertRaisesRegex(RuntimeError, "gemm_wgmma_launch returned CUDA error 700"):
             call()
+        # The call keeps its workspace when the next space's load replaces it in `tensors`: a captured graph of
+        # the call writes it until the shape's rounds are done.
+        workspace = weakref.ref(tensors["workspace"])
+        compare_torch.load_launcher(torch, library, space, tensors,
+                                    lambda names, tensors: compare_torch.gemm_values(names, tensors, shape))
+        self.assertIsNot(tensors["workspace"], workspace())
+        self.assertIsNotNone(workspace())
+        del call
+        self.assertIsNone(workspace())
+
+
+def timing_args(reps, warmup, rounds, sync_each_replay=False):
+    return types.SimpleNamespace(reps=reps, warmup=warmup, rounds=rounds, sync_each_replay=sync_each_replay)
+
+
+def replayed_runs(log):
+    """The replays in the log as runs: (graph, replays in a row)."""
+    runs = []
+    for event in log:
+        if event[0] != "replay":
+            continue
+        if runs and runs[-1][0] == event[1]:
+            runs[-1][1] += 1
+        else:
+            runs.append([event[1], 1])
+    return [tuple(run) for run in runs]
+
+
+def round_times(samples_ms, warmup, reps):
+    """replay_ms for FakeTorch: graph g's timed replays of round r take samples_ms[g][r] (one per replay), each
+    warm-up replay 1000 ms (counted nowhere)."""
+    def replay_ms(graph, n):
+        round_number, k = divmod(n, warmup + reps)
+        return 1000.0 if k < warmup else samples_ms[graph][round_number][k - warmup]
+    return replay_ms
+
+
+class RoundsTest(unittest.TestCase):
+    def test_every_contender_is_captured_first_then_timed_in_rounds_of_rotating_order(self):
+        torch = FakeTorch(replay_ms=[1.0])
+        contenders = compare_torch.Contenders(torch, timing_args(reps=3, warmup=2, rounds=4))
+        calls = [[] for _ in range(3)]
+        results = []
+        for i in range(3):
+            call = lambda i=i: calls[i].append(torch.capturing)  # noqa: E731
+            results.append(contenders.add(call, 1e6))
+        kept = weakref.ref(call)
+        del call
+        # Each captured at once (3 calls outside the graph, then the graph's), none replayed yet.
+        self.assertEqual(calls, [[False] * 3 + [True] * compare_torch.REPLAYS_PER_GRAPH] * 3)
+        self.assertEqual([event for event in torch.log if event[0] == "capture"], [("capture", i) for i in range(3)])
+        self.assertEqual(torch.replays, 0)
+        self.assertIsNotNone(kept(), "a call lives as long as its graph")
+        contenders.run()
+        # Round r starts at contender r mod 3; each gets its 2 warm-up and 3 timed replays in a row.
+        self.assertEqual(replayed_runs(torch.log), [(i % 3, 5) for i in (0, 1, 2, 1, 2, 0, 2, 0, 1, 0, 1, 2)])
+        self.assertEqual([compare_torch.rotated(3, r) for r in range(4)], [[0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 1, 2]])
+        self.assertEqual([len(result["rounds_us"]) for result in results], [4, 4, 4])
+        self.assertEqual(len(calls[0]), 3 + compare_torch.REPLAYS_PER_GRAPH, "replays do not call again")
+        self.assertEqual([graph() for graph in torch.graphs], [None] * 3, "the graphs are released after the rounds")
+        self.assertIsNone(kept(), "and the calls with them")
+
+    def test_a_time_is_the_median_of_its_rounds_medians_and_a_ratio_by_round_the_median_of_the_rounds_ratios(self):
+        # Per call (ms / REPLAYS_PER_GRAPH): backend a's rounds 100, 200, 300 us (each round with a slow
+        # replay: all of a's samples have a median of 300), backend c's 300, 400, 240, ours 50, 250, 160.
+        samples_ms = [[[1.0, 1.0, 9.0], [2.0, 2.0, 9.0], [3.0, 3.0, 9.0]],
+                      [[3.0] * 3, [4.0] * 3, [2.4] * 3],
+                      [[0.5] * 3, [2.5] * 3, [1.6] * 3]]
+        torch = FakeTorch(replay_ms=round_times(samples_ms, warmup=1, reps=3))
+        contenders = compare_torch.Contenders(torch, timing_args(reps=3, warmup=1, rounds=3))
+        row = {name: contenders.add(lambda: None, 4e8) for name in ("a", "c", "ours")}
+        contenders.run()
+        a, c, ours = row["a"], row["c"], row["ours"]
+        self.assertEqual(a["rounds_us"], [100.0, 200.0, 300.0])
+        self.assertAlmostEqual(a["us"], 200.0)
+        self.assertEqual(statistics.median(sample for round_ms in samples_ms[0] for sample in round_ms) * 100, 300.0)
+        self.assertEqual((a["p20_us"], a["p80_us"]), (100.0, 900.0), "p20 and p80 over all 9 samples")
+        self.assertAlmostEqual(a["tflops"], 4e8 / 200.0 / 1e6)
+        for got, expected in zip(c["rounds_us"], [300.0, 400.0, 240.0]):
+            self.assertAlmostEqual(got, expected)
+        self.assertAlmostEqual(c["us"], 300.0)
+        self.assertAlmostEqual(ours["us"], 160.0)
+        compare_torch.set_ratio_to_best_backend(row, ["a", "c"])
+        # The medians' ratio: a's 200 over ours' 160. By round: that round's fastest backend over ours, 100 / 50,
+        # 200 / 250 and 240 / 160 (c's, in the third): their median 1.5.
+        self.assertAlmostEqual(row["ratio"], 1.25)
+        self.assertAlmostEqual(row["ratio_rounds"], 1.5)
+
+    def test_one_round_times_each_contender_as_before_one_after_the_other(self):
+        replay_ms = [1.0, 2.0, 4.0, 3.0, 5.0, 7.0, 6.0]
+        alone = FakeTorch(replay_ms)  # each contender timed alone, in turn, as before the rounds
+        before = [compare_torch.time_callable(alone, lambda: None, reps=5, warmup=7) for _ in range(3)]
+        torch = FakeTorch(replay_ms)
+        contenders = compare_torch.Contenders(torch, timing_args(reps=5, warmup=7, rounds=1))
+        results = [contenders.add(lambda: None, 2e6) for _ in range(3)]
+        contenders.run()
+        self.assertEqual(replayed_runs(torch.log), replayed_runs(alone.log))
+        self.assertEqual(replayed_runs(torch.log), [(0, 12), (1, 12), (2, 12)])
+        for result, timing in zip(results, before):
+            self.assertEqual(result, dict(timing, tflops=2e6 / timing["us"] / 1e6, rounds_us=[timing["us"]]))
+        self.assertEqual([result["us"] for result in results], [300.0, 400.0, 500.0])
+        self.assertEqual(torch.log.count("wait"), 0, "replays are queued back to back")
+        waited = FakeTorch(replay_ms)
+        each = compare_torch.Contenders(waited, timing_args(reps=4, warmup=1, rounds=2, sync_each_replay=True))
+        each.add(lambda: None, 1.0)
+        each.run()
+        self.assertEqual(waited.log.count("wait"), 2 * 4)
+
+    def test_a_failing_contender_is_recorded_and_never_timed(self):
+        torch = FakeTorch(replay_ms=[1.0])
+        contenders = compare_torch.Contenders(torch, timing_args(reps=3, warmup=1, rounds=3))
+        calls = []
+
+        def fail():
+            calls.append(torch.capturing)
+            raise RuntimeError("No available kernel.\nmore detail")
+        row = {"cudnn": compare_torch.torch_contender(contenders, fail, 1e6),
+               "flash": compare_torch.torch_contender(contenders, lambda: None, 1e6),
+               "efficient": compare_torch.torch_contender(contenders, fail, 1e6)}
+        self.assertEqual(calls, [False, False], "it raised on its first call, outside any graph")
+        self.assertEqual(row["cudnn"], {"error": "No available kernel."})
+        self.assertEqual(len(torch.graphs), 1)
+        row["ours"] = contenders.add(lambda: None, 1e6)
+        contenders.run()
+        # Rounds of flash then ours, ours then flash, flash then ours.
+        self.assertEqual(replayed_runs(torch.log), [(0, 4), (1, 8), (0, 8), (1, 4)])
+        self.assertEqual(row["efficient"], {"error": "No available kernel."})
+        compare_torch.set_ratio_to_best_backend(row)
+        self.assertAlmostEqual(row["ratio"], 1.0)
+        self.assertAlmostEqual(row["ratio_rounds"], 1.0)
+        without = {"cudnn": row["cudnn"], "flash": row["efficient"], "efficient": row["efficient"], "ours": row["ours"]}
+        compare_torch.set_ratio_to_best_backend(without)
+        self.assertNotIn("ratio", without, "no backend timed: no ratio")
+
+    def test_decode_times_a_copy_among_the_contenders(self):
+        torch = FakeTorch(replay_ms=[0.5])
+        contenders = compare_torch.Contenders(torch, timing_args(reps=2, warmup=0, rounds=2))
+        copy, moved = compare_torch.copy_contender(torch, contenders, gib=0.5)
+        self.assertEqual(moved, 2 * 2**29, "bytes read plus written")
+        self.assertEqual(torch.log[0], ("empty", 2**29, "cuda", "uint8"))
+        contenders.run()
+        self.assertEqual(copy["rounds_us"], [50.0, 50.0])
+        self.assertEqual(copy["tflops"], 0.0)
+
+    def test_the_line_above_the_table_states_the_rounds(self):
+        args = timing_args(reps=100, warmup=10, rounds=5)
+        args.dtype = "fp16"
+        line = compare_torch.method_line(FakeTorch(replay_ms=[1.0]), compare_torch.GEMM, args)
+        self.assertTrue(line.startswith("Fake GPU, PyTorch 0.0-fake, fp16: median over 5 interleaved rounds"), line)
+        self.assertIn("of the median of 100 replays (after 10 untimed) of a CUDA graph of 10 calls, replays queued "
+                      "back to back, no L2 flush; ours/cuBLAS = cuBLAS's time / ours", line)
 
 
 if __name__ == "__main__":
