@@ -227,8 +227,8 @@ def compare_backward(torch, shape, args, work):
     sdpa_options = sdpa_attention_options(shape)
     leaves = [tensors[name].detach().clone().requires_grad_() for name in "qkv"]
     contenders = Contenders(torch, args)
-    row = dict(shape)
-    for name in SDPA_BACKENDS:
+    row = dict(shape, **backends_not_asked_for(args))
+    for name in args.backends:
         try:
             # The forward on the stream the backward is captured on (autograd runs each backward op on its
             # forward op's stream).
@@ -278,8 +278,8 @@ def compare_training(torch, shape, args, work):
     sdpa_options = sdpa_attention_options(shape)
     leaves = [tensors[name].detach().clone().requires_grad_() for name in "qkv"]
     contenders = Contenders(torch, args)
-    row = dict(shape)
-    for name in SDPA_BACKENDS:  # a backend may not take the shape (or its backward)
+    row = dict(shape, **backends_not_asked_for(args))
+    for name in args.backends:  # a backend may not take the shape (or its backward)
         def step(backend=backends[name]):
             with sdpa_kernel([backend]):
                 out = functional.scaled_dot_product_attention(*leaves, **sdpa_options)
@@ -646,6 +646,11 @@ class Contenders:
         self.entries = []
 
 
+def backends_not_asked_for(args):
+    """The SDPA backends left out with --backend, each as an entry that says so (never timed)."""
+    return {name: {"error": "not timed (--backend)"} for name in SDPA_BACKENDS if name not in args.backends}
+
+
 def torch_contender(contenders, call, work_flops, stream=None):
     """One of PyTorch's implementations added to `contenders`, or {"error": first line} where it does not take
     the shape (or its build lacks it): it raises then, before the capture, and is never timed."""
@@ -741,8 +746,8 @@ def compare_attention(torch, shape, args, work):
     tensors["lse"] = torch.empty(b, h, s, device="cuda", dtype=torch.float32)  # for the spaces that write it
     sdpa_options = sdpa_attention_options(shape)
     contenders = Contenders(torch, args)
-    row = dict(shape)
-    for name in SDPA_BACKENDS:
+    row = dict(shape, **backends_not_asked_for(args))
+    for name in args.backends:
         def sdpa(backend=backends[name]):
             with sdpa_kernel([backend]):
                 functional.scaled_dot_product_attention(tensors["q"], tensors["k"], tensors["v"], **sdpa_options)
@@ -823,8 +828,8 @@ def compare_decode(torch, shape, args, work):
         from torch.nn.attention.bias import causal_lower_right
         mask = causal_lower_right(sq, skv)
     contenders = Contenders(torch, args)
-    row = dict(shape)
-    for name in SDPA_BACKENDS:  # a backend may not take the shape (or grouped heads, or the mask)
+    row = dict(shape, **backends_not_asked_for(args))
+    for name in args.backends:  # a backend may not take the shape (or grouped heads, or the mask)
         def sdpa(backend=backends[name]):
             with sdpa_kernel([backend]):
                 functional.scaled_dot_product_attention(tensors["q"], k, v, attn_mask=mask, enable_gqa=True)
@@ -935,6 +940,10 @@ def parse_arguments(argv):
                     help="element type of the inputs and output; spaces of the other type are left out")
     ap.add_argument("--reps", type=int, default=100, help="timed graph replays of each contender in each round")
     ap.add_argument("--warmup", type=int, default=10, help="untimed graph replays before each contender's timed ones")
+    if op["torch"] == {name: name for name in SDPA_BACKENDS}:
+        ap.add_argument("--backend", action="append", choices=SDPA_BACKENDS, dest="backends",
+                        help="SDPA backend to time (repeatable; default: all three); those left out are not timed, "
+                             "and ours/best is against the fastest of those timed")
     ap.add_argument("--rounds", type=positive_int, default=5,
                     help="interleaved rounds, each timing every contender in turn, the order rotated from round to "
                          "round; a time is the median of its rounds' medians (1: each contender timed once, one "
@@ -947,6 +956,7 @@ def parse_arguments(argv):
                         help="forward space (repeatable; the one of each backward space's dtype runs first); default: "
                              + " ".join(TRAINING_FORWARD_SPACES))
     args = ap.parse_args(argv[1:])
+    args.backends = getattr(args, "backends", None) or list(SDPA_BACKENDS)
     try:
         args.shapes = [op["parse"](text) for text in (args.shape or op["shapes"])]
     except ValueError as e:
@@ -973,7 +983,9 @@ def method_line(torch, op, args):
             f"interleaved rounds (the contenders' order rotated each round) of the median of {args.reps} replays "
             f"(after {args.warmup} untimed) of a CUDA graph of {REPLAYS_PER_GRAPH} calls, "
             f"{'each replay waited for' if args.sync_each_replay else 'replays queued back to back'}, no L2 flush; "
-            f"{op['ratio']} = {op['against']} time / ours; by round: the median of that ratio within each round")
+            f"{op['ratio']} = {op['against']} time / ours; by round: the median of that ratio within each round"
+            + ("" if op is GEMM or args.backends == SDPA_BACKENDS else
+               f"; SDPA backends timed: {', '.join(args.backends)} (--backend)"))
 
 
 def main(argv):

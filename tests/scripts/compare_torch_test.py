@@ -428,6 +428,15 @@ class CommandLineTest(unittest.TestCase):
         self.assertEqual((args.reps, args.warmup, args.rounds, args.sync_each_replay), (100, 10, 5, False))
         with contextlib.redirect_stderr(io.StringIO()):
             self.assertEqual(compare_torch.parse_arguments(["gemm", "--rounds", "1"])[1].rounds, 1)
+        self.assertEqual(args.backends, compare_torch.SDPA_BACKENDS)
+        with contextlib.redirect_stderr(io.StringIO()):
+            op, args = compare_torch.parse_arguments(["backward", "--backend", "cudnn", "--backend", "flash"])
+        self.assertEqual(args.backends, ["cudnn", "flash"])
+        self.assertEqual(compare_torch.backends_not_asked_for(args),
+                         {"efficient": {"error": "not timed (--backend)"}})
+        for refused in (["gemm", "--backend", "cudnn"], ["decode", "--backend", "math"]):
+            with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
+                compare_torch.parse_arguments(refused)
         with contextlib.redirect_stderr(io.StringIO()):
             op, args = compare_torch.parse_arguments(["gemm", "--dtype", "bf16", "--sync-each-replay"])
         self.assertIs(op, compare_torch.GEMM)
@@ -703,6 +712,12 @@ class RoundsTest(unittest.TestCase):
         self.assertTrue(line.startswith("Fake GPU, PyTorch 0.0-fake, fp16: median over 5 interleaved rounds"), line)
         self.assertIn("of the median of 100 replays (after 10 untimed) of a CUDA graph of 10 calls, replays queued "
                       "back to back, no L2 flush; ours/cuBLAS = cuBLAS's time / ours", line)
+        args.backends = ["cudnn"]
+        line = compare_torch.method_line(FakeTorch(replay_ms=[1.0]), compare_torch.BACKWARD, args)
+        self.assertTrue(line.endswith("; SDPA backends timed: cudnn (--backend)"), line)
+        args.backends = list(compare_torch.SDPA_BACKENDS)
+        self.assertNotIn("--backend", compare_torch.method_line(FakeTorch(replay_ms=[1.0]), compare_torch.ATTENTION,
+                                                                args))
 
 
 if __name__ == "__main__":
