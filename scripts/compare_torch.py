@@ -32,6 +32,7 @@ Examples: scripts/compare_torch.py attention --space search_spaces/flash_attn_fw
           scripts/compare_torch.py gemm --shape 8192,8192,8192 --shape 16,4096,4096,nt
 """
 import argparse
+import contextlib
 import ctypes
 import json
 import math
@@ -40,6 +41,8 @@ import statistics
 import subprocess
 import sys
 import tempfile
+
+import gpu_power
 
 REPLAYS_PER_GRAPH = 10
 SPACE_TYPES = {"half": "fp16", "bfloat16": "bf16"}  # a space's input element type -> --dtype
@@ -622,6 +625,7 @@ class Contenders:
 
     def __init__(self, torch, args):
         self.torch, self.args = torch, args
+        self.nvml = getattr(args, "nvml", None)  # with --power: the device's counters, read around each replay set
         self.entries = []  # (graph, call, work_flops, result), in the order added
 
     def add(self, call, work_flops, stream=None, result=None):
@@ -637,12 +641,19 @@ class Contenders:
         """Times every contender in the rounds, fills each one's dict (rounds_summary), then releases the graphs
         (and their memory pools)."""
         rounds = [[] for _ in self.entries]
+        windows = [[] for _ in self.entries]
         for round_number in range(self.args.rounds):
             for i in rotated(len(self.entries), round_number):
-                rounds[i].append(replay_samples(self.torch, self.entries[i][0], self.args.reps, self.args.warmup,
-                                                self.args.sync_each_replay))
-        for (_, _, work_flops, result), samples in zip(self.entries, rounds):
+                with gpu_power.Window(self.nvml) if self.nvml else contextlib.nullcontext() as window:
+                    rounds[i].append(replay_samples(self.torch, self.entries[i][0], self.args.reps,
+                                                    self.args.warmup, self.args.sync_each_replay))
+                if window:
+                    windows[i].append(window)
+        calls = self.args.rounds * (self.args.warmup + self.args.reps) * REPLAYS_PER_GRAPH
+        for (_, _, work_flops, result), samples, power in zip(self.entries, rounds, windows):
             result.update(rounds_summary(samples, work_flops))
+            if power:
+                result["power"] = gpu_power.summary(power, calls)
         self.entries = []
 
 
@@ -858,6 +869,25 @@ def decode_extra_cells(row):
 
 
 # --- the table -----------------------------------------------------------------------------------------------
+def aligned(lines):
+    """Rows of cells as text, each column as wide as its widest cell."""
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
+    return "\n".join("  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip() for line in lines)
+
+
+def format_power_table(rows, op):
+    """One line per shape: op's shape cells, then each timed contender's clock, power and energy a call."""
+    header = op["header"] + [f"{name} MHz / W / mJ" for name in op["torch"].values()] + ["ours MHz / W / mJ"]
+    lines = [header]
+    for row in rows:
+        line = op["cells"](row)
+        for key in list(op["torch"]) + ["ours"]:
+            power = (row.get(key) or {}).get("power")
+            line.append(f"{power['sm_mhz']:.0f} / {power['watts']:.0f} / {power['mj_per_call']:.3g}" if power else "-")
+        lines.append(line)
+    return aligned(lines)
+
+
 def format_table(rows, op):
     """One line per shape: op's shape cells, each of op's PyTorch implementations, then ours, the ratio of the
     medians and the median of the rounds' ratios."""
@@ -881,8 +911,7 @@ def format_table(rows, op):
         if "extra_cells" in op:
             line.extend(op["extra_cells"](row))
         lines.append(line)
-    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    return "\n".join("  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip() for line in lines)
+    return aligned(lines)
 
 
 ATTENTION = {"parse": parse_attention_shape, "problem": attention_problem, "tag": attention_tag,
@@ -944,6 +973,10 @@ def parse_arguments(argv):
         ap.add_argument("--backend", action="append", choices=SDPA_BACKENDS, dest="backends",
                         help="SDPA backend to time (repeatable; default: all three); those left out are not timed, "
                              "and ours/best is against the fastest of those timed")
+    ap.add_argument("--power", action="store_true",
+                    help="read the SM clock and board power (every 5 ms) and the energy counter (NVML) around each "
+                         "contender's replays; a second table gives each one's median clock and power and its energy "
+                         "a call")
     ap.add_argument("--rounds", type=positive_int, default=5,
                     help="interleaved rounds, each timing every contender in turn, the order rotated from round to "
                          "round; a time is the median of its rounds' medians (1: each contender timed once, one "
@@ -994,6 +1027,7 @@ def main(argv):
     torch.manual_seed(0)
     major, minor = torch.cuda.get_device_capability()
     args.arch = args.arch or f"sm_{major}{minor}"
+    args.nvml = gpu_power.for_torch_device(torch) if args.power else None
     rows = []
     with tempfile.TemporaryDirectory(prefix="evotune-compare-") as work:
         for shape in args.shapes:
@@ -1004,6 +1038,11 @@ def main(argv):
     print()
     print(method_line(torch, op, args))
     print(format_table(rows, op))
+    if args.power:
+        print()
+        print("While each ran (NVML, every 5 ms through its rounds' replays, warm-ups included): median SM clock MHz / "
+              "median board power W / energy a call mJ")
+        print(format_power_table(rows, op))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=2)
