@@ -226,9 +226,9 @@ TEST(ExportDispatch, TheBackwardsTwoVariantsCompileWithTheirLayoutHeaderInlinedO
                   {"ROW_STATS_EARLY", early_rows}};
   };
   const auto problem = [&](const char* text) { return space.resolve_problem(text); };
-  const DispatchTable table({"D", "CAUSAL"},
-                            {{problem("B=4,H=16,S=4096,D=128,CAUSAL=0"), {{bwd(64, 2, 0, 1, 1, 1), 2900.0}}},
-                             {problem("B=8,H=16,S=4096,D=64,CAUSAL=1"), {{bwd(128, 3, 1, 4, 0, 0), 1600.0}}}});
+  const DispatchTable table(
+      {"D", "CAUSAL"}, {{problem("B=4,H=16,S=4096,D=128,CAUSAL=0"), {{bwd(64, 2, 0, 1, 1, 1), 2900.0}}},
+                        {problem("B=8,H=16,S=4096,D=64,CAUSAL=1"), {{bwd(128, 3, 1, 4, 0, 0), 1600.0}}}});
   const std::string text = render_dispatch_export(space, table, kDevice, "// t\n");
   const auto once = [&](const std::string& part) {
     const auto first = text.find(part);

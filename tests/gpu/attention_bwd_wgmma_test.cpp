@@ -466,13 +466,14 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"B=1,H=8,HKV=2,S=513,SKV=200,D=64,CAUSAL=1", kAlternate128, kBf16}),
     case_name);
 
-// ROW_STATS_EARLY 1 (64-row tiles, TMA producer): the tile's LSE values read into registers right after the S^T
-// and dP^T wgmmas are issued, the Dsum values before the dP^T wait. P and dS wrong everywhere (dV, dK and dQ
-// all off): the held values of the wrong column block or stage. The winners' shape (64 x 128 alternating at
-// D = 128, causal and not, interleaved heads), one tile, tails, grouped heads with SKV != S, one and three
+// ROW_STATS_EARLY 1 (64-row tiles, TMA producer): the tile's LSE values read into registers right after the
+// S^T and dP^T wgmmas are issued, the Dsum values before the dP^T wait. P and dS wrong everywhere (dV, dK and
+// dQ all off): the held values of the wrong column block or stage. The winners' shape (64 x 128 alternating
+// at D = 128, causal and not, interleaved heads), one tile, tails, grouped heads with SKV != S, one and three
 // stages, D = 64, the units split between the warpgroups, the overlapped loop, the writer warp, bf16.
 constexpr const char* kEarlyRows =
-    "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DQ_ALTERNATE=1,ROW_STATS_EARLY=1";
+    "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DQ_ALTERNATE=1,"
+    "ROW_STATS_EARLY=1";
 INSTANTIATE_TEST_SUITE_P(
     EarlyRowStats, AttentionBwdWgmma,
     ::testing::Values(

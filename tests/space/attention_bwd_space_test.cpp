@@ -561,10 +561,11 @@ TEST(AttentionBwdSpace, EarlyRowStatsPrunesAsIntended) {
       const auto early = only(every, [](const Config& c) { return c.at("ROW_STATS_EARLY") == 1; });
       const auto late = with_alternate_dq(space, problem);
       const bool d128 = std::string(problem).find("D=128") != std::string::npos;
-      EXPECT_EQ(early.size(), count_if(late, [&](const Config& c) {
-                  return c.at("BLOCK_M") == 64 && c.at("BLOCK_N") == 128 && c.at("TMA_LOADS") == 1 &&
-                         !(d128 && c.at("DQ_ALTERNATE") && c.at("DS_DOUBLE_BUFFER"));
-                })) << problem;
+      const auto takes_it = [&](const Config& c) {
+        return c.at("BLOCK_M") == 64 && c.at("BLOCK_N") == 128 && c.at("TMA_LOADS") == 1 &&
+               !(d128 && c.at("DQ_ALTERNATE") && c.at("DS_DOUBLE_BUFFER"));
+      };
+      EXPECT_EQ(early.size(), count_if(late, takes_it)) << problem;
       const bool causal = std::string(problem).find("CAUSAL") != std::string::npos;
       EXPECT_EQ(early.size(), (d128 ? 116u : 180u) * (causal ? 3 : 1)) << problem;
       const Sizes sizes = space.resolve_problem(problem);
