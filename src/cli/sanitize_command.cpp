@@ -24,16 +24,10 @@ struct SanitizeOptions {
 
 void run(const SanitizeOptions& options) {
   const StoredSpace stored = open_stored_space(options.space_file, options.problem, options.db);
-  const auto detail = stored.store.config_detail(options.config_id);
-  if (!detail) throw Error("no config " + std::to_string(options.config_id) + " in " + options.db);
-  if (detail->space_hash != stored.space.hash())
-    throw Error("config " + std::to_string(options.config_id) + " belongs to " + detail->space_name + " (" +
-                detail->space_hash + "), not to " + options.space_file + " as it is now (" +
-                stored.space.hash() + ")");
   SanitizeRequest request;
   request.space_file = options.space_file;
   request.problem = key_value_text(stored.sizes);
-  request.params = detail->params;
+  request.params = stored_config_params(stored, options.config_id, options.space_file, options.db);
   request.device = options.device;
   request.tools = parse_sanitizer_tools(options.tools);
   request.evotune = self_path();
