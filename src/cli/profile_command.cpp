@@ -5,25 +5,20 @@
 #include "cli/commands.hpp"
 #include "cli/output_file.hpp"
 #include "cli/stored_space.hpp"
+#include "cli/stored_variant_options.hpp"
 #include "core/error.hpp"
 #include "tools/profile_variant.hpp"
 
 namespace evotune::cli {
 namespace {
 
-struct ProfileOptions {
-  std::string space_file;
-  std::string problem;
-  std::string db = kDefaultDb;
-  long long config_id = 0;
+struct ProfileOptions : StoredVariantOptions {
   std::string set = "full";
   std::string kernel;
   int launch = 1;
   std::string output;
   std::string ncu;
   std::string export_details;
-  int device = 0;
-  int limit_s = 1800;
 };
 
 // results/profiles/SPACE_CONFIG_B1_H8_S512.ncu-rep
@@ -42,11 +37,7 @@ std::string joined(const std::vector<std::string>& names) {
 void run(const ProfileOptions& options) {
   const StoredSpace stored = open_stored_space(options.space_file, options.problem, options.db);
   ProfileRequest request;
-  request.space_file = options.space_file;
-  request.problem = key_value_text(stored.sizes);
-  request.params = stored_config_params(stored, options.config_id, options.space_file, options.db);
-  request.device = options.device;
-  request.evotune = self_path();
+  static_cast<VariantEval&>(request) = stored_variant_eval(options, stored);
   request.set = options.set;
   request.kernel = options.kernel;
   request.execution = options.launch;
@@ -78,11 +69,8 @@ void add_profile_command(CLI::App& app) {
   auto* command = app.add_subcommand(
       "profile", "Profile a stored variant's full-size timed launch with Nsight Compute (ncu; needs a GPU)");
   auto options = std::make_shared<ProfileOptions>();
-  command->add_option("space", options->space_file, "Search-space JSON file")
-      ->required()
-      ->check(CLI::ExistingFile);
-  command->add_option("--config", options->config_id, "Config id (from `evotune best`)")->required();
-  command->add_option("--problem", options->problem, "Problem sizes (default: the space's)");
+  options->limit_s = 1800;
+  add_stored_variant_options(*command, *options, "Wall-clock limit of the profiled run, in seconds");
   command->add_option("--set", options->set, "ncu's section set")
       ->capture_default_str()
       ->check(CLI::IsMember({kNcuSets[0], kNcuSets[1], kNcuSets[2]}));
@@ -101,11 +89,6 @@ void add_profile_command(CLI::App& app) {
   command->add_option("--ncu", options->ncu, "The ncu program (default: the CUDA toolkit's, then PATH)");
   command->add_option("--export-details", options->export_details,
                       "Also write the details page as text here");
-  command->add_option("--device", options->device, "GPU ordinal")->capture_default_str();
-  command->add_option("--limit-s", options->limit_s, "Wall-clock limit of the profiled run, in seconds")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  command->add_option("--db", options->db, "Results database")->capture_default_str();
   command->callback([options] { run(*options); });
 }
 
