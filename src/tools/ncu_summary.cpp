@@ -154,7 +154,12 @@ std::vector<KernelProfile> read_ncu_details(const std::string& csv) {
     auto known = std::find_if(kernels.begin(), kernels.end(),
                               [&](const KernelProfile& k) { return k.id == field(row, id); });
     if (known == kernels.end()) {
-      kernels.push_back({field(row, id), field(row, kernel), field(row, grid), field(row, block)});
+      KernelProfile found;
+      found.id = field(row, id);
+      found.kernel = field(row, kernel);
+      found.grid = field(row, grid);
+      found.block = field(row, block);
+      kernels.push_back(std::move(found));
       known = kernels.end() - 1;
     }
     set_details_metric(*known, field(row, metric), {field(row, value), field(row, unit)});
