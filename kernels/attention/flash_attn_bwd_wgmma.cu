@@ -784,6 +784,17 @@ struct HeldRows {
   __device__ __forceinline__ float2 operator()(int j) const { return values[j]; }
 };
 
+// With ROW_STATS_EARLY, `rows` read into registers now; without, `rows` themselves (read where used).
+__device__ __forceinline__ auto rows_now(const SharedRows& rows) {
+  if constexpr (ROW_STATS_EARLY) {
+    HeldRows held;
+    held.read(rows);
+    return held;
+  } else {
+    return rows;
+  }
+}
+
 struct Gradients {
   float scale_log2;
   int SKV;
@@ -1159,30 +1170,20 @@ struct Consumer {
                                             const Smem& smem, int stage, int m0,
                                             unsigned (&p_frag)[BLOCK_M / 16][4],
                                             unsigned (&ds_frag)[BLOCK_M / 16][4]) const {
-    const SharedRows lse{smem.at<float>(smem.lse(stage)), gradients.me.quad};
-    const SharedRows dsum{smem.at<float>(smem.dsum(stage)), gradients.me.quad};
-    if constexpr (ROW_STATS_EARLY) {
-      // The LSE values read while the S^T and dP^T wgmmas run, so that the exponentials wait for no load,
-      // and the Dsum values while dP^T runs (read with the LSE's, they spill at D = 128 and 128-row tiles).
-      HeldRows held_lse, held_dsum;
-      held_lse.read(lse);
-      sm90::wgmma_wait<1>();  // S^T; dP^T may still run
-      sm90::pin(s_acc);
-      gradients.probabilities(s_acc, held_lse, key0, m0);
-      sm90::pin(s_acc);
-      held_dsum.read(dsum);
-      sm90::wgmma_wait<0>();
-      sm90::pin(dp_acc);
-      gradients.scores_gradient(s_acc, dp_acc, held_dsum);
-    } else {
-      sm90::wgmma_wait<1>();  // S^T; dP^T may still run
-      sm90::pin(s_acc);
-      gradients.probabilities(s_acc, lse, key0, m0);
-      sm90::pin(s_acc);
-      sm90::wgmma_wait<0>();
-      sm90::pin(dp_acc);
-      gradients.scores_gradient(s_acc, dp_acc, dsum);
-    }
+    const SharedRows lse_rows{smem.at<float>(smem.lse(stage)), gradients.me.quad};
+    const SharedRows dsum_rows{smem.at<float>(smem.dsum(stage)), gradients.me.quad};
+    // ROW_STATS_EARLY: the LSE values read while the S^T and dP^T wgmmas run, so that the exponentials wait
+    // for no load, and the Dsum values while dP^T runs (read with the LSE's, they spill at D = 128 and with
+    // 128-row tiles); otherwise each where it is used.
+    const auto lse = rows_now(lse_rows);
+    sm90::wgmma_wait<1>();  // S^T; dP^T may still run
+    sm90::pin(s_acc);
+    gradients.probabilities(s_acc, lse, key0, m0);
+    sm90::pin(s_acc);
+    const auto dsum = rows_now(dsum_rows);
+    sm90::wgmma_wait<0>();
+    sm90::pin(dp_acc);
+    gradients.scores_gradient(s_acc, dp_acc, dsum);
     pack(s_acc, p_frag);
     pack(dp_acc, ds_frag);
   }

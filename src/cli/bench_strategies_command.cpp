@@ -6,6 +6,7 @@
 
 #include "bench/strategy_bench.hpp"
 #include "cli/commands.hpp"
+#include "cli/evaluation_count.hpp"
 #include "replay/recorded_sweep.hpp"
 
 namespace evotune::cli {
@@ -25,13 +26,6 @@ struct BenchCommandOptions {
 
 double percent(double evaluations, std::int64_t valid) {
   return 100.0 * evaluations / static_cast<double>(valid);
-}
-
-std::string count_text(const std::optional<double>& evaluations) {
-  if (!evaluations) return "never";
-  char text[32];
-  std::snprintf(text, sizeof text, *evaluations == std::floor(*evaluations) ? "%.0f" : "%.1f", *evaluations);
-  return text;
 }
 
 std::string percent_text(const std::optional<double>& evaluations, std::int64_t valid) {

@@ -7,6 +7,7 @@
 
 #include "bench/transfer_bench.hpp"
 #include "cli/commands.hpp"
+#include "cli/evaluation_count.hpp"
 #include "replay/recorded_sweep.hpp"
 
 namespace evotune::cli {
@@ -23,13 +24,6 @@ struct TransferCommandOptions {
   double within = 0.02;
   bool json = false;
 };
-
-std::string count_text(const std::optional<double>& evaluations) {
-  if (!evaluations) return "never";
-  char text[32];
-  std::snprintf(text, sizeof text, *evaluations == std::floor(*evaluations) ? "%.0f" : "%.1f", *evaluations);
-  return text;
-}
 
 // transfer / cold of the medians; nullopt where either never got there.
 std::optional<double> ratio(const ThresholdStats& cold, const ThresholdStats& transfer) {

@@ -25,6 +25,7 @@ void add_bench_transfer_command(CLI::App& app);
 void add_bench_dispatch_command(CLI::App& app);
 void add_report_command(CLI::App& app);
 void add_sanitize_command(CLI::App& app);
+void add_profile_command(CLI::App& app);
 void add_worker_command(CLI::App& app);
 void add_compile_worker_command(CLI::App& app);
 

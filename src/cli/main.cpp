@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
   evotune::cli::add_bench_dispatch_command(app);
   evotune::cli::add_report_command(app);
   evotune::cli::add_sanitize_command(app);
+  evotune::cli::add_profile_command(app);
   evotune::cli::add_worker_command(app);
   evotune::cli::add_compile_worker_command(app);
   try {

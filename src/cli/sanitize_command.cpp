@@ -6,37 +6,22 @@
 #include "cli/commands.hpp"
 #include "cli/sanitizer_table.hpp"
 #include "cli/stored_space.hpp"
+#include "cli/stored_variant_options.hpp"
 #include "core/error.hpp"
 #include "tools/sanitize_variant.hpp"
 
 namespace evotune::cli {
 namespace {
 
-struct SanitizeOptions {
-  std::string space_file;
-  std::string problem;
-  std::string db = kDefaultDb;
-  long long config_id = 0;
+struct SanitizeOptions : StoredVariantOptions {
   std::string tools;
-  int device = 0;
-  int limit_s = 600;
 };
 
 void run(const SanitizeOptions& options) {
   const StoredSpace stored = open_stored_space(options.space_file, options.problem, options.db);
-  const auto detail = stored.store.config_detail(options.config_id);
-  if (!detail) throw Error("no config " + std::to_string(options.config_id) + " in " + options.db);
-  if (detail->space_hash != stored.space.hash())
-    throw Error("config " + std::to_string(options.config_id) + " belongs to " + detail->space_name + " (" +
-                detail->space_hash + "), not to " + options.space_file + " as it is now (" +
-                stored.space.hash() + ")");
   SanitizeRequest request;
-  request.space_file = options.space_file;
-  request.problem = key_value_text(stored.sizes);
-  request.params = detail->params;
-  request.device = options.device;
+  static_cast<VariantEval&>(request) = stored_variant_eval(options, stored);
   request.tools = parse_sanitizer_tools(options.tools);
-  request.evotune = self_path();
   request.limit = std::chrono::seconds(options.limit_s);
   const SanitizeResult result = sanitize_and_store(request, options.config_id, options.db);
   std::printf("config %lld of %s, %s, on %s:\n", options.config_id, stored.space.name().c_str(),
@@ -51,17 +36,9 @@ void add_sanitize_command(CLI::App& app) {
   auto* command = app.add_subcommand(
       "sanitize", "Run a stored variant under compute-sanitizer (memcheck, racecheck, synccheck, initcheck)");
   auto options = std::make_shared<SanitizeOptions>();
-  command->add_option("space", options->space_file, "Search-space JSON file")
-      ->required()
-      ->check(CLI::ExistingFile);
-  command->add_option("--config", options->config_id, "Config id (from `evotune best`)")->required();
-  command->add_option("--problem", options->problem, "Problem sizes (default: the space's)");
+  options->limit_s = 600;
+  add_stored_variant_options(*command, *options, "Wall-clock limit per tool, in seconds");
   command->add_option("--tools", options->tools, "Comma-separated tools (default: all four)");
-  command->add_option("--device", options->device, "GPU ordinal")->capture_default_str();
-  command->add_option("--limit-s", options->limit_s, "Wall-clock limit per tool, in seconds")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  command->add_option("--db", options->db, "Results database")->capture_default_str();
   command->callback([options] { run(*options); });
 }
 

@@ -39,4 +39,15 @@ StoredSpace open_stored_space(const std::string& space_file, const std::string& 
   return StoredSpace{std::move(space), std::move(sizes), std::move(store), space_id, problem_id};
 }
 
+Config stored_config_params(const StoredSpace& stored, long long config_id, const std::string& space_file,
+                            const std::string& db) {
+  const auto detail = stored.store.config_detail(config_id);
+  if (!detail) throw Error("no config " + std::to_string(config_id) + " in " + db);
+  if (detail->space_hash != stored.space.hash())
+    throw Error("config " + std::to_string(config_id) + " belongs to " + detail->space_name + " (" +
+                detail->space_hash + "), not to " + space_file + " as it is now (" + stored.space.hash() +
+                ")");
+  return detail->params;
+}
+
 }  // namespace evotune::cli

@@ -32,4 +32,9 @@ std::int64_t stored_space_id(const SearchSpace& space, const Store& store, const
 StoredSpace open_stored_space(const std::string& space_file, const std::string& problem,
                               const std::string& db);
 
+// The tuning parameters of config `config_id` in `stored`'s database (the file `db`). Throws Error with one
+// line when there is no such config, or when it belongs to another space or another version of this one.
+Config stored_config_params(const StoredSpace& stored, long long config_id, const std::string& space_file,
+                            const std::string& db);
+
 }  // namespace evotune::cli

@@ -5,14 +5,9 @@
 #include "tools/sanitize_variant.hpp"
 
 #include <spdlog/spdlog.h>
-#include <unistd.h>
 
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
-#include <nlohmann/json.hpp>
 
-#include "compile/toolkit_dirs.hpp"
 #include "core/error.hpp"
 #include "core/scratch_dir.hpp"
 #include "eval/device_query.hpp"
@@ -20,7 +15,9 @@
 #include "ipc/child_process.hpp"
 #include "space/search_space.hpp"
 #include "store/store.hpp"
+#include "tools/eval_output.hpp"
 #include "tools/sanitizer_report.hpp"
+#include "tools/toolkit_program.hpp"
 
 namespace evotune {
 namespace {
@@ -28,30 +25,6 @@ namespace {
 // Launch limits under a tool: racecheck and initcheck slow a kernel down by 10 to 1000 times.
 constexpr int kLaunchCeilingMs = 300000;
 constexpr std::size_t kPaddingBytes = std::size_t{1} << 20;  // memcheck's pad after each allocation
-
-std::string read_file(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-// The status of the evaluation the tool watched, from `evotune eval --json`'s output.
-std::string eval_status(const std::string& json_text) {
-  try {
-    const auto json = nlohmann::json::parse(json_text);
-    std::string status = json.at("status").get<std::string>();
-    const std::string message = json.value("message", "");
-    return message.empty() ? status : status + ": " + message;
-  } catch (const std::exception&) {
-    return "";
-  }
-}
-
-std::string last_line(const std::string& text) {
-  std::string trimmed = text;
-  while (!trimmed.empty() && (trimmed.back() == '\n' || trimmed.back() == '\r')) trimmed.pop_back();
-  const auto start = trimmed.find_last_of('\n');
-  return start == std::string::npos ? trimmed : trimmed.substr(start + 1);
-}
 
 SanitizerFinding run_tool(const std::filesystem::path& sanitizer, const std::string& tool,
                           const SanitizeRequest& request, const std::filesystem::path& kernel_file,
@@ -64,19 +37,19 @@ SanitizerFinding run_tool(const std::filesystem::path& sanitizer, const std::str
       run_captured(sanitizer_command(sanitizer, tool, log, request, kernel_file), out, err,
                    std::chrono::duration_cast<std::chrono::milliseconds>(request.limit));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  SanitizerFinding finding = parse_sanitizer_log(tool, read_file(log));
-  name_the_buffer(finding, parse_allocation_lines(read_file(err)));
+  SanitizerFinding finding = parse_sanitizer_log(tool, read_output_file(log));
+  name_the_buffer(finding, parse_allocation_lines(read_output_file(err)));
   finding.seconds = seconds;
-  finding.eval_status = eval_status(read_file(out));
+  finding.eval_status = eval_status(read_output_file(out));
   if (run.timed_out) {
     finding.verdict = "failed";
     finding.summary = "did not finish within " + std::to_string(request.limit.count()) + " s";
   } else if (finding.verdict == "failed") {  // no summary line: the reason is in what was printed last
-    const std::string reason = last_line(read_file(err));
+    const std::string reason = last_line(read_output_file(err));
     finding.summary =
         "compute-sanitizer " + describe_exit(run.wait_status) + (reason.empty() ? "" : ": " + reason);
   } else if (finding.eval_status.empty()) {  // the tool finished, evotune eval gave no result
-    if (const std::string reason = last_line(read_file(err)); !reason.empty())
+    if (const std::string reason = last_line(read_output_file(err)); !reason.empty())
       finding.eval_status = "no result: " + reason;
   }
   return finding;
@@ -85,18 +58,8 @@ SanitizerFinding run_tool(const std::filesystem::path& sanitizer, const std::str
 }  // namespace
 
 std::filesystem::path find_compute_sanitizer() {
-  std::vector<std::filesystem::path> candidates;
-  for (const std::string& dir : toolkit_bin_candidates())
-    candidates.push_back(std::filesystem::path(dir) / "compute-sanitizer");
-  std::string tried;
-  for (const auto& candidate : candidates) {
-    std::error_code ignored;
-    if (std::filesystem::is_regular_file(candidate, ignored) && access(candidate.c_str(), X_OK) == 0)
-      return candidate;
-    if (tried.size() < 400) tried += (tried.empty() ? "" : ", ") + candidate.parent_path().string();
-  }
-  throw Error("compute-sanitizer not found (looked in " + tried +
-              "): it comes with the CUDA toolkit; set CUDA_HOME to the toolkit");
+  return find_toolkit_program("compute-sanitizer",
+                              "it comes with the CUDA toolkit; set CUDA_HOME to the toolkit");
 }
 
 std::vector<std::string> sanitizer_command(const std::filesystem::path& sanitizer, const std::string& tool,
@@ -108,30 +71,11 @@ std::vector<std::string> sanitizer_command(const std::filesystem::path& sanitize
   // A pad after every allocation: a write a little past one buffer's end would otherwise land in the next
   // allocation, where memcheck sees a valid address.
   if (tool == "memcheck") command.insert(command.end(), {"--padding", std::to_string(kPaddingBytes)});
-  command.insert(command.end(), {request.evotune,
-                                 "eval",
-                                 kernel_file.string(),
-                                 "--space",
-                                 request.space_file.string(),
-                                 "--params",
-                                 key_value_text(request.params),
-                                 "--device",
-                                 std::to_string(request.device),
-                                 "--seed",
-                                 std::to_string(request.seed),
-                                 "--validation-rounds",
-                                 "1",
-                                 "--warmup",
-                                 "0",
-                                 "--reps",
-                                 "1",
-                                 "--timing",
-                                 "single",
-                                 "--timeout-ms",
-                                 std::to_string(kLaunchCeilingMs),
-                                 "--json",
-                                 "--exact-buffers"});
-  if (!request.problem.empty()) command.insert(command.end(), {"--problem", request.problem});
+  const std::vector<std::string> eval =
+      variant_eval_command(request, kernel_file,
+                           {"--validation-rounds", "1", "--warmup", "0", "--reps", "1", "--timing", "single",
+                            "--timeout-ms", std::to_string(kLaunchCeilingMs), "--json", "--exact-buffers"});
+  command.insert(command.end(), eval.begin(), eval.end());
   return command;
 }
 

@@ -11,18 +11,14 @@
 #include "core/config.hpp"
 #include "core/sanitizer_finding.hpp"
 #include "space/search_space.hpp"
+#include "tools/variant_eval_command.hpp"
 
 namespace evotune {
 
-struct SanitizeRequest {
-  std::filesystem::path space_file;
-  std::string problem;  // "B=1,S=512": the space's sizes for the variant
-  Config params;        // the variant's tuning parameters
-  int device = 0;
+// The variant (space, problem, params, device, seed) and how to run it under the tools.
+struct SanitizeRequest : VariantEval {
   std::vector<std::string> tools;   // of kSanitizerTools (session/sanitizer_report.hpp)
-  std::string evotune;              // this binary, which the tool runs as `evotune eval`
   std::chrono::seconds limit{600};  // wall time per tool; past it the run is failed
-  std::uint64_t seed = 1;           // the validation inputs' seed
 };
 
 // compute-sanitizer from $CUDA_HOME/bin, $CUDA_PATH/bin, the toolkit the build was configured with,

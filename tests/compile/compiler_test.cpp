@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "core/error.hpp"
+#include "support/scoped_env.hpp"
 
 namespace evotune {
 namespace {
@@ -180,24 +181,7 @@ TEST(Compiler, NvrtcVersionIsMajorDotMinor) {
   EXPECT_GE(std::stoi(version), 12);
 }
 
-// Sets an environment variable for one test and restores it after.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = getenv(name)) old_ = old;
-    setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_.empty())
-      unsetenv(name_);
-    else
-      setenv(name_, old_.c_str(), 1);
-  }
-
- private:
-  const char* name_;
-  std::string old_;
-};
+using test::ScopedEnv;
 
 TEST(IncludeDirs, HonoursCudaHome) {
   namespace fs = std::filesystem;

@@ -9,30 +9,12 @@
 #include <optional>
 #include <string>
 
+#include "support/scoped_env.hpp"
+
 namespace evotune {
 namespace {
 
-// Sets an environment variable for one test and restores it after.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value)
-      setenv(name, value, 1);
-    else
-      unsetenv(name);
-  }
-  ~ScopedEnv() {
-    if (old_)
-      setenv(name_, old_->c_str(), 1);
-    else
-      unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using test::ScopedEnv;
 
 std::size_t position(const std::vector<std::string>& list, const std::string& item) {
   return static_cast<std::size_t>(std::find(list.begin(), list.end(), item) - list.begin());

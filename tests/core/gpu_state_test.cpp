@@ -8,7 +8,7 @@
 namespace evotune {
 namespace {
 
-GpuState h100() {
+GpuState h100_state() {
   GpuState s;
   s.uuid = "GPU-1";
   s.pci_bus_id = "00000000:18:00.0";
@@ -36,7 +36,7 @@ TEST(GpuState, ClockReasonsAreNamedAndOnlySlowdownsCountAsThrottling) {
 
 TEST(GpuState, DescribeSaysWhatIsKnown) {
   EXPECT_EQ(
-      describe(h100()),
+      describe(h100_state()),
       "SM 1755/1980 MHz, memory 2619/2619 MHz, 61 C, 312/700 W, ECC on, MIG off, clocks: idle,sw_thermal");
   GpuState sparse;
   sparse.sm_clock_mhz = 1000;
@@ -45,7 +45,7 @@ TEST(GpuState, DescribeSaysWhatIsKnown) {
 }
 
 TEST(GpuState, JsonRoundTripsAndLeavesUnknownFieldsOut) {
-  const GpuState s = h100();
+  const GpuState s = h100_state();
   const auto json = to_json(s);
   EXPECT_FALSE(json.contains("app_sm_clock_mhz"));
   EXPECT_EQ(json.at("clock_reasons"), 0x21);
@@ -56,9 +56,10 @@ TEST(GpuState, JsonRoundTripsAndLeavesUnknownFieldsOut) {
 }
 
 TEST(GpuState, SeveralGpusAreAJsonArrayDescribedOneByOne) {
-  const std::string json = gpu_states_json({h100(), h100()});
+  const std::string json = gpu_states_json({h100_state(), h100_state()});
   EXPECT_EQ(json.front(), '[');
-  EXPECT_EQ(describe_gpu_states(json), (std::vector<std::string>{describe(h100()), describe(h100())}));
+  EXPECT_EQ(describe_gpu_states(json),
+            (std::vector<std::string>{describe(h100_state()), describe(h100_state())}));
   EXPECT_TRUE(describe_gpu_states("[]").empty());
   EXPECT_THROW(describe_gpu_states("{}"), Error);
   EXPECT_THROW(describe_gpu_states("[{"), Error);

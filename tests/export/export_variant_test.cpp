@@ -11,30 +11,25 @@
 
 #include "core/known_devices.hpp"
 #include "space/space_fixture.hpp"
+#include "support/nvcc.hpp"
 
 namespace evotune {
 namespace {
 
 using testing::kSpaces;
 
-const DeviceInfo kDevice = offline_device("sm_90");
+const DeviceInfo kHopper = offline_device("sm_90");
 
 std::string exported(const std::string& space_file, const std::string& problem, const Config& config) {
   const auto space = SearchSpace::load(space_file);
-  return render_export(space, space.resolve_problem(problem), config, kDevice, "// test export\n");
+  return render_export(space, space.resolve_problem(problem), config, kHopper, "// test export\n");
 }
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
-// nvcc from $CUDA_HOME or /usr/local/cuda; empty when neither has one.
-std::string nvcc() {
-  const char* home = std::getenv("CUDA_HOME");
-  for (const std::string& root : {std::string(home ? home : ""), std::string("/usr/local/cuda")})
-    if (!root.empty() && std::filesystem::exists(root + "/bin/nvcc")) return root + "/bin/nvcc";
-  return "";
-}
+using test::nvcc;
 
 // Compiles `text` with `nvcc -c` for sm_90; the compiler's output on failure.
 std::string nvcc_error(const std::string& text, const std::string& name, const std::string& arch = "sm_90") {

@@ -15,7 +15,7 @@ const std::vector<SizeSpec> kSpecs{
     {"CAUSAL", 0, {0, 1}, true, ""},
 };
 
-std::string error_of(const std::string& text) {
+std::string problem_error_of(const std::string& text) {
   try {
     resolve_sizes(kSpecs, text);
   } catch (const Error& error) {
@@ -37,15 +37,15 @@ TEST(ProblemText, Overrides) {
 }
 
 TEST(ProblemText, Errors) {
-  EXPECT_EQ(error_of("X=4"), "problem: unknown size 'X' (known: B, S, D, CAUSAL)");
-  EXPECT_EQ(error_of("S512"), "problem: malformed item 'S512' (expected NAME=INTEGER, e.g. S=512)");
-  EXPECT_EQ(error_of("S=1.5"), "problem: malformed item 'S=1.5' (expected NAME=INTEGER, e.g. S=512)");
-  EXPECT_EQ(error_of("S="), "problem: malformed item 'S=' (expected NAME=INTEGER, e.g. S=512)");
-  EXPECT_EQ(error_of("S=1,,B=2"), "problem: malformed item '' (expected NAME=INTEGER, e.g. S=512)");
-  EXPECT_EQ(error_of("S=0"), "problem: S=0 is not positive");
-  EXPECT_EQ(error_of("B=-2"), "problem: B=-2 is not positive");
-  EXPECT_EQ(error_of("D=96"), "problem: D=96 is not allowed (allowed: 64, 128)");
-  EXPECT_EQ(error_of("S=1,S=2"), "problem: size 'S' given twice");
+  EXPECT_EQ(problem_error_of("X=4"), "problem: unknown size 'X' (known: B, S, D, CAUSAL)");
+  EXPECT_EQ(problem_error_of("S512"), "problem: malformed item 'S512' (expected NAME=INTEGER, e.g. S=512)");
+  EXPECT_EQ(problem_error_of("S=1.5"), "problem: malformed item 'S=1.5' (expected NAME=INTEGER, e.g. S=512)");
+  EXPECT_EQ(problem_error_of("S="), "problem: malformed item 'S=' (expected NAME=INTEGER, e.g. S=512)");
+  EXPECT_EQ(problem_error_of("S=1,,B=2"), "problem: malformed item '' (expected NAME=INTEGER, e.g. S=512)");
+  EXPECT_EQ(problem_error_of("S=0"), "problem: S=0 is not positive");
+  EXPECT_EQ(problem_error_of("B=-2"), "problem: B=-2 is not positive");
+  EXPECT_EQ(problem_error_of("D=96"), "problem: D=96 is not allowed (allowed: 64, 128)");
+  EXPECT_EQ(problem_error_of("S=1,S=2"), "problem: size 'S' given twice");
 }
 
 // A size added later with an expression default: problems that do not name it mean what they meant.

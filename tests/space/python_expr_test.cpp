@@ -23,7 +23,7 @@ std::vector<double> numbers(const PyValue& value) {
   return out;
 }
 
-std::string error_of(const std::string& text, const PyNames& names = {}) {
+std::string python_error_of(const std::string& text, const PyNames& names = {}) {
   try {
     eval(text, names);
   } catch (const PythonError& error) {
@@ -81,25 +81,28 @@ TEST(PythonExpr, LogicAndComparisons) {
 }
 
 TEST(PythonExpr, UnsupportedConstructsAreNamed) {
-  EXPECT_NE(error_of("[x.append(1) for x in range(2)]").find("attribute access '.append' is not supported"),
+  EXPECT_NE(
+      python_error_of("[x.append(1) for x in range(2)]").find("attribute access '.append' is not supported"),
+      std::string::npos);
+  EXPECT_NE(python_error_of("import os").find("'import' is not supported"), std::string::npos);
+  EXPECT_NE(python_error_of("lambda x: x").find("'lambda' is not supported"), std::string::npos);
+  EXPECT_NE(python_error_of("__import__('os')").find("string literals are not supported"), std::string::npos);
+  EXPECT_NE(
+      python_error_of("abs(-3)").find("call of 'abs' is not supported (allowed: range, list, len, min, max)"),
+      std::string::npos);
+  EXPECT_NE(python_error_of("open(1)").find("call of 'open' is not supported"), std::string::npos);
+  EXPECT_NE(python_error_of("BLOCK * 2").find("unknown name 'BLOCK'"), std::string::npos);
+  EXPECT_NE(python_error_of("(1, 2)").find("tuples are not supported"), std::string::npos);
+  EXPECT_NE(python_error_of("x[0]", {{"x", PyValue{std::int64_t{1}}}}).find("unexpected '['"),
             std::string::npos);
-  EXPECT_NE(error_of("import os").find("'import' is not supported"), std::string::npos);
-  EXPECT_NE(error_of("lambda x: x").find("'lambda' is not supported"), std::string::npos);
-  EXPECT_NE(error_of("__import__('os')").find("string literals are not supported"), std::string::npos);
-  EXPECT_NE(error_of("abs(-3)").find("call of 'abs' is not supported (allowed: range, list, len, min, max)"),
+  EXPECT_NE(python_error_of("[i for i in range(2) for j in range(2)]").find("nested comprehensions"),
             std::string::npos);
-  EXPECT_NE(error_of("open(1)").find("call of 'open' is not supported"), std::string::npos);
-  EXPECT_NE(error_of("BLOCK * 2").find("unknown name 'BLOCK'"), std::string::npos);
-  EXPECT_NE(error_of("(1, 2)").find("tuples are not supported"), std::string::npos);
-  EXPECT_NE(error_of("x[0]", {{"x", PyValue{std::int64_t{1}}}}).find("unexpected '['"), std::string::npos);
-  EXPECT_NE(error_of("[i for i in range(2) for j in range(2)]").find("nested comprehensions"),
-            std::string::npos);
-  EXPECT_NE(error_of("1 +").find("expression ends too early"), std::string::npos);
-  EXPECT_NE(error_of("(1 + 2").find("expected ')'"), std::string::npos);
-  EXPECT_NE(error_of("a; b").find("unsupported character ';'"), std::string::npos);
-  EXPECT_NE(error_of("x is None").find("'is' is not supported"), std::string::npos);
-  EXPECT_NE(error_of("5 // 0").find("integer division by zero"), std::string::npos);
-  EXPECT_NE(error_of("list(range(0, 100000000))").find("longer than ten million"), std::string::npos);
+  EXPECT_NE(python_error_of("1 +").find("expression ends too early"), std::string::npos);
+  EXPECT_NE(python_error_of("(1 + 2").find("expected ')'"), std::string::npos);
+  EXPECT_NE(python_error_of("a; b").find("unsupported character ';'"), std::string::npos);
+  EXPECT_NE(python_error_of("x is None").find("'is' is not supported"), std::string::npos);
+  EXPECT_NE(python_error_of("5 // 0").find("integer division by zero"), std::string::npos);
+  EXPECT_NE(python_error_of("list(range(0, 100000000))").find("longer than ten million"), std::string::npos);
 }
 
 // The native translation gives Python's value for every combination of a few small values.

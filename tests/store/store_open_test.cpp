@@ -19,7 +19,8 @@ using store_test::TempDir;
 using store_test::test_device;
 using store_test::write_bytes;
 
-std::string query_text(const std::filesystem::path& file, const std::string& sql) {
+// The first row's first column of `sql` on the database `file`, "" without a row.
+std::string first_text_or_empty(const std::filesystem::path& file, const std::string& sql) {
   sqlite::Connection db(file, SQLITE_OPEN_READWRITE);
   sqlite::Statement statement(db, sql);
   return statement.step() ? statement.text(0) : "";
@@ -44,8 +45,8 @@ TEST(StoreOpen, CreatesTheSchemaAndItsFolder) {
     EXPECT_EQ(store.path(), file);
   }
   ASSERT_TRUE(std::filesystem::exists(file));
-  EXPECT_EQ(query_text(file, "PRAGMA user_version"), std::to_string(latest_schema_version()));
-  EXPECT_EQ(query_text(file, "PRAGMA journal_mode"), "wal");
+  EXPECT_EQ(first_text_or_empty(file, "PRAGMA user_version"), std::to_string(latest_schema_version()));
+  EXPECT_EQ(first_text_or_empty(file, "PRAGMA journal_mode"), "wal");
   std::set<std::string> tables;
   sqlite::Connection db(file, SQLITE_OPEN_READWRITE);
   sqlite::Statement select(db, "SELECT name FROM sqlite_master WHERE type = 'table'");
@@ -73,9 +74,9 @@ TEST(StoreOpen, ReopenKeepsDataAndIntegrity) {
   EXPECT_EQ(again.find_space("h1"), space_id);
   Store reader = Store::open_existing(file);
   EXPECT_EQ(reader.find_space("h1"), space_id);
-  EXPECT_EQ(query_text(file, "SELECT count(*) FROM configs"), "1");
-  EXPECT_EQ(query_text(file, "PRAGMA integrity_check"), "ok");
-  EXPECT_EQ(query_text(file, "PRAGMA foreign_key_check"), "");
+  EXPECT_EQ(first_text_or_empty(file, "SELECT count(*) FROM configs"), "1");
+  EXPECT_EQ(first_text_or_empty(file, "PRAGMA integrity_check"), "ok");
+  EXPECT_EQ(first_text_or_empty(file, "PRAGMA foreign_key_check"), "");
 }
 
 TEST(StoreOpen, MovedStoreKeepsWorking) {
@@ -218,10 +219,10 @@ TEST(StoreOpen, TwoStoresWriteConcurrently) {
   const auto space = *store.find_space("h");
   const auto problem = *store.find_problem({{"S", 512}});
   EXPECT_EQ(store.count_measurements(space, problem, std::nullopt), 2 * kPerThread);
-  EXPECT_EQ(query_text(file, "SELECT count(*) FROM configs"), std::to_string(kPerThread));
-  EXPECT_EQ(query_text(file, "SELECT sum(evaluated) FROM runs WHERE status = 'finished'"),
+  EXPECT_EQ(first_text_or_empty(file, "SELECT count(*) FROM configs"), std::to_string(kPerThread));
+  EXPECT_EQ(first_text_or_empty(file, "SELECT sum(evaluated) FROM runs WHERE status = 'finished'"),
             std::to_string(2 * kPerThread));
-  EXPECT_EQ(query_text(file, "PRAGMA integrity_check"), "ok");
+  EXPECT_EQ(first_text_or_empty(file, "PRAGMA integrity_check"), "ok");
 }
 
 }  // namespace

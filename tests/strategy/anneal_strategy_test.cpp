@@ -8,6 +8,7 @@
 #include <set>
 
 #include "strategy/synthetic_landscape.hpp"
+#include "strategy/timed_outcome.hpp"
 
 namespace evotune {
 namespace {
@@ -15,12 +16,7 @@ namespace {
 using testing::AttentionLandscape;
 using testing::drive;
 
-Outcome timed(double us) {
-  Outcome outcome;
-  outcome.timing = TimingStats{
-      .median_us = us, .min_us = us, .mean_us = us, .stddev_us = 0, .p20_us = us, .p80_us = us, .samples = 1};
-  return outcome;
-}
+using test::timed;
 
 TEST(Anneal, NeverProposesAKnownConfigNorOneTwice) {
   const AttentionLandscape land;

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "strategy/synthetic_landscape.hpp"
+#include "strategy/timed_outcome.hpp"
 
 namespace evotune {
 namespace {
@@ -15,12 +16,7 @@ namespace {
 using testing::AttentionLandscape;
 using testing::drive;
 
-Outcome timed(double us) {
-  Outcome outcome;
-  outcome.timing = TimingStats{
-      .median_us = us, .min_us = us, .mean_us = us, .stddev_us = 0, .p20_us = us, .p80_us = us, .samples = 1};
-  return outcome;
-}
+using test::timed;
 
 // The stored results of the n fastest configs of the landscape, as the database hands them over.
 std::vector<PastResult> fastest_history(const AttentionLandscape& land, std::size_t n) {

@@ -3,15 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include "strategy/timed_outcome.hpp"
+
 namespace evotune {
 namespace {
 
-Outcome timed(double us) {
-  Outcome outcome;
-  outcome.timing = TimingStats{
-      .median_us = us, .min_us = us, .mean_us = us, .stddev_us = 0, .p20_us = us, .p80_us = us, .samples = 1};
-  return outcome;
-}
+using test::timed;
 
 StrategyInput line(int n, int patience) {
   StrategyInput input;

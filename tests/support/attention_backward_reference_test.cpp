@@ -8,15 +8,10 @@
 
 #include <random>
 
+#include "support/random_values.hpp"
+
 namespace evotune::test {
 namespace {
-
-std::vector<double> random_values(std::int64_t count, std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  std::vector<double> values(static_cast<std::size_t>(count));
-  for (auto& v : values) v = uniform(rng);
-  return values;
-}
 
 void expect_near(const std::vector<double>& got, const std::vector<double>& expected, double tolerance,
                  const char* what) {

@@ -9,15 +9,10 @@
 
 #include <random>
 
+#include "support/random_values.hpp"
+
 namespace evotune::test {
 namespace {
-
-std::vector<double> random_values(std::size_t count, std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  std::vector<double> values(count);
-  for (auto& v : values) v = uniform(rng);
-  return values;
-}
 
 // One head, d = 2, keys of zeros: value row j is (j + 1, 10 (j + 1)).
 std::vector<double> mean_case(const AttentionShape& shape) {

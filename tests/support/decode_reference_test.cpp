@@ -10,16 +10,10 @@
 #include <random>
 
 #include "support/attention_reference.hpp"
+#include "support/random_values.hpp"
 
 namespace evotune::test {
 namespace {
-
-std::vector<double> random_values(std::size_t count, std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  std::vector<double> values(count);
-  for (auto& v : values) v = uniform(rng);
-  return values;
-}
 
 TEST(DecodeReference, IsAttentionWhenTheQueriesAreTheWholeCache) {
   for (const bool causal : {false, true}) {
