@@ -11,7 +11,7 @@
 #include "space/search_space.hpp"
 
 namespace evotune {
-namespace {
+namespace large_space_test {
 
 TEST(LargeSpace, CountsAndSamplesWithoutEnumerating) {
   const auto start = std::chrono::steady_clock::now();
@@ -135,5 +135,5 @@ TEST(LargeSpace, CountMatchesEnumeration) {
   }
 }
 
-}  // namespace
+}  // namespace large_space_test
 }  // namespace evotune
