@@ -97,7 +97,8 @@ TEST(LargeSpace, DrawnCandidatesHoldTheValidSeeds) {
 
 // A sample nearly as large as the valid configs (50,000 of the GEMM space's 57,430 at 256 x 256 x 512, the
 // torch-export tests' problem): drawn config by config until 50,000 distinct ones came, the repeats made it
-// 18 s of every such tune; positions drawn among the valid configs and picked in one walk take well under one.
+// 18 s of every such tune; positions drawn among the valid configs and picked in one walk take well under
+// one.
 TEST(LargeSpace, ASampleNearlyAsLargeAsTheValidConfigsIsPickedInOneWalk) {
   const auto space = SearchSpace::load("search_spaces/gemm_wgmma.json");
   const DeviceInfo hopper = offline_device("sm_90");
