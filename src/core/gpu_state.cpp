@@ -21,19 +21,19 @@ std::string join(const std::vector<std::string>& names) {
 
 // The optional fields by JSON key, in the order they are written.
 template <typename T>
-using Fields = std::initializer_list<std::pair<const char*, std::optional<T> GpuState::*>>;
-const Fields<unsigned> kCounts{{"sm_clock_mhz", &GpuState::sm_clock_mhz},
-                               {"memory_clock_mhz", &GpuState::memory_clock_mhz},
-                               {"max_sm_clock_mhz", &GpuState::max_sm_clock_mhz},
-                               {"max_memory_clock_mhz", &GpuState::max_memory_clock_mhz},
-                               {"app_sm_clock_mhz", &GpuState::app_sm_clock_mhz},
-                               {"app_memory_clock_mhz", &GpuState::app_memory_clock_mhz},
-                               {"power_mw", &GpuState::power_mw},
-                               {"power_limit_mw", &GpuState::power_limit_mw},
-                               {"temperature_c", &GpuState::temperature_c}};
-const Fields<bool> kModes{{"ecc", &GpuState::ecc}, {"mig", &GpuState::mig}};
-const Fields<std::uint64_t> kWords{{"clock_reasons", &GpuState::clock_reasons},
-                                   {"energy_mj", &GpuState::energy_mj}};
+using StateFields = std::initializer_list<std::pair<const char*, std::optional<T> GpuState::*>>;
+const StateFields<unsigned> kCounts{{"sm_clock_mhz", &GpuState::sm_clock_mhz},
+                                    {"memory_clock_mhz", &GpuState::memory_clock_mhz},
+                                    {"max_sm_clock_mhz", &GpuState::max_sm_clock_mhz},
+                                    {"max_memory_clock_mhz", &GpuState::max_memory_clock_mhz},
+                                    {"app_sm_clock_mhz", &GpuState::app_sm_clock_mhz},
+                                    {"app_memory_clock_mhz", &GpuState::app_memory_clock_mhz},
+                                    {"power_mw", &GpuState::power_mw},
+                                    {"power_limit_mw", &GpuState::power_limit_mw},
+                                    {"temperature_c", &GpuState::temperature_c}};
+const StateFields<bool> kModes{{"ecc", &GpuState::ecc}, {"mig", &GpuState::mig}};
+const StateFields<std::uint64_t> kWords{{"clock_reasons", &GpuState::clock_reasons},
+                                        {"energy_mj", &GpuState::energy_mj}};
 
 template <typename T>
 void put(nlohmann::ordered_json& json, const char* key, const std::optional<T>& value) {

@@ -6,7 +6,7 @@
 
 namespace evotune {
 namespace {
-constexpr std::array<std::pair<Status, std::string_view>, 9> kNames{{
+constexpr std::array<std::pair<Status, std::string_view>, 9> kStatusNames{{
     {Status::ok, "ok"},
     {Status::compile_error, "compile_error"},
     {Status::resource_error, "resource_error"},
@@ -20,13 +20,13 @@ constexpr std::array<std::pair<Status, std::string_view>, 9> kNames{{
 }  // namespace
 
 std::string_view to_string(Status status) {
-  for (const auto& [value, name] : kNames)
+  for (const auto& [value, name] : kStatusNames)
     if (value == status) return name;
   return "unknown";
 }
 
 std::optional<Status> status_from_string(std::string_view text) {
-  for (const auto& [value, name] : kNames)
+  for (const auto& [value, name] : kStatusNames)
     if (name == text) return value;
   return std::nullopt;
 }

@@ -8,7 +8,7 @@
 
 namespace evotune {
 namespace {
-constexpr std::array<std::pair<TimingMode, std::string_view>, 3> kNames{{
+constexpr std::array<std::pair<TimingMode, std::string_view>, 3> kTimingModeNames{{
     {TimingMode::single, "single"},
     {TimingMode::graph, "graph"},
     {TimingMode::automatic, "auto"},
@@ -16,13 +16,13 @@ constexpr std::array<std::pair<TimingMode, std::string_view>, 3> kNames{{
 }  // namespace
 
 std::string_view to_string(TimingMode mode) {
-  for (const auto& [value, name] : kNames)
+  for (const auto& [value, name] : kTimingModeNames)
     if (value == mode) return name;
   return "unknown";
 }
 
 std::optional<TimingMode> timing_mode_from_string(std::string_view text) {
-  for (const auto& [value, name] : kNames)
+  for (const auto& [value, name] : kTimingModeNames)
     if (name == text) return value;
   return std::nullopt;
 }

@@ -66,7 +66,7 @@ void check(cublasStatus_t status, const char* call) {
   throw Error(std::string(call) + ": " + api().cublasLtGetStatusString(status));
 }
 
-cudaDataType data_type(DType type) {
+cudaDataType cublas_data_type(DType type) {
   switch (type) {
     case DType::f16:
       return CUDA_R_16F;
@@ -112,7 +112,7 @@ CublasLtGemm::CublasLtGemm(const GemmBaselineSpec& spec, CUdeviceptr a, CUdevice
         "cublasLtMatmulDescSetAttribute(TRANSA)");
   const auto n = static_cast<std::uint64_t>(spec.n), m = static_cast<std::uint64_t>(spec.m),
              k = static_cast<std::uint64_t>(spec.k);
-  const cudaDataType input = data_type(spec.input);
+  const cudaDataType input = cublas_data_type(spec.input);
   if (spec.b_kmajor) {
     check(lt.cublasLtMatrixLayoutCreate(&s.b_layout, input, k, n, static_cast<std::int64_t>(k)),
           "cublasLtMatrixLayoutCreate(B)");
@@ -122,9 +122,9 @@ CublasLtGemm::CublasLtGemm(const GemmBaselineSpec& spec, CUdeviceptr a, CUdevice
   }
   check(lt.cublasLtMatrixLayoutCreate(&s.a_layout, input, k, m, static_cast<std::int64_t>(k)),
         "cublasLtMatrixLayoutCreate(A)");
-  check(
-      lt.cublasLtMatrixLayoutCreate(&s.d_layout, data_type(spec.output), n, m, static_cast<std::int64_t>(n)),
-      "cublasLtMatrixLayoutCreate(D)");
+  check(lt.cublasLtMatrixLayoutCreate(&s.d_layout, cublas_data_type(spec.output), n, m,
+                                      static_cast<std::int64_t>(n)),
+        "cublasLtMatrixLayoutCreate(D)");
   check(lt.cublasLtMatmulPreferenceCreate(&s.preference), "cublasLtMatmulPreferenceCreate");
   check(lt.cublasLtMatmulPreferenceSetAttribute(s.preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
                                                 &s.workspace_bytes, sizeof(s.workspace_bytes)),

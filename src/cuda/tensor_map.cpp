@@ -7,7 +7,7 @@
 namespace evotune::cuda {
 namespace {
 
-CUtensorMapDataType data_type(DType dtype) {
+CUtensorMapDataType tensor_map_data_type(DType dtype) {
   switch (dtype) {
     case DType::f16:
       return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
@@ -82,7 +82,7 @@ EncodedTensorMap encode_tensor_map(const std::string& name, const TensorMapSpec&
   EncodedTensorMap encoded;
   static_assert(sizeof(EncodedTensorMap) == sizeof(CUtensorMap), "a CUtensorMap is 128 bytes");
   const CUresult result = driver().cuTensorMapEncodeTiled(
-      reinterpret_cast<CUtensorMap*>(&encoded), data_type(dtype), static_cast<cuuint32_t>(rank),
+      reinterpret_cast<CUtensorMap*>(&encoded), tensor_map_data_type(dtype), static_cast<cuuint32_t>(rank),
       reinterpret_cast<void*>(address), dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
       swizzle(spec.swizzle_bytes), CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (result != CUDA_SUCCESS)

@@ -90,10 +90,6 @@ std::string variant_kernel_name(const std::string& prefix, std::size_t index, co
   return prefix + "_v" + std::to_string(index) + "_" + kernel;
 }
 
-bool is_buffer(const ArgumentDecl& argument) {
-  return argument.is_vector && !argument.is_scratch && !argument.is_tensor_map;
-}
-
 // The kernel names of the space's launches, each once.
 std::set<std::string> kernel_names(const SearchSpace& space) {
   std::set<std::string> names;

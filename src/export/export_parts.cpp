@@ -9,6 +9,10 @@ const ArgumentDecl* find_argument(const SearchSpace& space, const std::string& n
   return nullptr;
 }
 
+bool is_buffer(const ArgumentDecl& argument) {
+  return argument.is_vector && !argument.is_scratch && !argument.is_tensor_map;
+}
+
 bool has_scratch(const SearchSpace& space) {
   for (const auto& argument : space.arguments())
     if (argument.is_scratch) return true;

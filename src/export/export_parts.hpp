@@ -15,6 +15,8 @@ constexpr std::int64_t kScratchAlignment = 256;
 
 const ArgumentDecl* find_argument(const SearchSpace& space, const std::string& name);
 bool has_scratch(const SearchSpace& space);
+// A caller's buffer: a vector argument that is neither scratch nor a tensor map (which the launcher makes).
+bool is_buffer(const ArgumentDecl& argument);
 bool has_tensor_map(const SearchSpace& space);
 bool has_programmatic_launch(const SearchSpace& space);
 

@@ -29,7 +29,7 @@ const char* const kNoBackwardReadme =
     "Not differentiable: no backward spaces were exported, so a backward pass through the op raises a "
     "RuntimeError saying to export them (`evotune export FWD... BWD... --torch DIR`).";
 
-std::string refusal(const SearchSpace& space) {
+std::string attention_refusal(const SearchSpace& space) {
   return buffers_and_sizes_refusal(space, {"Q", "K", "V"}, {"O", "LSE"}, {"LSE"},
                                    {"B", "H", "HKV", "S", "SKV", "D", "CAUSAL"}, {"CAUSAL", "HKV", "SKV"});
 }
@@ -37,7 +37,7 @@ std::string refusal(const SearchSpace& space) {
 std::string cpp_bool(bool value) { return value ? "true" : "false"; }
 std::string py_bool(bool value) { return value ? "True" : "False"; }
 
-std::map<std::string, std::string> values(const SearchSpace& space, bool differentiable) {
+std::map<std::string, std::string> attention_values(const SearchSpace& space, bool differentiable) {
   const bool causal = has_size(space, "CAUSAL");
   const bool lse = has_buffer(space, "LSE");
   const bool grouped = has_size(space, "HKV");
@@ -90,8 +90,8 @@ TorchFamily attention_torch_family() {
        {"LSE", {"lse.data_ptr()", "lse"}}},
       attention_torch_sizes(),
       {"LSE"},
-      refusal,
-      values,
+      attention_refusal,
+      attention_values,
       forms,
       "",
       {},

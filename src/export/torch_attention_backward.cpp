@@ -7,7 +7,7 @@
 namespace evotune {
 namespace {
 
-std::string refusal(const SearchSpace& space) {
+std::string backward_refusal(const SearchSpace& space) {
   return buffers_and_sizes_refusal(space, {"Q", "K", "V", "O", "dO", "LSE"}, {"dQ", "dK", "dV"}, {},
                                    {"B", "H", "HKV", "S", "SKV", "D", "CAUSAL"}, {"CAUSAL", "HKV", "SKV"});
 }
@@ -34,7 +34,7 @@ TorchFamily attention_backward_torch_family() {
        {"dV", {"dv.data_ptr()", "dv"}}},
       attention_torch_sizes(),
       {"LSE"},
-      refusal,
+      backward_refusal,
       [](const SearchSpace&, bool) { return std::map<std::string, std::string>{}; },
       [](const SearchSpace&, bool) {
         return std::vector<TorchOpForm>{{"_backward", "(Tensor, Tensor, Tensor)"}};

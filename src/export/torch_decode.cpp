@@ -7,14 +7,14 @@
 namespace evotune {
 namespace {
 
-std::string refusal(const SearchSpace& space) {
+std::string decode_refusal(const SearchSpace& space) {
   return buffers_and_sizes_refusal(space, {"q", "k_cache", "v_cache", "cache_seqlens", "block_table"}, {"o"},
                                    {}, {"B", "HKV", "G", "SQ", "SKV", "D", "CAUSAL", "PAGED", "PAGE"},
                                    {"CAUSAL", "PAGED", "PAGE"});
 }
 
-std::map<std::string, std::string> values(const SearchSpace& space,
-                                          bool /*differentiable: no backward family*/) {
+std::map<std::string, std::string> decode_values(const SearchSpace& space,
+                                                 bool /*differentiable: no backward family*/) {
   const bool causal = has_size(space, "CAUSAL");
   const bool paged = has_size(space, "PAGED") && has_size(space, "PAGE");
   std::int64_t page_default = 0;
@@ -57,8 +57,8 @@ TorchFamily decode_torch_family() {
        {"PAGED", {"ds.page > 0 ? 1 : 0", "1 if page else 0"}},
        {"PAGE", {"ds.page > 0 ? ds.page : kPageWhenContiguous", "page or PAGE_WHEN_CONTIGUOUS"}}},
       {},
-      refusal,
-      values,
+      decode_refusal,
+      decode_values,
       [](const SearchSpace&, bool) {
         return std::vector<TorchOpForm>{{"", "Tensor"}};
       },

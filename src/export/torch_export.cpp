@@ -6,14 +6,11 @@
 
 #include "core/error.hpp"
 #include "export/export_dispatch.hpp"
+#include "export/export_parts.hpp"
 #include "export/torch_op_text.hpp"
 
 namespace evotune {
 namespace {
-
-bool is_buffer(const ArgumentDecl& argument) {
-  return argument.is_vector && !argument.is_scratch && !argument.is_tensor_map;
-}
 
 std::string torch_dtype(DType type) { return type == DType::bf16 ? "bfloat16" : "float16"; }
 

@@ -10,13 +10,13 @@
 namespace evotune {
 namespace {
 
-std::string refusal(const SearchSpace& space) {
+std::string gemm_refusal(const SearchSpace& space) {
   return buffers_and_sizes_refusal(space, {"A", "B", "bias"}, {"D"}, {"bias"},
                                    {"M", "N", "K", "B_KMAJOR", "BIAS", "ACT"}, {"B_KMAJOR", "BIAS", "ACT"});
 }
 
-std::map<std::string, std::string> values(const SearchSpace& space,
-                                          bool /*differentiable: no backward family*/) {
+std::map<std::string, std::string> gemm_values(const SearchSpace& space,
+                                               bool /*differentiable: no backward family*/) {
   const bool bias = has_size(space, "BIAS") && find_argument(space, "bias") != nullptr;
   const bool kmajor = has_size(space, "B_KMAJOR");
   // TMA moves rows whose strides are multiples of 16 bytes: a space whose every map of A or B stages
@@ -59,8 +59,8 @@ TorchFamily gemm_torch_family() {
        {"BIAS", {"bias.has_value() ? 1 : 0", "0 if bias is None else 1"}},
        {"ACT", {"0", "0"}}},  // no activation: the op is the product (+ bias)
       {},
-      refusal,
-      values,
+      gemm_refusal,
+      gemm_values,
       [](const SearchSpace&, bool) {
         return std::vector<TorchOpForm>{{"", "Tensor"}};
       },

@@ -155,8 +155,9 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
   std::vector<Config> candidates = space.search_candidates(sizes, target->device(), options.seed);
   if (space.total_configs() > SearchSpace::kEnumerableCandidates)
     spdlog::info(
-        "{} candidates, too many to enumerate: the search draws from {} valid configs sampled with seed {}",
-        space.total_configs(), candidates.size(), options.seed);
+        "{} candidates, too many to enumerate: the search draws from {} of the {} valid configs (sampled "
+        "with seed {}, the Seeds added)",
+        space.total_configs(), candidates.size(), space.count_valid(sizes, target->device()), options.seed);
   if (!store) store.emplace(options.db_file);
 
   RunPlan plan = plan_run(options, space, sizes, *target, *store, std::move(candidates));

@@ -127,6 +127,42 @@ std::vector<Config> ConfigWalk::every_valid(bool candidate_order) {
   return valid;
 }
 
+void ConfigWalk::pick_from(std::size_t level, std::vector<std::size_t>& chosen,
+                           const std::vector<std::uint64_t>& ranks, std::uint64_t& first, std::size_t& next,
+                           std::vector<Config>& picked) {
+  if (next == ranks.size()) return;
+  if (level >= constrained_) {  // free_product_ valid configs, the last level fastest (as collect_from)
+    for (; next < ranks.size() && ranks[next] - first < free_product_; ++next) {
+      std::uint64_t offset = ranks[next] - first;
+      for (std::size_t l = order_.size(); l-- > constrained_;) {
+        const std::size_t values = parameters_[order_[l]].values.size();
+        chosen[l] = static_cast<std::size_t>(offset % values);
+        offset /= values;
+      }
+      picked.push_back(config_of(chosen));
+    }
+    first += free_product_;
+    return;
+  }
+  const std::size_t values = parameters_[order_[level]].values.size();
+  for (std::size_t v = 0; v < values && next < ranks.size(); ++v) {
+    chosen[level] = v;
+    set(level, v);
+    if (holds(level)) pick_from(level + 1, chosen, ranks, first, next, picked);
+  }
+}
+
+std::vector<Config> ConfigWalk::at_ranks(const std::vector<std::uint64_t>& ranks) {
+  std::vector<Config> picked;
+  picked.reserve(ranks.size());
+  if (ranks.empty() || (constrained_ == 0 && !holds(0))) return picked;
+  std::vector<std::size_t> chosen(order_.size(), 0);
+  std::uint64_t first = 0;
+  std::size_t next = 0;
+  pick_from(0, chosen, ranks, first, next, picked);
+  return picked;
+}
+
 std::optional<Config> ConfigWalk::draw(std::mt19937_64& rng, std::uint64_t max_steps,
                                        std::optional<std::pair<std::size_t, std::size_t>> pin) {
   max_steps_ = max_steps;

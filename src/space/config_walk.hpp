@@ -30,6 +30,10 @@ class ConfigWalk {
   // too large to enumerate candidate by candidate whose valid configs are few (count() first). In the walk's
   // order, or with `candidate_order` in the candidates' (file order, the last parameter fastest).
   std::vector<Config> every_valid(bool candidate_order = false);
+  // The valid configs at these positions (ascending, each < count()) of every_valid()'s walk order, in that
+  // order: one walk of the conditioned parameters, the free ones decoded from the position, so drawing
+  // thousands of configs costs about one count().
+  std::vector<Config> at_ranks(const std::vector<std::uint64_t>& ranks);
 
  private:
   bool holds(std::size_t level);
@@ -42,6 +46,10 @@ class ConfigWalk {
   Config config_of(const std::vector<std::size_t>& chosen) const;
   bool draw_from(std::size_t level, std::mt19937_64& rng, std::uint64_t& steps,
                  std::vector<std::size_t>& chosen);
+  // at_ranks below `level`: `first` is the walk position of the subtree's first valid config, `next` the
+  // first rank not yet reached.
+  void pick_from(std::size_t level, std::vector<std::size_t>& chosen, const std::vector<std::uint64_t>& ranks,
+                 std::uint64_t& first, std::size_t& next, std::vector<Config>& picked);
 
   const std::vector<TuningParameter>& parameters_;
   SpaceModel& model_;

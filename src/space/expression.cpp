@@ -77,7 +77,12 @@ int read_number(const char* text, int* position, double* value) {
 double min_fn(const double* args, int count) { return *std::min_element(args, args + count); }
 double max_fn(const double* args, int count) { return *std::max_element(args, args + count); }
 
-// muparser's base parser with only our operators and functions.
+}  // namespace
+
+// muparser's base parser with only our operators and functions (in a named namespace: Expression::Impl
+// holds one, and a member's type may not be file-local where this file is part of a unity build's unit).
+namespace expression_grammar {
+
 class Grammar : public mu::ParserBase {
  public:
   Grammar() {
@@ -114,6 +119,10 @@ class Grammar : public mu::ParserBase {
   }
 };
 
+}  // namespace expression_grammar
+
+namespace {
+
 // muparser reports an unknown function as a misplaced parenthesis; name it instead.
 std::string explain(const std::string& text, const mu::ParserError& error) {
   static const std::regex call(R"(([A-Za-z_][A-Za-z0-9_]*)\s*\()");
@@ -142,7 +151,7 @@ std::optional<std::size_t> VariableTable::find(const std::string& name) const {
 struct Expression::Impl {
   std::string text;
   std::vector<std::string> names;
-  Grammar parser;
+  expression_grammar::Grammar parser;
 };
 
 Expression::Expression(std::string text) : impl_(std::make_unique<Impl>()) {

@@ -78,10 +78,12 @@ class SearchSpace {
   // How many configs pass every condition, counted without holding them (conditions checked as soon as
   // the parameters they read are set; parameters no condition reads multiply the count).
   std::uint64_t count_valid(const Sizes& sizes, const DeviceInfo& device) const;
-  // Up to `count` distinct valid configs drawn at random (seeded), without enumerating the space: for spaces
-  // too large to enumerate. Fewer when the draws stop finding new ones. With `extremes`, first, for every
-  // parameter, a valid config holding its first and one holding its last value (where one is found; kept
-  // even beyond `count`), as check's sample of an enumerated space has.
+  // `count` distinct valid configs chosen uniformly at random (seeded), every one where fewer are valid,
+  // without enumerating the candidates: positions among the valid configs drawn, then one walk (conditions
+  // checked as soon as their parameters are set) picks the configs there, in the walk's order. With
+  // `extremes`, first, for every parameter, a valid config holding its first and one holding its last value
+  // (where random walks find one; kept even beyond `count`), as check's sample of an enumerated space has,
+  // then uniform ones up to `count` in all.
   std::vector<Config> sample_valid(std::size_t count, std::uint64_t seed, const Sizes& sizes,
                                    const DeviceInfo& device, bool extremes = false) const;
   // Spaces with more candidates than this (before conditions) are sampled, never enumerated whole.

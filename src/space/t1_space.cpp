@@ -292,7 +292,7 @@ Json read_kernel(const Field& section, Context& context, Json& space) {
   return kernel;
 }
 
-Json read_budget(const Field& field) {
+Json t1_budget(const Field& field) {
   Json list = Json::array();
   const auto entries = field.json().is_object() ? std::vector<Field>{field} : field.elements();
   for (const auto& entry : entries) {
@@ -346,7 +346,7 @@ T1Conversion convert_t1(const nlohmann::ordered_json& document, const std::strin
   space["Reference"] = {{"Config", defaults}};
   // The reference is the same kernel at another config: float sums reordered, not a different algorithm.
   space["Validation"] = {{"AbsoluteTolerance", 1.0}, {"RelativeL2Tolerance", 1e-3}};
-  if (const auto budget = root.find("Budget")) space["Budget"] = read_budget(*budget);
+  if (const auto budget = root.find("Budget")) space["Budget"] = t1_budget(*budget);
   if (space.contains("Name")) {  // Name first, as in evotune's own files
     Json ordered = {{"General", space["General"]}, {"Name", space["Name"]}};
     for (auto& [key, value] : space.items())

@@ -11,7 +11,7 @@ namespace {
 
 constexpr int kStepAttempts = 40;
 
-bool contains(const std::vector<Genome>& genomes, const Genome& genome) {
+bool holds_genome(const std::vector<Genome>& genomes, const Genome& genome) {
   return std::find(genomes.begin(), genomes.end(), genome) != genomes.end();
 }
 
@@ -37,7 +37,7 @@ AnnealStrategy::AnnealStrategy(const StrategyInput& input, AnnealSettings settin
   }
   std::vector<Genome> pool;
   for (Genome& genome : known_.untaken())
-    if (!contains(transferred, genome)) pool.push_back(std::move(genome));
+    if (!holds_genome(transferred, genome)) pool.push_back(std::move(genome));
   for (Genome& start : spread_sample(pool, count - chains_.size(), placed, rng_))
     chains_.push_back({std::nullopt, std::nullopt, 0, settings_.start_temperature, std::move(start)});
   std::string start_line =
@@ -83,7 +83,7 @@ std::optional<Genome> AnnealStrategy::step(Chain& chain, const std::vector<Genom
   for (int attempt = 0; attempt < kStepAttempts; ++attempt) {
     auto candidate = repair(mutate(chain.current->genome, grid, settings_.move, rng_), grid, rng_);
     if (!candidate) return std::nullopt;
-    if (contains(round, *candidate)) continue;
+    if (holds_genome(round, *candidate)) continue;
     if (const Fitness* fitness = known_.fitness(*candidate)) {
       settle(chain, *candidate, *fitness);
       continue;
@@ -94,7 +94,7 @@ std::optional<Genome> AnnealStrategy::step(Chain& chain, const std::vector<Genom
   }
   // The neighbourhood is all known: go on from a best config, at the nearest config not yet measured.
   restart(chain);
-  auto usable = [&](const Genome& g) { return !known_.taken(g) && !contains(round, g); };
+  auto usable = [&](const Genome& g) { return !known_.taken(g) && !holds_genome(round, g); };
   return nearest_candidate(chain.current->genome, grid, rng_, usable);
 }
 

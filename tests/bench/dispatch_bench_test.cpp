@@ -11,7 +11,7 @@
 #include "replay/sweep_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace dispatch_bench_test {
 
 RecordedSweep sweep_at(const SearchSpace& space, int n, int best_block) {
   RecordedSweep sweep = replay_test::synthetic_sweep(space, [](std::size_t) { return 1.0; });
@@ -41,5 +41,5 @@ TEST(DispatchBench, LeaveOneOutTakesTheNearestProblemsWinner) {
   EXPECT_THROW(bench_dispatch(space, {sweep_at(space, 4096, 128)}), Error);
 }
 
-}  // namespace
+}  // namespace dispatch_bench_test
 }  // namespace evotune

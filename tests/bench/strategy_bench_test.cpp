@@ -12,7 +12,7 @@
 #include "strategy/strategy_table.hpp"
 
 namespace evotune {
-namespace {
+namespace strategy_bench_test {
 
 using replay_test::failed_result;
 using replay_test::ok_result;
@@ -246,5 +246,5 @@ TEST_F(SaxpyBench, UnrecordedConfigsReplayAsFailuresAndNoOkResultIsAnError) {
   EXPECT_THROW(bench_strategies(space, failures, options), Error);
 }
 
-}  // namespace
+}  // namespace strategy_bench_test
 }  // namespace evotune

@@ -10,7 +10,7 @@
 #include "replay/sweep_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace transfer_bench_test {
 
 // Every valid config at N = n: the config BLOCK=128, ITEMS=2, VECTOR=0 takes 10 us, every other one 11 to 21
 // us in an order that looks random and differs between problems.
@@ -70,5 +70,5 @@ TEST(TransferBench, RefusesOneSweepTwoOfOneProblemAndAnUnknownStrategy) {
   EXPECT_THROW(bench_transfer(space, {a, other}, {}), Error);
 }
 
-}  // namespace
+}  // namespace transfer_bench_test
 }  // namespace evotune

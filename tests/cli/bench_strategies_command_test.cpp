@@ -8,7 +8,7 @@
 #include "support/run_command.hpp"
 
 namespace evotune {
-namespace {
+namespace bench_strategies_command_test {
 
 const std::string kSpaceFile = "tests/data/spaces/saxpy.json";
 
@@ -121,5 +121,5 @@ TEST_F(BenchStrategiesCommand, MalformedSweepNamesTheFileAndField) {
   EXPECT_NE(result.err.find("sweep.json: space: expected a string"), std::string::npos) << result.err;
 }
 
-}  // namespace
+}  // namespace bench_strategies_command_test
 }  // namespace evotune

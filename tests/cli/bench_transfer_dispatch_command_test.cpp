@@ -8,7 +8,7 @@
 #include "support/run_command.hpp"
 
 namespace evotune {
-namespace {
+namespace bench_transfer_dispatch_command_test {
 
 const std::string kSpace = "search_spaces/flash_attn_fwd_wgmma.json";
 const std::vector<std::string> kSweeps{"B_1_H_8_S_512_D_64",  "B_1_H_8_S_1024_D_64", "B_1_H_8_S_2048_D_64",
@@ -61,5 +61,5 @@ TEST(BenchTransferCommand, OneSweepIsRefusedInOneLine) {
   EXPECT_NE(result.err.find("needs sweeps of at least two problems"), std::string::npos) << result.err;
 }
 
-}  // namespace
+}  // namespace bench_transfer_dispatch_command_test
 }  // namespace evotune

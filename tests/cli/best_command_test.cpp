@@ -13,7 +13,7 @@
 #include "support/run_command.hpp"
 
 namespace evotune {
-namespace {
+namespace best_command_test {
 
 const std::string kSaxpy = "tests/data/spaces/saxpy.json";
 
@@ -220,5 +220,5 @@ TEST(TuneRerank, StoresTheRerankOfTheFastestConfigs) {
   EXPECT_TRUE(nlohmann::json::parse(plain_best.out).at(0).at("remeasured").is_null());
 }
 
-}  // namespace
+}  // namespace best_command_test
 }  // namespace evotune

@@ -11,7 +11,7 @@
 #include "store/sqlite.hpp"
 
 namespace evotune {
-namespace {
+namespace cli_database_errors_test {
 
 using store_test::read_bytes;
 using store_test::write_bytes;
@@ -111,5 +111,5 @@ TEST_F(CliErrorsDatabase, WriteProtectedFileIsReadButNotTunedInto) {
   expect_tune_refused(test::kSaxpy + " --db " + db.string(), "not writable");
 }
 
-}  // namespace
+}  // namespace cli_database_errors_test
 }  // namespace evotune

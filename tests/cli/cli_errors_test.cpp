@@ -7,7 +7,7 @@
 #include "cli/cli_error_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace cli_errors_test {
 
 class CliErrors : public test::CliErrorTest {
  protected:
@@ -165,5 +165,5 @@ TEST_F(CliErrors, CheckReportsTheFaultSpacesCompileError) {
   EXPECT_NE(result.err.find("evotune: error: 1 check(s) failed"), std::string::npos) << result.err;
 }
 
-}  // namespace
+}  // namespace cli_errors_test
 }  // namespace evotune

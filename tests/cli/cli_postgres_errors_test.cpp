@@ -8,7 +8,7 @@
 #include "store/schema.hpp"
 
 namespace evotune {
-namespace {
+namespace cli_postgres_errors_test {
 
 class PostgresStore : public test::CliErrorTest {
  protected:
@@ -78,5 +78,5 @@ TEST_F(PostgresStore, AnEmptyDatabaseIsMigratedOnceAndReadBack) {
   EXPECT_EQ(count("SELECT version FROM evotune_schema"), latest_schema_version());
 }
 
-}  // namespace
+}  // namespace cli_postgres_errors_test
 }  // namespace evotune

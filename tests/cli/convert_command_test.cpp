@@ -10,7 +10,7 @@
 #include "support/run_command.hpp"
 
 namespace evotune {
-namespace {
+namespace convert_command_test {
 
 TEST(ConvertCommand, WritesAnEquivalentSpaceAnywhere) {
   store_test::TempDir dir;
@@ -42,5 +42,5 @@ TEST(ConvertCommand, WritesAnEquivalentSpaceAnywhere) {
   EXPECT_NE(again.err.find("already an evotune space file"), std::string::npos) << again.err;
 }
 
-}  // namespace
+}  // namespace convert_command_test
 }  // namespace evotune

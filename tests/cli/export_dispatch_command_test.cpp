@@ -9,7 +9,7 @@
 #include "support/nvcc.hpp"
 
 namespace evotune::test {
-namespace {
+namespace export_dispatch_command_test {
 
 const std::string kWgmma = "search_spaces/flash_attn_fwd_wgmma.json";
 const std::vector<std::string> kSweeps{"B_1_H_8_S_512_D_64",  "B_1_H_8_S_1024_D_64", "B_1_H_8_S_2048_D_64",
@@ -118,5 +118,5 @@ TEST_F(ExportDispatchCommand, WhatCannotBeExportedIsRefusedInOneLine) {
                  "none.db");
 }
 
-}  // namespace
+}  // namespace export_dispatch_command_test
 }  // namespace evotune::test

@@ -11,7 +11,7 @@
 #include "support/nvcc.hpp"
 
 namespace evotune::test {
-namespace {
+namespace export_torch_command_test {
 
 const std::string kGemm = "search_spaces/gemm_wgmma.json";
 const std::string kGemmBf16 = "search_spaces/gemm_wgmma_bf16.json";
@@ -140,5 +140,5 @@ TEST_F(ExportTorchCommand, WhatCannotMakeOneOpIsRefusedInOneLine) {
   expect_refused("export " + kGemm + op + " --db " + db.string(), "no results for gemm_wgmma");
 }
 
-}  // namespace
+}  // namespace export_torch_command_test
 }  // namespace evotune::test

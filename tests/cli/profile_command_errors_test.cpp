@@ -8,7 +8,7 @@
 #include "cli/cli_error_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace profile_command_errors_test {
 
 class ProfileErrors : public test::CliErrorTest {
  protected:
@@ -39,5 +39,5 @@ TEST_F(ProfileErrors, RefusesBeforeProfiling) {
     expect_refused("profile " + test::kSaxpy + db + " --config 1" + ncu, "evotune profile needs a GPU: ");
 }
 
-}  // namespace
+}  // namespace profile_command_errors_test
 }  // namespace evotune

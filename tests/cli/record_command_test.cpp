@@ -9,7 +9,7 @@
 #include "support/run_command.hpp"
 
 namespace evotune {
-namespace {
+namespace record_command_test {
 
 using store_test::failed_outcome;
 using store_test::ok_outcome;
@@ -138,5 +138,5 @@ TEST_F(RecordCommand, ProblemWithoutResultsIsAnError) {
   EXPECT_NE(result.err.find("N=8192"), std::string::npos) << result.err;
 }
 
-}  // namespace
+}  // namespace record_command_test
 }  // namespace evotune

@@ -4,7 +4,7 @@
 #include "cli/cli_error_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace report_command_errors_test {
 
 class ReportCommandErrors : public test::CliErrorTest {
  protected:
@@ -59,5 +59,5 @@ TEST_F(ReportCommandErrors, SoundDatabaseWritesThePage) {
   EXPECT_TRUE(std::filesystem::exists(dir_ / "svg" / "top-configs.svg"));
 }
 
-}  // namespace
+}  // namespace report_command_errors_test
 }  // namespace evotune

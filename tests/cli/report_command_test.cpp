@@ -20,7 +20,7 @@
 #include "support/run_command.hpp"
 
 namespace evotune {
-namespace {
+namespace report_command_test {
 
 using store_test::read_bytes;
 
@@ -198,5 +198,5 @@ TEST_F(ReportCommand, PairPicksTheHeatmapsParameters) {
   EXPECT_NE(svg("pair", "top-configs").find("The 3 fastest configs"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace report_command_test
 }  // namespace evotune

@@ -6,7 +6,7 @@
 #include "support/run_command.hpp"
 
 namespace evotune {
-namespace {
+namespace runs_show_command_test {
 
 using store_test::ok_outcome;
 using store_test::StoreTest;
@@ -49,5 +49,5 @@ TEST_F(StoreTest, ShowPrintsThePhaseTimesOfTheCompile) {
   EXPECT_EQ(old.out.find("NVRTC:"), std::string::npos) << old.out;
 }
 
-}  // namespace
+}  // namespace runs_show_command_test
 }  // namespace evotune

@@ -12,7 +12,7 @@
 #include "support/run_command.hpp"
 
 namespace evotune {
-namespace {
+namespace compile_service_test {
 
 const char* kTinyKernel = R"(extern "C" __global__ void k(float* x) { x[threadIdx.x] *= 2; }
 )";
@@ -203,5 +203,5 @@ TEST(CompileService, ProgramThatCannotStartIsACompileErrorEveryTime) {
   }
 }
 
-}  // namespace
+}  // namespace compile_service_test
 }  // namespace evotune

@@ -6,7 +6,7 @@
 #include "core/core_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace compile_wire_test {
 
 using nlohmann::json;
 
@@ -95,5 +95,5 @@ TEST(CompileWire, MalformedMessagesAreOneLineNamingTheField) {
                "compile answer: info.registers: expected an integer, got \"many\"");
 }
 
-}  // namespace
+}  // namespace compile_wire_test
 }  // namespace evotune

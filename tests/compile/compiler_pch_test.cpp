@@ -11,7 +11,7 @@
 #include "gen/kernel_source.hpp"
 
 namespace evotune {
-namespace {
+namespace compiler_pch_test {
 
 const char* kTemplate = R"(// A template with a header.
 #include <cuda_fp16.h>
@@ -130,5 +130,5 @@ TEST(ScratchDir, APurposeNamesTheFolderAndSweepsOnlyItsOwnKind) {
   std::filesystem::remove_all(other_kind);
 }
 
-}  // namespace
+}  // namespace compiler_pch_test
 }  // namespace evotune

@@ -13,7 +13,7 @@
 #include "support/scoped_env.hpp"
 
 namespace evotune {
-namespace {
+namespace compiler_test {
 
 const char* kSaxpy = R"(
 extern "C" __global__ void saxpy(float* y, const float* x, float a, int n) {
@@ -217,5 +217,5 @@ TEST(IncludeDirs, NoHeadersAnywhereThrowsNamingTheDirs) {
   }
 }
 
-}  // namespace
+}  // namespace compiler_test
 }  // namespace evotune

@@ -7,7 +7,7 @@
 #include <fstream>
 
 namespace evotune {
-namespace {
+namespace nvrtc_time_test {
 
 // Recorded from NVRTC 13.0 (--time=FILE, a new file) compiling the attention template.
 const char* kRecorded =
@@ -69,5 +69,5 @@ TEST(NvrtcTime, ReadsAFile) {
   expect_phases(phases, 47, 110, 108);
 }
 
-}  // namespace
+}  // namespace nvrtc_time_test
 }  // namespace evotune

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace evotune {
-namespace {
+namespace ptxas_log_test {
 
 // Recorded from NVRTC 13.0 with -Xptxas=-v: two kernels in one module.
 const char* kTwoKernels =
@@ -96,5 +96,5 @@ TEST(PtxasLog, SilentFailureOtherwiseIsACompileError) {
   EXPECT_FALSE(failure.message.empty());
 }
 
-}  // namespace
+}  // namespace ptxas_log_test
 }  // namespace evotune

@@ -12,7 +12,7 @@
 #include "support/scoped_env.hpp"
 
 namespace evotune {
-namespace {
+namespace toolkit_dirs_test {
 
 using test::ScopedEnv;
 
@@ -45,5 +45,5 @@ TEST(ToolkitDirs, ProgramsAreAlsoLookedForOnThePathInItsOrder) {
   EXPECT_EQ(bins.back(), "/y/bin");
 }
 
-}  // namespace
+}  // namespace toolkit_dirs_test
 }  // namespace evotune

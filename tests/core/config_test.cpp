@@ -6,7 +6,7 @@
 #include "core/error.hpp"
 
 namespace evotune {
-namespace {
+namespace config_test {
 
 TEST(CanonicalJson, SameMapSameTextWhateverTheInsertionOrder) {
   Config a;
@@ -35,5 +35,5 @@ TEST(KeyValueText, JoinsInKeyOrder) {
   EXPECT_EQ(key_value_text({}), "");
 }
 
-}  // namespace
+}  // namespace config_test
 }  // namespace evotune

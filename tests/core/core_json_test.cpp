@@ -10,7 +10,7 @@
 #include "core/core_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace core_json_test {
 
 using json = nlohmann::json;
 
@@ -279,5 +279,5 @@ TEST(CoreJson, StatusAndDtypeNamesAreChecked) {
   EXPECT_EQ(buffer_from_json(Fields(json(to_json(buffer)), "", "setup")).fill.kind, FillSpec::Kind::derived);
 }
 
-}  // namespace
+}  // namespace core_json_test
 }  // namespace evotune

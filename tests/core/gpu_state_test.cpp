@@ -6,7 +6,7 @@
 #include "core/error.hpp"
 
 namespace evotune {
-namespace {
+namespace gpu_state_test {
 
 GpuState h100_state() {
   GpuState s;
@@ -65,5 +65,5 @@ TEST(GpuState, SeveralGpusAreAJsonArrayDescribedOneByOne) {
   EXPECT_THROW(describe_gpu_states("[{"), Error);
 }
 
-}  // namespace
+}  // namespace gpu_state_test
 }  // namespace evotune

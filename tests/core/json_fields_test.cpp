@@ -7,7 +7,7 @@
 #include "core/core_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace json_fields_test {
 
 using json = nlohmann::json;
 
@@ -92,5 +92,5 @@ TEST(JsonFields, UnknownFieldsAndNonObjectsAreErrors) {
   expect_error([] { top().object("name"); }, "runs/doc.json: name: expected an object, got \"tiny\"");
 }
 
-}  // namespace
+}  // namespace json_fields_test
 }  // namespace evotune

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace evotune {
-namespace {
+namespace kernel_symbol_test {
 
 TEST(KernelSymbol, ExternCNamesAreTheirOwnSymbol) {
   EXPECT_EQ(kernel_symbol("saxpy", {"saxpy", "_Z5saxpyPf"}), "saxpy");
@@ -27,5 +27,5 @@ TEST(KernelSymbol, OverloadsTemplatesAndNestedNamesAreNotGuessed) {
   EXPECT_EQ(kernel_symbol("k", {"_Z1kv", "_Z1kILi4EEvPf"}), "_Z1kv");  // k() beside a k<4>
 }
 
-}  // namespace
+}  // namespace kernel_symbol_test
 }  // namespace evotune

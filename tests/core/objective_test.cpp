@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace evotune {
-namespace {
+namespace objective_test {
 
 Outcome measured(double median_us, std::optional<double> uj) {
   Outcome outcome;
@@ -43,5 +43,5 @@ TEST(Objective, AFailureOrAMissingEnergyHasNoValue) {
   EXPECT_FALSE(objective_value(Objective::edp, no_energy).has_value());
 }
 
-}  // namespace
+}  // namespace objective_test
 }  // namespace evotune

@@ -8,7 +8,7 @@
 #include "core/status.hpp"
 
 namespace evotune {
-namespace {
+namespace status_dtype_test {
 
 TEST(Status, EveryStatusRoundTripsThroughItsName) {
   for (Status s :
@@ -47,5 +47,5 @@ TEST(KnownDevices, OfflineLimitsForKnownArchs) {
   EXPECT_THROW(offline_device("compute_90"), Error);
 }
 
-}  // namespace
+}  // namespace status_dtype_test
 }  // namespace evotune

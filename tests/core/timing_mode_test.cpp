@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace evotune {
-namespace {
+namespace timing_mode_test {
 
 TEST(TimingMode, NamesRoundTripAndUnknownOnesAreRefused) {
   for (const TimingMode mode : {TimingMode::single, TimingMode::graph, TimingMode::automatic})
@@ -43,5 +43,5 @@ TEST(TimingMode, MethodsReadShortInTablesAndInFullInSentences) {
             "single launches, L2 not flushed (graph capture failed: cuStreamEndCapture: invalidated)");
 }
 
-}  // namespace
+}  // namespace timing_mode_test
 }  // namespace evotune

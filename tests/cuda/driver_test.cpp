@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace evotune::cuda {
-namespace {
+namespace driver_test {
 
 TEST(Driver, CheckPassesSuccess) { EXPECT_NO_THROW(check(CUDA_SUCCESS, "cuInit")); }
 
@@ -42,5 +42,5 @@ TEST(Driver, WithoutADriverNothingThrowsButDriver) {
   }
 }
 
-}  // namespace
+}  // namespace driver_test
 }  // namespace evotune::cuda

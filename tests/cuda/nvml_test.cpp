@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 namespace evotune::cuda {
-namespace {
+namespace nvml_test {
 
 TEST(Nvml, ReadsEveryFieldTheLibraryGivesAndLeavesTheRestEmpty) {
   const auto nvml = Nvml::load(EVOTUNE_FAKE_NVML);
@@ -67,5 +67,5 @@ TEST(Nvml, AMissingLibraryOrOneThatIsNotNvmlIsUnavailableWithTheReason) {
       << other->failure();
 }
 
-}  // namespace
+}  // namespace nvml_test
 }  // namespace evotune::cuda

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 namespace evotune::cuda {
-namespace {
+namespace tensor_map_test {
 
 // A [4095, 4093] fp16 matrix, rows 4093 elements (8186 bytes) apart: K odd.
 TensorMapSpec odd_rows() {
@@ -48,5 +48,5 @@ TEST(TensorMapEncoding, AnAddressOffA16ByteBoundaryIsRefusedWithTheRule) {
       << text;
 }
 
-}  // namespace
+}  // namespace tensor_map_test
 }  // namespace evotune::cuda

@@ -7,7 +7,7 @@
 #include "core/error.hpp"
 
 namespace evotune {
-namespace {
+namespace builtin_kernels_test {
 
 TEST(BuiltinKernels, CompileToACubinForEachArch) {
   for (const char* arch : {"sm_80", "sm_90"}) {
@@ -39,5 +39,5 @@ TEST(BuiltinKernels, AnUnknownArchOrMissingHeadersAreOneLineErrors) {
   expect_error({}, "sm_90", "cuda_fp16.h");
 }
 
-}  // namespace
+}  // namespace builtin_kernels_test
 }  // namespace evotune

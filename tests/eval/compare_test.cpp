@@ -9,7 +9,7 @@
 #include "core/error.hpp"
 
 namespace evotune {
-namespace {
+namespace compare_test {
 
 TEST(CompareOutputs, IdenticalOutputsHaveZeroError) {
   const std::vector<double> ref{1, -2, 3};
@@ -126,5 +126,5 @@ TEST(DescribeVerdict, NamesTheFigureAndItsTolerance) {
             "3 of 4096 output elements are NaN/Inf (unwritten or non-finite)");
 }
 
-}  // namespace
+}  // namespace compare_test
 }  // namespace evotune

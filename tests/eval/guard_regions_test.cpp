@@ -7,7 +7,7 @@
 #include <set>
 
 namespace evotune {
-namespace {
+namespace guard_regions_test {
 
 TEST(GuardRegions, MarginsAreAlignedAtLeast256AndGrowWithTheBufferUpTo1MiB) {
   for (std::size_t bytes : {0ul, 1ul, 4096ul, 1ul << 20, 100ul << 20, 1ul << 34}) {
@@ -85,5 +85,5 @@ TEST(GuardRegions, AllocationLinesReadBackFromALog) {
   EXPECT_TRUE(parse_allocation_lines("no such lines\n").empty());
 }
 
-}  // namespace
+}  // namespace guard_regions_test
 }  // namespace evotune

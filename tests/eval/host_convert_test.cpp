@@ -7,7 +7,7 @@
 #include <cstring>
 
 namespace evotune {
-namespace {
+namespace host_convert_test {
 
 TEST(HostConvert, HalfKnownValues) {
   EXPECT_EQ(half_to_double(0x3c00), 1.0);
@@ -111,5 +111,5 @@ TEST(HostConvert, ScalarBytesHaveTheDTypeSizeAndValue) {
   EXPECT_EQ(bits, 0x3c00);
 }
 
-}  // namespace
+}  // namespace host_convert_test
 }  // namespace evotune

@@ -8,7 +8,7 @@
 #include "core/error.hpp"
 
 namespace evotune {
-namespace {
+namespace launch_args_test {
 
 std::optional<std::uint64_t> lookup(const std::string& name) {
   if (name == "x") return 0x7f0000001000ULL;
@@ -54,5 +54,5 @@ TEST(KernelArgs, UnknownBufferThrowsNamingIt) {
   }
 }
 
-}  // namespace
+}  // namespace launch_args_test
 }  // namespace evotune

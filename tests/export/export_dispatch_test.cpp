@@ -16,7 +16,7 @@
 #include "support/nvcc.hpp"
 
 namespace evotune {
-namespace {
+namespace export_dispatch_test {
 
 using test::nvcc;
 using test::read;
@@ -367,5 +367,5 @@ TEST(ExportDispatch, ANearerWinnerThatCannotRunIsPassedOver) {
   EXPECT_EQ(choice->config, saxpy(32, 1, 0));
 }
 
-}  // namespace
+}  // namespace export_dispatch_test
 }  // namespace evotune

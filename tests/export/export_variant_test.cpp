@@ -14,7 +14,7 @@
 #include "support/nvcc.hpp"
 
 namespace evotune {
-namespace {
+namespace export_variant_test {
 
 using testing::kSpaces;
 
@@ -242,5 +242,5 @@ TEST(ExportVariant, AProgrammaticLaunchSetsTheAttributeOnDevicesThatRunIt) {
   EXPECT_EQ(nvcc_error(text, "decode_pdl_sm80", "sm_80"), "");
 }
 
-}  // namespace
+}  // namespace export_variant_test
 }  // namespace evotune

@@ -19,7 +19,7 @@
 #include "export/torch_op_checks_gemm.hpp"
 
 namespace evotune {
-namespace {
+namespace torch_export_test {
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
@@ -534,5 +534,5 @@ TEST(TorchExport, TheChecksCEntryPointsReadTheArrays) {
                "float16");
 }
 
-}  // namespace
+}  // namespace torch_export_test
 }  // namespace evotune

@@ -11,7 +11,7 @@
 #include "export/torch_op_checks_gemm.hpp"
 
 namespace evotune {
-namespace {
+namespace torch_op_checks_test {
 
 using evotune_op::TensorView;
 
@@ -336,5 +336,5 @@ TEST(TorchOpChecksDecode, LengthsAndBlockTablesAreInt32OfTheirShape) {
       "bfloat16), got float32");
 }
 
-}  // namespace
+}  // namespace torch_op_checks_test
 }  // namespace evotune

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace evotune {
-namespace {
+namespace kernel_source_test {
 
 // A template: its header prefix (six lines), then the rest.
 const std::string kHeaders =
@@ -89,5 +89,5 @@ TEST(RenderSource, DifferentValueDifferentHash) {
   EXPECT_NE(render_source("x", "k.cu", {{"A", 1}}).hash, render_source("y", "k.cu", {{"A", 1}}).hash);
 }
 
-}  // namespace
+}  // namespace kernel_source_test
 }  // namespace evotune

@@ -9,7 +9,7 @@
 #include "gen/kernel_source.hpp"
 
 namespace evotune {
-namespace {
+namespace local_includes_test {
 
 void write(const std::filesystem::path& file, const std::string& text) {
   std::filesystem::create_directories(file.parent_path());
@@ -89,5 +89,5 @@ TEST_F(LocalIncludesTest, ACycleIsAnError) {
   EXPECT_NE(text.find("// #include \"a.cuh\"  (inlined above)"), std::string::npos) << text;
 }
 
-}  // namespace
+}  // namespace local_includes_test
 }  // namespace evotune

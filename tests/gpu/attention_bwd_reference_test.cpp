@@ -15,7 +15,7 @@
 #include "support/reference_kernel.hpp"
 
 namespace evotune {
-namespace {
+namespace attention_bwd_reference_test {
 
 const char* const kBwd = "search_spaces/flash_attn_bwd_wgmma.json";
 const char* const kBwdBf16 = "search_spaces/flash_attn_bwd_wgmma_bf16.json";
@@ -202,5 +202,5 @@ INSTANTIATE_TEST_SUITE_P(Shapes, AttentionBwdDerivedInputs,
                            return test::problem_case_name(info.param.problem, info.param.space);
                          });
 
-}  // namespace
+}  // namespace attention_bwd_reference_test
 }  // namespace evotune

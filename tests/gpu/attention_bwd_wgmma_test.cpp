@@ -16,7 +16,7 @@
 #include "support/eval_variant.hpp"
 
 namespace evotune {
-namespace {
+namespace attention_bwd_wgmma_test {
 
 struct Case {
   const char* problem;
@@ -497,5 +497,5 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"B=2,H=4,S=800,D=128,CAUSAL=1", kEarlyRows, kBf16}),
     case_name);
 
-}  // namespace
+}  // namespace attention_bwd_wgmma_test
 }  // namespace evotune

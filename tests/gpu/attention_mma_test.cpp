@@ -11,7 +11,7 @@
 #include "support/eval_variant.hpp"
 
 namespace evotune {
-namespace {
+namespace attention_mma_test {
 
 struct Case {
   const char* problem;
@@ -83,5 +83,5 @@ INSTANTIATE_TEST_SUITE_P(
              "search_spaces/flash_attn_fwd_mma_bf16.json"}),
     [](const ::testing::TestParamInfo<Case>& info) { return "case_" + std::to_string(info.index); });
 
-}  // namespace
+}  // namespace attention_mma_test
 }  // namespace evotune

@@ -14,7 +14,7 @@
 #include "support/reference_kernel.hpp"
 
 namespace evotune {
-namespace {
+namespace attention_reference_test {
 
 const char* const kWgmma = "search_spaces/flash_attn_fwd_wgmma.json";
 const char* const kWgmmaBf16 = "search_spaces/flash_attn_fwd_wgmma_bf16.json";
@@ -116,5 +116,5 @@ INSTANTIATE_TEST_SUITE_P(
              (std::string(info.param.space).find("wgmma") != std::string::npos ? "_grouped_ref" : "");
     });
 
-}  // namespace
+}  // namespace attention_reference_test
 }  // namespace evotune

@@ -20,7 +20,7 @@
 #include "support/eval_variant.hpp"
 
 namespace evotune {
-namespace {
+namespace attention_wgmma_test {
 
 struct Case {
   const char* problem;
@@ -344,5 +344,5 @@ INSTANTIATE_TEST_SUITE_P(
              kBf16}),
     case_name);
 
-}  // namespace
+}  // namespace attention_wgmma_test
 }  // namespace evotune

@@ -11,7 +11,7 @@
 #include "support/run_command.hpp"
 
 namespace evotune {
-namespace {
+namespace cluster_launch_test {
 
 nlohmann::json eval_cluster(int cluster, int smem_kb = 0) {
   const auto result = test::run_evotune(
@@ -39,5 +39,5 @@ TEST(ClusterLaunch, EveryPortableSizeRunsInItsClustersAndSixteenIsRefused) {
       << refused.dump(2);
 }
 
-}  // namespace
+}  // namespace cluster_launch_test
 }  // namespace evotune

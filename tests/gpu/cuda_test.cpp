@@ -14,7 +14,7 @@
 #include "eval/host_convert.hpp"
 
 namespace evotune {
-namespace {
+namespace cuda_test {
 
 #define SKIP_WITHOUT_GPU() \
   if (cuda::device_count() == 0) GTEST_SKIP() << cuda::no_device_reason()
@@ -224,5 +224,5 @@ TEST_F(BuiltinFill, PoisonWritesTheNanPatterns) {
   }
 }
 
-}  // namespace
+}  // namespace cuda_test
 }  // namespace evotune

@@ -19,7 +19,7 @@
 #include "support/eval_variant.hpp"
 
 namespace evotune {
-namespace {
+namespace decode_attn_test {
 
 struct Case {
   const char* problem;
@@ -122,5 +122,5 @@ INSTANTIATE_TEST_SUITE_P(
              "search_spaces/decode_attn_bf16.json"}),
     [](const ::testing::TestParamInfo<Case>& info) { return "case_" + std::to_string(info.index); });
 
-}  // namespace
+}  // namespace decode_attn_test
 }  // namespace evotune

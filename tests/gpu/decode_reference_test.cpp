@@ -19,7 +19,7 @@
 #include "support/reference_kernel.hpp"
 
 namespace evotune {
-namespace {
+namespace decode_reference_test {
 
 struct Case {
   const char* problem;
@@ -129,5 +129,5 @@ INSTANTIATE_TEST_SUITE_P(Shapes, DecodeReferenceKernel,
                            return test::problem_case_name(info.param.problem, info.param.space);
                          });
 
-}  // namespace
+}  // namespace decode_reference_test
 }  // namespace evotune

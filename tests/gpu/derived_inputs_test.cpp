@@ -17,7 +17,7 @@
 #include "support/run_command.hpp"
 
 namespace evotune {
-namespace {
+namespace derived_inputs_test {
 
 const std::string kSpace = "tests/data/spaces/derived_inputs.json";
 
@@ -147,5 +147,5 @@ TEST_F(DerivedInputsGpu, ADerivedKernelThatFaultsIsAnErrorOfTheSpace) {
       << result.err;
 }
 
-}  // namespace
+}  // namespace derived_inputs_test
 }  // namespace evotune

@@ -13,7 +13,7 @@
 #include "support/run_command.hpp"
 
 namespace evotune {
-namespace {
+namespace deterministic_expression_test {
 
 const std::string kSpace = "tests/data/spaces/deterministic_expression.json";
 
@@ -70,5 +70,5 @@ TEST_F(DeterministicExpressionGpu, ATuneAsksItPerConfig) {
   std::filesystem::remove_all(dir);
 }
 
-}  // namespace
+}  // namespace deterministic_expression_test
 }  // namespace evotune

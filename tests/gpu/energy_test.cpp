@@ -17,7 +17,7 @@
 #include "gpu/saxpy_launch.hpp"
 
 namespace evotune {
-namespace {
+namespace energy_test {
 
 constexpr int kN = 1 << 22;
 
@@ -99,5 +99,5 @@ TEST(EnergyOnTheGpu, PowerIsPlausibleAndEnergyIsAboutPowerTimesTime) {
   EXPECT_NEAR(energy.avg_power_w / highest(samples_w), 1.0, 0.25);
 }
 
-}  // namespace
+}  // namespace energy_test
 }  // namespace evotune

@@ -8,7 +8,7 @@
 #include "support/run_command.hpp"
 
 namespace evotune {
-namespace {
+namespace eval_cli_test {
 
 nlohmann::json eval_fault(int fault) {
   const auto result = test::run_evotune(
@@ -85,5 +85,5 @@ TEST_F(EvalCli, AnOrderDependentSumIsNondeterministic) {
   EXPECT_EQ(eval_fault(16).at("status"), "nondeterministic");
 }
 
-}  // namespace
+}  // namespace eval_cli_test
 }  // namespace evotune

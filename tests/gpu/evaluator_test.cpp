@@ -12,7 +12,7 @@
 #include "gpu/saxpy_launch.hpp"
 
 namespace evotune {
-namespace {
+namespace evaluator_test {
 
 constexpr int kN = 1 << 20;
 
@@ -317,5 +317,5 @@ void Evaluator::infinite_loop_times_out() {
   }
 }
 
-}  // namespace
+}  // namespace evaluator_test
 }  // namespace evotune

@@ -18,7 +18,7 @@
 #include "replay/recorded_sweep.hpp"
 
 namespace evotune {
-namespace {
+namespace export_dispatch_test {
 
 const std::vector<std::string> kSweeps{"B_1_H_8_S_512_D_64",  "B_1_H_8_S_1024_D_64", "B_1_H_8_S_2048_D_64",
                                        "B_1_H_8_S_4096_D_64", "B_2_H_8_S_1000_D_64", "B_4_H_8_S_1024_D_64",
@@ -136,5 +136,5 @@ TEST(ExportDispatchGpu, ScratchFromTheWorkspaceServesTunedAndUntunedSizes) {
   std::filesystem::remove_all(folder);
 }
 
-}  // namespace
+}  // namespace export_dispatch_test
 }  // namespace evotune

@@ -13,7 +13,7 @@
 #include "export/export_variant.hpp"
 
 namespace evotune {
-namespace {
+namespace export_launches_test {
 
 // Row sums of a fixed matrix through the exported launcher, against double sums on the host; exit code 0 when
 // all match, 3 for a wrong workspace size or a launcher that takes sizes it was not tuned for.
@@ -85,5 +85,5 @@ TEST(ExportLaunches, TheExportedLauncherRunsEverySplitCount) {
   std::filesystem::remove_all(folder);
 }
 
-}  // namespace
+}  // namespace export_launches_test
 }  // namespace evotune

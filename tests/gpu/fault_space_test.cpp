@@ -12,7 +12,7 @@
 #include "support/run_command.hpp"
 
 namespace evotune {
-namespace {
+namespace fault_space_test {
 
 // tests/data/spaces/faults.json: FAULT selects the behaviour (faults.cu says how each one fails).
 //
@@ -204,5 +204,5 @@ TEST_F(FaultSpace, SanitizerSeesAWritePastItsOutputAndNamesTheBuffer) {
   }
 }
 
-}  // namespace
+}  // namespace fault_space_test
 }  // namespace evotune

@@ -14,7 +14,7 @@
 #include "support/eval_variant.hpp"
 
 namespace evotune {
-namespace {
+namespace gemm_wgmma_test {
 
 struct Case {
   const char* problem;
@@ -449,5 +449,5 @@ INSTANTIATE_TEST_SUITE_P(
                   1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=2"}),
     case_name);
 
-}  // namespace
+}  // namespace gemm_wgmma_test
 }  // namespace evotune

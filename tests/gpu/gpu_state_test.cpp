@@ -4,7 +4,7 @@
 #include "eval/device_query.hpp"
 
 namespace evotune {
-namespace {
+namespace gpu_state_test {
 
 TEST(GpuStateOnTheGpu, ClocksPowerAndTemperatureArePlausible) {
   if (gpu_count() == 0) GTEST_SKIP() << no_gpu_reason();
@@ -25,5 +25,5 @@ TEST(GpuStateOnTheGpu, ClocksPowerAndTemperatureArePlausible) {
   EXPECT_TRUE(state->clock_reasons.has_value());
 }
 
-}  // namespace
+}  // namespace gpu_state_test
 }  // namespace evotune

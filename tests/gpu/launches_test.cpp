@@ -10,7 +10,7 @@
 #include "support/run_command.hpp"
 
 namespace evotune {
-namespace {
+namespace launches_test {
 
 nlohmann::json eval_row_sum(const std::string& kernel_file, const std::string& params,
                             const std::string& problem) {
@@ -76,5 +76,5 @@ TEST_F(Launches, AWritePastTheScratchIsOutOfBounds) {
       << json.dump(2);
 }
 
-}  // namespace
+}  // namespace launches_test
 }  // namespace evotune

@@ -12,7 +12,7 @@
 #include "support/run_command.hpp"
 
 namespace evotune {
-namespace {
+namespace t1_tune_test {
 
 class T1Tune : public ::testing::Test {
  protected:
@@ -71,5 +71,5 @@ TEST_F(T1Tune, AReferenceConfigThatDisagreesFailsTheOthers) {
   EXPECT_GT(ok, 0);
 }
 
-}  // namespace
+}  // namespace t1_tune_test
 }  // namespace evotune

@@ -12,7 +12,7 @@
 #include "support/run_command.hpp"
 
 namespace evotune {
-namespace {
+namespace tune_cli_test {
 
 class TuneCli : public ::testing::Test {
  protected:
@@ -96,5 +96,5 @@ TEST_F(TuneCli, TuneContinueBestExport) {
   EXPECT_TRUE(std::filesystem::exists(exported));
 }
 
-}  // namespace
+}  // namespace tune_cli_test
 }  // namespace evotune

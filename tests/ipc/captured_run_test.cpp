@@ -12,7 +12,7 @@
 #include "core/error.hpp"
 
 namespace evotune {
-namespace {
+namespace captured_run_test {
 
 std::string read(const std::filesystem::path& file) {
   std::ifstream in(file);
@@ -60,5 +60,5 @@ TEST_F(CapturedRunTest, AMissingProgramExits127AndAnUnwritableOutputThrows) {
   EXPECT_THROW(run_captured({"true"}, dir_ / "missing" / "o", dir_ / "e", std::chrono::seconds(5)), Error);
 }
 
-}  // namespace
+}  // namespace captured_run_test
 }  // namespace evotune

@@ -15,7 +15,7 @@
 #include "ipc/frame_pipe.hpp"
 
 namespace evotune {
-namespace {
+namespace child_process_test {
 
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
@@ -121,5 +121,5 @@ TEST(ChildProcess, EmptyCommandIsAnError) { EXPECT_THROW(spawn_child({}), Error)
 
 TEST(ChildProcess, ReapChildOfNoChildIsMinusOne) { EXPECT_EQ(reap_child(getpid()), -1); }
 
-}  // namespace
+}  // namespace child_process_test
 }  // namespace evotune

@@ -13,7 +13,7 @@
 #include "core/error.hpp"
 
 namespace evotune {
-namespace {
+namespace frame_pipe_test {
 
 using nlohmann::json;
 
@@ -170,5 +170,5 @@ TEST(FrameReader, HandsOutSeveralMessagesFromOneReadThenSeesEndOfFile) {
   EXPECT_EQ(reader.next(), std::nullopt);
 }
 
-}  // namespace
+}  // namespace frame_pipe_test
 }  // namespace evotune

@@ -12,7 +12,7 @@
 #include "../../kernels/attention/bwd_tile_layout.cuh"
 
 namespace evotune {
-namespace {
+namespace attention_bwd_tile80_test {
 
 constexpr int KEYS = 128;  // BLOCK_N
 constexpr int ROWS = 80;   // BLOCK_M
@@ -132,5 +132,5 @@ TEST(AttentionBwdTile80, TransposedDqStagingIsTheUnitTheConversionReads) {
     }
 }
 
-}  // namespace
+}  // namespace attention_bwd_tile80_test
 }  // namespace evotune

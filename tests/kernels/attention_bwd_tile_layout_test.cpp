@@ -13,7 +13,7 @@
 #include "../../kernels/attention/bwd_tile_layout.cuh"
 
 namespace evotune {
-namespace {
+namespace attention_bwd_tile_layout_test {
 
 // Where the layout puts element (key, row) of a dS^T tile of `keys` rows: byte offset.
 int layout_offset(int keys, int key, int row) {
@@ -159,5 +159,5 @@ TEST(AttentionBwdTileLayout, StmatrixPutsEachRegisterWhereItsStoreDid) {
     }
 }
 
-}  // namespace
+}  // namespace attention_bwd_tile_layout_test
 }  // namespace evotune

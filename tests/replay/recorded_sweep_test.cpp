@@ -15,7 +15,7 @@
 #include "store/store_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace recorded_sweep_test {
 
 using replay_test::small_sweep;
 using store_test::read_bytes;
@@ -228,5 +228,5 @@ TEST(SweepFile, NotJsonOrMissingFileNamesTheFile) {
   EXPECT_THROW(load_sweep("/nonexistent/sweep.json"), Error);
 }
 
-}  // namespace
+}  // namespace recorded_sweep_test
 }  // namespace evotune

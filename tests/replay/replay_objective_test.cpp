@@ -7,7 +7,7 @@
 #include "strategy/strategy.hpp"  // objective(): what a strategy reads of a replayed outcome
 
 namespace evotune {
-namespace {
+namespace replay_objective_test {
 
 TEST(ReplayObjective, ReturnsTheRecordedOutcomes) {
   const ReplayObjective replay(replay_test::small_sweep());
@@ -47,5 +47,5 @@ TEST(ReplayObjective, BestIsTheFastestOkTime) {
   EXPECT_EQ(ReplayObjective(sweep).size(), 0u);
 }
 
-}  // namespace
+}  // namespace replay_objective_test
 }  // namespace evotune

@@ -6,7 +6,7 @@
 #include "report/report_data_fixture.hpp"
 
 namespace evotune::report {
-namespace {
+namespace analysis_test {
 
 TEST(ReportAnalysis, BestSoFarIsPerRunMonotoneAndStartsAtTheFirstOk) {
   const ReportData data = report_test::report_data();
@@ -55,5 +55,5 @@ TEST(ReportAnalysis, QuantileInterpolates) {
   EXPECT_DOUBLE_EQ(quantile({1, 3}, 1), 3);
 }
 
-}  // namespace
+}  // namespace analysis_test
 }  // namespace evotune::report

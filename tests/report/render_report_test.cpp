@@ -8,7 +8,7 @@
 #include "report/svg_checks.hpp"
 
 namespace evotune::report {
-namespace {
+namespace render_report_test {
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
@@ -131,5 +131,5 @@ TEST(RenderReport, NoMeasurementsStillMakesAPageThatSaysWhy) {
   EXPECT_TRUE(contains(report.html, "No failures"));
 }
 
-}  // namespace
+}  // namespace render_report_test
 }  // namespace evotune::report

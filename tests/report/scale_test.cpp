@@ -6,7 +6,7 @@
 #include "report/text_format.hpp"
 
 namespace evotune::report {
-namespace {
+namespace scale_test {
 
 std::vector<std::string> labels(const Scale& scale) {
   std::vector<std::string> texts;
@@ -69,5 +69,5 @@ TEST(ReportTextFormat, IsFixedAndEscaped) {
   EXPECT_EQ(escape_xml("a<b & \"c\"\x01"), "a&lt;b &amp; &quot;c&quot;?");
 }
 
-}  // namespace
+}  // namespace scale_test
 }  // namespace evotune::report

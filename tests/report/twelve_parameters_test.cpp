@@ -16,7 +16,7 @@
 #include "store/store_fixture.hpp"
 
 namespace evotune::report {
-namespace {
+namespace twelve_parameters_test {
 
 const std::filesystem::path kGolden = "tests/data/report/twelve-parameters.png";
 
@@ -189,5 +189,5 @@ TEST(TwelveParameters, PageMatchesTheGoldenScreenshot) {
   std::printf("%s", said.c_str());
 }
 
-}  // namespace
+}  // namespace twelve_parameters_test
 }  // namespace evotune::report

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace evotune {
-namespace {
+namespace launch_timeout_test {
 
 const TimeoutPolicy kPolicy;  // ceiling 10 s, floor 1 s, 20 x reference, 100 x best
 
@@ -86,5 +86,5 @@ TEST(JobDeadline, GrowsWithRepetitionsWarmupAndValidationRounds) {
   EXPECT_EQ(job_deadline_ms(limit, settings(3, 10), 3) - few, 3 * 2 * 1000);
 }
 
-}  // namespace
+}  // namespace launch_timeout_test
 }  // namespace evotune

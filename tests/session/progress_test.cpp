@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace evotune {
-namespace {
+namespace progress_test {
 
 TEST(FormatDuration, SecondsMinutesHours) {
   EXPECT_EQ(format_duration(0), "0s");
@@ -40,5 +40,5 @@ TEST(Progress, ANoteFromTheGpuIsAWarningInTheLine) {
   EXPECT_EQ(asked, 1);
 }
 
-}  // namespace
+}  // namespace progress_test
 }  // namespace evotune

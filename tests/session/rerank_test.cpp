@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace evotune {
-namespace {
+namespace rerank_test {
 
 TEST(Rerank, EachRoundTimesEveryConfigOnceStartingOneFurther) {
   EXPECT_EQ(round_order(4, 0), (std::vector<std::size_t>{0, 1, 2, 3}));
@@ -25,5 +25,5 @@ TEST(Rerank, RoundsAreSummarizedByTheirMedianAndTheirExtremes) {
   EXPECT_EQ(summarize_rounds({}).round_medians_us.size(), 0u);
 }
 
-}  // namespace
+}  // namespace rerank_test
 }  // namespace evotune

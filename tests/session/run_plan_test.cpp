@@ -8,7 +8,7 @@
 #include "space/space_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace run_plan_test {
 
 class RunPlanTest : public session_test::SaxpyReplay {
  protected:
@@ -67,5 +67,5 @@ TEST_F(RunPlanTest, TheStrategyOpensWithTheSeedOfTheNearestProblem) {
   }
 }
 
-}  // namespace
+}  // namespace run_plan_test
 }  // namespace evotune

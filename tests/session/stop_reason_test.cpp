@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace evotune {
-namespace {
+namespace stop_reason_test {
 
 TEST(StopReason, NamesAreTheLogsAndTheRunsTables) {
   EXPECT_EQ(to_string(StopReason::finished), "finished");
@@ -14,5 +14,5 @@ TEST(StopReason, NamesAreTheLogsAndTheRunsTables) {
   EXPECT_EQ(to_string(StopReason::failed), "failed");
 }
 
-}  // namespace
+}  // namespace stop_reason_test
 }  // namespace evotune

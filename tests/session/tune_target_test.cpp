@@ -7,7 +7,7 @@
 #include "session/saxpy_replay_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace tune_target_test {
 
 // A target whose GPUs report given clock reasons.
 class ReasonsTarget final : public TuneTarget {
@@ -80,5 +80,5 @@ TEST_F(ReplayTarget, RefusesASweepOfAnotherSpaceOrProblem) {
                                         problem + ")");
 }
 
-}  // namespace
+}  // namespace tune_target_test
 }  // namespace evotune

@@ -6,7 +6,7 @@
 #include "core/known_devices.hpp"
 
 namespace evotune {
-namespace {
+namespace worker_setup_test {
 
 TEST(WorkerSetup, ExtraProblemsCarryTheirBuffersAndBothLaunches) {
   const SearchSpace space = SearchSpace::load("search_spaces/flash_attn_fwd_mma.json");
@@ -54,5 +54,5 @@ TEST(WorkerSetup, TheDerivedInputsKernelHasALaunchForEveryProblem) {
   EXPECT_FALSE(derived_inputs_setup(plain, "", plain.resolve_problem(""), device).has_value());
 }
 
-}  // namespace
+}  // namespace worker_setup_test
 }  // namespace evotune

@@ -15,7 +15,7 @@
 #include "space/search_space.hpp"
 
 namespace evotune {
-namespace {
+namespace attention_bwd_space_test {
 
 const char* const kBwd = "search_spaces/flash_attn_bwd_wgmma.json";
 const char* const kBwdBf16 = "search_spaces/flash_attn_bwd_wgmma_bf16.json";
@@ -832,5 +832,5 @@ TEST(AttentionBwdSpace, ReferenceAndDerivedInputsLaunches) {
     }
 }
 
-}  // namespace
+}  // namespace attention_bwd_space_test
 }  // namespace evotune

@@ -7,7 +7,7 @@
 #include <set>
 
 namespace evotune {
-namespace {
+namespace config_sample_test {
 
 std::vector<Config> grid() {
   std::vector<Config> configs;
@@ -53,5 +53,5 @@ TEST(ConfigSample, EveryParametersCornersAreIn) {
   }
 }
 
-}  // namespace
+}  // namespace config_sample_test
 }  // namespace evotune

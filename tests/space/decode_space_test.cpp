@@ -12,7 +12,7 @@
 #include "space/search_space.hpp"
 
 namespace evotune {
-namespace {
+namespace decode_space_test {
 
 const char* const kDecodeSpaces[] = {"search_spaces/decode_attn.json", "search_spaces/decode_attn_bf16.json"};
 
@@ -194,5 +194,5 @@ TEST(DecodeSpace, TheLastSeedsLaunchTheCombineProgrammatically) {
   }
 }
 
-}  // namespace
+}  // namespace decode_space_test
 }  // namespace evotune

@@ -11,7 +11,7 @@
 #include "space/space_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace derived_inputs_test {
 
 using Json = nlohmann::ordered_json;
 using testing::kSpaces;
@@ -195,5 +195,5 @@ TEST(DerivedInputs, EachMistakeIsOneLineNamingItsField) {
             "SharedMemory, Arguments, Description)");
 }
 
-}  // namespace
+}  // namespace derived_inputs_test
 }  // namespace evotune

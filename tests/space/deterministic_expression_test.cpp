@@ -8,7 +8,7 @@
 #include "space/space_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace deterministic_expression_test {
 
 using testing::kSpaces;
 using testing::load_error;
@@ -76,5 +76,5 @@ TEST(DeterministicExpression, ErrorsNameTheField) {
   }
 }
 
-}  // namespace
+}  // namespace deterministic_expression_test
 }  // namespace evotune

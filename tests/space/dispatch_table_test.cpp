@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 namespace evotune {
-namespace {
+namespace dispatch_table_test {
 
 const Config kA{{"T", 1}}, kB{{"T", 2}}, kC{{"T", 3}};
 
@@ -64,5 +64,5 @@ TEST(DispatchTable, TheDefaultOrderIsWhatRobustDefaultTries) {
   EXPECT_EQ(partial.default_order({{"S", 700}, {"D", 64}}), (std::vector<std::size_t>{1, 0}));
 }
 
-}  // namespace
+}  // namespace dispatch_table_test
 }  // namespace evotune

@@ -13,7 +13,7 @@
 #include "space/space_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace expression_cpp_test {
 
 std::string same(const std::string& name) { return name; }
 
@@ -83,5 +83,5 @@ TEST(ExpressionCpp, CompiledExpressionsGiveTheEvaluatorsValues) {
   }
 }
 
-}  // namespace
+}  // namespace expression_cpp_test
 }  // namespace evotune

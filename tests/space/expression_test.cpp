@@ -6,7 +6,7 @@
 #include <cmath>
 
 namespace evotune {
-namespace {
+namespace expression_test {
 
 double eval(const std::string& text, VariableTable& table) {
   Expression expression(text);
@@ -159,5 +159,5 @@ TEST(Names, IdentifiersAndFunctions) {
   EXPECT_FALSE(is_function_name("BLOCK"));
 }
 
-}  // namespace
+}  // namespace expression_test
 }  // namespace evotune

@@ -14,7 +14,7 @@
 #include "space/space_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace gemm_space_test {
 
 // The names of a launch's arguments, in order.
 std::vector<std::string> argument_names(const LaunchSpec& launch) {
@@ -656,5 +656,5 @@ TEST(GemmSpace, StreamKSeedsServeTheShapesTheTilesLeaveIdle) {
   }
 }
 
-}  // namespace
+}  // namespace gemm_space_test
 }  // namespace evotune

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <map>
 #include <set>
 
 #include "core/config.hpp"
@@ -11,7 +13,7 @@
 #include "space/search_space.hpp"
 
 namespace evotune {
-namespace {
+namespace large_space_test {
 
 TEST(LargeSpace, CountsAndSamplesWithoutEnumerating) {
   const auto start = std::chrono::steady_clock::now();
@@ -93,6 +95,55 @@ TEST(LargeSpace, DrawnCandidatesHoldTheValidSeeds) {
   EXPECT_LE(candidates.size(), 2000u + valid_seeds);
 }
 
+// A sample nearly as large as the valid configs (50,000 of the GEMM space's 57,430 at 256 x 256 x 512, the
+// torch-export tests' problem): drawn config by config until 50,000 distinct ones came, the repeats made it
+// 18 s of every such tune; positions drawn among the valid configs and picked in one walk take well under
+// one.
+TEST(LargeSpace, ASampleNearlyAsLargeAsTheValidConfigsIsPickedInOneWalk) {
+  const auto space = SearchSpace::load("search_spaces/gemm_wgmma.json");
+  const DeviceInfo hopper = offline_device("sm_90");
+  const Sizes sizes = space.resolve_problem("M=256,N=256,K=512,B_KMAJOR=0,BIAS=0,ACT=0");
+  const std::uint64_t valid = space.count_valid(sizes, hopper);
+  ASSERT_GT(valid, 50'000u);
+  ASSERT_LT(valid, 60'000u);
+  const auto start = std::chrono::steady_clock::now();
+  const auto candidates = space.search_candidates(sizes, hopper, 12);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 5.0) << "sampling took " << seconds << " s";
+  EXPECT_GE(candidates.size(), 50'000u);
+  EXPECT_EQ(std::set<Config>(candidates.begin(), candidates.end()).size(), candidates.size());
+  for (std::size_t i = 0; i < candidates.size(); i += 499)
+    ASSERT_TRUE(space.check(candidates[i], sizes, hopper).valid) << i;
+  EXPECT_EQ(space.search_candidates(sizes, hopper, 12), candidates);  // seeded
+  EXPECT_NE(space.search_candidates(sizes, hopper, 13), candidates);
+}
+
+// The sample is uniform over the valid configs: drawing 4 of a small space's valid configs with 3,000 seeds,
+// each valid config comes about 3,000 * 4 / valid times, and only valid ones come.
+TEST(LargeSpace, SampledConfigsAreUniformOverTheValidOnes) {
+  const auto space = SearchSpace::load("tests/data/t1/stencil.json");
+  const Sizes sizes = space.resolve_problem("");
+  DeviceInfo device;
+  device.max_threads_per_block = 512;
+  const auto all = space.enumerate(sizes, device);
+  ASSERT_GE(all.size(), 20u);
+  std::map<Config, double> times;
+  for (const auto& config : all) times[config] = 0;
+  const int seeds = 3000;
+  for (int seed = 0; seed < seeds; ++seed) {
+    const auto sample = space.sample_valid(4, static_cast<std::uint64_t>(seed), sizes, device);
+    ASSERT_EQ(sample.size(), 4u);
+    ASSERT_EQ(std::set<Config>(sample.begin(), sample.end()).size(), 4u);
+    for (const auto& config : sample) {
+      ASSERT_TRUE(times.count(config)) << canonical_json(config);
+      times[config] += 1;
+    }
+  }
+  const double expected = seeds * 4.0 / static_cast<double>(all.size());
+  for (const auto& [config, count] : times)  // about 6 standard deviations of a binomial count
+    EXPECT_NEAR(count, expected, 6 * std::sqrt(expected)) << canonical_json(config) << " of " << all.size();
+}
+
 // enumerate() of a space too large to test candidate by candidate walks it instead (the GEMM space's tests
 // enumerated its 7.9 M candidates in 50-100 s each) and returns the same list: every valid config once, in
 // the candidates' order (file order, the last parameter fastest).
@@ -135,5 +186,5 @@ TEST(LargeSpace, CountMatchesEnumeration) {
   }
 }
 
-}  // namespace
+}  // namespace large_space_test
 }  // namespace evotune

@@ -10,7 +10,7 @@
 #include "space/space_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace launches_test {
 
 using testing::kSpaces;
 using testing::TempSpaces;
@@ -270,5 +270,5 @@ TEST(Launches, ClusterSizeIsPartOfTheGeometry) {
             (std::array<std::uint32_t, 3>{1, 1, 1}));
 }
 
-}  // namespace
+}  // namespace launches_test
 }  // namespace evotune

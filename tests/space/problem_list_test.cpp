@@ -9,7 +9,7 @@
 #include "core/scratch_dir.hpp"
 
 namespace evotune {
-namespace {
+namespace problem_list_test {
 
 using Problems = std::vector<std::string>;
 
@@ -93,5 +93,5 @@ TEST_F(ProblemsFile, BadFilesAreOneLineErrorsNamingTheFile) {
   EXPECT_THROW(read_problems_file(dir.path() / "missing.txt"), Error);
 }
 
-}  // namespace
+}  // namespace problem_list_test
 }  // namespace evotune

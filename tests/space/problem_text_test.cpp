@@ -6,7 +6,7 @@
 #include "core/error.hpp"
 
 namespace evotune {
-namespace {
+namespace problem_text_test {
 
 const std::vector<SizeSpec> kSpecs{
     {"B", 1, {}, false, ""},
@@ -65,5 +65,5 @@ TEST(ProblemText, ExpressionDefaultsFollowTheSizesBeforeThem) {
   EXPECT_THROW(resolve_sizes(halved, "S=3"), Error);  // 1.5 is not a size
 }
 
-}  // namespace
+}  // namespace problem_text_test
 }  // namespace evotune

@@ -11,7 +11,7 @@
 #include "space/expression.hpp"
 
 namespace evotune {
-namespace {
+namespace python_expr_test {
 
 PyValue eval(const std::string& text, const PyNames& names = {}) {
   return evaluate_python(parse_python(text), names);
@@ -167,5 +167,5 @@ TEST(PythonExpr, NativeTranslationErrors) {
   EXPECT_EQ(python_to_native(parse_python("A ** 2 > 3 and not A"), names), "(((A ^ 2) > 3) && not(A))");
 }
 
-}  // namespace
+}  // namespace python_expr_test
 }  // namespace evotune

@@ -11,7 +11,7 @@
 #include "space/space_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace search_space_test {
 
 using testing::kSpaces;
 using testing::TempSpaces;
@@ -478,5 +478,5 @@ TEST(SearchSpace, EnumeratesTenThousandConfigsQuickly) {
   std::cout << "enumerate: " << configs.size() << " of 10000 configs in " << seconds * 1000 << " ms\n";
 }
 
-}  // namespace
+}  // namespace search_space_test
 }  // namespace evotune

@@ -6,7 +6,7 @@
 #include <cmath>
 
 namespace evotune {
-namespace {
+namespace shape_transfer_test {
 
 Config config(std::int64_t block) { return {{"BLOCK", block}}; }
 
@@ -46,5 +46,5 @@ TEST(ShapeTransfer, OrderStartsCentralThenAlwaysTheNearestToOneTuned) {
   EXPECT_TRUE(transfer_order({}, {}).empty());
 }
 
-}  // namespace
+}  // namespace shape_transfer_test
 }  // namespace evotune

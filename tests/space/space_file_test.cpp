@@ -6,7 +6,7 @@
 #include "space/space_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace space_file_test {
 
 using testing::kSpaces;
 using testing::load_error;
@@ -383,5 +383,5 @@ TEST(SpaceFile, MissingFileAndNotAnObject) {
   EXPECT_EQ(load_error(file), file.string() + ": expected an object, got a list");
 }
 
-}  // namespace
+}  // namespace space_file_test
 }  // namespace evotune

@@ -13,7 +13,7 @@
 #include "space/space_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace t1_space_test {
 
 using Json = nlohmann::ordered_json;
 using testing::load_error;
@@ -312,5 +312,5 @@ TEST(T1Space, ReferenceConfigText) {
   EXPECT_EQ(error("TILE=8x"), "config item 'TILE=8x': '8x' is not an integer");
 }
 
-}  // namespace
+}  // namespace t1_space_test
 }  // namespace evotune

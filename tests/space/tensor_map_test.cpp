@@ -9,7 +9,7 @@
 #include "space/space_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace tensor_map_test {
 
 using testing::TempSpaces;
 
@@ -146,5 +146,5 @@ TEST_F(TensorMaps, MalformedBufferChoicesAreRefusedNamingTheField) {
   EXPECT_NE(unknown.find("BufferIf[0].If"), std::string::npos) << unknown;
 }
 
-}  // namespace
+}  // namespace tensor_map_test
 }  // namespace evotune

@@ -11,7 +11,7 @@
 #include "space/search_space.hpp"
 
 namespace evotune {
-namespace {
+namespace wgmma_space_test {
 
 const char* const kWgmmaSpace = "search_spaces/flash_attn_fwd_wgmma.json";
 
@@ -380,5 +380,5 @@ TEST(WgmmaSpace, QueryHeadsAreAMultipleOfKvHeads) {
   }
 }
 
-}  // namespace
+}  // namespace wgmma_space_test
 }  // namespace evotune

@@ -5,7 +5,7 @@
 #include "store_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace measured_devices_test {
 
 using store_test::failed_outcome;
 using store_test::ok_outcome;
@@ -57,5 +57,5 @@ TEST_F(StoreTest, RecordDevicesCountOnlyThisSpaceAndProblem) {
   EXPECT_EQ(devices[0].measurements, 1);
 }
 
-}  // namespace
+}  // namespace measured_devices_test
 }  // namespace evotune

@@ -10,7 +10,7 @@
 #include "store_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace sqlite_test {
 
 using store_test::TempDir;
 
@@ -101,5 +101,5 @@ TEST_F(SqliteTest, MovedConnectionKeepsWorking) {
   EXPECT_EQ(moved.changes(), 1);
 }
 
-}  // namespace
+}  // namespace sqlite_test
 }  // namespace evotune

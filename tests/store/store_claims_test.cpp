@@ -6,7 +6,7 @@
 #include "store_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace store_claims_test {
 
 using store_test::ok_outcome;
 
@@ -72,5 +72,5 @@ TEST_F(StoreClaims, AFinishedRunsClaimsAreReleasedAndItsHeartbeatAndHostAreListe
   EXPECT_EQ(runs[0].heartbeat_at.size(), 24u) << runs[0].heartbeat_at;  // 2026-11-25T22:35:00.123Z
 }
 
-}  // namespace
+}  // namespace store_claims_test
 }  // namespace evotune

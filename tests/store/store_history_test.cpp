@@ -5,7 +5,7 @@
 #include "store/store_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace store_history_test {
 
 using store_test::failed_outcome;
 using store_test::ok_outcome;
@@ -78,5 +78,5 @@ TEST_F(StoreHistory, OkTimesByProblemTakeTheFastestDeviceAndSkipFailures) {
   EXPECT_EQ(times[1].median_us, 30.0);
 }
 
-}  // namespace
+}  // namespace store_history_test
 }  // namespace evotune

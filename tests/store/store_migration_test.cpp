@@ -11,7 +11,7 @@
 #include "store_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace store_migration_test {
 
 using store_test::TempDir;
 
@@ -242,5 +242,5 @@ TEST(StoreMigration, ReadOnlyOldDatabaseIsRefusedUnchanged) {
   EXPECT_EQ(store_test::read_bytes(file), before);
 }
 
-}  // namespace
+}  // namespace store_migration_test
 }  // namespace evotune

@@ -12,7 +12,7 @@
 #include "store_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace store_open_test {
 
 using store_test::read_bytes;
 using store_test::TempDir;
@@ -225,5 +225,5 @@ TEST(StoreOpen, TwoStoresWriteConcurrently) {
   EXPECT_EQ(first_text_or_empty(file, "PRAGMA integrity_check"), "ok");
 }
 
-}  // namespace
+}  // namespace store_open_test
 }  // namespace evotune

@@ -8,7 +8,7 @@
 #include "store_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace store_query_test {
 
 using store_test::failed_outcome;
 using store_test::ok_outcome;
@@ -212,5 +212,5 @@ TEST_F(StoreTest, SanitizerFindingsAreKeptWithTheConfigInOrder) {
   EXPECT_TRUE(store.config_detail(config(128))->sanitizer_findings.empty());
 }
 
-}  // namespace
+}  // namespace store_query_test
 }  // namespace evotune

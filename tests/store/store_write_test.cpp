@@ -9,7 +9,7 @@
 #include "store_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace store_write_test {
 
 using store_test::failed_outcome;
 using store_test::ok_outcome;
@@ -359,5 +359,5 @@ TEST_F(StoreTest, BestPermutesTheReMeasuredConfigsAmongTheirPlacesByTheNewestRer
   EXPECT_THROW(store.save_rerank(run_id + 100, problem_id, device_id, {rerank_record(a, 1, 9, 0)}), Error);
 }
 
-}  // namespace
+}  // namespace store_write_test
 }  // namespace evotune

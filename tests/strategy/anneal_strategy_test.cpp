@@ -11,7 +11,7 @@
 #include "strategy/timed_outcome.hpp"
 
 namespace evotune {
-namespace {
+namespace anneal_strategy_test {
 
 using testing::AttentionLandscape;
 using testing::drive;
@@ -165,5 +165,5 @@ TEST(Anneal, TinySpaceIsCoveredOnce) {
   EXPECT_EQ(evaluated.size(), 16u);
 }
 
-}  // namespace
+}  // namespace anneal_strategy_test
 }  // namespace evotune

@@ -6,7 +6,7 @@
 #include <set>
 
 namespace evotune {
-namespace {
+namespace config_moves_test {
 
 // A has the values 4, 1, 2 in that (file) order; B has 0..4. Valid: index(A) + index(B) <= 3.
 ParamGrid small_grid() {
@@ -111,5 +111,5 @@ TEST(ConfigMoves, SpreadSamplePicksDistinctConfigsOfThePool) {
   EXPECT_EQ(spread_sample(grid.candidates(), 100, {}, rng).size(), grid.candidates().size());
 }
 
-}  // namespace
+}  // namespace config_moves_test
 }  // namespace evotune

@@ -11,7 +11,7 @@
 #include "strategy/timed_outcome.hpp"
 
 namespace evotune {
-namespace {
+namespace evolve_strategy_test {
 
 using testing::AttentionLandscape;
 using testing::drive;
@@ -248,5 +248,5 @@ TEST(Evolve, NoCandidatesNoProposals) {
   EXPECT_FALSE(strategy.next().has_value());
 }
 
-}  // namespace
+}  // namespace evolve_strategy_test
 }  // namespace evotune

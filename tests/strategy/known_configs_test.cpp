@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace evotune {
-namespace {
+namespace known_configs_test {
 
 StrategyInput line_input() {
   StrategyInput input;
@@ -54,5 +54,5 @@ TEST(KnownConfigs, FastestListsOkConfigsInOrder) {
   EXPECT_EQ(known.untaken_count(), 0u);
 }
 
-}  // namespace
+}  // namespace known_configs_test
 }  // namespace evotune

@@ -9,7 +9,7 @@
 #include "strategy/strategy_table.hpp"
 
 namespace evotune {
-namespace {
+namespace list_strategy_test {
 
 std::vector<Config> grid(int n) {
   std::vector<Config> configs;
@@ -113,5 +113,5 @@ TEST(StrategyTable, UnknownNameIsAnErrorNamingTheKnownOnes) {
   }
 }
 
-}  // namespace
+}  // namespace list_strategy_test
 }  // namespace evotune

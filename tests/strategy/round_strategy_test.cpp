@@ -6,7 +6,7 @@
 #include "strategy/timed_outcome.hpp"
 
 namespace evotune {
-namespace {
+namespace round_strategy_test {
 
 using test::timed;
 
@@ -104,5 +104,5 @@ TEST(RoundStrategy, LearnsTheObjectiveItWasGiven) {
   EXPECT_FALSE(walk.best().has_value());
 }
 
-}  // namespace
+}  // namespace round_strategy_test
 }  // namespace evotune

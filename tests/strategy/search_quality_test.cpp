@@ -8,7 +8,7 @@
 #include "strategy/synthetic_landscape.hpp"
 
 namespace evotune {
-namespace {
+namespace search_quality_test {
 
 using testing::AttentionLandscape;
 
@@ -45,5 +45,5 @@ TEST(StrategyQuality, EvolveAndAnnealBeatRandomOnASyntheticLandscape) {
   EXPECT_LE(static_cast<double>(anneal), 0.15 * valid);
 }
 
-}  // namespace
+}  // namespace search_quality_test
 }  // namespace evotune

@@ -11,7 +11,7 @@
 #include "support/random_values.hpp"
 
 namespace evotune::test {
-namespace {
+namespace attention_backward_reference_test {
 
 void expect_near(const std::vector<double>& got, const std::vector<double>& expected, double tolerance,
                  const char* what) {
@@ -175,5 +175,5 @@ INSTANTIATE_TEST_SUITE_P(
              std::to_string(s.s) + "_skv" + std::to_string(s.skv) + (s.causal ? "_causal" : "");
     });
 
-}  // namespace
+}  // namespace attention_backward_reference_test
 }  // namespace evotune::test

@@ -12,7 +12,7 @@
 #include "support/random_values.hpp"
 
 namespace evotune::test {
-namespace {
+namespace attention_reference_test {
 
 // One head, d = 2, keys of zeros: value row j is (j + 1, 10 (j + 1)).
 std::vector<double> mean_case(const AttentionShape& shape) {
@@ -193,5 +193,5 @@ TEST(AttentionReference, GroupedHeadsReadTheirGroupsKvHead) {
   }
 }
 
-}  // namespace
+}  // namespace attention_reference_test
 }  // namespace evotune::test

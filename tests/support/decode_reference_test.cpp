@@ -13,7 +13,7 @@
 #include "support/random_values.hpp"
 
 namespace evotune::test {
-namespace {
+namespace decode_reference_test {
 
 TEST(DecodeReference, IsAttentionWhenTheQueriesAreTheWholeCache) {
   for (const bool causal : {false, true}) {
@@ -94,5 +94,5 @@ TEST(DecodeReference, RowsThatSeeNoKeyAreZero) {
       }
 }
 
-}  // namespace
+}  // namespace decode_reference_test
 }  // namespace evotune::test

@@ -9,7 +9,7 @@
 #include "tools/check_space.hpp"
 
 namespace evotune {
-namespace {
+namespace check_derived_inputs_test {
 
 using testing::kSpaces;
 
@@ -56,5 +56,5 @@ TEST(CheckDerivedInputs, AKernelNameTheModuleLacksFailsTheSpace) {
   EXPECT_EQ(report.failures[0].message, "DerivedInputs: the compiled module has no kernel 'derive_z'");
 }
 
-}  // namespace
+}  // namespace check_derived_inputs_test
 }  // namespace evotune

@@ -8,7 +8,7 @@
 #include "tools/check_space.hpp"
 
 namespace evotune {
-namespace {
+namespace check_launches_test {
 
 using testing::kSpaces;
 
@@ -38,5 +38,5 @@ TEST(CheckLaunches, ALaunchOfAKernelTheModuleLacksFails) {
   EXPECT_EQ(report.failures[0].config.at("SPLITS"), 2);
 }
 
-}  // namespace
+}  // namespace check_launches_test
 }  // namespace evotune

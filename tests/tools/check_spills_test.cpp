@@ -5,7 +5,7 @@
 #include "tools/check_space.hpp"
 
 namespace evotune {
-namespace {
+namespace check_spills_test {
 
 using testing::kSpaces;
 
@@ -27,5 +27,5 @@ TEST(CheckSpills, ConfigsThatSpillAreListedWithTheirBytes) {
   EXPECT_EQ(fitting.max_spill_bytes, 0);
 }
 
-}  // namespace
+}  // namespace check_spills_test
 }  // namespace evotune

@@ -15,7 +15,7 @@
 #include "space/search_space.hpp"
 
 namespace evotune {
-namespace {
+namespace ncu_command_test {
 
 const DeviceInfo kHopper = offline_device("sm_90");
 
@@ -179,5 +179,5 @@ TEST(NcuCommand, ReportPathAndImport) {
             (std::vector<std::string>{"ncu", "--import", "a.ncu-rep", "--page", "details"}));
 }
 
-}  // namespace
+}  // namespace ncu_command_test
 }  // namespace evotune

@@ -11,7 +11,7 @@
 #include "core/error.hpp"
 
 namespace evotune {
-namespace {
+namespace ncu_summary_test {
 
 std::string fixture(const std::string& name) {
   std::ifstream in("tests/data/ncu/" + name);
@@ -92,5 +92,5 @@ TEST(NcuSummary, TextThatIsNoPageIsRefused) {
   EXPECT_THROW(add_ncu_raw_metrics(kernels, ""), Error);
 }
 
-}  // namespace
+}  // namespace ncu_summary_test
 }  // namespace evotune

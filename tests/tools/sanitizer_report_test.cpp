@@ -8,7 +8,7 @@
 #include "tools/sanitize_variant.hpp"
 
 namespace evotune {
-namespace {
+namespace sanitizer_report_test {
 
 const char* kMemcheckLog = R"(========= COMPUTE-SANITIZER
 ========= Invalid __global__ write of size 4 bytes
@@ -158,5 +158,5 @@ TEST(SanitizerReport, OutOfBoundsWriteIsNamedByItsBuffer) {
   EXPECT_EQ(wild.summary, wild_before);
 }
 
-}  // namespace
+}  // namespace sanitizer_report_test
 }  // namespace evotune

@@ -10,7 +10,7 @@
 #include "core/core_fixture.hpp"
 
 namespace evotune {
-namespace {
+namespace message_codec_test {
 
 using nlohmann::json;
 
@@ -439,5 +439,5 @@ TEST(MessageCodec, MalformedSetupsAndJobsAreOneLineNamingTheField) {
   expect_error([&] { decode_job(job); }, "job message: config.BLOCK: expected an integer, got 1.5");
 }
 
-}  // namespace
+}  // namespace message_codec_test
 }  // namespace evotune

@@ -14,7 +14,7 @@
 #include "support/run_command.hpp"
 
 namespace evotune {
-namespace {
+namespace worker_pool_test {
 
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
@@ -223,5 +223,5 @@ TEST_F(WorkerPoolTest, SubmitWithNoIdleWorkerThrows) {
   EXPECT_EQ(pool.idle(), 1u);
 }
 
-}  // namespace
+}  // namespace worker_pool_test
 }  // namespace evotune

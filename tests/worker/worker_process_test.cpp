@@ -15,7 +15,7 @@
 #include "worker/message_codec.hpp"
 
 namespace evotune {
-namespace {
+namespace worker_process_test {
 
 // The worker's input and output pipes. Messages are written before the worker runs (they fit in a pipe's
 // buffer); its answers are read after it returned.
@@ -88,5 +88,5 @@ TEST(WorkerProcess, MalformedJobEndsTheWorkerWithTheProtocolExitCode) {
   EXPECT_TRUE(std::holds_alternative<ReadyAnswer>(pipes.answers[0]));
 }
 
-}  // namespace
+}  // namespace worker_process_test
 }  // namespace evotune
