@@ -64,7 +64,8 @@ bool failed_for_helpers(nvrtcResult result, const cuda::NvrtcProgram& program) {
   if (result == NVRTC_ERROR_TIME_FILE_WRITE_FAILED || result == NVRTC_ERROR_INVALID_OPTION) return true;
   if (result != NVRTC_ERROR_COMPILATION) return false;
   const std::string log = program.log();
-  for (const char* pch_error : {"precompiled header", "PCH directory", "PCH file", "cannot open temporary file"})
+  for (const char* pch_error :
+       {"precompiled header", "PCH directory", "PCH file", "cannot open temporary file"})
     if (log.find(pch_error) != std::string::npos) return true;
   return false;
 }
