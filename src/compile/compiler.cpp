@@ -57,12 +57,15 @@ bool is_helper_option(const std::string& option) {
 }
 
 // NVRTC fails for the helper options alone with these: the timing file could not be written, an option it
-// does not know, or a precompiled header it could not write or read (a catastrophic error naming it).
+// does not know, or a precompiled header it could not write or read (a catastrophic error naming it, or,
+// once this process holds a precompiled header, the front end's temporary file it could not open in an
+// unwritable or full TMPDIR: "cannot open temporary file", which a compile without --pch does not need).
 bool failed_for_helpers(nvrtcResult result, const cuda::NvrtcProgram& program) {
   if (result == NVRTC_ERROR_TIME_FILE_WRITE_FAILED || result == NVRTC_ERROR_INVALID_OPTION) return true;
   if (result != NVRTC_ERROR_COMPILATION) return false;
   const std::string log = program.log();
-  for (const char* pch_error : {"precompiled header", "PCH directory", "PCH file"})
+  for (const char* pch_error :
+       {"precompiled header", "PCH directory", "PCH file", "cannot open temporary file"})
     if (log.find(pch_error) != std::string::npos) return true;
   return false;
 }
