@@ -28,12 +28,6 @@ std::string default_report(const std::string& space, long long config_id, const 
   return "results/profiles/" + space + "_" + std::to_string(config_id) + "_" + problem + ".ncu-rep";
 }
 
-std::string joined(const std::vector<std::string>& names) {
-  std::string text;
-  for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
-  return text;
-}
-
 void run(const ProfileOptions& options) {
   const StoredSpace stored = open_stored_space(options.space_file, options.problem, options.db);
   ProfileRequest request;

@@ -152,12 +152,14 @@ TuneSummary run_tune(const TuneOptions& options, const std::atomic<bool>* interr
   std::optional<Store> store = open_existing(options.db_file);
   const std::unique_ptr<TuneTarget> target = find_target(options, space, sizes);
   // Error when the space's conditions exclude every config.
-  std::vector<Config> candidates = space.search_candidates(sizes, target->device(), options.seed);
+  std::uint64_t valid = 0;
+  std::vector<Config> candidates =
+      space.search_candidates(sizes, target->device(), options.seed, SearchSpace::kSearchSample, &valid);
   if (space.total_configs() > SearchSpace::kEnumerableCandidates)
     spdlog::info(
         "{} candidates, too many to enumerate: the search draws from {} of the {} valid configs (sampled "
         "with seed {}, the Seeds added)",
-        space.total_configs(), candidates.size(), space.count_valid(sizes, target->device()), options.seed);
+        space.total_configs(), candidates.size(), valid, options.seed);
   if (!store) store.emplace(options.db_file);
 
   RunPlan plan = plan_run(options, space, sizes, *target, *store, std::move(candidates));

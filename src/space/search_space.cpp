@@ -247,7 +247,8 @@ std::uint64_t SearchSpace::count_valid(const Sizes& sizes, const DeviceInfo& dev
 }
 
 std::vector<Config> SearchSpace::sample_valid(std::size_t count, std::uint64_t seed, const Sizes& sizes,
-                                              const DeviceInfo& device, bool extremes) const {
+                                              const DeviceInfo& device, bool extremes,
+                                              std::uint64_t* valid_count) const {
   std::lock_guard lock(impl_->mutex);
   const auto& file = impl_->file;
   ConfigWalk walk = impl_->walk_at(sizes, device);
@@ -263,6 +264,7 @@ std::vector<Config> SearchSpace::sample_valid(std::size_t count, std::uint64_t s
   // The extremes count towards `count`: as many more positions are drawn as they may repeat.
   const std::size_t wanted = count > drawn.size() ? count - drawn.size() : 0;
   const std::uint64_t valid = walk.count(), draws = std::min<std::uint64_t>(valid, wanted + drawn.size());
+  if (valid_count) *valid_count = valid;
   std::vector<std::uint64_t> ranks;
   if (draws == valid) {
     ranks.resize(valid);
@@ -290,10 +292,15 @@ std::vector<Config> SearchSpace::sample_valid(std::size_t count, std::uint64_t s
 }
 
 std::vector<Config> SearchSpace::search_candidates(const Sizes& sizes, const DeviceInfo& device,
-                                                   std::uint64_t seed, std::size_t sample) const {
-  if (total_configs() <= kEnumerableCandidates) return enumerate(sizes, device);
+                                                   std::uint64_t seed, std::size_t sample,
+                                                   std::uint64_t* valid_count) const {
+  if (total_configs() <= kEnumerableCandidates) {
+    auto all = enumerate(sizes, device);
+    if (valid_count) *valid_count = all.size();
+    return all;
+  }
   // Every valid config where `sample` or fewer are, else `sample` of them.
-  auto drawn = sample_valid(sample, seed, sizes, device);
+  auto drawn = sample_valid(sample, seed, sizes, device, false, valid_count);
   if (drawn.empty())
     throw SpaceError(impl_->file.label + ": no configuration satisfies the conditions for problem " +
                      key_value_text(sizes) + " on device " + device.name + " (0 of " +

@@ -83,17 +83,22 @@ class SearchSpace {
   // checked as soon as their parameters are set) picks the configs there, in the walk's order. With
   // `extremes`, first, for every parameter, a valid config holding its first and one holding its last value
   // (where random walks find one; kept even beyond `count`), as check's sample of an enumerated space has,
-  // then uniform ones up to `count` in all.
+  // then uniform ones up to `count` in all. `valid_count`, where given, receives the number of valid configs
+  // (count_valid's, from the same walk).
   std::vector<Config> sample_valid(std::size_t count, std::uint64_t seed, const Sizes& sizes,
-                                   const DeviceInfo& device, bool extremes = false) const;
+                                   const DeviceInfo& device, bool extremes = false,
+                                   std::uint64_t* valid_count = nullptr) const;
   // Spaces with more candidates than this (before conditions) are sampled, never enumerated whole.
   static constexpr std::uint64_t kEnumerableCandidates = 1'000'000;
+  // How many valid configs a search of such a space starts from at most (search_candidates' `sample`).
+  static constexpr std::size_t kSearchSample = 50'000;
   // The candidates a search starts from: every valid config of a space of at most kEnumerableCandidates
   // candidates or of at most `sample` valid ones, otherwise `sample` valid configs drawn with `seed` and the
   // space's Seeds valid for the problem that the draws missed (in seeds_for's order). Throws SpaceError when
-  // none is valid.
+  // none is valid. `valid_count`, where given, receives the number of valid configs.
   std::vector<Config> search_candidates(const Sizes& sizes, const DeviceInfo& device, std::uint64_t seed,
-                                        std::size_t sample = 50'000) const;
+                                        std::size_t sample = kSearchSample,
+                                        std::uint64_t* valid_count = nullptr) const;
   // Appends to `candidates` each of `configs` valid at `sizes` on `device` that it does not hold yet: a
   // strategy opens with Seeds and transferred configs only if they are among the candidates.
   void add_valid(std::vector<Config>& candidates, const std::vector<Config>& configs, const Sizes& sizes,

@@ -64,8 +64,9 @@ CheckReport check_space(const std::filesystem::path& space_file, const std::stri
     if (sample == 0)
       throw Error(space.name() + ": " + std::to_string(report.total_configs) +
                   " candidates are too many to compile every valid config: give --sample N");
-    report.valid_configs = static_cast<std::int64_t>(space.count_valid(sizes, device));
-    configs = space.sample_valid(sample, 0, sizes, device, true);
+    std::uint64_t valid = 0;
+    configs = space.sample_valid(sample, 0, sizes, device, true, &valid);
+    report.valid_configs = static_cast<std::int64_t>(valid);
     if (configs.empty()) space.search_candidates(sizes, device, 0, 1);  // throws: names why none is valid
   }
   report.sampled_configs = static_cast<std::int64_t>(configs.size());

@@ -1,16 +1,13 @@
 // Output files of tools' eval runs: read whole, never throwing, since a killed run leaves them partial.
 #include "tools/eval_output.hpp"
 
-#include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
+
+#include "space/space_file.hpp"
 
 namespace evotune {
 
-std::string read_output_file(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+std::string read_output_file(const std::filesystem::path& file) { return read_text_file(file).value_or(""); }
 
 std::string last_line(const std::string& text) {
   std::string trimmed = text;

@@ -21,12 +21,6 @@
 namespace evotune {
 namespace {
 
-std::string joined(const std::vector<std::string>& names) {
-  std::string text;
-  for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
-  return text;
-}
-
 void add_once(std::vector<std::string>& names, const std::string& name) {
   if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
 }
@@ -42,6 +36,12 @@ std::string regex_escaped(const std::string& text) {
 }
 
 }  // namespace
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string text;
+  for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
+  return text;
+}
 
 std::filesystem::path ncu_report_path(const std::filesystem::path& path) {
   if (path.extension() == ".ncu-rep") return path;

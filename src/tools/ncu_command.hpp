@@ -40,6 +40,9 @@ void require_space_kernel(const SearchSpace& space, const std::string& kernel);
 // Error, listing the variant's kernels, when it launches none named `kernel`.
 std::vector<std::string> profiled_launches(const LaunchSpec& launch, const std::string& kernel);
 
+// "a, b, c": kernel names as the messages list them.
+std::string joined(const std::vector<std::string>& names);
+
 // ncu's -k filter for `names`: the exact names, anchored, e.g.
 // "regex:^(decode_attn_split|decode_attn_combine)$".
 std::string kernel_name_filter(const std::vector<std::string>& names);

@@ -143,14 +143,11 @@ TEST(Compiler, ReportsThePhaseTimesAndLeavesNoTimingFile) {
 // ("cannot open temporary file" had failed such compiles, in a compiler process that outlived a full /tmp).
 TEST(Compiler, UnwritableTimingFileCostsOnlyThePhaseTimes) {
   ASSERT_EQ(make_compiler().compile(saxpy_request("sm_90")).status, Status::ok);  // with TMPDIR as it is
-  const char* previous = std::getenv("TMPDIR");
-  const std::string saved = previous ? previous : "";
-  setenv("TMPDIR", "/proc", 1);  // a folder where no file can be created, not even by root
-  const CompileResult result = make_compiler().compile(saxpy_request("sm_90"));
-  if (previous)
-    setenv("TMPDIR", saved.c_str(), 1);
-  else
-    unsetenv("TMPDIR");
+  const CompileResult result = [] {
+    const test::ScopedEnv tmpdir("TMPDIR",
+                                 "/proc");  // a folder where no file can be created, not even by root
+    return make_compiler().compile(saxpy_request("sm_90"));
+  }();
   EXPECT_EQ(result.status, Status::ok) << result.message << "\n" << result.info.log;
   EXPECT_FALSE(result.cubin.empty());
   EXPECT_GT(result.info.registers, 0);
