@@ -80,6 +80,9 @@ static_assert(false, "CLUSTER (1 or 2) must be #defined");
 #ifndef HEAD_INTERLEAVE
 #define HEAD_INTERLEAVE 1
 #endif
+#ifndef Q_BUFFERS
+#define Q_BUFFERS 1
+#endif
 
 namespace attn {
 
@@ -105,9 +108,10 @@ constexpr int BLOCK_M = 64 * CONSUMER_WARPGROUPS;
 constexpr int Q_BYTES = 2 * BLOCK_M * D;
 constexpr int KV_TILE_BYTES = 2 * BLOCK_N * D;
 constexpr int CHUNKS = D / 8;  // 16-byte chunks per row
-// The space's SMEM_BYTES: the tiles, the producer's mbarriers (at most 72 bytes, 128 counted) and room to
+// The space's SMEM_BYTES: the tiles, the producer's mbarriers (at most 80 bytes, 128 counted) and room to
 // align the tiles to 1024 bytes.
-constexpr int SMEM_BYTES = Q_BYTES + 2 * STAGES * KV_TILE_BYTES + (WARP_SPECIALIZE ? 128 : 0) + 1024;
+constexpr int SMEM_BYTES =
+    Q_BUFFERS * Q_BYTES + 2 * STAGES * KV_TILE_BYTES + (WARP_SPECIALIZE ? 128 : 0) + 1024;
 // The consumers loading the ring themselves: tiles in flight while one is computed (with the overlap two
 // stages are being read: K of tile j, V of tile j - 1).
 constexpr int PREFETCH = STAGES - 1 - INTRA_WG_OVERLAP;
@@ -131,6 +135,9 @@ static_assert(TMA_LOADS == 0 || WARP_SPECIALIZE,
 static_assert(TMA_STORE == 0 || TMA_LOADS, "TMA_STORE: the space pairs the O map with the Q, K, V maps");
 static_assert(PERSISTENT == 0 || TMA_LOADS,
               "PERSISTENT: the producer reloads Q per work tile with TMA, ordered on the q_empty mbarrier");
+static_assert(
+    Q_BUFFERS == 1 || (Q_BUFFERS == 2 && PERSISTENT),
+    "Q_BUFFERS 2: a persistent block's next work tile's Q lands in the other Q tile while this one runs");
 static_assert(REG_SPLIT >= 0 && REG_SPLIT <= 2, "REG_SPLIT is 0..2");
 static_assert(LONGEST_FIRST == 0 || CAUSAL, "LONGEST_FIRST orders work tiles of unequal length: causal only");
 static_assert(HEAD_INTERLEAVE == 1 || (LONGEST_FIRST && !PERSISTENT && CLUSTER == 1),
@@ -174,13 +181,13 @@ __device__ __forceinline__ float exp2_approx(float x) {
 // The block's shared memory, 1024-byte aligned. A tile of R rows is D / 64 slabs of [R][64] elements, each
 // 128-byte row swizzled (chunk c of row r at c ^ (r % 8)); every tile is a multiple of 1024 bytes.
 struct SharedStorage {
-  elem q[BLOCK_M * D];          // Q; in the epilogue, the staged O
-  elem k[STAGES][BLOCK_N * D];  // the K/V ring
+  elem q[Q_BUFFERS][BLOCK_M * D];  // Q (work tile i's in q[i % Q_BUFFERS]); in the epilogue, the staged O
+  elem k[STAGES][BLOCK_N * D];     // the K/V ring
   elem v[STAGES][BLOCK_N * D];
   // WARP_SPECIALIZE only (the space's SMEM_BYTES counts them then; otherwise they lie past it, unused):
-  unsigned long long full[STAGES];   // the stage's tile has landed
-  unsigned long long empty[STAGES];  // every consumer warp (of both blocks of a cluster) is done with it
-  unsigned long long q_empty;        // (PERSISTENT) every consumer warpgroup has stored O from the Q tile
+  unsigned long long full[STAGES];        // the stage's tile has landed
+  unsigned long long empty[STAGES];       // every consumer warp (of both blocks of a cluster) is done with it
+  unsigned long long q_empty[Q_BUFFERS];  // (PERSISTENT) every consumer warpgroup stored O from the Q tile
 };
 // Byte offsets of its members: in order, without padding (NVRTC has no offsetof).
 constexpr unsigned OFFSET_Q = 0;
@@ -206,7 +213,7 @@ struct Smem {
     const unsigned base = (raw_address + 1023) & ~1023u;
     return {base, raw + (base - raw_address)};
   }
-  __device__ __forceinline__ unsigned q() const { return base + OFFSET_Q; }
+  __device__ __forceinline__ unsigned q(int buffer = 0) const { return base + OFFSET_Q + buffer * Q_BYTES; }
   __device__ __forceinline__ unsigned k(int stage = 0) const {
     return base + OFFSET_K + stage * KV_TILE_BYTES;
   }
@@ -215,7 +222,13 @@ struct Smem {
   }
   __device__ __forceinline__ unsigned full() const { return base + OFFSET_FULL; }
   __device__ __forceinline__ unsigned empty() const { return base + OFFSET_EMPTY; }
-  __device__ __forceinline__ unsigned q_empty() const { return base + OFFSET_Q_EMPTY; }
+  __device__ __forceinline__ unsigned q_empty(int buffer = 0) const {
+    return base + OFFSET_Q_EMPTY + 8 * buffer;
+  }
+  // The generic address of Q tile `buffer`, where the epilogue stages O.
+  __device__ __forceinline__ unsigned char* staging_rows(int buffer) const {
+    return staging + buffer * Q_BYTES;
+  }
 };
 // Byte offset of 16-byte chunk `chunk` (elements 8 chunk .. 8 chunk + 7) of row `row` in a swizzled tile of
 // ROWS rows.
@@ -392,14 +405,17 @@ struct KvRing {
   }
   // One thread, before the block (cluster) barrier that publishes them: full counts the producer's 128
   // cp.async arrivals, or its one arrival with the TMA bytes; empty one arrival per consumer warp of every
-  // block reading the stage; q_empty one per consumer warpgroup.
+  // block reading the stage; each Q tile's q_empty (Q_BUFFERS of them, 8 bytes apart) one per consumer
+  // warpgroup.
   __device__ __forceinline__ void init(unsigned q_empty) const {
 #pragma unroll
     for (int stage = 0; stage < STAGES; ++stage) {
       sm90::mbarrier_init(pipe.full_barrier(stage), TMA_LOADS ? 1 : 128);
       sm90::mbarrier_init(pipe.empty_barrier(stage), 4 * CONSUMER_WARPGROUPS * CLUSTER);
     }
-    sm90::mbarrier_init(q_empty, CONSUMER_WARPGROUPS);
+#pragma unroll
+    for (int buffer = 0; buffer < Q_BUFFERS; ++buffer)
+      sm90::mbarrier_init(q_empty + 8 * buffer, CONSUMER_WARPGROUPS);
     if constexpr (CLUSTER > 1) sm90::mbarrier_fence_init();
   }
   // The stage of ring tile `ring` may be refilled (with CLUSTER 2: the consumers of both blocks released it).
@@ -445,9 +461,11 @@ __device__ __forceinline__ void load_kv_tma(const TmaInputs& in, const Smem& sme
 }
 
 // The producer warpgroup with TMA: one thread issues every copy, per ring tile an arrival expecting the
-// tile's bytes (Q's too with a work tile's first), then the K and V boxes. A work tile's Q waits for the
-// previous work tile's epilogue to have left the Q tile (q_empty) after its first K/V tile is issued, so the
-// ring runs ahead meanwhile; the full phase cannot complete before Q's bytes have landed.
+// tile's bytes (Q's too with a work tile's first), then the K and V boxes. Work tile i's Q goes to Q tile
+// i % Q_BUFFERS once the epilogue of work tile i - Q_BUFFERS has left it (q_empty), after its first K/V tile
+// is issued, so the ring runs ahead meanwhile; the full phase cannot complete before Q's bytes have landed.
+// With one Q tile that waits for the previous work tile's epilogue; with two, the next work tile's Q is in
+// flight while this one's last K/V tiles are computed.
 __device__ __forceinline__ void produce(const TmaInputs& in, const Smem& smem, const KvRing& ring,
                                         const Scheduler& scheduler, unsigned rank) {
   if (threadIdx.x != CONSUMER_THREADS) {
@@ -465,10 +483,12 @@ __device__ __forceinline__ void produce(const TmaInputs& in, const Smem& smem, c
       ring.pipe.producer_expect(state, 2 * KV_TILE_BYTES + (tile == 0 ? Q_BYTES : 0));
       load_kv_tma(in, smem, state.stage, tile, work.kv_bh, full, rank);
       if (tile == 0) {
-        if (done_items > 0) sm90::mbarrier_wait(smem.q_empty(), (done_items - 1) & 1);
+        const int buffer = done_items % Q_BUFFERS;
+        if (done_items >= Q_BUFFERS)
+          sm90::mbarrier_wait(smem.q_empty(buffer), ((done_items - Q_BUFFERS) / Q_BUFFERS) & 1);
 #pragma unroll
         for (int slab = 0; slab < D / 64; ++slab)
-          sm90::tma_load_3d(smem.q() + slab * BLOCK_M * 128, in.q, slab * 64, work.m0, work.bh, full);
+          sm90::tma_load_3d(smem.q(buffer) + slab * BLOCK_M * 128, in.q, slab * 64, work.m0, work.bh, full);
       }
     }
   }
@@ -643,6 +663,10 @@ struct TileMma {
   // The descriptor offset (16-byte units) of a stage.
   static __device__ __forceinline__ unsigned long long stage_offset(int stage) {
     return static_cast<unsigned long long>(stage * KV_TILE_BYTES) >> 4;
+  }
+  // The same wgmmas reading Q from Q tile `buffer`.
+  __device__ __forceinline__ TileMma on_q(int buffer) const {
+    return {q_desc + (static_cast<unsigned long long>(buffer * Q_BYTES) >> 4), k_desc, v_desc};
   }
   // S = Q K^T for this warpgroup's 64 rows and the tile's BLOCK_N keys.
   __device__ __forceinline__ void issue_qk(float (&s_acc)[BLOCK_N / 2], unsigned long long offset) const {
@@ -898,8 +922,9 @@ __device__ __forceinline__ void mainloop_overlapped(KvSupply& kv, const TileMma&
 // O / row sums in the element type, staged swizzled in the Q tile: this warpgroup's rows only, which only its
 // own (completed) wgmmas read.
 __device__ __forceinline__ void stage_o(const Smem& smem, const float (&o_acc)[D / 2], const Softmax& softmax,
-                                        const Lane& me) {
-  unsigned char* const staging = smem.staging + me.quad * 4;  // this lane's 4 bytes of each 16-byte chunk
+                                        const Lane& me, int buffer) {
+  // this lane's 4 bytes of each 16-byte chunk
+  unsigned char* const staging = smem.staging_rows(buffer) + me.quad * 4;
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
     const float inverse = softmax.inverse_sum(r);
@@ -927,29 +952,31 @@ __device__ __forceinline__ void store_staged_rows(elem* o_head, const unsigned c
 
 // TMA_STORE 0: the consumers loading themselves store the block's rows together (block barrier); with a
 // producer each warpgroup stores its own 64 rows once its 128 threads have staged them, and (PERSISTENT)
-// tells the producer on q_empty once they have been read, so that the next work tile's Q may land there.
-__device__ __forceinline__ void store_o(elem* O, const Smem& smem, const WorkTile& work, int warpgroup,
-                                        int S) {
+// tells the producer on q_empty once they have been read, so that a later work tile's Q may land there.
+// `buffer`: the Q tile the rows are staged in.
+__device__ __forceinline__ void store_o(elem* O, const Smem& smem, const WorkTile& work, int warpgroup, int S,
+                                        int buffer) {
   elem* o_head = O + work.head;
+  const unsigned char* staging = smem.staging_rows(buffer);
   if constexpr (!WARP_SPECIALIZE) {
     __syncthreads();
-    store_staged_rows<BLOCK_M, CONSUMER_THREADS>(o_head, smem.staging, work.m0, 0, threadIdx.x, S);
+    store_staged_rows<BLOCK_M, CONSUMER_THREADS>(o_head, staging, work.m0, 0, threadIdx.x, S);
   } else {
     const Barrier own = of_warpgroup(Barrier::warpgroup, warpgroup);
     sm90::barrier_sync<128>(own);
-    store_staged_rows<64, 128>(o_head, smem.staging, work.m0, warpgroup * 64, threadIdx.x % 128, S);
+    store_staged_rows<64, 128>(o_head, staging, work.m0, warpgroup * 64, threadIdx.x % 128, S);
     if constexpr (PERSISTENT) {
       sm90::fence_async_shared();    // this thread's generic accesses come before the next Q's TMA writes
       sm90::barrier_sync<128>(own);  // every thread's reads of the staging rows are done
-      if (threadIdx.x % 128 == 0) sm90::mbarrier_arrive(smem.q_empty());
+      if (threadIdx.x % 128 == 0) sm90::mbarrier_arrive(smem.q_empty(buffer));
     }
   }
 }
 
 // TMA_STORE 1: the warpgroup's first thread stores its 64 staged rows with TMA (rows past S are clipped), and
-// (PERSISTENT) arrives on q_empty once the bulk store has read them.
+// (PERSISTENT) arrives on the Q tile's q_empty once the bulk store has read them.
 __device__ __forceinline__ void store_o(const sm90::TensorMap& o_map, const Smem& smem, const WorkTile& work,
-                                        int warpgroup, int S) {
+                                        int warpgroup, int S, int buffer) {
   sm90::fence_async_shared();  // the staging writes become visible to the TMA engine (the async proxy)
   sm90::barrier_sync<128>(of_warpgroup(Barrier::warpgroup, warpgroup));
   const int wg_row0 = work.m0 + warpgroup * 64;
@@ -957,12 +984,12 @@ __device__ __forceinline__ void store_o(const sm90::TensorMap& o_map, const Smem
     if (wg_row0 < S) {
 #pragma unroll
       for (int slab = 0; slab < D / 64; ++slab)
-        sm90::tma_store_3d(o_map, smem.q() + slab * BLOCK_M * 128 + warpgroup * 64 * 128, slab * 64, wg_row0,
-                           work.bh);
+        sm90::tma_store_3d(o_map, smem.q(buffer) + slab * BLOCK_M * 128 + warpgroup * 64 * 128, slab * 64,
+                           wg_row0, work.bh);
       sm90::tma_commit_stores();
       sm90::tma_wait_stores_read();
     }
-    if constexpr (PERSISTENT) sm90::mbarrier_arrive(smem.q_empty());
+    if constexpr (PERSISTENT) sm90::mbarrier_arrive(smem.q_empty(buffer));
   }
 }
 
@@ -984,11 +1011,14 @@ __device__ __forceinline__ void store_lse(float* lse, const Softmax& softmax, co
 // A consumer warpgroup: its work tiles, each a mainloop over the K/V tiles and an epilogue.
 __device__ __forceinline__ void consume(KvSupply& kv, Output out, float* lse, const Smem& smem,
                                         const Scheduler& scheduler, const Lane& me, float scale_log2) {
-  const TileMma mma = TileMma::of(smem, me.warpgroup);
+  const TileMma first_q_mma = TileMma::of(smem, me.warpgroup);
   const Turns turns{me.warpgroup};
   turns.start();
-  for (int item = scheduler.first; item < scheduler.count; item += scheduler.step) {
+  int done_items = 0;
+  for (int item = scheduler.first; item < scheduler.count; item += scheduler.step, ++done_items) {
     const WorkTile work = scheduler.work_tile(item);
+    const int buffer = done_items % Q_BUFFERS;  // the Q tile the producer loaded this work tile's Q into
+    const TileMma mma = first_q_mma.on_q(buffer);
     kv.begin(work);
     float o_acc[D / 2];
 #pragma unroll
@@ -1002,9 +1032,9 @@ __device__ __forceinline__ void consume(KvSupply& kv, Output out, float* lse, co
       mainloop(kv, mma, mask, softmax, o_acc, work.tiles);
     kv.drain();
     softmax.finish();
-    stage_o(smem, o_acc, softmax, me);
+    stage_o(smem, o_acc, softmax, me, buffer);
     store_lse(lse, softmax, work, me, scheduler.S);
-    store_o(out, smem, work, me.warpgroup, scheduler.S);
+    store_o(out, smem, work, me.warpgroup, scheduler.S, buffer);
     kv.end(work);
   }
   turns.finish();

@@ -311,5 +311,38 @@ INSTANTIATE_TEST_SUITE_P(
              kBf16}),
     case_name);
 
+// Q_BUFFERS 2 (persistent blocks): work tile i's Q in Q tile i % 2, the next one's loaded while this one
+// runs. Many work tiles a block (so that both tiles are reused many times and their q_empty phases turn
+// over), one work tile in all (S = 1), a block with an odd count, causal longest first, grouped heads with
+// SKV != S, both stores (O staged in the tile its Q was in), 1..3 consumer warpgroups, both head dimensions,
+// bf16. O wrong on every other work tile: the consumers' Q tile or the staging out of step with the
+// producer's; a hang: the q_empty parity.
+INSTANTIATE_TEST_SUITE_P(
+    TwoQTiles, AttentionWgmma,
+    ::testing::Values(
+        Case{"B=8,H=32,S=512,D=64,CAUSAL=0",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=3,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
+             "LOADS=1,TMA_STORE=1,PERSISTENT=1,REG_SPLIT=1,Q_BUFFERS=2"},
+        Case{"B=8,H=32,HKV=8,S=512,D=128,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
+             "LOADS=1,TMA_STORE=1,PERSISTENT=1,REG_SPLIT=1,Q_BUFFERS=2"},
+        Case{"B=4,H=16,S=1000,D=64,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
+             "LOADS=1,PERSISTENT=1,LONGEST_FIRST=1,Q_BUFFERS=2"},
+        Case{"B=1,H=1,S=1,D=128,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=1,BLOCK_N=64,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,TMA_STORE=1,"
+             "PERSISTENT=1,Q_BUFFERS=2"},
+        Case{"B=3,H=20,S=513,D=64,CAUSAL=0",
+             "CONSUMER_WARPGROUPS=3,BLOCK_N=96,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,PERSISTENT=1,Q_BUFFERS="
+             "2"},
+        Case{"B=2,H=8,HKV=2,S=300,SKV=777,D=128,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=1,BLOCK_N=64,STAGES=4,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,TMA_LOADS=1,TMA_"
+             "STORE=0,PERSISTENT=1,Q_BUFFERS=2"},
+        Case{"B=16,H=16,S=256,D=128,CAUSAL=0",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
+             "LOADS=1,TMA_STORE=1,PERSISTENT=1,REG_SPLIT=1,Q_BUFFERS=2",
+             kBf16}),
+    case_name);
+
 }  // namespace attention_wgmma_test
 }  // namespace evotune

@@ -15,9 +15,18 @@ namespace wgmma_space_test {
 
 const char* const kWgmmaSpace = "search_spaces/flash_attn_fwd_wgmma.json";
 
-// The configs in the grid's own block order (HEAD_INTERLEAVE 1), as every config was before the interleave
+// The configs with one Q tile (Q_BUFFERS 1), as every config was before the second (QBuffersTwinThePersistent
+// Configs counts the others, each the twin of one of these).
+std::vector<Config> one_q_tile(std::vector<Config> configs) {
+  configs.erase(
+      std::remove_if(configs.begin(), configs.end(), [](const Config& c) { return c.at("Q_BUFFERS") != 1; }),
+      configs.end());
+  return configs;
+}
+// Those in the grid's own block order (HEAD_INTERLEAVE 1), as every config was before the interleave
 // (HeadInterleaveTwinsTheLongestFirstGrids counts the others, each the twin of one of these).
 std::vector<Config> own_order(std::vector<Config> configs) {
+  configs = one_q_tile(std::move(configs));
   configs.erase(std::remove_if(configs.begin(), configs.end(),
                                [](const Config& c) { return c.at("HEAD_INTERLEAVE") != 1; }),
                 configs.end());
@@ -53,7 +62,7 @@ TEST(WgmmaSpace, ValidCountsOnHopper) {
   const SearchSpace space = SearchSpace::load(kWgmmaSpace);
   const DeviceInfo hopper = offline_device("sm_90");
   EXPECT_EQ(space.arch_suffix(), "a");
-  EXPECT_EQ(space.total_configs(), 36864u * 4);
+  EXPECT_EQ(space.total_configs(), 36864u * 4 * 2);
   // LONGEST_FIRST doubles the causal problems' configs only.
   EXPECT_EQ(own_order(space.enumerate(space.resolve_problem("D=64"), hopper)).size(), 1576u);
   EXPECT_EQ(own_order(space.enumerate(space.resolve_problem("D=64,CAUSAL=1"), hopper)).size(), 3152u);
@@ -179,7 +188,8 @@ TEST(WgmmaSpace, FlashAttention3TilesAreValid) {
                         {"REG_SPLIT", 0},
                         {"LONGEST_FIRST", 0},
                         {"CLUSTER", 1},
-                        {"HEAD_INTERLEAVE", 1}};
+                        {"HEAD_INTERLEAVE", 1},
+                        {"Q_BUFFERS", 1}};
     const auto configs = space.enumerate(space.resolve_problem(problem), hopper);
     return std::find(configs.begin(), configs.end(), config) != configs.end();
   };
@@ -211,11 +221,11 @@ TEST(WgmmaSpace, HeadInterleaveTwinsTheLongestFirstGrids) {
     const SearchSpace space = SearchSpace::load(file);
     const DeviceInfo hopper = offline_device("sm_90");
     for (const char* problem : {"D=64", "D=128"}) {
-      const auto every = space.enumerate(space.resolve_problem(problem), hopper);
+      const auto every = one_q_tile(space.enumerate(space.resolve_problem(problem), hopper));
       EXPECT_EQ(every.size(), own_order(every).size()) << file << " " << problem;
     }
     for (const char* problem : {"D=64,CAUSAL=1", "D=128,CAUSAL=1"}) {
-      const auto every = space.enumerate(space.resolve_problem(problem), hopper);
+      const auto every = one_q_tile(space.enumerate(space.resolve_problem(problem), hopper));
       const auto own = own_order(every);
       const auto reorderable = static_cast<size_t>(std::count_if(own.begin(), own.end(), [](const Config& c) {
         return c.at("LONGEST_FIRST") && !c.at("PERSISTENT") && c.at("CLUSTER") == 1;
@@ -234,6 +244,48 @@ TEST(WgmmaSpace, HeadInterleaveTwinsTheLongestFirstGrids) {
     ASSERT_GE(seeds.size(), 2u);
     EXPECT_EQ(seeds[0].at("HEAD_INTERLEAVE"), 4) << file;
     EXPECT_EQ(seeds[1].at("HEAD_INTERLEAVE"), 8) << file;
+  }
+}
+
+// Q_BUFFERS 2 (a second Q tile, so that a persistent block's next work tile's Q lands while this one runs)
+// is the twin of every persistent config whose shared memory holds one more BLOCK_M x D tile, and of no
+// other. Two Seeds take it (2 consumer warpgroups, 128-key tiles, pingpong, persistent; 3 stages fit at D =
+// 64, 2 at D = 128), after the others.
+TEST(WgmmaSpace, QBuffersTwinThePersistentConfigs) {
+  for (const char* file : {kWgmmaSpace, "search_spaces/flash_attn_fwd_wgmma_bf16.json"}) {
+    const SearchSpace space = SearchSpace::load(file);
+    const DeviceInfo hopper = offline_device("sm_90");
+    for (const char* problem : {"D=64", "D=64,CAUSAL=1", "D=128", "D=128,CAUSAL=1"}) {
+      const Sizes sizes = space.resolve_problem(problem);
+      const auto every = space.enumerate(sizes, hopper);
+      const auto one = one_q_tile(every);
+      size_t fitting = 0;
+      for (const Config& c : one) {
+        if (!c.at("PERSISTENT")) continue;
+        const int d = sizes.at("D");
+        const int block_m = 64 * c.at("CONSUMER_WARPGROUPS");
+        const int smem = 2 * d * (2 * block_m + 2 * c.at("STAGES") * c.at("BLOCK_N")) + 128 + 1024;
+        if (smem <= 232448) ++fitting;
+      }
+      EXPECT_GT(fitting, 0u) << problem;
+      EXPECT_EQ(every.size(), one.size() + fitting) << file << " " << problem;
+      for (const Config& c : every) {
+        if (c.at("Q_BUFFERS") == 1) continue;
+        EXPECT_EQ(c.at("PERSISTENT"), 1) << problem;
+        Config twin = c;
+        twin["Q_BUFFERS"] = 1;
+        EXPECT_NE(std::find(one.begin(), one.end(), twin), one.end()) << problem;
+      }
+    }
+    const auto& seeds = space.seeds();
+    ASSERT_GE(seeds.size(), 2u);
+    for (size_t i = seeds.size() - 2; i < seeds.size(); ++i) {
+      EXPECT_EQ(seeds[i].at("Q_BUFFERS"), 2) << file;
+      EXPECT_EQ(seeds[i].at("PERSISTENT"), 1) << file;
+    }
+    EXPECT_EQ(
+        std::count_if(seeds.begin(), seeds.end(), [](const Config& c) { return c.at("Q_BUFFERS") == 2; }), 2)
+        << file;
   }
 }
 
