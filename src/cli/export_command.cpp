@@ -16,6 +16,7 @@
 #include "core/known_devices.hpp"
 #include "export/export_dispatch.hpp"
 #include "export/export_variant.hpp"
+#include "export/neighbour_covers.hpp"
 #include "export/stored_dispatch.hpp"
 #include "export/torch_export.hpp"
 
@@ -75,24 +76,37 @@ std::string dispatch_header(const SearchSpace& space, const DispatchTable& table
   text += "// results: " + db + "\n";
   for (const auto& [problem, config] : table.problem_winners())
     text += "// tuned:   " + key_value_text(problem) + " -> " + canonical_json(config) + "\n";
+  for (const auto& [problem, config] : table.covers())
+    text += "// cover:   " + canonical_json(config) + " (measured at " + key_value_text(problem) +
+            "; for sizes next to it where no winner runs)\n";
   text += "// build:   nvcc -arch=sm_XY" + space.arch_suffix() + " -std=c++17 -c <this file>\n";
   return text;
 }
 
-// The dispatcher of every stored problem's winner of `space`, from `db`, and how many variants and problems
-// it has.
+// The dispatcher of every stored problem's winner of `space`, from `db` (with covers for the sizes next to
+// the tuned ones where no winner runs), and how many variants, problems and covers it has.
 struct StoredDispatch {
   std::string text;
-  std::size_t variants, problems;
+  std::size_t variants, problems, covers;
 };
 
 StoredDispatch stored_dispatch(const SearchSpace& space, const std::string& space_file, const std::string& db,
                                const std::string& arch) {
   const Store store = Store::open_existing(db);
   const std::int64_t space_id = stored_space_id(space, store, space_file, db);
-  const DispatchTable table = stored_dispatch_table(space, store, space_id);
-  return {render_dispatch_export(space, table, offline_device(arch), dispatch_header(space, table, db)),
-          dispatch_variants(space, table).size(), table.problem_winners().size()};
+  DispatchTable table = stored_dispatch_table(space, store, space_id);
+  const DeviceInfo device = offline_device(arch);
+  add_neighbour_covers(space, table, device);
+  return {render_dispatch_export(space, table, device, dispatch_header(space, table, db)),
+          dispatch_variants(space, table).size(), table.problem_winners().size(), table.covers().size()};
+}
+
+// ", N of them covers ..." where the export holds covers; nothing where it holds none.
+std::string covers_note(std::size_t covers) {
+  if (covers == 0) return "";
+  return " (" + std::to_string(covers) + (covers == 1 ? " cover" : " covers") +
+         " among them: configs measured beside the winners, for sizes next to the tuned ones where no winner "
+         "runs)";
 }
 
 void run_dispatch(const ExportOptions& options) {
@@ -104,8 +118,8 @@ void run_dispatch(const ExportOptions& options) {
   const auto exported =
       stored_dispatch(space, options.space_files.front(), options.dbs.front(), options.arch);
   write_output_file(options.output, exported.text);
-  std::printf("wrote %s: %zu variants for %zu tuned problems\n", options.output.c_str(), exported.variants,
-              exported.problems);
+  std::printf("wrote %s: %zu variants for %zu tuned problems%s\n", options.output.c_str(), exported.variants,
+              exported.problems, covers_note(exported.covers).c_str());
 }
 
 void run_torch(const ExportOptions& options) {
@@ -147,7 +161,10 @@ void run_torch(const ExportOptions& options) {
   std::string tuned;
   for (std::size_t i = 0; i < files.size(); ++i)
     tuned += (tuned.empty() ? "" : ", ") + spaces[i].name() + ": " + std::to_string(exported[i].variants) +
-             " variants for " + std::to_string(exported[i].problems) + " tuned problems";
+             " variants for " + std::to_string(exported[i].problems) + " tuned problems" +
+             (exported[i].covers == 0 ? ""
+                                      : " with " + std::to_string(exported[i].covers) +
+                                            (exported[i].covers == 1 ? " cover" : " covers"));
   const std::string backward =
       plan.backward ? ", differentiable (its backward from the " + plan.backward->name + " spaces)"
                     : ", not differentiable (no backward spaces given)";

@@ -99,10 +99,12 @@ std::string dispatch_symbol_prefix(const SearchSpace& space) {
 
 std::vector<DispatchVariant> dispatch_variants(const SearchSpace& space, const DispatchTable& table) {
   std::vector<DispatchVariant> variants;
-  for (const auto& [problem, config] : table.problem_winners()) {
+  auto add = [&](const Sizes& problem, const Config& config) {
     DispatchVariant variant{config, compile_time_part(space, problem)};
     if (std::find(variants.begin(), variants.end(), variant) == variants.end()) variants.push_back(variant);
-  }
+  };
+  for (const auto& [problem, config] : table.problem_winners()) add(problem, config);
+  for (const auto& [problem, config] : table.covers()) add(problem, config);
   return variants;
 }
 
@@ -175,21 +177,26 @@ std::string render_dispatch_export(const SearchSpace& space, const DispatchTable
   out << "// Each set of compile-time sizes (" << names(space, true)
       << ") and its default: the variants in the order they are tried when no tuned problem's winner runs\n"
          "// (least geometric-mean slowdown over that set's tuned problems first, then the most central "
-         "problem's winner); -1 ends a list.\n";
+         "problem's winner,\n"
+         "// then the covers: configs measured beside the winners, for sizes next to the tuned ones where no "
+         "winner runs);\n"
+         "// -1 ends a list.\n";
   out << "static const int " << p << "_group_count = " << groups.size() << ";\n";
   // Unread where the space has no compile-time sizes (one group of none).
   out << "[[maybe_unused]] static const long long " << p << "_groups[" << groups.size() << "]["
       << std::max<std::size_t>(compile_time, 1) << "] = {";
   for (const auto& group : groups)
     out << (compile_time ? size_row(space, group, true) : std::string("{0}")) << ", ";
-  out << "};\nstatic const int " << p << "_defaults[" << groups.size() << "][" << tuned.size() + 2
-      << "] = {\n";
+  out << "};\nstatic const int " << p << "_defaults[" << groups.size() << "]["
+      << tuned.size() + table.covers().size() + 2 << "] = {\n";
   for (const auto& group : groups) {
     Sizes any = tuned[0].first;
     for (const auto& [name, value] : group) any[name] = value;
     out << "    {";
     for (const std::size_t w : table.default_order(any))
       out << variant_of(tuned[w].first, tuned[w].second) << ", ";
+    for (const std::size_t c : table.cover_order(any))
+      out << variant_of(table.covers()[c].first, table.covers()[c].second) << ", ";
     out << "-1},\n";
   }
   out << "};\n\n";
@@ -207,7 +214,8 @@ std::string render_dispatch_export(const SearchSpace& space, const DispatchTable
   out << "// The variant for these sizes: the exact tuned problem's winner, else the winner of the nearest "
          "tuned\n"
          "// problem with the same compile-time sizes (distance in log2 space; ties: the earlier), else the\n"
-         "// default; each only if the space's conditions accept it at these sizes. Touches no GPU.\n";
+         "// default, then the covers; each only if the space's conditions accept it at these sizes. Touches "
+         "no GPU.\n";
   out << "extern \"C\" int " << p << "_pick(" << size_parameters(space) << ", int* rule) {\n";
   out << "  const long long sizes[" << count << "] = {" << size_arguments(space) << "};\n";
   for (const auto& size : space.sizes())
@@ -272,7 +280,10 @@ std::string render_dispatch_export(const SearchSpace& space, const DispatchTable
       << "    case -2:\n      return " << quoted(p + ": a size (" + names(space, false) + ") is below 1")
       << ";\n"
       << "    case -3:\n      return "
-      << quoted(p + ": the space's conditions reject every tuned variant at these sizes") << ";\n"
+      << quoted(p +
+                ": the space's conditions reject every exported variant at these sizes (tune a problem "
+                "near them and export again)")
+      << ";\n"
       << "    case -4:\n      return "
       << quoted(
              p +

@@ -15,14 +15,14 @@
 namespace evotune {
 
 // The variants an export of `table` holds, in its order (the variant index the generated code returns):
-// the tuned problems' winners in the table's order, each (config, compile-time sizes) once.
+// the tuned problems' winners in the table's order, then its covers, each (config, compile-time sizes) once.
 std::vector<DispatchVariant> dispatch_variants(const SearchSpace& space, const DispatchTable& table);
 
 // Error codes of the generated functions (0: success; a positive value is a cudaError_t).
 enum DispatchError : int {
   kUntunedCompileTimeSizes = -1,  // no variant was tuned for these compile-time sizes (an untuned D)
   kBadSize = -2,                  // a run-time size below 1
-  kNoVariantRuns = -3,            // the space's conditions reject every tuned variant at these sizes
+  kNoVariantRuns = -3,            // the space's conditions reject every exported variant at these sizes
   kBadGeometry = -4,              // a grid, block, shared-memory, scratch or scalar value out of range
   kBadWorkspace = -5,             // workspace null or smaller than <space>_workspace_bytes says
   kTensorMapRefused = -6,         // the driver's tensor-map encoder is missing or refused the map

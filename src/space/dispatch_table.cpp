@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/error.hpp"
 #include "space/shape_transfer.hpp"
 
 namespace evotune {
@@ -47,18 +48,35 @@ DispatchTable::DispatchTable(std::vector<std::string> compile_time_sizes, std::v
   }
 }
 
+bool DispatchTable::same_kind(const Sizes& a, const Sizes& b) const {
+  return std::all_of(compile_time_.begin(), compile_time_.end(), [&](const std::string& name) {
+    const auto in_a = a.find(name);
+    const auto in_b = b.find(name);
+    return (in_a == a.end()) == (in_b == b.end()) && (in_a == a.end() || in_a->second == in_b->second);
+  });
+}
+
 std::vector<std::size_t> DispatchTable::same_kind(const Sizes& problem) const {
   std::vector<std::size_t> indices;
-  for (std::size_t i = 0; i < tuned_.size(); ++i) {
-    const bool same = std::all_of(compile_time_.begin(), compile_time_.end(), [&](const std::string& name) {
-      const auto a = problem.find(name);
-      const auto b = tuned_[i].problem.find(name);
-      return (a == problem.end()) == (b == tuned_[i].problem.end()) &&
-             (a == problem.end() || a->second == b->second);
-    });
-    if (same) indices.push_back(i);
-  }
+  for (std::size_t i = 0; i < tuned_.size(); ++i)
+    if (same_kind(problem, tuned_[i].problem)) indices.push_back(i);
   return indices;
+}
+
+std::vector<std::size_t> DispatchTable::cover_order(const Sizes& problem) const {
+  std::vector<std::size_t> indices;
+  for (std::size_t i = 0; i < covers_.size(); ++i)
+    if (same_kind(problem, covers_[i].first)) indices.push_back(i);
+  return indices;
+}
+
+void DispatchTable::add_cover(const Sizes& problem, const Config& config) {
+  const auto tuned = std::find_if(tuned_.begin(), tuned_.end(),
+                                  [&](const TunedProblem& entry) { return entry.problem == problem; });
+  if (tuned == tuned_.end() || !time_of(*tuned, config))
+    throw Error("a dispatch cover must be a config measured ok at a tuned problem");
+  const std::pair<Sizes, Config> cover{problem, config};
+  if (std::find(covers_.begin(), covers_.end(), cover) == covers_.end()) covers_.push_back(cover);
 }
 
 std::optional<DispatchChoice> DispatchTable::pick(const Sizes& problem,
@@ -82,6 +100,8 @@ std::optional<Config> DispatchTable::robust_default(const Sizes& problem,
                                                     const std::function<bool(const Config&)>& runs) const {
   for (const std::size_t w : default_order(problem))
     if (runs(winners_[w].second)) return winners_[w].second;
+  for (const std::size_t c : cover_order(problem))
+    if (runs(covers_[c].second)) return covers_[c].second;
   return std::nullopt;
 }
 

@@ -79,9 +79,12 @@ TEST_F(ExportTorchCommand, TheGemmSpaceAndItsBf16TwinMakeOneOp) {
   const auto result = run_evotune("export " + kGemm + " " + kGemmBf16 + " --torch " + folder.string() +
                                   " --name mm --db " + fp16_db.string() + " --db " + bf16_db.string());
   ASSERT_EQ(result.exit_code, 0) << result.err;
-  EXPECT_NE(result.out.find("the gemm op evotune::mm (gemm_wgmma: 2 variants for 2 tuned problems, "
-                            "gemm_wgmma_bf16: 2 variants for 2 tuned problems)"),
-            std::string::npos)
+  // Each with two covers: configs measured beside the winners for sizes next to the tuned ones where no
+  // winner runs (N = 257, no multiple of 8, refuses the winners' TMA epilogue).
+  EXPECT_NE(
+      result.out.find("the gemm op evotune::mm (gemm_wgmma: 4 variants for 2 tuned problems with 2 covers, "
+                      "gemm_wgmma_bf16: 4 variants for 2 tuned problems with 2 covers)"),
+      std::string::npos)
       << result.out;
   for (const char* name : {"gemm_wgmma_dispatch.cu", "gemm_wgmma_bf16_dispatch.cu", "torch_op_checks.hpp",
                            "torch_op_checks_gemm.hpp", "binding.cpp", "load.py", "build_so.sh", "README.md"})
@@ -92,7 +95,8 @@ TEST_F(ExportTorchCommand, TheGemmSpaceAndItsBf16TwinMakeOneOp) {
             std::string::npos);
   if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
   // Both dispatchers and the checks' C entry points in one program (PTX only: no ptxas, no GPU), asking each
-  // dtype's pick: the tuned problems, an untuned M, and an untuned compile-time size (ACT = 1).
+  // dtype's pick: the tuned problems, an untuned M, an untuned compile-time size (ACT = 1), and N = 257 (a
+  // cover).
   std::ofstream(folder / "main.cpp")
       << "#define EVOTUNE_CHECKS_C_API\n#include \"torch_op_checks_gemm.hpp\"\n#include <cstdio>\n"
          "extern \"C\" int gemm_wgmma_pick(long long, long long, long long, long long, long long, long long, "
@@ -104,7 +108,10 @@ TEST_F(ExportTorchCommand, TheGemmSpaceAndItsBf16TwinMakeOneOp) {
          "  std::printf(\"%d %d %d %d\\n\", gemm_wgmma_pick(256, 256, 512, 0, 0, 0, nullptr), "
          "gemm_wgmma_bf16_pick(256, 256, 512, 1, 1, 0, nullptr), gemm_wgmma_pick(77, 256, 512, 1, 1, 0, "
          "nullptr), "
-         "gemm_wgmma_bf16_pick(256, 256, 512, 0, 0, 1, nullptr));\n}\n";
+         "gemm_wgmma_bf16_pick(256, 256, 512, 0, 0, 1, nullptr));\n"
+         "  int rule = -1;\n"
+         "  const int covered = gemm_wgmma_pick(256, 257, 512, 0, 0, 0, &rule);\n"
+         "  std::printf(\"%d %d\\n\", covered, rule);\n}\n";
   const auto binary = dir_ / "picks";
   const auto log = dir_ / "nvcc.log";
   const std::string build = "cd " + folder.string() + " && " + nvcc() +
@@ -117,7 +124,9 @@ TEST_F(ExportTorchCommand, TheGemmSpaceAndItsBf16TwinMakeOneOp) {
   const std::string text = read(picks);
   EXPECT_EQ(text.substr(0, 4), "0 1 ") << text;  // each space's first variant is its plain problem's winner
   EXPECT_NE(text.substr(4, 2), "-1") << text;    // M = 77: the nearest tuned problem's winner
-  EXPECT_EQ(text.substr(text.size() - 3), "-1\n") << text;
+  const auto second_line = text.find('\n') + 1;
+  EXPECT_EQ(text.substr(second_line - 3, 3), "-1\n") << text;
+  EXPECT_EQ(text.substr(second_line), "2 2\n") << text << "N = 257: the first cover, by the default rule";
 }
 
 TEST_F(ExportTorchCommand, WhatCannotMakeOneOpIsRefusedInOneLine) {

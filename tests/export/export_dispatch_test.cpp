@@ -1,6 +1,6 @@
 // The dispatching export on the saxpy test space, whose condition TILE <= N depends on a run-time size: the
 // generated file compiles with nvcc, its variants coexist, and its <space>_pick gives DispatchTable::pick's
-// answer (exact, nearest that runs, refusals) at tuned and untuned sizes, with no GPU.
+// answer (exact, nearest that runs, default, covers, refusals) at tuned and untuned sizes, with no GPU.
 #include "export/export_dispatch.hpp"
 
 #include <gtest/gtest.h>
@@ -9,9 +9,11 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/known_devices.hpp"
+#include "export/neighbour_covers.hpp"
 #include "space/space_fixture.hpp"
 #include "support/nvcc.hpp"
 
@@ -28,16 +30,21 @@ Config saxpy(ParamValue block, ParamValue items, ParamValue vector) {
   return {{"BLOCK", block}, {"ITEMS", items}, {"VECTOR", vector}};
 }
 
-// Winners: N=1024 a tile of 1024, N=4096 a tile of 1024 (float4), N=65536 a tile of 32; ALIGN=1 at N=4096
-// a tile of 256.
-DispatchTable saxpy_table() {
+// ALIGN=4's winners: N=1024 a tile of 1024, N=4096 a tile of 1024 (float4), N=65536 a tile of 32; then
+// `align1`, the ALIGN=1 problem.
+DispatchTable saxpy_table_with(TunedProblem align1) {
   return DispatchTable({"ALIGN"},
                        {{{{"N", 1024}, {"ALIGN", 4}},
                          {{saxpy(1024, 1, 0), 5.0}, {saxpy(32, 1, 0), 9.0}, {saxpy(256, 4, 1), 6.0}}},
                         {{{"N", 4096}, {"ALIGN", 4}},
                          {{saxpy(256, 4, 1), 6.0}, {saxpy(1024, 1, 0), 7.0}, {saxpy(32, 1, 0), 20.0}}},
                         {{{"N", 65536}, {"ALIGN", 4}}, {{saxpy(32, 1, 0), 30.0}, {saxpy(1024, 1, 0), 35.0}}},
-                        {{{"N", 4096}, {"ALIGN", 1}}, {{saxpy(128, 2, 0), 8.0}}}});
+                        std::move(align1)});
+}
+
+// ALIGN=1 at N=4096: a tile of 256.
+DispatchTable saxpy_table() {
+  return saxpy_table_with({{{"N", 4096}, {"ALIGN", 1}}, {{saxpy(128, 2, 0), 8.0}}});
 }
 
 TEST(ExportDispatch, EachDistinctWinnerOnceInItsOwnNamespace) {
@@ -249,6 +256,53 @@ TEST(ExportDispatch, TheBackwardsTwoVariantsCompileWithTheirLayoutHeaderInlinedO
   EXPECT_EQ(std::system(build.c_str()), 0) << build << "\n" << read(log).substr(0, 4000);
 }
 
+// saxpy_table with its ALIGN=1 problem at N=256 (winner: a tile of 256; measured beside it, tiles of 64 and
+// 32), and the covers add_neighbour_covers gives it: at N=255, next to it, no ALIGN=1 winner runs, so the
+// fastest config measured at N=256 that runs there, the 64-thread tile, serves N=64..255.
+DispatchTable saxpy_table_with_a_cover(const SearchSpace& space) {
+  DispatchTable table =
+      saxpy_table_with({{{"N", 256}, {"ALIGN", 1}},
+                        {{saxpy(256, 1, 0), 8.0}, {saxpy(32, 1, 0), 12.0}, {saxpy(64, 1, 0), 9.0}}});
+  EXPECT_EQ(add_neighbour_covers(space, table, kDevice), 1u);
+  return table;
+}
+
+TEST(ExportDispatch, NeighbourCoversServeSizesNextToTheTunedOnesWhereNoWinnerRuns) {
+  const auto space = SearchSpace::load(kSpaces / "saxpy.json");
+  EXPECT_EQ(
+      neighbour_problems(space, {{"N", 256}, {"ALIGN", 1}}),
+      (std::vector<Sizes>{{{"N", 255}, {"ALIGN", 1}}, {{"N", 257}, {"ALIGN", 1}}, {{"N", 1}, {"ALIGN", 1}}}));
+  const DispatchTable table = saxpy_table_with_a_cover(space);
+  ASSERT_EQ(table.covers().size(), 1u);
+  EXPECT_EQ(table.covers()[0], (std::pair<Sizes, Config>{{{"N", 256}, {"ALIGN", 1}}, saxpy(64, 1, 0)}));
+  auto pick = [&](std::int64_t n, std::int64_t align) {
+    const Sizes problem{{"N", n}, {"ALIGN", align}};
+    return table.pick(problem,
+                      [&](const Config& config) { return space.check(config, problem, kDevice).valid; });
+  };
+  const auto covered = pick(255, 1);
+  ASSERT_TRUE(covered);
+  EXPECT_EQ(covered->rule, DispatchRule::fallback);
+  EXPECT_EQ(covered->config, saxpy(64, 1, 0));
+  EXPECT_EQ(pick(64, 1)->config, saxpy(64, 1, 0));
+  EXPECT_FALSE(pick(63, 1)) << "no exported ALIGN=1 tile fits 63 elements";
+  EXPECT_EQ(pick(256, 1)->config, saxpy(256, 1, 0));
+  // No cover where a winner of another tuned problem serves the neighbour (N=1023: the 32-element tile).
+  EXPECT_EQ(pick(1023, 4)->rule, DispatchRule::nearest);
+  // The cover is exported after the winners, and tried last in its set's default list.
+  const auto variants = dispatch_variants(space, table);
+  ASSERT_EQ(variants.size(), 5u);
+  EXPECT_EQ(variants[4], (DispatchVariant{saxpy(64, 1, 0), {{"ALIGN", 1}}}));
+  const std::string text = render_dispatch_export(space, table, kDevice, "// test\n");
+  EXPECT_NE(
+      text.find("static const int saxpy_defaults[2][7] = {\n    {0, 2, 1, -1},\n    {3, 3, 4, -1},\n};"),
+      std::string::npos)
+      << text.substr(text.find("saxpy_defaults"), 200);
+  // Nothing to cover: a table whose winners run next to every tuned problem gets none.
+  DispatchTable plain = saxpy_table();
+  EXPECT_EQ(add_neighbour_covers(space, plain, kDevice), 0u);
+}
+
 TEST(ExportDispatch, NothingTunedIsAnError) {
   const auto space = SearchSpace::load(kSpaces / "saxpy.json");
   EXPECT_THROW(render_dispatch_export(space, DispatchTable({"ALIGN"}, {}), kDevice, ""), Error);
@@ -258,10 +312,11 @@ TEST(ExportDispatch, NothingTunedIsAnError) {
 TEST(ExportDispatch, ThePickOfTheCompiledFileIsTheTablesPick) {
   if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
   const auto space = SearchSpace::load(kSpaces / "saxpy.json");
-  const DispatchTable table = saxpy_table();
+  const DispatchTable table = saxpy_table_with_a_cover(space);
   const auto variants = dispatch_variants(space, table);
-  const std::vector<std::int64_t> lengths{1,    16,   31,   32,   33,   600,   1000,  1023,   1024,
-                                          1025, 2000, 3000, 4096, 5000, 30000, 65536, 1000000};
+  const std::vector<std::int64_t> lengths{1,    16,   31,   32,   33,    63,    64,     100,
+                                          255,  256,  257,  600,  1000,  1023,  1024,   1025,
+                                          2000, 3000, 4096, 5000, 30000, 65536, 1000000};
   std::ostringstream host;
   host << "\n#include <cstdio>\nint main() {\n"
        << "  const long long lengths[] = {";
@@ -282,7 +337,7 @@ TEST(ExportDispatch, ThePickOfTheCompiledFileIsTheTablesPick) {
   const auto output = folder.dir() / "picks.txt";
   ASSERT_EQ(std::system((binary.string() + " > " + output.string()).c_str()), 0);
   std::ifstream in(output);
-  int nearest = 0, exact = 0, refused = 0;
+  int nearest = 0, exact = 0, fallback = 0, refused = 0;
   for (const std::int64_t align : {1, 4, 2}) {
     for (const auto n : lengths) {
       long long got_n = 0, got_align = 0;
@@ -303,15 +358,17 @@ TEST(ExportDispatch, ThePickOfTheCompiledFileIsTheTablesPick) {
       EXPECT_EQ(rule, static_cast<int>(expected->rule)) << where;
       exact += expected->rule == DispatchRule::exact;
       nearest += expected->rule == DispatchRule::nearest;
+      fallback += expected->rule == DispatchRule::fallback;
     }
   }
   EXPECT_EQ(exact, 4);
+  EXPECT_EQ(fallback, 3) << "ALIGN=1 at 64, 100 and 255: the cover";
   EXPECT_GT(nearest, 10);
   EXPECT_GT(refused, lengths.size());  // every ALIGN=2, and lengths shorter than every tile
   int zero = 0, count = 0;
   in >> zero >> count;
   EXPECT_EQ(zero, -2);
-  EXPECT_EQ(count, 4);
+  EXPECT_EQ(count, 5);
   std::string line;
   std::getline(in, line);
   std::getline(in, line);

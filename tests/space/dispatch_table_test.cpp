@@ -1,9 +1,11 @@
 // The dispatch rule: exact, nearest of the same compile-time sizes (log distance), skipping winners that
-// cannot run the problem, the robust default (least geometric-mean slowdown), refusal of untuned
-// compile-time sizes.
+// cannot run the problem, the robust default (least geometric-mean slowdown), then the covers, refusal of
+// untuned compile-time sizes.
 #include "space/dispatch_table.hpp"
 
 #include <gtest/gtest.h>
+
+#include "core/error.hpp"
 
 namespace evotune {
 namespace dispatch_table_test {
@@ -62,6 +64,36 @@ TEST(DispatchTable, TheDefaultOrderIsWhatRobustDefaultTries) {
   // B (512's winner) was not measured at 4096: only A (4096's) is ranked, then the most central problem's
   // winner (512's, the earlier of a tie).
   EXPECT_EQ(partial.default_order({{"S", 700}, {"D", 64}}), (std::vector<std::size_t>{1, 0}));
+}
+
+// Covers: configs measured beside the winners. Tried after every winner and the default, in the order they
+// were added, for their own compile-time sizes only.
+TEST(DispatchTable, CoversAreTriedAfterTheWinnersAndTheDefault) {
+  DispatchTable dispatch = table();
+  dispatch.add_cover({{"S", 512}, {"D", 64}}, kC);
+  dispatch.add_cover({{"S", 512}, {"D", 64}}, kC);  // held once
+  ASSERT_EQ(dispatch.covers().size(), 1u);
+  EXPECT_EQ(dispatch.cover_order({{"S", 100}, {"D", 64}}), (std::vector<std::size_t>{0}));
+  EXPECT_TRUE(dispatch.cover_order({{"S", 100}, {"D", 128}}).empty());
+  // Only C runs: no D=64 winner does (the case the earlier test refuses), so the cover serves, as a default.
+  const auto only_c = [](const Config& c) { return c == kC; };
+  const auto covered = dispatch.pick({{"S", 1024}, {"D", 64}}, only_c);
+  ASSERT_TRUE(covered);
+  EXPECT_EQ(covered->rule, DispatchRule::fallback);
+  EXPECT_EQ(covered->config, kC);
+  // A winner that runs comes first, though the cover runs too.
+  EXPECT_EQ(dispatch.pick({{"S", 1024}, {"D", 64}}, kAll)->config, kA);
+  // Not for other compile-time sizes: D=128's winner is C itself, so a config that is neither refuses.
+  EXPECT_FALSE(dispatch.pick({{"S", 1024}, {"D", 64}}, [](const Config&) { return false; }));
+  EXPECT_EQ(dispatch.winners(), (std::vector<Config>{kA, kB, kC}));
+}
+
+TEST(DispatchTable, ACoverIsAConfigMeasuredAtATunedProblem) {
+  DispatchTable dispatch = table();
+  EXPECT_THROW(dispatch.add_cover({{"S", 1024}, {"D", 128}}, kA), Error)
+      << "A was not measured at S=1024, D=128";
+  EXPECT_THROW(dispatch.add_cover({{"S", 2048}, {"D", 64}}, kA), Error) << "S=2048 was not tuned";
+  EXPECT_TRUE(dispatch.covers().empty());
 }
 
 }  // namespace dispatch_table_test
