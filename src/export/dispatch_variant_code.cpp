@@ -307,8 +307,9 @@ std::string variant_run_code(const SearchSpace& space, const DispatchVariant& va
   write_constants(out, space, variant, device);
   for (std::size_t c = 0; c < space.conditions().size(); ++c) {
     const Condition& condition = space.conditions()[c];
-    out << "  if (!" << holds(condition.expression, "condition '" + condition.name + "'")
-        << ") return 1;  // " << condition.name << "\n";
+    out << "  if (!" << holds(condition.expression, "condition '" + condition.name + "'") << ") {\n    "
+        << prefix << "_refusal = " << cpp_string_literal(condition.name + " (" + condition.reason + ")")
+        << ";\n    return 1;\n  }\n";
   }
   const auto& launches = space.launches();
   std::string any;
@@ -324,7 +325,9 @@ std::string variant_run_code(const SearchSpace& space, const DispatchVariant& va
     any += (any.empty() ? "" : " || ") + std::string("launch") + std::to_string(l);
   }
   if (any.empty()) any = "false";
-  out << "  if (!(" << any << ")) return 1;\n";
+  out << "  if (!(" << any << ")) {\n    " << prefix
+      << "_refusal = " << cpp_string_literal("no launch of the space's KernelSpecification applies")
+      << ";\n    return 1;\n  }\n";
   out << "  if (mode == evotune_check) return 0;\n";
   out << "  size_t workspace_bytes = 0;\n";
   std::string scratch;  // the scratch pointers, once the workspace is known to hold them

@@ -24,7 +24,8 @@ std::string variant_kernel_code(const SearchSpace& space, const DispatchVariant&
 
 // `static int <prefix>_run<index>(int mode, BUFFERS, SIZES, void* workspace, size_t workspace_size,
 // size_t* workspace_needed, cudaStream_t stream)`: returns 1 when the conditions reject these sizes (or no
-// launch applies), else 0 in evotune_check mode, else the workspace in *workspace_needed in
+// launch applies), naming the condition and its reason in `<prefix>_refusal` (a thread_local const char* the
+// file declares before it), else 0 in evotune_check mode, else the workspace in *workspace_needed in
 // evotune_size_workspace mode, else runs the launches and returns 0, a DispatchError or a cudaError_t.
 std::string variant_run_code(const SearchSpace& space, const DispatchVariant& variant, std::size_t index,
                              const std::string& prefix, const DeviceInfo& device);

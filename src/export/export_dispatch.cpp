@@ -81,12 +81,6 @@ std::string size_parameters(const SearchSpace& space) {
   return text;
 }
 
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) out += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
-  return out + "\"";
-}
-
 }  // namespace
 
 std::string dispatch_symbol_prefix(const SearchSpace& space) {
@@ -131,7 +125,8 @@ std::string render_dispatch_export(const SearchSpace& space, const DispatchTable
       << LocalIncludes(space.kernel().file.parent_path())
              .expand(source.substr(0, header_prefix_length(source)), space.kernel().file.filename().string())
       << "\n";
-  out << "#include <cuda_runtime.h>\n#include <cstddef>\n#include <mutex>\n#include <vector>\n\n";
+  out << "#include <cuda_runtime.h>\n#include <cstddef>\n#include <mutex>\n#include <string>\n#include "
+         "<vector>\n\n";
   out << expression_cpp_prelude() << "\n";
   if (has_tensor_map(space)) out << tensor_map_host();
   if (has_programmatic_launch(space)) out << programmatic_launch_host();
@@ -143,6 +138,12 @@ std::string render_dispatch_export(const SearchSpace& space, const DispatchTable
   }
   out << "// ---- Host side: each variant's conditions, workspace and launches for the sizes of a call "
          "----\n";
+  out << "// The condition (name and reason) that the last variant checked on this thread failed, and the "
+         "one "
+         "the\n// nearest tuned problem's winner failed where the last pick found nothing that runs (error "
+         "-3).\n";
+  out << "static thread_local const char* " << p << "_refusal = nullptr;\n";
+  out << "static thread_local const char* " << p << "_pick_refusal = nullptr;\n\n";
   for (std::size_t i = 0; i < variants.size(); ++i)
     out << variant_run_code(space, variants[i], i, p, device) << "\n";
   out << "static int " << p << "_run(int variant, int mode, " << buffer_and_size_parameters(space)
@@ -238,17 +239,20 @@ std::string render_dispatch_export(const SearchSpace& space, const DispatchTable
       << "    distance[at] = d;\n    order[at] = t;\n  }\n";
   const std::string check = "(variant, evotune_check, " + nulls(space) + size_arguments(space) +
                             ", nullptr, 0, nullptr, nullptr) == 0";
+  out << "  const char* nearest_refusal = nullptr;\n";
   out << "  for (int k = 0; k < candidates; ++k) {\n"
       << "    const int variant = " << p << "_tuned_variant[order[k]];\n"
       << "    if (" << p << "_run" << check << ") {\n"
       << "      bool exact = true;\n"
       << "      for (int i = 0; i < " << count << "; ++i) exact = exact && " << p
       << "_tuned[order[k]][i] == sizes[i];\n"
-      << "      if (rule != nullptr) *rule = exact ? 0 : 1;\n      return variant;\n    }\n  }\n";
+      << "      if (rule != nullptr) *rule = exact ? 0 : 1;\n      return variant;\n    }\n"
+      << "    if (k == 0) nearest_refusal = " << p << "_refusal;\n  }\n";
   out << "  for (int k = 0; " << p << "_defaults[group][k] >= 0; ++k) {\n"
       << "    const int variant = " << p << "_defaults[group][k];\n"
       << "    if (" << p << "_run" << check << ") {\n"
-      << "      if (rule != nullptr) *rule = 2;\n      return variant;\n    }\n  }\n  return -3;\n}\n\n";
+      << "      if (rule != nullptr) *rule = 2;\n      return variant;\n    }\n  }\n"
+      << "  " << p << "_pick_refusal = nearest_refusal;\n  return -3;\n}\n\n";
 
   out << "// Bytes of device memory `workspace` must hold for these sizes (0: none; 256-byte aligned, owned "
          "by the\n"
@@ -274,33 +278,35 @@ std::string render_dispatch_export(const SearchSpace& space, const DispatchTable
   out << "extern \"C\" const char* " << p << "_error_string(int code) {\n  switch (code) {\n"
       << "    case 0:\n      return \"success\";\n"
       << "    case -1:\n      return "
-      << quoted(p + ": no variant was tuned for these compile-time sizes (" + names(space, true) +
-                "); tuned: " + tuned_text)
+      << cpp_string_literal(p + ": no variant was tuned for these compile-time sizes (" + names(space, true) +
+                            "); tuned: " + tuned_text)
       << ";\n"
-      << "    case -2:\n      return " << quoted(p + ": a size (" + names(space, false) + ") is below 1")
-      << ";\n"
-      << "    case -3:\n      return "
-      << quoted(p +
-                ": the space's conditions reject every exported variant at these sizes (tune a problem "
-                "near them and export again)")
-      << ";\n"
+      << "    case -2:\n      return "
+      << cpp_string_literal(p + ": a size (" + names(space, false) + ") is below 1") << ";\n"
+      << "    case -3: {\n      static thread_local std::string text;\n      text = "
+      << cpp_string_literal(p +
+                            ": the space's conditions reject every exported variant at these sizes (tune a "
+                            "problem near them and export again)")
+      << ";\n      if (" << p
+      << "_pick_refusal != nullptr)\n        text += std::string(\"; the nearest tuned "
+      << "problem's winner fails \") + " << p << "_pick_refusal;\n      return text.c_str();\n    }\n"
       << "    case -4:\n      return "
-      << quoted(
+      << cpp_string_literal(
              p +
              ": a launch's grid, block, shared memory, scratch size or scalar is out of range at these sizes")
       << ";\n"
       << "    case -5:\n      return "
-      << quoted(p + ": the workspace is null or smaller than " + p + "_workspace_bytes") << ";\n"
+      << cpp_string_literal(p + ": the workspace is null or smaller than " + p + "_workspace_bytes") << ";\n"
       << "    case -6:\n      return "
-      << quoted(p + ": the driver's tensor-map encoder is missing or refused a map") << ";\n"
+      << cpp_string_literal(p + ": the driver's tensor-map encoder is missing or refused a map") << ";\n"
       << "  }\n  return code > 0 ? cudaGetErrorString(static_cast<cudaError_t>(code)) : "
-      << quoted(p + ": unknown error code") << ";\n}\n\n";
+      << cpp_string_literal(p + ": unknown error code") << ";\n}\n\n";
   out << "extern \"C\" int " << p << "_variant_count(void) { return " << variants.size() << "; }\n\n";
   out << "extern \"C\" const char* " << p << "_variant(int index) {\n  switch (index) {\n";
   for (std::size_t i = 0; i < variants.size(); ++i)
     out << "    case " << i << ":\n      return "
-        << quoted(canonical_json(variants[i].config) + " compiled for " +
-                  key_value_text(variants[i].compile_time))
+        << cpp_string_literal(canonical_json(variants[i].config) + " compiled for " +
+                              key_value_text(variants[i].compile_time))
         << ";\n";
   out << "  }\n  return \"\";\n}\n";
   return out.str();

@@ -125,4 +125,10 @@ std::string option_defines(const SearchSpace& space) {
   return defines;
 }
 
+std::string cpp_string_literal(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) out += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+  return out + "\"";
+}
+
 }  // namespace evotune

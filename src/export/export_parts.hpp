@@ -40,6 +40,9 @@ const char* data_type_name(DType dtype);
 // begins with `indent`. Every call runs it before the launches.
 std::string scratch_clear_code(const std::string& name, const std::string& bytes, const std::string& indent);
 
+// `text` as a C++ string literal: quoted, with its quotes and backslashes escaped.
+std::string cpp_string_literal(const std::string& text);
+
 // The space's CompilerOptions macros (-DBF16=1) as #define lines: the exported file builds without them.
 std::string option_defines(const SearchSpace& space);
 

@@ -325,7 +325,8 @@ TEST(ExportDispatch, ThePickOfTheCompiledFileIsTheTablesPick) {
        << "      int rule = -1;\n      const int variant = saxpy_pick(n, align, &rule);\n"
        << "      std::printf(\"%lld %lld %d %d\\n\", n, align, variant, variant >= 0 ? rule : -1);\n    }\n"
        << "  std::printf(\"%d %d\\n%s\\n%s\\n\", saxpy_pick(0, 4, nullptr), saxpy_variant_count(),\n"
-       << "              saxpy_error_string(-1), saxpy_variant(2));\n}\n";
+       << "              saxpy_error_string(-1), saxpy_variant(2));\n"
+       << "  std::printf(\"%d %s\\n\", saxpy_pick(16, 4, nullptr), saxpy_error_string(-3));\n}\n";
   testing::TempSpaces folder;
   const auto source =
       folder.write_text("dispatch.cu", render_dispatch_export(space, table, kDevice, "// t\n") + host.str());
@@ -376,6 +377,13 @@ TEST(ExportDispatch, ThePickOfTheCompiledFileIsTheTablesPick) {
             "saxpy: no variant was tuned for these compile-time sizes (ALIGN); tuned: ALIGN=4; ALIGN=1");
   std::getline(in, line);
   EXPECT_EQ(line, "{\"BLOCK\":32,\"ITEMS\":1,\"VECTOR\":0} compiled for ALIGN=4");
+  // Refused: the message names the condition that the nearest tuned problem's (N=1024's) winner fails.
+  std::getline(in, line);
+  EXPECT_EQ(
+      line,
+      "-3 saxpy: the space's conditions reject every exported variant at these sizes (tune a problem near "
+      "them and export again); the nearest tuned problem's winner fails tile_fits (one block's tile must "
+      "not be larger than the whole vector)");
 }
 
 // row_sum: SPLITS > 1 runs two launches over scratch from the workspace, and SPLITS <= COLS depends on a
