@@ -876,14 +876,20 @@ def aligned(lines):
 
 
 def format_power_table(rows, op):
-    """One line per shape: op's shape cells, then each timed contender's clock, power and energy a call."""
-    header = op["header"] + [f"{name} MHz / W / mJ" for name in op["torch"].values()] + ["ours MHz / W / mJ"]
+    """One line per shape: op's shape cells, then each timed contender's clock, power and energy a call, and its
+    SM cycles a call in millions (median time x median clock): under a power cap, two kernels of the same time
+    can differ in clock, and the cycles show which one does more work a cycle."""
+    unit = "MHz / W / mJ / Mcycles"
+    header = op["header"] + [f"{name} {unit}" for name in op["torch"].values()] + [f"ours {unit}"]
     lines = [header]
     for row in rows:
         line = op["cells"](row)
         for key in list(op["torch"]) + ["ours"]:
-            power = (row.get(key) or {}).get("power")
-            line.append(f"{power['sm_mhz']:.0f} / {power['watts']:.0f} / {power['mj_per_call']:.3g}" if power else "-")
+            timed = row.get(key) or {}
+            power = timed.get("power")
+            cycles = f"{timed['us'] * power['sm_mhz'] / 1e6:.3g}" if power and "us" in timed else "-"
+            line.append(f"{power['sm_mhz']:.0f} / {power['watts']:.0f} / {power['mj_per_call']:.3g} / {cycles}"
+                        if power else "-")
         lines.append(line)
     return aligned(lines)
 
@@ -1041,7 +1047,7 @@ def main(argv):
     if args.power:
         print()
         print("While each ran (NVML, every 5 ms through its rounds' replays, warm-ups included): median SM clock MHz / "
-              "median board power W / energy a call mJ")
+              "median board power W / energy a call mJ / SM cycles a call, millions (median time x median clock)")
         print(format_power_table(rows, op))
     if args.json:
         with open(args.json, "w") as f:

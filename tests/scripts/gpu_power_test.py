@@ -135,13 +135,14 @@ class ComparePowerTest(unittest.TestCase):
 
     def test_the_power_table(self):
         power = {"sm_mhz": 1712.0, "watts": 698.4, "mj_per_call": 2.3456}
-        row = dict(compare_torch.parse_attention_shape("8,16,4096,64"), cudnn={"us": 1.0, "power": power},
-                   flash={"error": "x"}, efficient={"us": 2.0}, ours={"us": 1.0, "power": power})
+        row = dict(compare_torch.parse_attention_shape("8,16,4096,64"), cudnn={"us": 3364.5, "power": power},
+                   flash={"error": "x"}, efficient={"us": 2.0}, ours={"us": 3430.5, "power": dict(power, sm_mhz=1665.0)})
         table = compare_torch.format_power_table([row], compare_torch.BACKWARD).splitlines()
         self.assertEqual(table[0].split("  ")[0], "shape")
-        self.assertIn("cudnn MHz / W / mJ", table[0])
-        self.assertEqual(table[1].split(), ["8,16,4096,64", "no", "1712", "/", "698", "/", "2.35", "-", "-", "1712",
-                                            "/", "698", "/", "2.35"])
+        self.assertIn("cudnn MHz / W / mJ / Mcycles", table[0])
+        # Cycles a call: 3364.5 us at 1712 MHz is 5.76 M; 3430.5 us at 1665 MHz is 5.71 M.
+        self.assertEqual(table[1].split(), ["8,16,4096,64", "no", "1712", "/", "698", "/", "2.35", "/", "5.76", "-",
+                                            "-", "1665", "/", "698", "/", "2.35", "/", "5.71"])
         with contextlib.redirect_stderr(io.StringIO()):
             self.assertTrue(compare_torch.parse_arguments(["backward", "--power"])[1].power)
             self.assertFalse(compare_torch.parse_arguments(["gemm"])[1].power)
