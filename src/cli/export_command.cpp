@@ -101,12 +101,10 @@ StoredDispatch stored_dispatch(const SearchSpace& space, const std::string& spac
           dispatch_variants(space, table).size(), table.problem_winners().size(), table.covers().size()};
 }
 
-// ", N of them covers ..." where the export holds covers; nothing where it holds none.
-std::string covers_note(std::size_t covers) {
+// What the export line says of an export's covers: " with N covers", or nothing where it holds none.
+std::string with_covers(std::size_t covers) {
   if (covers == 0) return "";
-  return " (" + std::to_string(covers) + (covers == 1 ? " cover" : " covers") +
-         " among them: configs measured beside the winners, for sizes next to the tuned ones where no winner "
-         "runs)";
+  return " with " + std::to_string(covers) + (covers == 1 ? " cover" : " covers");
 }
 
 void run_dispatch(const ExportOptions& options) {
@@ -119,7 +117,7 @@ void run_dispatch(const ExportOptions& options) {
       stored_dispatch(space, options.space_files.front(), options.dbs.front(), options.arch);
   write_output_file(options.output, exported.text);
   std::printf("wrote %s: %zu variants for %zu tuned problems%s\n", options.output.c_str(), exported.variants,
-              exported.problems, covers_note(exported.covers).c_str());
+              exported.problems, with_covers(exported.covers).c_str());
 }
 
 void run_torch(const ExportOptions& options) {
@@ -162,9 +160,7 @@ void run_torch(const ExportOptions& options) {
   for (std::size_t i = 0; i < files.size(); ++i)
     tuned += (tuned.empty() ? "" : ", ") + spaces[i].name() + ": " + std::to_string(exported[i].variants) +
              " variants for " + std::to_string(exported[i].problems) + " tuned problems" +
-             (exported[i].covers == 0 ? ""
-                                      : " with " + std::to_string(exported[i].covers) +
-                                            (exported[i].covers == 1 ? " cover" : " covers"));
+             with_covers(exported[i].covers);
   const std::string backward =
       plan.backward ? ", differentiable (its backward from the " + plan.backward->name + " spaces)"
                     : ", not differentiable (no backward spaces given)";

@@ -139,8 +139,8 @@ std::string render_dispatch_export(const SearchSpace& space, const DispatchTable
   out << "// ---- Host side: each variant's conditions, workspace and launches for the sizes of a call "
          "----\n";
   out << "// The condition (name and reason) that the last variant checked on this thread failed, and the "
-         "one "
-         "the\n// nearest tuned problem's winner failed where the last pick found nothing that runs (error "
+         "one\n"
+         "// the nearest tuned problem's winner failed where the last pick found nothing that runs (error "
          "-3).\n";
   out << "static thread_local const char* " << p << "_refusal = nullptr;\n";
   out << "static thread_local const char* " << p << "_pick_refusal = nullptr;\n\n";

@@ -44,8 +44,7 @@ std::vector<Sizes> neighbour_problems(const SearchSpace& space, const Sizes& tun
 std::size_t add_neighbour_covers(const SearchSpace& space, DispatchTable& table, const DeviceInfo& device,
                                  std::size_t per_kind) {
   std::size_t added = 0;
-  const std::vector<TunedProblem> tuned = table.tuned();  // a copy: add_cover leaves it as it is
-  for (const TunedProblem& problem : tuned) {
+  for (const TunedProblem& problem : table.tuned()) {  // add_cover appends to the covers alone
     std::vector<std::pair<Config, double>> fastest_first = problem.times;
     std::stable_sort(fastest_first.begin(), fastest_first.end(),
                      [](const auto& a, const auto& b) { return a.second < b.second; });
