@@ -54,7 +54,7 @@
 // Shared memory (SharedStorage below; the space's SMEM_BYTES must equal its size, a launch with less traps):
 //   q [16 * M_TILES][D]; then either the ring k, v [STAGES][BLOCK_N][D] (rows of 16-byte chunks XOR-swizzled
 //   by row % 8, so that ldmatrix and cp.async meet no bank conflicts) or, once the keys are done, the merge
-//   area: o [16 * M_TILES][D] fp32 and each warp's row maxima and sums.
+//   area: each warp's o [16 * M_TILES][D] fp32 and its row maxima and sums.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -155,7 +155,7 @@ struct SharedStorage {
       elem v[STAGES][BLOCK_N * D];
     } ring;
     struct {
-      float o[BLOCK_ROWS * D];
+      float o[WARPS][BLOCK_ROWS * D];  // each warp's O at the rows' common maximum; merged() adds them
       float max[WARPS][BLOCK_ROWS];  // base 2, scaled; -inf: the warp saw no key of the row
       float sum[WARPS][BLOCK_ROWS];
       float row_max[BLOCK_ROWS];  // over the warps; 0 where every warp's is -inf
@@ -311,8 +311,9 @@ __device__ __forceinline__ void consume_tile(const SharedStorage& smem, WarpStat
   }
 }
 
-// The merge: the warps' states into smem.merge.o (unnormalised, at the rows' common maximum) and each row's
-// maximum and sum; in warp order, so the result does not depend on timing. Call with the ring drained.
+// The merge: the warps' states into smem.merge.o (each warp's, unnormalised, at the rows' common maximum;
+// merged() adds them in warp order, so the result does not depend on timing) and each row's maximum and sum.
+// Call with the ring drained.
 __device__ __forceinline__ void merge_warps(SharedStorage& smem, WarpState& st) {
   const int lane = threadIdx.x % 32;
   const int warp = threadIdx.x / 32;
@@ -337,25 +338,30 @@ __device__ __forceinline__ void merge_warps(SharedStorage& smem, WarpState& st) 
     smem.merge.row_sum[row] = l;
   }
   __syncthreads();
-  for (int w = 0; w < WARPS; ++w) {
-    if (warp == w) {
+  // Every warp at once into its own slot: one barrier, where one warp after another into a shared slot took one
+  // a warp.
 #pragma unroll
-      for (int mt = 0; mt < M_TILES; ++mt)
+  for (int mt = 0; mt < M_TILES; ++mt)
 #pragma unroll
-        for (int half = 0; half < 2; ++half) {
-          const int row = mt * 16 + lane / 4 + half * 8;
-          const float factor = exp2f(st.max[2 * mt + half] - smem.merge.row_max[row]);
+    for (int half = 0; half < 2; ++half) {
+      const int row = mt * 16 + lane / 4 + half * 8;
+      const float factor = exp2f(st.max[2 * mt + half] - smem.merge.row_max[row]);
 #pragma unroll
-          for (int dt = 0; dt < D_TILES; ++dt)
+      for (int dt = 0; dt < D_TILES; ++dt)
 #pragma unroll
-            for (int e = 0; e < 2; ++e) {
-              float& out = smem.merge.o[row * D + dt * 8 + 2 * (lane % 4) + e];
-              out = (w == 0 ? 0.0f : out) + factor * st.o[mt][dt][2 * half + e];
-            }
-        }
+        for (int e = 0; e < 2; ++e)
+          smem.merge.o[warp][row * D + dt * 8 + 2 * (lane % 4) + e] = factor * st.o[mt][dt][2 * half + e];
     }
-    __syncthreads();
-  }
+  __syncthreads();
+}
+
+// Element e (row * D + column) of the block's merged O: the warps' parts added in warp order, from 0, so the
+// sum does not depend on timing.
+__device__ __forceinline__ float merged(const SharedStorage& smem, int e) {
+  float sum = 0.0f;
+#pragma unroll
+  for (int w = 0; w < WARPS; ++w) sum += smem.merge.o[w][e];
+  return sum;
 }
 
 // The whole block: its split's key tiles through the ring, then the merge. Leaves smem.merge filled.
@@ -452,7 +458,7 @@ __device__ __forceinline__ void store_partials(const SharedStorage& smem, float*
     const int row = e / D;
     if (row0 + row >= ROWS) break;
     const float l = smem.merge.row_sum[row];
-    O_part[first_row * D + e] = l > 0.0f ? smem.merge.o[e] / l : 0.0f;
+    O_part[first_row * D + e] = l > 0.0f ? merged(smem, e) / l : 0.0f;
   }
   if (threadIdx.x < BLOCK_ROWS && row0 + static_cast<int>(threadIdx.x) < ROWS) {
     const float l = smem.merge.row_sum[threadIdx.x];
@@ -526,7 +532,7 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     const int row = e / D;
     if (row0 + row >= ROWS) break;
     const float l = smem.merge.row_sum[row];
-    o_rows[static_cast<long long>(row0) * D + e] = to_elem(l > 0.0f ? smem.merge.o[e] / l : 0.0f);
+    o_rows[static_cast<long long>(row0) * D + e] = to_elem(l > 0.0f ? merged(smem, e) / l : 0.0f);
   }
 }
 
