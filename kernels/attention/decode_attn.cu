@@ -466,55 +466,71 @@ __device__ __forceinline__ void store_partials(const SharedStorage& smem, float*
   }
 }
 
+// A lane's D / 32 columns of one partial O row, through L2 (ld.global.cg: the last split block's L1 may not
+// see the other blocks' writes).
+__device__ __forceinline__ void load_columns(const float* at, float (&part)[D / 32]) {
+  if constexpr (D == 128) {
+    const float4 v = __ldcg(reinterpret_cast<const float4*>(at));
+    part[0] = v.x, part[1] = v.y, part[2] = v.z, part[3] = v.w;
+  } else {
+    const float2 v = __ldcg(reinterpret_cast<const float2*>(at));
+    part[0] = v.x, part[1] = v.y;
+  }
+}
+
 // One warp weighs the NUM_SPLITS partials of output row `row` (of B * HQ * SQ) into o, in split order; each
-// lane owns D / 32 columns. A few L2 round trips, not two a split: the lanes load the splits' log-sum-exps
-// together (lane l: splits l, l + 32, ...) and pass them round by shuffles, and every split's O is loaded,
-// with weight 0 where its log-sum-exp is -inf (the split saw no key: its O is 0, and sum + 0, acc + 0 * 0
-// keep their values), so the loads of successive splits overlap. A row no split saw is 0. The partials come
-// through L2 (ld.global.cg: the last split block's L1 may not see the other blocks' writes).
+// lane owns D / 32 columns. One L2 round trip for up to 16 splits: no load depends on another load, so the
+// lanes' log-sum-exps (lane l: splits l, l + 32, ...) and the first EARLY splits' O are all in flight before
+// the first is used; later splits' O are loaded in the loop, 8 ahead. A split that saw no key has O 0 and
+// log-sum-exp -inf: its weight is 0, and sum + 0, acc + 0 * 0 keep their values; a row no split saw is 0,
+// never NaN (every weight is 0).
 __device__ __forceinline__ void combine_row(const float* O_part, const float* L_part, elem* o, int total_rows,
                                             int row, int lane) {
   constexpr int SPLIT_ROUNDS = (NUM_SPLITS + 31) / 32;  // splits a lane holds the log-sum-exp of
+  constexpr int COLUMNS = D / 32;
+  constexpr int EARLY = NUM_SPLITS < 16 ? NUM_SPLITS : 16;  // splits whose O is loaded with the log-sum-exps
+  const auto column0 = [&](int s) {
+    return O_part + (static_cast<long long>(s) * total_rows + row) * D + lane * COLUMNS;
+  };
   float lse_of[SPLIT_ROUNDS];
-  float m = NEG_INF;
 #pragma unroll
   for (int k = 0; k < SPLIT_ROUNDS; ++k) {
     const int s = k * 32 + lane;
     lse_of[k] = s < NUM_SPLITS ? __ldcg(L_part + static_cast<long long>(s) * total_rows + row) : NEG_INF;
-    m = fmaxf(m, lse_of[k]);
   }
+  float early[EARLY][COLUMNS];
+#pragma unroll
+  for (int s = 0; s < EARLY; ++s) load_columns(column0(s), early[s]);
+
+  float m = NEG_INF;
+#pragma unroll
+  for (int k = 0; k < SPLIT_ROUNDS; ++k) m = fmaxf(m, lse_of[k]);
 #pragma unroll
   for (int offset = 16; offset > 0; offset /= 2) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, offset));
-  float acc[D / 32];
+  float acc[COLUMNS];
 #pragma unroll
-  for (int c = 0; c < D / 32; ++c) acc[c] = 0.0f;
+  for (int c = 0; c < COLUMNS; ++c) acc[c] = 0.0f;
   float sum = 0.0f;
-  if (m != NEG_INF) {
+  const auto add = [&](float lse, const float (&part)[COLUMNS]) {
+    const float w = lse == NEG_INF ? 0.0f : exp2f(lse - m);
+    sum += w;
 #pragma unroll
-    for (int k = 0; k < SPLIT_ROUNDS; ++k) {
+    for (int c = 0; c < COLUMNS; ++c) acc[c] += w * part[c];
+  };
+#pragma unroll
+  for (int s = 0; s < EARLY; ++s) add(__shfl_sync(0xffffffffu, lse_of[0], s), early[s]);
+#pragma unroll
+  for (int k = 0; k < SPLIT_ROUNDS; ++k) {
 #pragma unroll 8
-      for (int i = 0; i < 32 && k * 32 + i < NUM_SPLITS; ++i) {
-        const float lse = __shfl_sync(0xffffffffu, lse_of[k], i);
-        const float w = lse == NEG_INF ? 0.0f : exp2f(lse - m);
-        sum += w;
-        const float* at =
-            O_part + (static_cast<long long>(k * 32 + i) * total_rows + row) * D + lane * (D / 32);
-        float part[D / 32];
-        if constexpr (D == 128) {
-          const float4 v = __ldcg(reinterpret_cast<const float4*>(at));
-          part[0] = v.x, part[1] = v.y, part[2] = v.z, part[3] = v.w;
-        } else {
-          const float2 v = __ldcg(reinterpret_cast<const float2*>(at));
-          part[0] = v.x, part[1] = v.y;
-        }
-#pragma unroll
-        for (int c = 0; c < D / 32; ++c) acc[c] += w * part[c];
-      }
+    for (int i = k == 0 ? EARLY : 0; i < 32 && k * 32 + i < NUM_SPLITS; ++i) {
+      float part[COLUMNS];
+      load_columns(column0(k * 32 + i), part);
+      add(__shfl_sync(0xffffffffu, lse_of[k], i), part);
     }
   }
 #pragma unroll
-  for (int c = 0; c < D / 32; ++c)
-    o[static_cast<long long>(row) * D + lane * (D / 32) + c] = to_elem(sum > 0.0f ? acc[c] / sum : 0.0f);
+  for (int c = 0; c < COLUMNS; ++c)
+    o[static_cast<long long>(row) * D + lane * COLUMNS + c] = to_elem(sum > 0.0f ? acc[c] / sum : 0.0f);
 }
 
 }  // namespace
