@@ -19,6 +19,7 @@ struct ProfileOptions : StoredVariantOptions {
   std::string output;
   std::string ncu;
   std::string export_details;
+  bool as_timed = false;
 };
 
 // results/profiles/SPACE_CONFIG_B1_H8_S512.ncu-rep
@@ -41,10 +42,13 @@ void run(const ProfileOptions& options) {
   request.ncu = options.ncu;
   request.limit = std::chrono::seconds(options.limit_s);
   request.details_text = !options.export_details.empty();
+  request.as_timed = options.as_timed;
   const ProfileResult result = profile_variant(request);
-  std::printf("config %lld of %s, %s, on %s: ncu --set %s, execution %d's launches of %s\n",
+  std::printf("config %lld of %s, %s, on %s: ncu --set %s%s, execution %d's launches of %s\n",
               options.config_id, stored.space.name().c_str(), key_value_text(result.problem).c_str(),
-              result.device.c_str(), options.set.c_str(), options.launch, joined(result.launches).c_str());
+              result.device.c_str(), options.set.c_str(),
+              options.as_timed ? " as timed (caches warm, clocks free)" : " (caches flushed, clock locked)",
+              options.launch, joined(result.launches).c_str());
   std::fputs(format_kernel_profiles(result.kernels).c_str(), stdout);
   if (result.kernels.size() != result.launches.size())
     std::printf("note: the report holds %zu kernels for %zu launches asked for\n", result.kernels.size(),
@@ -83,6 +87,10 @@ void add_profile_command(CLI::App& app) {
   command->add_option("--ncu", options->ncu, "The ncu program (default: the CUDA toolkit's, then PATH)");
   command->add_option("--export-details", options->export_details,
                       "Also write the details page as text here");
+  command->add_flag("--as-timed", options->as_timed,
+                    "Profile as the timing method runs the variant: L2 warm from the executions before (pair "
+                    "with --launch N) and the clocks free (ncu --cache-control none --clock-control none); "
+                    "default: ncu flushes the caches before each kernel and locks the SM clock");
   command->callback([options] { run(*options); });
 }
 

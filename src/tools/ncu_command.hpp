@@ -23,6 +23,10 @@ struct ProfileRequest : VariantEval {
   std::filesystem::path ncu;         // empty: found in the toolkit (toolkit_program.hpp)
   std::chrono::seconds limit{1800};  // wall time of the profiled eval
   bool details_text = false;         // also read the report's details page as text
+  // true: profile as the timing method runs the variant, L2 warm from the executions before (ncu
+  // --cache-control none) and the clocks where the GPU's boost and power cap put them (--clock-control none);
+  // false: ncu's defaults, caches flushed before each kernel and the SM clock locked at base.
+  bool as_timed = false;
 };
 
 // The file ncu writes for `-o path`: the path, with ".ncu-rep" added where it lacks it (as ncu adds it).

@@ -170,6 +170,31 @@ TEST(NcuCommand, KernelOptionPicksOneOfTheVariantsKernels) {
   }
 }
 
+TEST(NcuCommand, AsTimedKeepsTheCachesWarmAndTheClocksFree) {
+  const char* file = "search_spaces/decode_attn.json";
+  const std::vector<std::string> two = launches_of(file, decode_config(16, 0));
+  ProfileRequest request = request_for(decode_config(16, 0), "");
+  request.execution = 3;
+  const auto flushed = ncu_command("ncu", request, two, "kernels/attention/decode_attn.cu", "/tmp/p/ncu.log");
+  EXPECT_EQ(std::find(flushed.begin(), flushed.end(), "--cache-control"), flushed.end())
+      << "by default ncu's own: caches flushed, clock locked";
+  EXPECT_EQ(std::find(flushed.begin(), flushed.end(), "--clock-control"), flushed.end());
+
+  request.as_timed = true;
+  const auto warm = ncu_command("ncu", request, two, "kernels/attention/decode_attn.cu", "/tmp/p/ncu.log");
+  const auto at = [&](const std::string& option) {
+    return static_cast<std::ptrdiff_t>(std::find(warm.begin(), warm.end(), option) - warm.begin());
+  };
+  const std::ptrdiff_t program = at("eval") - 1;  // the evotune the profiled eval runs
+  ASSERT_LT(at("--cache-control"), program) << "ncu's options come before the profiled program";
+  ASSERT_LT(at("--clock-control"), program);
+  EXPECT_EQ(warm[at("--cache-control") + 1], "none");
+  EXPECT_EQ(warm[at("--clock-control") + 1], "none");
+  EXPECT_EQ(warm.size(), flushed.size() + 4) << "nothing else changes";
+  EXPECT_EQ(warm[at("--warmup") + 1], "2") << "the executions before the profiled one warm L2";
+  EXPECT_EQ(warm[at("--flush-l2") + 1], "off") << "and eval does not flush it either";
+}
+
 TEST(NcuCommand, ReportPathAndImport) {
   EXPECT_EQ(ncu_report_path("out/a.ncu-rep"), "out/a.ncu-rep");
   EXPECT_EQ(ncu_report_path("out/a"), "out/a.ncu-rep") << "ncu adds the extension: read back what it wrote";
