@@ -54,7 +54,8 @@
 // Shared memory (SharedStorage below; the space's SMEM_BYTES must equal its size, a launch with less traps):
 //   q [16 * M_TILES][D]; then either the ring k, v [STAGES][BLOCK_N][D] (rows of 16-byte chunks XOR-swizzled
 //   by row % 8, so that ldmatrix and cp.async meet no bank conflicts) or, once the keys are done, the merge
-//   area: each warp's o [16 * M_TILES][D] fp32 and its row maxima and sums.
+//   area: each warp's o [16 * M_TILES][D] fp32 and its row maxima and sums; then, where key tiles cross pages,
+//   STAGES slots of a tile's block-table entries (one int otherwise).
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -147,6 +148,14 @@ static_assert(COMBINE == 0 || (COMBINE == 1 && NUM_SPLITS > 1),
               "COMBINE 1 weighs the splits in the kernel: there must be splits to weigh");
 static_assert(!PAGED || PAGE > 0, "pages hold at least one key");
 
+// A tile never crosses a page: its rows follow its first key's (one block-table read a tile, not a row).
+constexpr bool TILE_IN_PAGE = !PAGED || PAGE % BLOCK_N == 0;
+// Pages a key tile spans where it crosses them (PAGED, PAGE < BLOCK_N): their block-table entries come into
+// shared memory by cp.async, STAGES - 1 tiles ahead of the tile's own copies, so that no thread waits on the
+// table before it issues them; 0 where a tile lies in one page.
+constexpr int TILE_PAGES = TILE_IN_PAGE ? 0 : BLOCK_N / PAGE;
+static_assert(TILE_IN_PAGE || BLOCK_N % PAGE == 0, "a tile that crosses pages spans whole pages");
+
 struct SharedStorage {
   elem q[BLOCK_ROWS * D];
   union {
@@ -162,6 +171,7 @@ struct SharedStorage {
       float row_sum[BLOCK_ROWS];
     } merge;
   };
+  int pages[STAGES][TILE_PAGES > 0 ? TILE_PAGES : 1];  // slot t % STAGES: key tile t's block-table entries
 };
 
 // Element offset of (row, chunk) with the chunk XOR-swizzled by row % 8.
@@ -182,14 +192,15 @@ struct KeyRows {
   __device__ __forceinline__ long long offset(long long cache_row) const { return (cache_row * hkv + h) * D; }
 };
 
-// A tile never crosses a page: its rows follow its first key's (one block-table read a tile, not a row).
-constexpr bool TILE_IN_PAGE = !PAGED || PAGE % BLOCK_N == 0;
 
 // The producer role: every thread copies its chunks of key tile `tile` into ring slot `slot`; rows at or past
 // the sequence's length are zero-filled (V rows must be finite: P is 0 there, but 0 * NaN is not). The tile's
 // first key is below the length.
+// `tile_pages`: where the tile crosses pages, its block-table entries in shared memory (load_tile_pages), or
+// nullptr to read them from the table here.
 __device__ __forceinline__ void load_tile(SharedStorage& smem, const elem* k_cache, const elem* v_cache,
-                                          const KeyRows& rows, int length, int tile, int slot) {
+                                          const KeyRows& rows, int length, int tile, int slot,
+                                          const int* tile_pages) {
   const int key0 = tile * BLOCK_N;
   long long row0 = 0;
   if constexpr (TILE_IN_PAGE) row0 = rows.row(key0);
@@ -199,9 +210,34 @@ __device__ __forceinline__ void load_tile(SharedStorage& smem, const elem* k_cac
     const int row = c / CHUNKS, chunk = c % CHUNKS;
     const bool in = key0 + row < length;
     long long offset = 0;
-    if (in) offset = rows.offset(TILE_IN_PAGE ? row0 + row : rows.row(key0 + row)) + chunk * 8;
+    if (in) {
+      long long cache_row;
+      if constexpr (TILE_IN_PAGE)
+        cache_row = row0 + row;
+      else
+        cache_row = tile_pages ? static_cast<long long>(tile_pages[row / PAGE]) * PAGE + row % PAGE
+                               : rows.row(key0 + row);
+      offset = rows.offset(cache_row) + chunk * 8;
+    }
     sm80::copy_16<L2_256B != 0>(&smem.ring.k[slot][swizzled(row, chunk)], k_cache + offset, in ? 16 : 0);
     sm80::copy_16<L2_256B != 0>(&smem.ring.v[slot][swizzled(row, chunk)], v_cache + offset, in ? 16 : 0);
+  }
+}
+
+// Where tiles cross pages: the block-table entries of key tile `tile` into page slot `slot`, one thread an
+// entry, by cp.async in the caller's commit group (so the wait that lands a tile lands them); entries of pages
+// past the sequence's length are zero-filled and never used.
+__device__ __forceinline__ void load_tile_pages(SharedStorage& smem, const KeyRows& rows, int length, int tile,
+                                                int slot) {
+  if constexpr (TILE_PAGES > 0) {
+    static_assert(TILE_PAGES <= 32 * WARPS, "a thread an entry");
+    if (threadIdx.x < TILE_PAGES) {
+      const int key = tile * BLOCK_N + static_cast<int>(threadIdx.x) * PAGE;
+      const bool in = key < length;
+      sm80::copy_4(&smem.pages[slot][threadIdx.x],
+                   rows.block_table + static_cast<long long>(rows.b) * rows.max_pages + (in ? key / PAGE : 0),
+                   in ? 4 : 0);
+    }
   }
 }
 
@@ -394,7 +430,11 @@ __device__ __forceinline__ void attend(SharedStorage& smem, const elem* q, const
   }
 #pragma unroll
   for (int stage = 0; stage < STAGES - 1; ++stage) {
-    if (stage < count) load_tile(smem, k_cache, v_cache, rows, length, first + stage, stage);
+    if (stage < count) load_tile(smem, k_cache, v_cache, rows, length, first + stage, stage, nullptr);
+    // The group of tile t carries the page entries of tile t + STAGES - 1: landed by the wait before that
+    // tile's copies are issued (the loop's group i is tile i + STAGES - 1's).
+    if (stage + STAGES - 1 < count)
+      load_tile_pages(smem, rows, length, first + stage + STAGES - 1, (stage + STAGES - 1) % STAGES);
     sm80::commit_copies();  // empty groups too: the wait below counts groups
   }
 
@@ -421,7 +461,11 @@ __device__ __forceinline__ void attend(SharedStorage& smem, const elem* q, const
     sm80::wait_copies<STAGES - 2>();
     __syncthreads();  // tile i is in; every warp is done with the slot the next copy overwrites
     if (i + STAGES - 1 < count)
-      load_tile(smem, k_cache, v_cache, rows, length, first + i + STAGES - 1, (i + STAGES - 1) % STAGES);
+      load_tile(smem, k_cache, v_cache, rows, length, first + i + STAGES - 1, (i + STAGES - 1) % STAGES,
+                TILE_PAGES > 0 ? smem.pages[(i + STAGES - 1) % STAGES] : nullptr);
+    // Into the slot whose entries (tile i + STAGES - 2's) were read at iteration i - 1, before the barrier.
+    if (i + 2 * STAGES - 2 < count)
+      load_tile_pages(smem, rows, length, first + i + 2 * STAGES - 2, (i + 2 * STAGES - 2) % STAGES);
     sm80::commit_copies();
     const int key0 = (first + i) * BLOCK_N;
     consume_tile(smem, st, i % STAGES, key0, key0 + BLOCK_N > mask_from, scale_log2);
