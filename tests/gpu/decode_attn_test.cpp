@@ -61,6 +61,13 @@ INSTANTIATE_TEST_SUITE_P(
         // Paged, pages of 16: a tile spans 4 pages.
         Case{"B=4,HKV=2,G=4,SQ=1,SKV=1000,D=128,CAUSAL=1,PAGED=1,PAGE=16",
              "BLOCK_N=64,WARPS=4,STAGES=3,M_TILES=1,NUM_SPLITS=4,COMBINE=0,L2_256B=0"},
+        // Pages of 16 under tiles of 128 (8 page entries a tile, copied a tile ahead) through a 2-slot ring
+        // that goes round 8 times in one split; and tiles of 32 over pages of 16 in a 4-slot ring, 4 splits
+        // of ragged lengths, D = 64.
+        Case{"B=2,HKV=2,G=4,SQ=1,SKV=2000,D=128,CAUSAL=1,PAGED=1,PAGE=16",
+             "BLOCK_N=128,WARPS=4,STAGES=2,M_TILES=1,NUM_SPLITS=1,COMBINE=0,L2_256B=0"},
+        Case{"B=3,HKV=2,G=4,SQ=2,SKV=1500,D=64,CAUSAL=1,PAGED=1,PAGE=16",
+             "BLOCK_N=32,WARPS=2,STAGES=4,M_TILES=1,NUM_SPLITS=4,COMBINE=0,L2_256B=1"},
         // Paged, pages of 256 holding two tiles; g = 8 and 4 queries: 32 rows, two 16-row tiles a block.
         Case{"B=3,HKV=2,G=8,SQ=4,SKV=2000,D=128,CAUSAL=1,PAGED=1,PAGE=256",
              "BLOCK_N=128,WARPS=8,STAGES=2,M_TILES=2,NUM_SPLITS=2,COMBINE=0,L2_256B=1"},
