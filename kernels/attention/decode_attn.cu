@@ -54,8 +54,8 @@
 // Shared memory (SharedStorage below; the space's SMEM_BYTES must equal its size, a launch with less traps):
 //   q [16 * M_TILES][D]; then either the ring k, v [STAGES][BLOCK_N][D] (rows of 16-byte chunks XOR-swizzled
 //   by row % 8, so that ldmatrix and cp.async meet no bank conflicts) or, once the keys are done, the merge
-//   area: each warp's o [16 * M_TILES][D] fp32 and its row maxima and sums; then, where key tiles cross pages,
-//   STAGES slots of a tile's block-table entries (one int otherwise).
+//   area: each warp's o [16 * M_TILES][D] fp32 and its row maxima and sums; then, where key tiles cross
+//   pages, STAGES slots of a tile's block-table entries (one int otherwise).
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -165,7 +165,7 @@ struct SharedStorage {
     } ring;
     struct {
       float o[WARPS][BLOCK_ROWS * D];  // each warp's O at the rows' common maximum; merged() adds them
-      float max[WARPS][BLOCK_ROWS];  // base 2, scaled; -inf: the warp saw no key of the row
+      float max[WARPS][BLOCK_ROWS];    // base 2, scaled; -inf: the warp saw no key of the row
       float sum[WARPS][BLOCK_ROWS];
       float row_max[BLOCK_ROWS];  // over the warps; 0 where every warp's is -inf
       float row_sum[BLOCK_ROWS];
@@ -191,7 +191,6 @@ struct KeyRows {
   }
   __device__ __forceinline__ long long offset(long long cache_row) const { return (cache_row * hkv + h) * D; }
 };
-
 
 // The producer role: every thread copies its chunks of key tile `tile` into ring slot `slot`; rows at or past
 // the sequence's length are zero-filled (V rows must be finite: P is 0 there, but 0 * NaN is not). The tile's
@@ -225,10 +224,10 @@ __device__ __forceinline__ void load_tile(SharedStorage& smem, const elem* k_cac
 }
 
 // Where tiles cross pages: the block-table entries of key tile `tile` into page slot `slot`, one thread an
-// entry, by cp.async in the caller's commit group (so the wait that lands a tile lands them); entries of pages
-// past the sequence's length are zero-filled and never used.
-__device__ __forceinline__ void load_tile_pages(SharedStorage& smem, const KeyRows& rows, int length, int tile,
-                                                int slot) {
+// entry, by cp.async in the caller's commit group (so the wait that lands a tile lands them); entries of
+// pages past the sequence's length are zero-filled and never used.
+__device__ __forceinline__ void load_tile_pages(SharedStorage& smem, const KeyRows& rows, int length,
+                                                int tile, int slot) {
   if constexpr (TILE_PAGES > 0) {
     static_assert(TILE_PAGES <= 32 * WARPS, "a thread an entry");
     if (threadIdx.x < TILE_PAGES) {
@@ -374,8 +373,8 @@ __device__ __forceinline__ void merge_warps(SharedStorage& smem, WarpState& st) 
     smem.merge.row_sum[row] = l;
   }
   __syncthreads();
-  // Every warp at once into its own slot: one barrier, where one warp after another into a shared slot took one
-  // a warp.
+  // Every warp at once into its own slot: one barrier, where one warp after another into a shared slot took
+  // one a warp.
 #pragma unroll
   for (int mt = 0; mt < M_TILES; ++mt)
 #pragma unroll
@@ -555,7 +554,7 @@ __device__ __forceinline__ void combine_row(const float* O_part, const float* L_
 #pragma unroll
   for (int c = 0; c < COLUMNS; ++c) acc[c] = 0.0f;
   float sum = 0.0f;
-  const auto add = [&](float lse, const float (&part)[COLUMNS]) {
+  const auto add = [&](float lse, const float(&part)[COLUMNS]) {
     const float w = lse == NEG_INF ? 0.0f : exp2f(lse - m);
     sum += w;
 #pragma unroll

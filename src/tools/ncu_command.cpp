@@ -111,8 +111,7 @@ std::vector<std::string> ncu_command(const std::filesystem::path& ncu, const Pro
                                    request.report.string(),
                                    "--log-file",
                                    log.string()};
-  if (request.as_timed)
-    command.insert(command.end(), {"--cache-control", "none", "--clock-control", "none"});
+  if (request.as_timed) command.insert(command.end(), {"--cache-control", "none", "--clock-control", "none"});
   const std::vector<std::string> eval = variant_eval_command(
       request, kernel_file,
       {"--validation-rounds", "1", "--timing", "single", "--warmup", std::to_string(request.execution - 1),

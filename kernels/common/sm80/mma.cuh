@@ -24,7 +24,8 @@ __device__ __forceinline__ void copy_16(void* dst, const void* src, int bytes) {
 // 4 bytes global -> shared (cp.async.ca: .cg copies 16 bytes only), in the same commit groups; bytes = 0
 // writes zeros and reads nothing.
 __device__ __forceinline__ void copy_4(void* dst, const void* src, int bytes) {
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smem_address(dst)), "l"(src), "r"(bytes));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smem_address(dst)), "l"(src),
+               "r"(bytes));
 }
 __device__ __forceinline__ void commit_copies() { asm volatile("cp.async.commit_group;\n" ::); }
 // Until at most Pending of this thread's committed groups are still in flight.
