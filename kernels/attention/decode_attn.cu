@@ -230,7 +230,9 @@ __device__ __forceinline__ void load_tile_pages(SharedStorage& smem, const KeyRo
                                                 int tile, int slot) {
   if constexpr (TILE_PAGES > 0) {
     static_assert(TILE_PAGES <= 32 * WARPS, "a thread an entry");
-    if (threadIdx.x < TILE_PAGES) {
+    // TILE_PAGES itself would be an unsigned comparison with 0 where this branch is discarded (a warning).
+    constexpr unsigned ENTRY_THREADS = TILE_PAGES > 0 ? TILE_PAGES : 1;
+    if (threadIdx.x < ENTRY_THREADS) {
       const int key = tile * BLOCK_N + static_cast<int>(threadIdx.x) * PAGE;
       const bool in = key < length;
       sm80::copy_4(&smem.pages[slot][threadIdx.x],

@@ -48,7 +48,7 @@ DispatchTable::DispatchTable(std::vector<std::string> compile_time_sizes, std::v
   }
 }
 
-bool DispatchTable::same_kind(const Sizes& a, const Sizes& b) const {
+bool DispatchTable::same_compile_time_sizes(const Sizes& a, const Sizes& b) const {
   return std::all_of(compile_time_.begin(), compile_time_.end(), [&](const std::string& name) {
     const auto in_a = a.find(name);
     const auto in_b = b.find(name);
@@ -59,14 +59,14 @@ bool DispatchTable::same_kind(const Sizes& a, const Sizes& b) const {
 std::vector<std::size_t> DispatchTable::same_kind(const Sizes& problem) const {
   std::vector<std::size_t> indices;
   for (std::size_t i = 0; i < tuned_.size(); ++i)
-    if (same_kind(problem, tuned_[i].problem)) indices.push_back(i);
+    if (same_compile_time_sizes(problem, tuned_[i].problem)) indices.push_back(i);
   return indices;
 }
 
 std::vector<std::size_t> DispatchTable::cover_order(const Sizes& problem) const {
   std::vector<std::size_t> indices;
   for (std::size_t i = 0; i < covers_.size(); ++i)
-    if (same_kind(problem, covers_[i].first)) indices.push_back(i);
+    if (same_compile_time_sizes(problem, covers_[i].first)) indices.push_back(i);
   return indices;
 }
 

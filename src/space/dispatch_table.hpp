@@ -79,7 +79,7 @@ class DispatchTable {
   std::vector<TunedProblem> tuned_;
   std::vector<std::pair<Sizes, Config>> winners_;  // parallel to tuned_
   std::vector<std::pair<Sizes, Config>> covers_;
-  bool same_kind(const Sizes& a, const Sizes& b) const;
+  bool same_compile_time_sizes(const Sizes& a, const Sizes& b) const;  // every compile-time size alike
 };
 
 }  // namespace evotune
