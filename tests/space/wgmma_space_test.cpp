@@ -249,8 +249,10 @@ TEST(WgmmaSpace, HeadInterleaveTwinsTheLongestFirstGrids) {
 
 // Q_BUFFERS 2 (a second Q tile, so that a persistent block's next work tile's Q lands while this one runs)
 // is the twin of every persistent config whose shared memory holds one more BLOCK_M x D tile, and of no
-// other. Two Seeds take it (2 consumer warpgroups, 128-key tiles, pingpong, persistent; 3 stages fit at D =
-// 64, 2 at D = 128), after the others.
+// other. The Seeds that take it are persistent: two for the space's default problem (2 consumer warpgroups,
+// 128-key tiles, pingpong; 3 stages fit at D = 64, 2 at D = 128), and those found at the short shapes, each
+// naming its problem, valid there (the grouped 512-key prefills' 64-key tiles with 4 stages, longest first
+// with the causal mask; 4,32,1024,64's and 32,16,512,64's cooperative 128-key tiles with 3 stages).
 TEST(WgmmaSpace, QBuffersTwinThePersistentConfigs) {
   for (const char* file : {kWgmmaSpace, "search_spaces/flash_attn_fwd_wgmma_bf16.json"}) {
     const SearchSpace space = SearchSpace::load(file);
@@ -278,14 +280,35 @@ TEST(WgmmaSpace, QBuffersTwinThePersistentConfigs) {
       }
     }
     const auto& seeds = space.seeds();
-    ASSERT_GE(seeds.size(), 2u);
-    for (size_t i = seeds.size() - 2; i < seeds.size(); ++i) {
-      EXPECT_EQ(seeds[i].at("Q_BUFFERS"), 2) << file;
-      EXPECT_EQ(seeds[i].at("PERSISTENT"), 1) << file;
+    std::vector<Config> two_q_tiles;
+    for (const Config& seed : seeds)
+      if (seed.at("Q_BUFFERS") == 2) two_q_tiles.push_back(seed);
+    ASSERT_EQ(two_q_tiles.size(), 6u) << file;
+    for (const Config& seed : two_q_tiles) EXPECT_EQ(seed.at("PERSISTENT"), 1) << file;
+    for (size_t i = 0; i < 2; ++i) {
+      EXPECT_EQ(two_q_tiles[i].at("BLOCK_N"), 128) << file;
+      EXPECT_EQ(two_q_tiles[i].at("PINGPONG"), 1) << file;
     }
-    EXPECT_EQ(
-        std::count_if(seeds.begin(), seeds.end(), [](const Config& c) { return c.at("Q_BUFFERS") == 2; }), 2)
-        << file;
+    // Each short shape's search opens with its own seed, valid there.
+    const auto opens_with = [&](const char* problem, int block_n, int stages, int pingpong, int longest_first) {
+      const Sizes sizes = space.resolve_problem(problem);
+      const Config first = space.seeds_for(sizes).front();
+      const auto valid = space.enumerate(sizes, hopper);
+      return first.at("Q_BUFFERS") == 2 && first.at("BLOCK_N") == block_n && first.at("STAGES") == stages &&
+             first.at("PINGPONG") == pingpong && first.at("LONGEST_FIRST") == longest_first &&
+             std::find(valid.begin(), valid.end(), first) != valid.end();
+    };
+    EXPECT_TRUE(opens_with("B=8,H=32,HKV=8,S=512,D=128,CAUSAL=1", 64, 4, 1, 1)) << file;
+    EXPECT_TRUE(opens_with("B=8,H=32,HKV=8,S=512,D=128", 64, 4, 1, 0)) << file;
+    EXPECT_TRUE(opens_with("B=4,H=32,S=1024,D=64", 128, 3, 0, 0)) << file;
+    EXPECT_TRUE(opens_with("B=32,H=16,S=512,D=64", 128, 3, 0, 0)) << file;
+    // The long shapes open with the anchors found there (each Seed naming its problem), not with the short
+    // shapes' persistent tiles.
+    for (const char* problem : {"B=8,H=16,S=4096,D=64", "B=4,H=16,S=4096,D=128", "B=2,H=16,S=8192,D=128,CAUSAL=1"}) {
+      const auto opening = space.seeds_for(space.resolve_problem(problem));
+      for (size_t i = 0; i < 2; ++i) EXPECT_EQ(opening[i].at("PERSISTENT"), 0) << file << " " << problem;
+      EXPECT_EQ(opening[0].at("BLOCK_N") == 64, false) << file << " " << problem;
+    }
   }
 }
 
