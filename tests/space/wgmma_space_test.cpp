@@ -290,7 +290,8 @@ TEST(WgmmaSpace, QBuffersTwinThePersistentConfigs) {
       EXPECT_EQ(two_q_tiles[i].at("PINGPONG"), 1) << file;
     }
     // Each short shape's search opens with its own seed, valid there.
-    const auto opens_with = [&](const char* problem, int block_n, int stages, int pingpong, int longest_first) {
+    const auto opens_with = [&](const char* problem, int block_n, int stages, int pingpong,
+                                int longest_first) {
       const Sizes sizes = space.resolve_problem(problem);
       const Config first = space.seeds_for(sizes).front();
       const auto valid = space.enumerate(sizes, hopper);
@@ -304,7 +305,8 @@ TEST(WgmmaSpace, QBuffersTwinThePersistentConfigs) {
     EXPECT_TRUE(opens_with("B=32,H=16,S=512,D=64", 128, 3, 0, 0)) << file;
     // The long shapes open with the anchors found there (each Seed naming its problem), not with the short
     // shapes' persistent tiles.
-    for (const char* problem : {"B=8,H=16,S=4096,D=64", "B=4,H=16,S=4096,D=128", "B=2,H=16,S=8192,D=128,CAUSAL=1"}) {
+    for (const char* problem :
+         {"B=8,H=16,S=4096,D=64", "B=4,H=16,S=4096,D=128", "B=2,H=16,S=8192,D=128,CAUSAL=1"}) {
       const auto opening = space.seeds_for(space.resolve_problem(problem));
       for (size_t i = 0; i < 2; ++i) EXPECT_EQ(opening[i].at("PERSISTENT"), 0) << file << " " << problem;
       EXPECT_EQ(opening[0].at("BLOCK_N") == 64, false) << file << " " << problem;
