@@ -45,6 +45,11 @@ void run(const CheckOptions& options) {
       // Spills are no failure (the variant runs), but a space's conditions usually mean to exclude them.
       for (const auto& spill : report.spills)
         std::printf("  spills %d bytes: %s\n", spill.spill_store_bytes, canonical_json(spill.config).c_str());
+      // Nor are serialised wgmmas (the variant computes correctly), but they cost the overlap a Hopper
+      // template is written for.
+      for (const auto& serialized : report.serialized_wgmma)
+        std::printf("  wgmma serialized (ptxas C7514: %s): %s\n", serialized.reason.c_str(),
+                    canonical_json(serialized.config).c_str());
       if (!report.failures.empty()) ++failed_checks;
     }
   }

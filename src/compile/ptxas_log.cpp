@@ -79,6 +79,19 @@ CompileInfo parse_ptxas_log(const std::string& log, const std::string& kernel_na
   return largest;
 }
 
+std::string wgmma_serialization(const std::string& log) {
+  static const std::regex serialized(
+      R"(wgmma\.mma_async instructions are serialized\s+(.*?)(\s+in the function\s+'[\w$]+')?\s*$)");
+  for (const auto& line : split(log)) {
+    std::smatch match;
+    if (std::regex_search(line, match, serialized)) {
+      static const std::regex spaces(R"(\s+)");
+      return std::regex_replace(trim(match[1].str()), spaces, " ");
+    }
+  }
+  return "";
+}
+
 CompileFailure diagnose_failure(const std::string& log, const CompileInfo& usage) {
   const auto lines = split(log);
   for (const auto& line : lines)

@@ -22,6 +22,13 @@ std::map<std::string, CompileInfo> parse_ptxas_functions(const std::string& log)
 const CompileInfo* find_function(const std::map<std::string, CompileInfo>& functions,
                                  const std::string& name);
 
+// ptxas's reason for serialising a kernel's wgmma.mma_async instructions, "" when the log gives none: its
+// C7514 "Potential Performance Loss: wgmma.mma_async instructions are serialized due to <reason> in the
+// function '<kernel>'" (e.g. non-wgmma instructions reading a wgmma's accumulators before it is waited for).
+// Such a variant computes correctly, but each of its wgmmas waits for the one before: for a Hopper kernel
+// that overlaps its tensor-core batches with other work, usually far slower than intended.
+std::string wgmma_serialization(const std::string& log);
+
 // The status and one-line message of a failed compilation: resource_error for ptxas running out of a
 // resource (shared, local or parameter space; NVRTC 13 fails static shared memory over 48 KB with no
 // message, so that case is read from `usage`), else compile_error with the first error line of the log.

@@ -93,6 +93,8 @@ CheckReport check_space(const std::filesystem::path& space_file, const std::stri
     report.max_spill_bytes = std::max(report.max_spill_bytes, result.info.spill_store_bytes);
     if (result.info.spill_store_bytes > 0)
       report.spills.push_back({variant.config, result.info.spill_store_bytes});
+    if (std::string why = wgmma_serialization(result.info.log); !why.empty())
+      report.serialized_wgmma.push_back({variant.config, std::move(why)});
   };
   const CompiledVariant reference = variants.compile_reference();
   if (reference.result.status != Status::ok)
@@ -131,6 +133,10 @@ CheckReport check_space(const std::filesystem::path& space_file, const std::stri
   std::stable_sort(report.spills.begin(), report.spills.end(), [&](const CheckSpill& a, const CheckSpill& b) {
     return config_order(a.config) < config_order(b.config);
   });
+  std::stable_sort(report.serialized_wgmma.begin(), report.serialized_wgmma.end(),
+                   [&](const CheckSerialized& a, const CheckSerialized& b) {
+                     return config_order(a.config) < config_order(b.config);
+                   });
   progress.finish();
   report.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;

@@ -25,6 +25,12 @@ struct CheckSpill {
   int spill_store_bytes = 0;
 };
 
+// A config whose wgmmas ptxas serialised (C7514), with its reason (compile/ptxas_log.hpp).
+struct CheckSerialized {
+  Config config;
+  std::string reason;
+};
+
 struct CheckReport {
   std::string space_name;
   std::string arch;
@@ -37,7 +43,8 @@ struct CheckReport {
   int max_spill_bytes = 0;
   double compile_seconds = 0;  // wall time of all compiles
   std::vector<CheckFailure> failures;
-  std::vector<CheckSpill> spills;  // in the order of the configs
+  std::vector<CheckSpill> spills;                 // in the order of the configs
+  std::vector<CheckSerialized> serialized_wgmma;  // in the order of the configs
 };
 
 // Compiles the reference and every valid variant for `arch` ("sm_90"; the space's ArchSuffix is added) with

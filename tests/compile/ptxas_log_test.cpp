@@ -96,5 +96,28 @@ TEST(PtxasLog, SilentFailureOtherwiseIsACompileError) {
   EXPECT_FALSE(failure.message.empty());
 }
 
+// Recorded from nvcc 13.0 (ptxas) for sm_90a: a kernel reading an accumulator between a wgmma's commit and
+// its wait.
+TEST(PtxasLog, ReadsWhyWgmmasWereSerialized) {
+  const char* log =
+      "ptxas info    : Used 64 registers, used 1 barriers, 8192 bytes smem\n"
+      "ptxas info    : (C7517) warpgroup.wait is injected in around line 149 by compiler to allow use of "
+      "registers "
+      "defined by GMMA in function 'wgmma_serialized'\n"
+      "ptxas info    : (C7514) Potential Performance Loss: wgmma.mma_async instructions are serialized due "
+      "to non "
+      "wgmma instructions reading accumulator registers of  a wgmma between start and end of the pipeline "
+      "stage in "
+      "the function 'wgmma_serialized'\n";
+  EXPECT_EQ(
+      wgmma_serialization(log),
+      "due to non wgmma instructions reading accumulator registers of a wgmma between start and end of the "
+      "pipeline stage");
+  EXPECT_EQ(wgmma_serialization(kTwoKernels), "");
+  // The injected wait alone (C7517) is no serialisation.
+  EXPECT_EQ(wgmma_serialization("ptxas info    : (C7517) warpgroup.wait is injected in around line 149\n"),
+            "");
+}
+
 }  // namespace ptxas_log_test
 }  // namespace evotune
