@@ -18,7 +18,8 @@ struct CheckOptions {
   std::string problem;
   int threads = 0;
   std::size_t sample = 0;
-  std::string db;  // "": no compile cache
+  std::string db;                    // "": no compile cache
+  bool no_serialized_wgmma = false;  // a variant whose wgmmas ptxas serialised fails the check
 };
 
 void run(const CheckOptions& options) {
@@ -50,12 +51,14 @@ void run(const CheckOptions& options) {
       for (const auto& serialized : report.serialized_wgmma)
         std::printf("  wgmma serialized (ptxas C7514: %s): %s\n", serialized.reason.c_str(),
                     canonical_json(serialized.config).c_str());
-      if (!report.failures.empty()) ++failed_checks;
+      if (!report.failures.empty() || (options.no_serialized_wgmma && !report.serialized_wgmma.empty()))
+        ++failed_checks;
     }
   }
   if (failed_checks > 0)
-    throw Error(std::to_string(failed_checks) +
-                " check(s) failed: a config the conditions allow must compile");
+    throw Error(
+        std::to_string(failed_checks) + " check(s) failed: a config the conditions allow must compile" +
+        (options.no_serialized_wgmma ? ", with its wgmmas not serialised (--no-serialized-wgmma)" : ""));
 }
 
 }  // namespace
@@ -79,6 +82,10 @@ void add_check_command(CLI::App& app) {
       ->capture_default_str();
   command->add_option("--threads", options->threads, "Parallel compiles (0: one per core)")
       ->capture_default_str();
+  command->add_flag(
+      "--no-serialized-wgmma", options->no_serialized_wgmma,
+      "Fail the check when ptxas serialises a variant's wgmmas (C7514): for templates written to "
+      "overlap their tensor-core batches with other work");
   command->callback([options] { run(*options); });
 }
 

@@ -165,5 +165,29 @@ TEST_F(CliErrors, CheckReportsTheFaultSpacesCompileError) {
   EXPECT_NE(result.err.find("evotune: error: 1 check(s) failed"), std::string::npos) << result.err;
 }
 
+// Serialised wgmmas are listed with ptxas's reason; with --no-serialized-wgmma they fail the check (exit 1,
+// one line saying why), and a space without them passes.
+TEST_F(CliErrors, CheckFailsOnSerialisedWgmmasWhenAsked) {
+  const std::string space =
+      "check tests/data/spaces/wgmma_serialized.json --arch sm_90 --problem READ_EARLY=";
+  const auto listed = test::run_evotune(space + "1");
+  EXPECT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_NE(
+      listed.out.find("  wgmma serialized (ptxas C7514: due to non wgmma instructions reading accumulator "
+                      "registers of a wgmma between start and end of the pipeline stage): {\"UNUSED\":0}"),
+      std::string::npos)
+      << listed.out;
+  const auto strict = test::run_evotune(space + "1 --no-serialized-wgmma");
+  EXPECT_EQ(strict.exit_code, 1) << strict.err;
+  EXPECT_NE(strict.err.find(
+                "evotune: error: 1 check(s) failed: a config the conditions allow must compile, with its "
+                "wgmmas not serialised (--no-serialized-wgmma)"),
+            std::string::npos)
+      << strict.err;
+  const auto waited = test::run_evotune(space + "0 --no-serialized-wgmma");
+  EXPECT_EQ(waited.exit_code, 0) << waited.err;
+  EXPECT_EQ(waited.out.find("wgmma serialized"), std::string::npos) << waited.out;
+}
+
 }  // namespace cli_errors_test
 }  // namespace evotune
