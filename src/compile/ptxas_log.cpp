@@ -80,6 +80,8 @@ CompileInfo parse_ptxas_log(const std::string& log, const std::string& kernel_na
 }
 
 std::string wgmma_serialization(const std::string& log) {
+  static const char* const kPhrase = "wgmma.mma_async instructions are serialized";
+  if (log.find(kPhrase) == std::string::npos) return "";  // most logs: no line to read
   static const std::regex serialized(
       R"(wgmma\.mma_async instructions are serialized\s+(.*?)(\s+in the function\s+'[\w$]+')?\s*$)");
   for (const auto& line : split(log)) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <optional>
 
 #include "compile/compiler.hpp"
@@ -122,21 +123,19 @@ CheckReport check_space(const std::filesystem::path& space_file, const std::stri
     variants.submit(config);
   }
   while (auto variant = variants.take_first_ready_blocking()) tally(*variant);
-  // Failures in the order of the configs, as they were submitted, whichever compile finished first.
-  const auto config_order = [&configs](const Config& config) {
-    return std::find(configs.begin(), configs.end(), config) - configs.begin();
+  // Failures, spills and serialised wgmmas in the order of the configs, as they were submitted, whichever
+  // compile finished first.
+  std::map<Config, std::size_t> config_order;
+  for (std::size_t i = 0; i < configs.size(); ++i) config_order.emplace(configs[i], i);
+  const auto in_config_order = [&config_order](auto first, auto last) {
+    std::stable_sort(first, last, [&](const auto& a, const auto& b) {
+      return config_order.at(a.config) < config_order.at(b.config);
+    });
   };
-  std::stable_sort(report.failures.begin() + static_cast<std::ptrdiff_t>(reference_failures),
-                   report.failures.end(), [&](const CheckFailure& a, const CheckFailure& b) {
-                     return config_order(a.config) < config_order(b.config);
-                   });
-  std::stable_sort(report.spills.begin(), report.spills.end(), [&](const CheckSpill& a, const CheckSpill& b) {
-    return config_order(a.config) < config_order(b.config);
-  });
-  std::stable_sort(report.serialized_wgmma.begin(), report.serialized_wgmma.end(),
-                   [&](const CheckSerialized& a, const CheckSerialized& b) {
-                     return config_order(a.config) < config_order(b.config);
-                   });
+  in_config_order(report.failures.begin() + static_cast<std::ptrdiff_t>(reference_failures),
+                  report.failures.end());
+  in_config_order(report.spills.begin(), report.spills.end());
+  in_config_order(report.serialized_wgmma.begin(), report.serialized_wgmma.end());
   progress.finish();
   report.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
