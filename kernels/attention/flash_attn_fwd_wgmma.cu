@@ -83,6 +83,9 @@ static_assert(false, "CLUSTER (1 or 2) must be #defined");
 #ifndef Q_BUFFERS
 #define Q_BUFFERS 1
 #endif
+#ifndef LAZY_RESCALE
+#define LAZY_RESCALE 0
+#endif
 
 namespace attn {
 
@@ -122,6 +125,8 @@ constexpr int PRODUCER_REGS = (CONSUMER_WARPGROUPS == 3 ? 32 : 24) + 8 * REG_SPL
 constexpr int CONSUMER_REGS = (CONSUMER_WARPGROUPS == 3 ? 160 : 240) - 8 * REG_SPLIT;
 constexpr float kLog2e = 1.4426950408889634f;
 constexpr float kLn2 = 0.6931471805599453f;
+// (LAZY_RESCALE) how far, base 2, a row's max may lag its scores before it moves: P <= 2^8.
+constexpr float kLazyRescaleLog2 = 8.0f;
 
 static_assert(D == 64 || D == 128, "D must be 64 or 128 (one or two 64-column slabs)");
 static_assert(CONSUMER_WARPGROUPS >= 1 && CONSUMER_WARPGROUPS <= 3, "1..3 consumer warpgroups");
@@ -710,6 +715,19 @@ struct ScoreMask {
   }
 };
 
+// O's rows times their factors; with LAZY_RESCALE skipped where every row of the warp keeps its max (a
+// warp-uniform branch: the factors are 1).
+__device__ __forceinline__ void rescale(float (&o_acc)[D / 2], const float (&factor)[2]) {
+  if (LAZY_RESCALE && !__any_sync(0xffffffffu, factor[0] != 1.0f || factor[1] != 1.0f)) return;
+#pragma unroll
+  for (int r = 0; r < 2; ++r)
+#pragma unroll
+    for (int j = 0; j < D / 8; ++j) {
+      o_acc[4 * j + 2 * r] *= factor[r];
+      o_acc[4 * j + 2 * r + 1] *= factor[r];
+    }
+}
+
 // The online softmax of this thread's two rows (g and g + 8 of its warp's 16), base 2 with the scale folded
 // into one multiply.
 struct Softmax {
@@ -725,7 +743,9 @@ struct Softmax {
     }
   }
   // Turns the (masked) S accumulators into P and updates the running max and sums; factor[r] is what O's row
-  // r must be multiplied by, here when RESCALE_NOW.
+  // r must be multiplied by, here when RESCALE_NOW. LAZY_RESCALE: a row's max moves only when the tile's
+  // exceeds it by more than kLazyRescaleLog2 (base 2), so that most tiles leave O alone (factor 1); P is then
+  // at most 2^kLazyRescaleLog2, which fp16/bf16 P and the fp32 sums and O hold without loss.
   template <bool RESCALE_NOW>
   __device__ __forceinline__ void update(float (&s_acc)[BLOCK_N / 2], float (&factor)[2],
                                          float (&o_acc)[D / 2]) {
@@ -737,11 +757,15 @@ struct Softmax {
         tile_max = fmaxf(tile_max, fmaxf(s_acc[4 * j + 2 * r], s_acc[4 * j + 2 * r + 1]));
       tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 1));
       tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 2));
-      const float new_max = fmaxf(row_max[r], tile_max * scale_log2);
-      // A row with every key so far masked keeps -inf: subtract 0 so that its p and factor are 0.
-      const float base = new_max == neg_inf() ? 0.0f : new_max;
-      const float row_factor = exp2_approx(row_max[r] - base);
-      row_max[r] = new_max;
+      float row_factor = 1.0f;
+      if (!LAZY_RESCALE || tile_max * scale_log2 > row_max[r] + kLazyRescaleLog2) {
+        const float new_max = fmaxf(row_max[r], tile_max * scale_log2);
+        // A row with every key so far masked keeps -inf: its factor is then exp2(-inf - 0) = 0.
+        row_factor = exp2_approx(row_max[r] - (new_max == neg_inf() ? 0.0f : new_max));
+        row_max[r] = new_max;
+      }
+      // A row with every key so far masked subtracts 0, so that its p are 0.
+      const float base = row_max[r] == neg_inf() ? 0.0f : row_max[r];
       float sum = 0.0f;
 #pragma unroll
       for (int j = 0; j < BLOCK_N / 8; ++j)
@@ -752,15 +776,9 @@ struct Softmax {
           sum += p;
         }
       row_sum[r] = row_sum[r] * row_factor + sum;
-      if constexpr (RESCALE_NOW) {
-#pragma unroll
-        for (int j = 0; j < D / 8; ++j) {
-          o_acc[4 * j + 2 * r] *= row_factor;
-          o_acc[4 * j + 2 * r + 1] *= row_factor;
-        }
-      }
       factor[r] = row_factor;
     }
+    if constexpr (RESCALE_NOW) rescale(o_acc, factor);
   }
   // After the last tile: each row's sum over the four lanes sharing it, in every one of them.
   __device__ __forceinline__ void finish() {
@@ -780,16 +798,6 @@ struct Softmax {
     return row_sum[r] > 0.0f ? (row_max[r] + __log2f(row_sum[r])) * kLn2 : 0.0f;
   }
 };
-
-__device__ __forceinline__ void rescale(float (&o_acc)[D / 2], const float (&factor)[2]) {
-#pragma unroll
-  for (int r = 0; r < 2; ++r)
-#pragma unroll
-    for (int j = 0; j < D / 8; ++j) {
-      o_acc[4 * j + 2 * r] *= factor[r];
-      o_acc[4 * j + 2 * r + 1] *= factor[r];
-    }
-}
 
 // P as the A fragments of P V, packed pairwise from the S accumulators (P never goes through shared memory).
 __device__ __forceinline__ void pack_p(const float (&s_acc)[BLOCK_N / 2],

@@ -10,10 +10,10 @@
 // tile shapes among them), Pingpong (both and the warpgroups' turns), Bf16 (the bf16 space, every path), Tma,
 // ThirdStep (TMA stores, four stages, the register split, persistent blocks, causal work tiles longest
 // first), HeadInterleave (longest first across groups of heads), Cluster (two blocks sharing K/V through TMA
-// multicast). A synchronisation bug shows as a wrong result, or as a deadlock that `evotune eval` reports as
-// a timeout; long S makes every stage's mbarrier go through many phases. Grouped (K/V heads shared by 1, 4 or
-// 8 query heads, key lengths shorter and longer than the queries', causal aligned to the bottom right, rows
-// that see no key) on every path.
+// multicast), TwoQTiles, LazyRescale (the max moved only past 2^8). A synchronisation bug shows as a wrong
+// result, or as a deadlock that `evotune eval` reports as a timeout; long S makes every stage's mbarrier go
+// through many phases. Grouped (K/V heads shared by 1, 4 or 8 query heads, key lengths shorter and longer
+// than the queries', causal aligned to the bottom right, rows that see no key) on every path.
 #include <gtest/gtest.h>
 
 #include "space/search_space.hpp"
@@ -341,6 +341,44 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"B=16,H=16,S=256,D=128,CAUSAL=0",
              "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
              "LOADS=1,TMA_STORE=1,PERSISTENT=1,REG_SPLIT=1,Q_BUFFERS=2",
+             kBf16}),
+    case_name);
+
+// LAZY_RESCALE 1: a row's max moves only when a tile's scores exceed it by more than 8 (base 2), O's rows
+// rescaled only where a warp's rows moved. The special inputs' scores past fp32's exp range make the max jump
+// by far more than that; long rows (many tiles) keep it lagging; causal rows that see no key keep -inf. On
+// every path: the plain loop (the rescale inside the softmax), the overlapped one, pingpong, persistent
+// blocks with two Q tiles, 1..3 consumer warpgroups, grouped heads with SKV != S, both head dimensions, bf16.
+// O wrong by a factor: a factor applied twice or skipped; LSE wrong: the lagging max not matched by the sums.
+INSTANTIATE_TEST_SUITE_P(
+    LazyRescale, AttentionWgmma,
+    ::testing::Values(
+        Case{"B=1,H=2,S=1000,D=128,CAUSAL=0", "CONSUMER_WARPGROUPS=2,BLOCK_N=64,STAGES=2,LAZY_RESCALE=1"},
+        Case{"B=2,H=1,S=130,D=64,CAUSAL=1", "CONSUMER_WARPGROUPS=3,BLOCK_N=96,STAGES=3,LAZY_RESCALE=1"},
+        Case{"B=1,H=3,S=513,D=64,CAUSAL=0",
+             "CONSUMER_WARPGROUPS=1,BLOCK_N=176,STAGES=3,INTRA_WG_OVERLAP=1,LAZY_RESCALE=1"},
+        Case{"B=1,H=4,S=4096,D=128,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
+             "LOADS=1,TMA_STORE=1,REG_SPLIT=1,LONGEST_FIRST=1,LAZY_RESCALE=1"},
+        Case{"B=1,H=2,S=4096,D=64,CAUSAL=0",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=176,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
+             "LOADS=1,TMA_STORE=1,REG_SPLIT=1,LAZY_RESCALE=1"},
+        Case{"B=8,H=32,HKV=8,S=512,D=128,CAUSAL=0",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=64,STAGES=4,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
+             "LOADS=1,TMA_STORE=1,PERSISTENT=1,REG_SPLIT=1,Q_BUFFERS=2,LAZY_RESCALE=1"},
+        Case{"B=2,H=8,HKV=2,S=300,SKV=777,D=128,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=64,STAGES=4,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
+             "LOADS=1,TMA_STORE=1,PERSISTENT=1,REG_SPLIT=1,Q_BUFFERS=2,LONGEST_FIRST=1,LAZY_RESCALE=1"},
+        Case{"B=1,H=8,HKV=1,S=333,SKV=2049,D=64,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=3,BLOCK_N=96,STAGES=3,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,TMA_LOADS=1,"
+             "LAZY_RESCALE=1"},
+        Case{"B=2,H=16,S=2048,D=128,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=3,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
+             "LOADS=1,TMA_STORE=1,REG_SPLIT=1,LONGEST_FIRST=1,HEAD_INTERLEAVE=8,LAZY_RESCALE=1",
+             kBf16},
+        Case{"B=16,H=16,S=256,D=128,CAUSAL=0",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
+             "LOADS=1,TMA_STORE=1,PERSISTENT=1,REG_SPLIT=1,Q_BUFFERS=2,LAZY_RESCALE=1",
              kBf16}),
     case_name);
 
