@@ -42,10 +42,10 @@ TEST(BenchTransferCommand, SeededRunsNeverNeedMoreThanTheBudget) {
   ASSERT_EQ(json.size(), kSweeps.size() * 2);  // evolve and anneal
   int faster = 0;
   for (const auto& row : json) {
-    // The space's valid configs (1576 with one Q tile, 376 persistent ones with two); the sweeps, recorded
-    // before STAGES 4, TMA_STORE, PERSISTENT, REG_SPLIT, CLUSTER, Q_BUFFERS, hold 185 of them (the rest
-    // replay as not recorded).
-    EXPECT_EQ(row.at("valid_configs"), 1576 + 376) << row.dump();
+    // The space's valid configs (1576 with one Q tile, 376 persistent ones with two, each with LAZY_RESCALE
+    // 0 and 1); the sweeps, recorded before STAGES 4, TMA_STORE, PERSISTENT, REG_SPLIT, CLUSTER, Q_BUFFERS,
+    // LAZY_RESCALE, hold 185 of them (the rest replay as not recorded).
+    EXPECT_EQ(row.at("valid_configs"), (1576 + 376) * 2) << row.dump();
     EXPECT_GT(row.at("transferred").get<int>(), 0) << row.dump();
     ASSERT_FALSE(row.at("transfer").at("median").is_null()) << row.dump();
     ASSERT_FALSE(row.at("cold").at("median").is_null()) << row.dump();
