@@ -43,6 +43,7 @@ import sys
 import tempfile
 
 import gpu_power
+import kernel_trace
 
 REPLAYS_PER_GRAPH = 10
 SPACE_TYPES = {"half": "fp16", "bfloat16": "bf16"}  # a space's input element type -> --dtype
@@ -650,10 +651,12 @@ class Contenders:
                 if window:
                     windows[i].append(window)
         calls = self.args.rounds * (self.args.warmup + self.args.reps) * REPLAYS_PER_GRAPH
-        for (_, _, work_flops, result), samples, power in zip(self.entries, rounds, windows):
+        for (graph, call, work_flops, result), samples, power in zip(self.entries, rounds, windows):
             result.update(rounds_summary(samples, work_flops))
             if power:
                 result["power"] = gpu_power.summary(power, calls)
+            if getattr(self.args, "kernels", False):  # after the rounds: the trace's overhead times nothing
+                result["kernels"] = kernel_trace.graph_kernels(self.torch, graph, call, REPLAYS_PER_GRAPH)
         self.entries = []
 
 
@@ -920,6 +923,20 @@ def format_table(rows, op):
     return aligned(lines)
 
 
+def format_kernel_lines(rows, op):
+    """--kernels: each row's timed contenders (op's PyTorch implementations, then every candidate of ours),
+    each as kernel_trace.format_kernels' lines under the row's shape cells and the contender's name."""
+    lines = []
+    for row in rows:
+        shape = " ".join(op["cells"](row))
+        named = [(op["torch"][key], row[key]) for key in op["torch"] if "kernels" in (row.get(key) or {})]
+        named += [(f"ours ({os.path.basename(c['space'])} #{c['config_id']})", c)
+                  for c in row.get("candidates", []) if "kernels" in c]
+        for name, timed in named:
+            lines.extend(kernel_trace.format_kernels(f"{shape} {name}", timed["kernels"]))
+    return lines
+
+
 ATTENTION = {"parse": parse_attention_shape, "problem": attention_problem, "tag": attention_tag,
              "flops": attention_flops, "values": attention_values, "compare": compare_attention,
              "shapes": ATTENTION_SHAPES, "spaces": ATTENTION_SPACES, "input": "Q",
@@ -983,6 +1000,9 @@ def parse_arguments(argv):
                     help="read the SM clock and board power (every 5 ms) and the energy counter (NVML) around each "
                          "contender's replays; a second table gives each one's median clock and power and its energy "
                          "a call")
+    ap.add_argument("--kernels", action="store_true",
+                    help="after the rounds, trace a few replays of each contender's graph (torch.profiler, CUDA "
+                         "activities) and print each one's kernels: their time a call, and the gaps between them")
     ap.add_argument("--rounds", type=positive_int, default=5,
                     help="interleaved rounds, each timing every contender in turn, the order rotated from round to "
                          "round; a time is the median of its rounds' medians (1: each contender timed once, one "
@@ -1049,6 +1069,11 @@ def main(argv):
         print("While each ran (NVML, every 5 ms through its rounds' replays, warm-ups included): median SM clock MHz / "
               "median board power W / energy a call mJ / SM cycles a call, millions (median time x median clock)")
         print(format_power_table(rows, op))
+    if args.kernels:
+        print()
+        print("Each contender's device work a call, from a trace of "
+              f"{kernel_trace.TRACED_REPLAYS} replays of its graph after the rounds (torch.profiler):")
+        print("\n".join(format_kernel_lines(rows, op)))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=2)
