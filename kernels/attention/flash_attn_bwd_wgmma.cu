@@ -697,21 +697,27 @@ struct TileMma {
 
   // acc (64 keys x BLOCK_M rows) = A (the warpgroup's keys of K or V) B^T (a Q or dO tile), both K-major, k
   // over D: k-step ks is 32 bytes into the rows of slab ks / 4.
+  // ZERO_INIT: the first k-step ignores acc (the wgmma's scale-d 0), so that acc needs no clearing: writing
+  // it with other instructions while another wgmma is in flight made ptxas serialise every wgmma (C7514).
+  template <bool ZERO_INIT = false>
   __device__ __forceinline__ void issue_transposed_scores(float (&acc)[BLOCK_M / 2], unsigned a_tile,
                                                           unsigned b_tile) const {
 #pragma unroll
     for (int ks = 0; ks < D / 16; ++ks) {
       const unsigned a = a_tile + warpgroup * 64 * 128 + (ks / 4) * (BLOCK_N * 128) + (ks % 4) * 32;
       const unsigned b = b_tile + (ks / 4) * (BLOCK_M * 128) + (ks % 4) * 32;
-      Mma<BLOCK_M>::template ss<0, 0>(acc, sm90::desc_kmajor_sw128(a), sm90::desc_kmajor_sw128(b), 1);
+      Mma<BLOCK_M>::template ss<0, 0>(acc, sm90::desc_kmajor_sw128(a), sm90::desc_kmajor_sw128(b),
+                                      ZERO_INIT && ks == 0 ? 0 : 1);
     }
   }
-  // S^T = K Q^T and dP^T = V dO^T of stage `stage`.
+  // S^T = K Q^T and dP^T = V dO^T of stage `stage` (ZERO_INIT: onto acc's previous values ignored).
+  template <bool ZERO_INIT = false>
   __device__ __forceinline__ void issue_s(float (&s_acc)[BLOCK_M / 2], int stage) const {
-    issue_transposed_scores(s_acc, smem.k(), smem.q(stage));
+    issue_transposed_scores<ZERO_INIT>(s_acc, smem.k(), smem.q(stage));
   }
+  template <bool ZERO_INIT = false>
   __device__ __forceinline__ void issue_dp(float (&dp_acc)[BLOCK_M / 2], int stage) const {
-    issue_transposed_scores(dp_acc, smem.v(), smem.dout(stage));
+    issue_transposed_scores<ZERO_INIT>(dp_acc, smem.v(), smem.dout(stage));
   }
   // acc (64 keys x D) += A (registers: P^T or dS^T packed, k = the tile's rows) B (dO or Q as [K = rows][N =
   // D], MN-major, a slab per 64 columns): k-step kt reads rows [16 kt, 16 kt + 16), 2048 bytes further.
@@ -1334,13 +1340,11 @@ __device__ __forceinline__ void consume_tiles_overlapped(const RingSupply& ring,
   constexpr bool BOTH = NEXT_TILE_OVERLAP == 2;
   float s_acc[BLOCK_M / 2], dp_acc[BLOCK_M / 2];
   if (schedule.tiles > 0) ring.acquire(0);
-  clear(s_acc);
-  clear(dp_acc);
   sm90::wgmma_fence();
-  consumer.mma.issue_s(s_acc, 0);
+  consumer.mma.template issue_s<true>(s_acc, 0);
   sm90::wgmma_commit();
   if constexpr (BOTH) {
-    consumer.mma.issue_dp(dp_acc, 0);
+    consumer.mma.template issue_dp<true>(dp_acc, 0);
     sm90::wgmma_commit();
   }
   const DqUnit dq = DqUnit::of(0, me);
@@ -1349,9 +1353,8 @@ __device__ __forceinline__ void consume_tiles_overlapped(const RingSupply& ring,
     const int stage = t % STAGES;
     const int ds_buffer = t % DS_BUFFERS;
     if constexpr (!BOTH) {
-      clear(dp_acc);
       sm90::wgmma_fence();
-      consumer.mma.issue_dp(dp_acc, stage);
+      consumer.mma.template issue_dp<true>(dp_acc, stage);
       sm90::wgmma_commit();
     }
     unsigned p_frag[BLOCK_M / 16][4], ds_frag[BLOCK_M / 16][4];
@@ -1366,13 +1369,11 @@ __device__ __forceinline__ void consume_tiles_overlapped(const RingSupply& ring,
     const bool more = t + 1 < schedule.tiles;
     if (more) ring.acquire(t + 1);
     const int next_stage = more ? (t + 1) % STAGES : stage;
-    clear(s_acc);
-    if constexpr (BOTH) clear(dp_acc);
     sm90::wgmma_fence();
-    consumer.mma.issue_s(s_acc, next_stage);
+    consumer.mma.template issue_s<true>(s_acc, next_stage);
     sm90::wgmma_commit();
     if constexpr (BOTH) {
-      consumer.mma.issue_dp(dp_acc, next_stage);
+      consumer.mma.template issue_dp<true>(dp_acc, next_stage);
       sm90::wgmma_commit();
     }
     // the dQ unit and the next scores may still run
@@ -1380,6 +1381,11 @@ __device__ __forceinline__ void consume_tiles_overlapped(const RingSupply& ring,
     sm90::wgmma_wait<NEXT_TILE_OVERLAP>();  // the dQ unit; the next scores may still run
     sm90::pin(dq_acc);
     if (dq.written()) dq_writer.write(dq_acc, tile, dq.m_chunk, dq.col0, me);
+    // The next scores too: a wgmma in flight across the loop's back edge made ptxas serialise every wgmma
+    // (C7514); dQ's writes above still ran beside them.
+    sm90::wgmma_wait<0>();
+    sm90::pin(s_acc);
+    if constexpr (BOTH) sm90::pin(dp_acc);
   }
   sm90::wgmma_wait<0>();  // the last (unused) scores read K, which the epilogue overwrites
   sm90::pin(s_acc);
