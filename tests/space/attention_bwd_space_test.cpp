@@ -551,8 +551,8 @@ TEST(AttentionBwdSpace, AlternateDqPrunesAsIntended) {
 // ROW_STATS_EARLY 1 is the twin of every config with 64-row tiles, two consumer warpgroups and the TMA
 // producer, but for the alternating dQ with two dS^T tiles at D = 128, and of no other: the LSE values it
 // holds from the S^T wgmma's issue (BLOCK_M / 4 registers) spill in the others (NVRTC, sm_90a). 180 and 72
-// twins at D = 64 and 128 (no NEXT_TILE_OVERLAP at D = 128), three times as many under a causal mask. Its launch and shared memory are its
-// twin's.
+// twins at D = 64 and 128 (no NEXT_TILE_OVERLAP at D = 128), three times as many under a causal mask. Its
+// launch and shared memory are its twin's.
 TEST(AttentionBwdSpace, EarlyRowStatsPrunesAsIntended) {
   for (const char* file : {kBwd, kBwdBf16}) {
     const SearchSpace space = SearchSpace::load(file);
