@@ -145,10 +145,11 @@ INSTANTIATE_TEST_SUITE_P(
 
 // The overlaps: DS_DOUBLE_BUFFER (two dS^T tiles, one barrier a tile) on every loading path;
 // NEXT_TILE_OVERLAP 1 (the next tile's S^T issued before this tile's dQ is written) and 2 (its dP^T too) with
-// a producer and 2 stages; each with odd lengths, causal, grouped heads, both head dimensions, every dQ
-// strategy, both dtypes, and S = 1 (a block's single tile, whose "next" scores are computed on its own stage
-// and never used). A wrong stage or dS^T buffer shows as a wrong dQ (or dK, dV); a wrong wgmma group count as
-// wrong P or dS (all outputs); a ring misstep as a timeout.
+// a producer and 2 stages, 64-row tiles at D = 64 (elsewhere ptxas serialises it); each with odd lengths,
+// causal, grouped heads, both head dimensions (two dS^T tiles), every dQ strategy, both dtypes, and S = 1 (a
+// block's single tile, whose "next" scores are computed on its own stage and never used). A wrong stage or
+// dS^T buffer shows as a wrong dQ (or dK, dV); a wrong wgmma group count as wrong P or dS (all outputs); a
+// ring misstep as a timeout.
 INSTANTIATE_TEST_SUITE_P(
     Overlapped, AttentionBwdWgmma,
     ::testing::Values(
@@ -158,20 +159,18 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"B=2,H=4,S=1000,D=128,CAUSAL=0",
              "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,DS_DOUBLE_BUFFER=1"},
         Case{"B=2,H=4,S=1000,D=128,CAUSAL=1",
-             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,NEXT_TILE_OVERLAP=1"},
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2"},
         Case{"B=2,H=2,S=513,D=64,CAUSAL=0",
-             "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,DQ_ATOMIC=1,NEXT_TILE_OVERLAP=1"},
-        Case{
-            "B=1,H=1,S=1,D=64,CAUSAL=1",
-            "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=1,NEXT_TILE_OVERLAP=1"},
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,DQ_ATOMIC=1,NEXT_TILE_OVERLAP=1"},
+        Case{"B=1,H=1,S=1,D=64,CAUSAL=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=1,NEXT_TILE_OVERLAP=1"},
         Case{"B=2,H=8,HKV=2,S=333,SKV=2049,D=128,CAUSAL=1",
-             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=0,DS_DOUBLE_BUFFER=1,"
-             "NEXT_TILE_OVERLAP=1"},
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=0,DS_DOUBLE_BUFFER=1"},
         Case{"B=1,H=8,HKV=1,S=513,SKV=130,D=64,CAUSAL=1",
-             "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=1,DS_DOUBLE_BUFFER=1,"
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=1,DS_DOUBLE_BUFFER=1,"
              "NEXT_TILE_OVERLAP=1"},
         Case{"B=2,H=4,S=1000,D=64,CAUSAL=0",
-             "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,DS_DOUBLE_BUFFER=1,"
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,DS_DOUBLE_BUFFER=1,"
              "NEXT_TILE_OVERLAP=1"},
         Case{"B=2,H=4,HKV=2,S=1000,SKV=777,D=64,CAUSAL=1",
              "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=1,NEXT_TILE_OVERLAP=2"},
@@ -179,12 +178,11 @@ INSTANTIATE_TEST_SUITE_P(
              "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,DQ_ATOMIC=2,DS_DOUBLE_BUFFER=1,NEXT_TILE_"
              "OVERLAP=2"},
         Case{"B=2,H=4,S=700,D=64,CAUSAL=1",
-             "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,DS_DOUBLE_BUFFER=1,"
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,DS_DOUBLE_BUFFER=1,"
              "NEXT_TILE_OVERLAP=1",
              kBf16},
         Case{"B=1,H=8,HKV=2,S=513,SKV=200,D=128,CAUSAL=0",
-             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=1,NEXT_TILE_OVERLAP=1",
-             kBf16}),
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=1", kBf16}),
     case_name);
 
 // The dQ writer warp (DQ_WRITER 1: warp 1 of the TMA producer issues the bulk reduce-adds of the units the
@@ -212,23 +210,22 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"B=1,H=2,S=2049,D=64,CAUSAL=0",
              "BLOCK_M=128,BLOCK_N=128,STAGES=1,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,DQ_WRITER=1"},
         Case{"B=1,H=2,S=77,D=128,CAUSAL=0",
-             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,"
-             "NEXT_TILE_OVERLAP=1,DQ_WRITER=1"},
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,DQ_WRITER=1"},
         Case{"B=2,H=4,S=1000,D=128,CAUSAL=0",
              "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,"
              "DS_DOUBLE_BUFFER=1,DQ_WRITER=1"},
         Case{"B=2,H=8,HKV=2,S=513,SKV=200,D=128,CAUSAL=1",
-             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,"
-             "DS_DOUBLE_BUFFER=1,NEXT_TILE_OVERLAP=1,DQ_WRITER=1"},
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,DS_DOUBLE_BUFFER=1,"
+             "DQ_WRITER=1"},
         Case{"B=1,H=8,HKV=1,S=513,SKV=130,D=64,CAUSAL=1",
-             "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,"
-             "DS_DOUBLE_BUFFER=1,NEXT_TILE_OVERLAP=1,DQ_WRITER=1"},
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,DS_DOUBLE_BUFFER=1,"
+             "NEXT_TILE_OVERLAP=1,DQ_WRITER=1"},
         Case{"B=2,H=4,HKV=2,S=1000,SKV=777,D=64,CAUSAL=1",
              "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,"
              "DS_DOUBLE_BUFFER=1,NEXT_TILE_OVERLAP=2,DQ_WRITER=1"},
         Case{"B=2,H=4,S=700,D=64,CAUSAL=1",
-             "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,"
-             "DS_DOUBLE_BUFFER=1,NEXT_TILE_OVERLAP=1,DQ_WRITER=1",
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,DS_DOUBLE_BUFFER=1,"
+             "NEXT_TILE_OVERLAP=1,DQ_WRITER=1",
              kBf16},
         Case{"B=1,H=8,HKV=2,S=513,SKV=200,D=128,CAUSAL=0",
              "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,DQ_WRITER=1", kBf16}),
@@ -267,8 +264,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"B=1,H=8,HKV=1,S=513,SKV=130,D=64,CAUSAL=1",
              "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3"},
         Case{"B=2,H=4,S=1000,D=128,CAUSAL=0",
-             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DS_DOUBLE_BUFFER=1,"
-             "NEXT_TILE_OVERLAP=1"},
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DS_DOUBLE_BUFFER=1"},
         Case{"B=1,H=2,S=77,D=64,CAUSAL=0",
              "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,DQ_ATOMIC=3,DS_DOUBLE_BUFFER=1,NEXT_TILE_"
              "OVERLAP=2"},
@@ -279,7 +275,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"B=2,H=2,S=130,D=64,CAUSAL=1",
              "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DQ_WRITER=1"},
         Case{"B=1,H=8,HKV=1,S=300,SKV=513,D=64,CAUSAL=1",
-             "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DS_DOUBLE_BUFFER=1,"
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DS_DOUBLE_BUFFER=1,"
              "NEXT_TILE_OVERLAP=1,DQ_WRITER=1"},
         Case{"B=2,H=4,S=700,D=64,CAUSAL=1",
              "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3", kBf16},
@@ -291,8 +287,8 @@ INSTANTIATE_TEST_SUITE_P(
 // loading path, fewer tiles than stages (S = 1, S = 130 with 128-row tiles), long S (many rounds of every
 // stage's barriers), causal and grouped heads, each dQ strategy, FlashAttention-3's tiles with the tiled
 // accumulator (and at D = 128 with two dS^T tiles: 232,000 bytes of shared memory), with NEXT_TILE_OVERLAP
-// (the next tile acquired while this one is held), the dQ writer warp, both dtypes. A ring misstep shows as a
-// timeout or as wrong outputs everywhere.
+// at D = 64 (the next tile acquired while this one is held), the dQ writer warp, both dtypes. A ring misstep
+// shows as a timeout or as wrong outputs everywhere.
 INSTANTIATE_TEST_SUITE_P(
     ThreeStages, AttentionBwdWgmma,
     ::testing::Values(
@@ -313,12 +309,11 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"B=2,H=2,S=130,D=64,CAUSAL=1",
              "BLOCK_M=128,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3"},
         Case{"B=1,H=8,HKV=2,S=513,SKV=200,D=128,CAUSAL=1",
-             "BLOCK_M=64,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DS_DOUBLE_BUFFER=1,"
-             "NEXT_TILE_OVERLAP=1"},
+             "BLOCK_M=64,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DS_DOUBLE_BUFFER=1"},
         Case{"B=2,H=4,HKV=2,S=1000,SKV=777,D=64,CAUSAL=1",
              "BLOCK_M=64,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=1,NEXT_TILE_OVERLAP=2"},
         Case{"B=2,H=4,S=1000,D=64,CAUSAL=0",
-             "BLOCK_M=128,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,NEXT_TILE_OVERLAP=1,"
+             "BLOCK_M=64,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,NEXT_TILE_OVERLAP=1,"
              "DQ_WRITER=1"},
         Case{"B=2,H=4,S=700,D=64,CAUSAL=1",
              "BLOCK_M=128,BLOCK_N=128,STAGES=3,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2", kBf16},
@@ -331,7 +326,7 @@ INSTANTIATE_TEST_SUITE_P(
 // (the consumers load, one warpgroup, one stage), then FlashAttention-3's tiles (D = 64: 128 x 128, 3
 // stages; D = 128: 64 x 128, 2 stages; TMA, the tiled accumulator), causal and not, S = 77 and 300, grouped
 // heads with S != SKV, bulk reduce-adds a row (DQ_ATOMIC 2), two dS^T tiles (DS_DOUBLE_BUFFER 1, at D = 64
-// with NEXT_TILE_OVERLAP 1 as 128-row tiles need), long S, D = 64's idle warpgroup, the partials (the
+// with 64-row tiles and NEXT_TILE_OVERLAP 1), long S, D = 64's idle warpgroup, the partials (the
 // determinism check), both dtypes. dK and dV right with dQ wrong: the stmatrix row addresses (a key's chunk
 // or slab), since dQ alone reads the tile; case 0 isolates it.
 INSTANTIATE_TEST_SUITE_P(
@@ -353,7 +348,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"B=1,H=3,S=300,D=128,CAUSAL=1",
              "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,DS_STMATRIX=1"},
         Case{"B=1,H=3,S=300,D=64,CAUSAL=0",
-             "BLOCK_M=128,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,DS_DOUBLE_BUFFER=1,"
+             "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=2,DS_DOUBLE_BUFFER=1,"
              "NEXT_TILE_OVERLAP=1,DS_STMATRIX=1"},
         Case{"B=2,H=4,S=1000,D=128,CAUSAL=1",
              "BLOCK_M=64,BLOCK_N=128,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,DQ_ATOMIC=3,DS_DOUBLE_BUFFER=1,"
