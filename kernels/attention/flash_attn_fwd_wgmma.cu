@@ -816,13 +816,36 @@ __device__ __forceinline__ void clear(float (&acc)[BLOCK_N / 2]) {
   sm90::pin(acc);
 }
 
+// (PERSISTENT, two Q tiles, TMA store) A work tile's O store is waited for, and its Q tile handed back to the
+// producer (q_empty), only once the next work tile's first S = Q K^T is issued: the bulk store reads the
+// staging rows meanwhile, instead of holding the warpgroup's first warp (and with it the warpgroup's next
+// wgmma) at the end of the epilogue. The producer needs that Q tile back only for the work tile after next.
+constexpr bool DEFER_STORE_WAIT = PERSISTENT && Q_BUFFERS == 2 && TMA_STORE;
+
+struct PendingStore {
+  bool pending = false;  // (the warpgroup's first thread) a store still reads the staging rows of...
+  unsigned q_empty = 0;  // ...the Q tile of this q_empty barrier
+
+  // Waits for the pending store's read of its staging rows and hands the Q tile back; idempotent.
+  __device__ __forceinline__ void settle() {
+    if constexpr (DEFER_STORE_WAIT) {
+      if (pending) {
+        sm90::tma_wait_stores_read();
+        sm90::mbarrier_arrive(q_empty);
+        pending = false;
+      }
+    }
+  }
+};
+
 // ---------------------------------------------------------------------------------------------------------
 // Mainloop, the two schedules of a work tile's K/V tiles
 
 // INTRA_WG_OVERLAP 0: per tile S = Q K^T, waited for; the softmax with O rescaled at once; O += P V, waited
 // for. A warpgroup acquires and releases the tiles past its rows (causal) without computing.
 __device__ __forceinline__ void mainloop(KvSupply& kv, const TileMma& mma, const ScoreMask& mask,
-                                         Softmax& softmax, float (&o_acc)[D / 2], int tiles) {
+                                         Softmax& softmax, float (&o_acc)[D / 2], int tiles,
+                                         PendingStore& pending) {
   for (int tile = 0; tile < tiles; ++tile) {
     kv.acquire(tile);
     const int n0 = tile * BLOCK_N;
@@ -833,6 +856,7 @@ __device__ __forceinline__ void mainloop(KvSupply& kv, const TileMma& mma, const
       sm90::wgmma_fence();
       mma.issue_qk(s_acc, offset);
       sm90::wgmma_commit();
+      pending.settle();
       sm90::wgmma_wait<0>();
       sm90::pin(s_acc);
       float factor[2];
@@ -851,6 +875,7 @@ __device__ __forceinline__ void mainloop(KvSupply& kv, const TileMma& mma, const
     }
     kv.release(tile);
   }
+  pending.settle();  // (causal) where the warpgroup computed no tile
 }
 
 // INTRA_WG_OVERLAP 1, FlashAttention-3's intra-warpgroup overlap: S of tile j and P V of tile j - 1 are
@@ -859,7 +884,7 @@ __device__ __forceinline__ void mainloop(KvSupply& kv, const TileMma& mma, const
 // meanwhile. Each batch is issued in a turn (PINGPONG).
 __device__ __forceinline__ void mainloop_overlapped(KvSupply& kv, const TileMma& mma, const ScoreMask& mask,
                                                     Softmax& softmax, const Turns& turns,
-                                                    float (&o_acc)[D / 2], int tiles) {
+                                                    float (&o_acc)[D / 2], int tiles, PendingStore& pending) {
   const int wg_tiles =  // tiles this warpgroup computes, at least one (rows that see no key: fully masked)
       CAUSAL ? min(tiles, max(1, (mask.wg_last_key0 + 63) / BLOCK_N + 1)) : tiles;
   unsigned p_frag[BLOCK_N / 16][4];
@@ -872,6 +897,7 @@ __device__ __forceinline__ void mainloop_overlapped(KvSupply& kv, const TileMma&
     mma.issue_qk(s_acc, TileMma::stage_offset(kv.stage(0)));
     sm90::wgmma_commit();
     turns.pass();
+    pending.settle();
     sm90::wgmma_wait<0>();
     sm90::pin(s_acc);
     float factor[2];
@@ -963,7 +989,7 @@ __device__ __forceinline__ void store_staged_rows(elem* o_head, const unsigned c
 // tells the producer on q_empty once they have been read, so that a later work tile's Q may land there.
 // `buffer`: the Q tile the rows are staged in.
 __device__ __forceinline__ void store_o(elem* O, const Smem& smem, const WorkTile& work, int warpgroup, int S,
-                                        int buffer) {
+                                        int buffer, PendingStore&) {
   elem* o_head = O + work.head;
   const unsigned char* staging = smem.staging_rows(buffer);
   if constexpr (!WARP_SPECIALIZE) {
@@ -982,9 +1008,10 @@ __device__ __forceinline__ void store_o(elem* O, const Smem& smem, const WorkTil
 }
 
 // TMA_STORE 1: the warpgroup's first thread stores its 64 staged rows with TMA (rows past S are clipped), and
-// (PERSISTENT) arrives on the Q tile's q_empty once the bulk store has read them.
+// (PERSISTENT) arrives on the Q tile's q_empty once the bulk store has read them: at once with one Q tile,
+// after the next work tile's first S is issued with two (PendingStore).
 __device__ __forceinline__ void store_o(const sm90::TensorMap& o_map, const Smem& smem, const WorkTile& work,
-                                        int warpgroup, int S, int buffer) {
+                                        int warpgroup, int S, int buffer, PendingStore& pending) {
   sm90::fence_async_shared();  // the staging writes become visible to the TMA engine (the async proxy)
   sm90::barrier_sync<128>(of_warpgroup(Barrier::warpgroup, warpgroup));
   const int wg_row0 = work.m0 + warpgroup * 64;
@@ -995,9 +1022,13 @@ __device__ __forceinline__ void store_o(const sm90::TensorMap& o_map, const Smem
         sm90::tma_store_3d(o_map, smem.q(buffer) + slab * BLOCK_M * 128 + warpgroup * 64 * 128, slab * 64,
                            wg_row0, work.bh);
       sm90::tma_commit_stores();
-      sm90::tma_wait_stores_read();
+      if constexpr (!DEFER_STORE_WAIT) sm90::tma_wait_stores_read();
     }
-    if constexpr (PERSISTENT) sm90::mbarrier_arrive(smem.q_empty(buffer));
+    if constexpr (DEFER_STORE_WAIT) {
+      pending.pending = true;
+      pending.q_empty = smem.q_empty(buffer);
+    } else if constexpr (PERSISTENT)
+      sm90::mbarrier_arrive(smem.q_empty(buffer));
   }
 }
 
@@ -1023,6 +1054,7 @@ __device__ __forceinline__ void consume(KvSupply& kv, Output out, float* lse, co
   const Turns turns{me.warpgroup};
   turns.start();
   int done_items = 0;
+  PendingStore pending;
   for (int item = scheduler.first; item < scheduler.count; item += scheduler.step, ++done_items) {
     const WorkTile work = scheduler.work_tile(item);
     const int buffer = done_items % Q_BUFFERS;  // the Q tile the producer loaded this work tile's Q into
@@ -1035,16 +1067,17 @@ __device__ __forceinline__ void consume(KvSupply& kv, Output out, float* lse, co
     softmax.reset();
     const ScoreMask mask{scheduler.SKV, work.m0 + me.warpgroup * 64 + scheduler.causal_offset(), me};
     if constexpr (INTRA_WG_OVERLAP)
-      mainloop_overlapped(kv, mma, mask, softmax, turns, o_acc, work.tiles);
+      mainloop_overlapped(kv, mma, mask, softmax, turns, o_acc, work.tiles, pending);
     else
-      mainloop(kv, mma, mask, softmax, o_acc, work.tiles);
+      mainloop(kv, mma, mask, softmax, o_acc, work.tiles, pending);
     kv.drain();
     softmax.finish();
     stage_o(smem, o_acc, softmax, me, buffer);
     store_lse(lse, softmax, work, me, scheduler.S);
-    store_o(out, smem, work, me.warpgroup, scheduler.S, buffer);
+    store_o(out, smem, work, me.warpgroup, scheduler.S, buffer, pending);
     kv.end(work);
   }
+  pending.settle();  // the block's last store has read its rows before the block exits
   turns.finish();
   if constexpr (CLUSTER > 1) sm90::cluster_sync();  // the peer's consumers no longer arrive on this block
 }

@@ -315,8 +315,11 @@ INSTANTIATE_TEST_SUITE_P(
 // runs. Many work tiles a block (so that both tiles are reused many times and their q_empty phases turn
 // over), one work tile in all (S = 1), a block with an odd count, causal longest first, grouped heads with
 // SKV != S, both stores (O staged in the tile its Q was in), 1..3 consumer warpgroups, both head dimensions,
-// bf16. O wrong on every other work tile: the consumers' Q tile or the staging out of step with the
-// producer's; a hang: the q_empty parity.
+// bf16. With the TMA store a work tile's store is waited for, and its Q tile handed back, only after the next
+// work tile's first S is issued (PendingStore); the plain loop's case has rows that see no key (S > SKV,
+// causal), where a warpgroup computes no tile. O wrong on every other work tile: the consumers' Q tile or the
+// staging out of step with the producer's, or a Q landing on rows a store still reads; a hang: the q_empty
+// parity, or an arrival the deferred wait never makes.
 INSTANTIATE_TEST_SUITE_P(
     TwoQTiles, AttentionWgmma,
     ::testing::Values(
@@ -341,7 +344,11 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"B=16,H=16,S=256,D=128,CAUSAL=0",
              "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
              "LOADS=1,TMA_STORE=1,PERSISTENT=1,REG_SPLIT=1,Q_BUFFERS=2",
-             kBf16}),
+             kBf16},
+        Case{"B=4,H=16,HKV=4,S=777,SKV=300,D=64,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=3,BLOCK_N=64,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,TMA_STORE=1,PERSISTENT="
+             "1,"
+             "LONGEST_FIRST=1,Q_BUFFERS=2,LAZY_RESCALE=1"}),
     case_name);
 
 // LAZY_RESCALE 1: a row's max moves only when a tile's scores exceed it by more than 8 (base 2), O's rows
