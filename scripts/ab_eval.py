@@ -110,23 +110,20 @@ def main(argv=None):
     before = write_revision(template, args.before) if args.before else None
     contenders = {"A": (before or args.kernel_a or template, args.params),
                   "B": (args.kernel_b or template, args.params_b if args.params_b is not None else args.params)}
-    times = {"A": [], "B": []}
     rows = []
-    failed = []
     try:
         for number, pair in enumerate(order(args.rounds), start=1):
             for name in pair:
                 kernel, params = contenders[name]
                 result = run_eval(args.evotune, kernel, args.space, args.problem, params, flags)
                 rows.append(dict(result, round=number, contender=name))
-                if result["status"] != "ok" or result["time_us"] is None:
-                    failed.append(f"round {number} {name}: {result['status']}: {result['message']}")
-                else:
-                    times[name].append(result["time_us"])
     finally:
         if before:
             os.remove(before)
-    summary = summarise(times) if not failed else None
+    failed = [f"round {row['round']} {row['contender']}: {row['status']}: {row['message']}" for row in rows
+              if row["status"] != "ok" or row["time_us"] is None]
+    summary = None if failed else summarise(
+        {name: [row["time_us"] for row in rows if row["contender"] == name] for name in ("A", "B")})
     if args.json:
         print(json.dumps({"rounds": rows, "summary": summary, "failed": failed}, indent=1))
     else:
