@@ -86,6 +86,9 @@ static_assert(false, "CLUSTER (1 or 2) must be #defined");
 #ifndef LAZY_RESCALE
 #define LAZY_RESCALE 0
 #endif
+#ifndef KV_SPLIT
+#define KV_SPLIT 0
+#endif
 
 namespace attn {
 
@@ -111,10 +114,10 @@ constexpr int BLOCK_M = 64 * CONSUMER_WARPGROUPS;
 constexpr int Q_BYTES = 2 * BLOCK_M * D;
 constexpr int KV_TILE_BYTES = 2 * BLOCK_N * D;
 constexpr int CHUNKS = D / 8;  // 16-byte chunks per row
-// The space's SMEM_BYTES: the tiles, the producer's mbarriers (at most 80 bytes, 128 counted) and room to
-// align the tiles to 1024 bytes.
+// The space's SMEM_BYTES: the tiles, the producer's mbarriers (at most 96 bytes, 128 counted; with KV_SPLIT
+// at most 144, 256 counted) and room to align the tiles to 1024 bytes.
 constexpr int SMEM_BYTES =
-    Q_BUFFERS * Q_BYTES + 2 * STAGES * KV_TILE_BYTES + (WARP_SPECIALIZE ? 128 : 0) + 1024;
+    Q_BUFFERS * Q_BYTES + 2 * STAGES * KV_TILE_BYTES + (WARP_SPECIALIZE ? 128 * (1 + KV_SPLIT) : 0) + 1024;
 // The consumers loading the ring themselves: tiles in flight while one is computed (with the overlap two
 // stages are being read: K of tile j, V of tile j - 1).
 constexpr int PREFETCH = STAGES - 1 - INTRA_WG_OVERLAP;
@@ -151,6 +154,9 @@ static_assert(CLUSTER == 1 || (CLUSTER == 2 && TMA_LOADS && !PERSISTENT),
               "CLUSTER 2: two blocks share K/V through TMA multicast, one work tile each");
 static_assert(REG_SPLIT == 0 || (WARP_SPECIALIZE && CONSUMER_WARPGROUPS > 1),
               "REG_SPLIT moves registers between the producer and the consumers only where setmaxnreg runs");
+static_assert(KV_SPLIT == 0 || (KV_SPLIT == 1 && TMA_LOADS && INTRA_WG_OVERLAP && CLUSTER == 1),
+              "KV_SPLIT: the TMA producer loads K a tile ahead of V for the overlapped mainloop, one block a "
+              "K/V tile");
 static_assert(
     PINGPONG == 0 || (INTRA_WG_OVERLAP && WARP_SPECIALIZE && CONSUMER_WARPGROUPS >= 2),
     "PINGPONG orders the wgmmas of 2 or 3 consumer warpgroups fed by a producer, on the overlapped path");
@@ -190,9 +196,11 @@ struct SharedStorage {
   elem k[STAGES][BLOCK_N * D];     // the K/V ring
   elem v[STAGES][BLOCK_N * D];
   // WARP_SPECIALIZE only (the space's SMEM_BYTES counts them then; otherwise they lie past it, unused):
-  unsigned long long full[STAGES];        // the stage's tile has landed
+  unsigned long long full[STAGES];        // the stage's tile has landed (KV_SPLIT: its K)
   unsigned long long empty[STAGES];       // every consumer warp (of both blocks of a cluster) is done with it
   unsigned long long q_empty[Q_BUFFERS];  // (PERSISTENT) every consumer warpgroup stored O from the Q tile
+  unsigned long long full_v[KV_SPLIT ? STAGES : 1];   // (KV_SPLIT) the stage's V has landed
+  unsigned long long empty_v[KV_SPLIT ? STAGES : 1];  // (KV_SPLIT) every consumer warp is done with its V
 };
 // Byte offsets of its members: in order, without padding (NVRTC has no offsetof).
 constexpr unsigned OFFSET_Q = 0;
@@ -201,7 +209,9 @@ constexpr unsigned OFFSET_V = OFFSET_K + sizeof(SharedStorage::k);
 constexpr unsigned OFFSET_FULL = OFFSET_V + sizeof(SharedStorage::v);
 constexpr unsigned OFFSET_EMPTY = OFFSET_FULL + sizeof(SharedStorage::full);
 constexpr unsigned OFFSET_Q_EMPTY = OFFSET_EMPTY + sizeof(SharedStorage::empty);
-static_assert(OFFSET_Q_EMPTY + sizeof(SharedStorage::q_empty) == sizeof(SharedStorage),
+constexpr unsigned OFFSET_FULL_V = OFFSET_Q_EMPTY + sizeof(SharedStorage::q_empty);
+constexpr unsigned OFFSET_EMPTY_V = OFFSET_FULL_V + sizeof(SharedStorage::full_v);
+static_assert(OFFSET_EMPTY_V + sizeof(SharedStorage::empty_v) == sizeof(SharedStorage),
               "SharedStorage has no padding: the offsets above are its members'");
 static_assert(sizeof(SharedStorage::k[0]) == KV_TILE_BYTES, "a stage is one K (or V) tile");
 static_assert((WARP_SPECIALIZE ? sizeof(SharedStorage) : OFFSET_FULL) + 1024 <= SMEM_BYTES,
@@ -230,6 +240,8 @@ struct Smem {
   __device__ __forceinline__ unsigned q_empty(int buffer = 0) const {
     return base + OFFSET_Q_EMPTY + 8 * buffer;
   }
+  __device__ __forceinline__ unsigned full_v() const { return base + OFFSET_FULL_V; }
+  __device__ __forceinline__ unsigned empty_v() const { return base + OFFSET_EMPTY_V; }
   // The generic address of Q tile `buffer`, where the epilogue stages O.
   __device__ __forceinline__ unsigned char* staging_rows(int buffer) const {
     return staging + buffer * Q_BYTES;
@@ -402,9 +414,12 @@ __device__ __forceinline__ void produce_tile(unsigned tile, const elem* global, 
 // round r / STAGES, whose full phase has parity (r / STAGES) & 1; the producer refills the stage once the
 // empty phase of the round before has completed.
 struct KvRing {
-  sm90::TmaPipeline<STAGES> pipe;
+  sm90::TmaPipeline<STAGES> pipe;    // the tiles (KV_SPLIT: their K, and with a work tile's first its Q)
+  sm90::TmaPipeline<STAGES> pipe_v;  // (KV_SPLIT) their V
 
-  static __device__ __forceinline__ KvRing of(const Smem& smem) { return {{smem.full(), smem.empty()}}; }
+  static __device__ __forceinline__ KvRing of(const Smem& smem) {
+    return {{smem.full(), smem.empty()}, {smem.full_v(), smem.empty_v()}};
+  }
   static __device__ __forceinline__ sm90::PipelineState<STAGES> at(int ring) {
     return {ring % STAGES, static_cast<unsigned>((ring / STAGES) & 1)};
   }
@@ -421,6 +436,13 @@ struct KvRing {
 #pragma unroll
     for (int buffer = 0; buffer < Q_BUFFERS; ++buffer)
       sm90::mbarrier_init(q_empty + 8 * buffer, CONSUMER_WARPGROUPS);
+    if constexpr (KV_SPLIT) {
+#pragma unroll
+      for (int stage = 0; stage < STAGES; ++stage) {
+        sm90::mbarrier_init(pipe_v.full_barrier(stage), 1);
+        sm90::mbarrier_init(pipe_v.empty_barrier(stage), 4 * CONSUMER_WARPGROUPS);
+      }
+    }
     if constexpr (CLUSTER > 1) sm90::mbarrier_fence_init();
   }
   // The stage of ring tile `ring` may be refilled (with CLUSTER 2: the consumers of both blocks released it).
@@ -433,6 +455,13 @@ struct KvRing {
     }
   }
   __device__ __forceinline__ void consumer_wait(int ring) const { pipe.consumer_wait(at(ring)); }
+  // (KV_SPLIT) V's barriers: the producer may refill the stage's V, the V has landed, this warp is done with
+  // it.
+  __device__ __forceinline__ void producer_acquire_v(int ring) const {
+    if (ring >= STAGES) pipe_v.producer_acquire(at(ring));
+  }
+  __device__ __forceinline__ void consumer_wait_v(int ring) const { pipe_v.consumer_wait(at(ring)); }
+  __device__ __forceinline__ void consumer_release_v(int ring) const { pipe_v.consumer_release(at(ring)); }
   // Once the warp's wgmmas reading the tile have completed: lane 0 arrives on the stage's empty barrier, and
   // (CLUSTER 2) on the peer block's, whose producer's copies land in this block's stage too.
   __device__ __forceinline__ void consumer_release(int ring, unsigned rank) const {
@@ -465,6 +494,51 @@ __device__ __forceinline__ void load_kv_tma(const TmaInputs& in, const Smem& sme
   }
 }
 
+// KV_SPLIT: K and V on their own barriers, K a ring tile ahead of V (FlashAttention-3's order): per ring tile
+// r its K (the stage's K free once S of ring tile r - STAGES has completed), then V of ring tile r - 1, then,
+// with a work tile's first, its Q onto K's full barrier once its Q tile is free; V of the last at the end. V
+// goes before Q so that the previous work tile's last P V, which frees the Q tile, never waits for it.
+__device__ __forceinline__ void produce_split(const TmaInputs& in, const Smem& smem, const KvRing& ring,
+                                              const Scheduler& scheduler) {
+  int ring_tile = 0;
+  int done_items = 0;
+  int v_tile = -1, v_kv_bh = 0;  // the V still to load: its tile in its work tile, and its K/V head
+  const auto load_v = [&](int r) {
+    const sm90::PipelineState<STAGES> state = KvRing::at(r);
+    ring.producer_acquire_v(r);
+    ring.pipe_v.producer_expect(state, KV_TILE_BYTES);
+#pragma unroll
+    for (int slab = 0; slab < D / 64; ++slab)
+      sm90::tma_load_3d(smem.v() + state.stage * KV_TILE_BYTES + slab * BLOCK_N * 128, in.v, slab * 64,
+                        v_tile * BLOCK_N, v_kv_bh, ring.pipe_v.full_barrier(state.stage));
+  };
+  for (int item = scheduler.first; item < scheduler.count; item += scheduler.step, ++done_items) {
+    const WorkTile work = scheduler.work_tile(item);
+    for (int tile = 0; tile < work.tiles; ++tile, ++ring_tile) {
+      const sm90::PipelineState<STAGES> state = KvRing::at(ring_tile);
+      ring.producer_acquire(ring_tile);
+      const unsigned full = ring.pipe.full_barrier(state.stage);
+      ring.pipe.producer_expect(state, KV_TILE_BYTES + (tile == 0 ? Q_BYTES : 0));
+#pragma unroll
+      for (int slab = 0; slab < D / 64; ++slab)
+        sm90::tma_load_3d(smem.k() + state.stage * KV_TILE_BYTES + slab * BLOCK_N * 128, in.k, slab * 64,
+                          tile * BLOCK_N, work.kv_bh, full);
+      if (ring_tile > 0) load_v(ring_tile - 1);
+      v_tile = tile;
+      v_kv_bh = work.kv_bh;
+      if (tile == 0) {
+        const int buffer = done_items % Q_BUFFERS;
+        if (done_items >= Q_BUFFERS)
+          sm90::mbarrier_wait(smem.q_empty(buffer), ((done_items - Q_BUFFERS) / Q_BUFFERS) & 1);
+#pragma unroll
+        for (int slab = 0; slab < D / 64; ++slab)
+          sm90::tma_load_3d(smem.q(buffer) + slab * BLOCK_M * 128, in.q, slab * 64, work.m0, work.bh, full);
+      }
+    }
+  }
+  if (ring_tile > 0) load_v(ring_tile - 1);
+}
+
 // The producer warpgroup with TMA: one thread issues every copy, per ring tile an arrival expecting the
 // tile's bytes (Q's too with a work tile's first), then the K and V boxes. Work tile i's Q goes to Q tile
 // i % Q_BUFFERS once the epilogue of work tile i - Q_BUFFERS has left it (q_empty), after its first K/V tile
@@ -475,6 +549,10 @@ __device__ __forceinline__ void produce(const TmaInputs& in, const Smem& smem, c
                                         const Scheduler& scheduler, unsigned rank) {
   if (threadIdx.x != CONSUMER_THREADS) {
     if constexpr (CLUSTER > 1) sm90::cluster_sync();  // the block stays until its peer no longer arrives here
+    return;
+  }
+  if constexpr (KV_SPLIT) {
+    produce_split(in, smem, ring, scheduler);
     return;
   }
   int ring_tile = 0;
@@ -524,7 +602,10 @@ __device__ __forceinline__ void produce(const PointerInputs& in, const Smem& sme
 // ---------------------------------------------------------------------------------------------------------
 // The K/V tiles as the consumers see them: begin (a work tile), acquire (the tile is in shared memory and
 // visible to wgmma), stage (where it is), release (this warp no longer reads it), drain (no copy in flight
-// before the epilogue writes the Q tile), end. Tiles count within the work tile.
+// before the epilogue writes the Q tile), end. Tiles count within the work tile. The overlapped mainloop
+// acquires and releases a tile's K and V apart (acquire_k, acquire_v, release_k, release_v): with KV_SPLIT on
+// their own barriers, otherwise acquire_k and release_v are the tile's acquire and release and the other two
+// nothing.
 
 // WARP_SPECIALIZE 1: the producer warpgroup's ring.
 struct ProducedKv {
@@ -545,6 +626,19 @@ struct ProducedKv {
   }
   __device__ __forceinline__ int stage(int tile) const { return (ring_base + tile) % STAGES; }
   __device__ __forceinline__ void release(int tile) const { ring.consumer_release(ring_base + tile, rank); }
+  __device__ __forceinline__ void acquire_k(int tile) const { acquire(tile); }
+  __device__ __forceinline__ void acquire_v(int tile) const {
+    if constexpr (KV_SPLIT) ring.consumer_wait_v(ring_base + tile);
+  }
+  __device__ __forceinline__ void release_k(int tile) const {
+    if constexpr (KV_SPLIT) release(tile);
+  }
+  __device__ __forceinline__ void release_v(int tile) const {
+    if constexpr (KV_SPLIT)
+      ring.consumer_release_v(ring_base + tile);
+    else
+      release(tile);
+  }
   __device__ __forceinline__ void drain() const {}
   __device__ __forceinline__ void end(const WorkTile& work) { ring_base += work.tiles; }
 };
@@ -600,6 +694,10 @@ struct SelfLoadedKv {
   __device__ __forceinline__ void release(int) const {
     if constexpr (!INTRA_WG_OVERLAP) __syncthreads();  // the stage computed here is refilled by a later step
   }
+  __device__ __forceinline__ void acquire_k(int tile) const { acquire(tile); }
+  __device__ __forceinline__ void acquire_v(int) const {}
+  __device__ __forceinline__ void release_k(int) const {}
+  __device__ __forceinline__ void release_v(int tile) const { release(tile); }
   __device__ __forceinline__ void drain() const {
     wait_copies<0>();  // no copy may land in the staging area
     __syncthreads();
@@ -889,7 +987,7 @@ __device__ __forceinline__ void mainloop_overlapped(KvSupply& kv, const TileMma&
       CAUSAL ? min(tiles, max(1, (mask.wg_last_key0 + 63) / BLOCK_N + 1)) : tiles;
   unsigned p_frag[BLOCK_N / 16][4];
   {
-    kv.acquire(0);
+    kv.acquire_k(0);
     float s_acc[BLOCK_N / 2];
     clear(s_acc);
     turns.take();
@@ -900,13 +998,15 @@ __device__ __forceinline__ void mainloop_overlapped(KvSupply& kv, const TileMma&
     pending.settle();
     sm90::wgmma_wait<0>();
     sm90::pin(s_acc);
+    kv.release_k(0);
     float factor[2];
     mask.apply(s_acc, 0);
     softmax.update<false>(s_acc, factor, o_acc);  // O is still 0
     pack_p(s_acc, p_frag);
   }
   for (int tile = 1; tile < wg_tiles; ++tile) {
-    kv.acquire(tile);
+    kv.acquire_k(tile);
+    kv.acquire_v(tile - 1);
     float s_acc[BLOCK_N / 2];
     clear(s_acc);
     sm90::pin(o_acc);
@@ -919,6 +1019,7 @@ __device__ __forceinline__ void mainloop_overlapped(KvSupply& kv, const TileMma&
     turns.pass();
     sm90::wgmma_wait<1>();  // S of this tile
     sm90::pin(s_acc);
+    kv.release_k(tile);
     float factor[2];
     mask.apply(s_acc, tile * BLOCK_N);
     softmax.update<false>(s_acc, factor, o_acc);
@@ -927,10 +1028,11 @@ __device__ __forceinline__ void mainloop_overlapped(KvSupply& kv, const TileMma&
     sm90::pin(o_acc);
 #pragma unroll
     for (int kt = 0; kt < BLOCK_N / 16; ++kt) sm90::pin(p_frag[kt]);  // read by the wgmmas until the wait
-    kv.release(tile - 1);
+    kv.release_v(tile - 1);
     rescale(o_acc, factor);
     pack_p(s_acc, p_frag);
   }
+  kv.acquire_v(wg_tiles - 1);
   sm90::pin(o_acc);
   turns.take();
   sm90::wgmma_fence();
@@ -941,12 +1043,14 @@ __device__ __forceinline__ void mainloop_overlapped(KvSupply& kv, const TileMma&
   sm90::pin(o_acc);
 #pragma unroll
   for (int kt = 0; kt < BLOCK_N / 16; ++kt) sm90::pin(p_frag[kt]);
-  kv.release(wg_tiles - 1);
+  kv.release_v(wg_tiles - 1);
   for (int tile = wg_tiles; tile < tiles; ++tile) {  // (causal) the block's tiles past this warpgroup's rows
-    kv.acquire(tile);
+    kv.acquire_k(tile);
+    kv.acquire_v(tile);
     turns.take();
     turns.pass();
-    kv.release(tile);
+    kv.release_k(tile);
+    kv.release_v(tile);
   }
 }
 

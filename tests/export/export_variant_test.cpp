@@ -110,11 +110,11 @@ TEST(ExportVariant, ExportsCompileWithNvcc) {
 // Persistent: min(SMs, work tiles) blocks, here the 64 work tiles (8 of 128 rows x 8 heads; an H100 has 132
 // SMs).
 TEST(ExportVariant, TensorMapsAreEncodedByTheLauncher) {
-  const Config config{{"CONSUMER_WARPGROUPS", 2}, {"BLOCK_N", 128},       {"STAGES", 2},
-                      {"INTRA_WG_OVERLAP", 1},    {"WARP_SPECIALIZE", 1}, {"PINGPONG", 1},
-                      {"TMA_LOADS", 1},           {"TMA_STORE", 1},       {"PERSISTENT", 1},
-                      {"REG_SPLIT", 1},           {"LONGEST_FIRST", 0},   {"CLUSTER", 1},
-                      {"HEAD_INTERLEAVE", 1},     {"Q_BUFFERS", 1},       {"LAZY_RESCALE", 1}};
+  const Config config{
+      {"CONSUMER_WARPGROUPS", 2}, {"BLOCK_N", 128}, {"STAGES", 2},        {"INTRA_WG_OVERLAP", 1},
+      {"WARP_SPECIALIZE", 1},     {"PINGPONG", 1},  {"TMA_LOADS", 1},     {"TMA_STORE", 1},
+      {"PERSISTENT", 1},          {"REG_SPLIT", 1}, {"LONGEST_FIRST", 0}, {"CLUSTER", 1},
+      {"HEAD_INTERLEAVE", 1},     {"Q_BUFFERS", 1}, {"LAZY_RESCALE", 1},  {"KV_SPLIT", 0}};
   const std::string text = exported("search_spaces/flash_attn_fwd_wgmma.json", "B=2,H=4,S=1000,D=64", config);
   EXPECT_TRUE(contains(text, "cudaGetDriverEntryPointByVersion(\"cuTensorMapEncodeTiled\""));
   EXPECT_TRUE(contains(text, "const cuuint64_t dims[] = {64u, 1000u, 8u};"))

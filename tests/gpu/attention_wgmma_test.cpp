@@ -10,10 +10,11 @@
 // tile shapes among them), Pingpong (both and the warpgroups' turns), Bf16 (the bf16 space, every path), Tma,
 // ThirdStep (TMA stores, four stages, the register split, persistent blocks, causal work tiles longest
 // first), HeadInterleave (longest first across groups of heads), Cluster (two blocks sharing K/V through TMA
-// multicast), TwoQTiles, LazyRescale (the max moved only past 2^8). A synchronisation bug shows as a wrong
-// result, or as a deadlock that `evotune eval` reports as a timeout; long S makes every stage's mbarrier go
-// through many phases. Grouped (K/V heads shared by 1, 4 or 8 query heads, key lengths shorter and longer
-// than the queries', causal aligned to the bottom right, rows that see no key) on every path.
+// multicast), TwoQTiles, LazyRescale (the max moved only past 2^8), KvSplit (K and V on their own barriers).
+// A synchronisation bug shows as a wrong result, or as a deadlock that `evotune eval` reports as a timeout;
+// long S makes every stage's mbarrier go through many phases. Grouped (K/V heads shared by 1, 4 or 8 query
+// heads, key lengths shorter and longer than the queries', causal aligned to the bottom right, rows that see
+// no key) on every path.
 #include <gtest/gtest.h>
 
 #include "space/search_space.hpp"
@@ -386,6 +387,45 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"B=16,H=16,S=256,D=128,CAUSAL=0",
              "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
              "LOADS=1,TMA_STORE=1,PERSISTENT=1,REG_SPLIT=1,Q_BUFFERS=2,LAZY_RESCALE=1",
+             kBf16}),
+    case_name);
+
+// KV_SPLIT 1: K and V on their own mbarriers, the producer loading K a tile ahead of V and the consumers
+// releasing K once S has completed. The grouped prefill's 128-key persistent tile it is for, one Q tile (V
+// must go before the next work tile's Q, or the producer waits for an epilogue that waits for it), causal
+// warpgroups skipping tiles past their rows (S > SKV: rows that see no key), one warpgroup through a long row
+// (every barrier through many phases), a single tile in all, 3 warpgroups with four stages, both head
+// dimensions, bf16. O wrong: a stage's K or V refilled while still read, or read before it landed; a hang: a
+// barrier's parity, or the producer's order.
+INSTANTIATE_TEST_SUITE_P(
+    KvSplit, AttentionWgmma,
+    ::testing::Values(
+        Case{"B=8,H=32,HKV=8,S=512,D=128,CAUSAL=0",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
+             "LOADS=1,TMA_STORE=1,PERSISTENT=1,REG_SPLIT=1,Q_BUFFERS=2,LAZY_RESCALE=1,KV_SPLIT=1"},
+        Case{"B=4,H=16,S=1000,D=64,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,TMA_LOADS=1,"
+             "PERSISTENT=1,LONGEST_FIRST=1,KV_SPLIT=1"},
+        Case{"B=2,H=8,HKV=2,S=777,SKV=300,D=128,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=3,BLOCK_N=64,STAGES=3,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,TMA_LOADS=1,"
+             "KV_SPLIT=1"},
+        Case{
+            "B=1,H=2,S=4096,D=64,CAUSAL=0",
+            "CONSUMER_WARPGROUPS=1,BLOCK_N=176,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,TMA_LOADS=1,TMA_"
+            "STORE=1,KV_SPLIT=1"},
+        Case{"B=1,H=1,S=1,D=128,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=1,BLOCK_N=64,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,TMA_LOADS=1,"
+             "PERSISTENT=1,Q_BUFFERS=2,KV_SPLIT=1"},
+        Case{"B=3,H=20,S=513,D=64,CAUSAL=0",
+             "CONSUMER_WARPGROUPS=3,BLOCK_N=96,STAGES=4,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
+             "LOADS=1,PERSISTENT=1,Q_BUFFERS=2,KV_SPLIT=1"},
+        Case{"B=2,H=16,S=2048,D=128,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
+             "LOADS=1,TMA_STORE=1,REG_SPLIT=1,LONGEST_FIRST=1,HEAD_INTERLEAVE=8,LAZY_RESCALE=1,KV_SPLIT=1",
+             kBf16},
+        Case{"B=16,H=16,S=256,D=128,CAUSAL=0",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
+             "LOADS=1,TMA_STORE=1,PERSISTENT=1,REG_SPLIT=1,Q_BUFFERS=2,LAZY_RESCALE=1,KV_SPLIT=1",
              kBf16}),
     case_name);
 

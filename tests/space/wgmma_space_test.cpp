@@ -41,12 +41,14 @@ size_t count_if(const SearchSpace& space, const char* problem, Keep keep) {
 }
 
 // The third step's parameters (TMA_STORE, PERSISTENT, REG_SPLIT, LONGEST_FIRST, CLUSTER) and the later
-// LAZY_RESCALE at their first values and STAGES <= 3: the configs before them.
+// LAZY_RESCALE and KV_SPLIT at their first values and STAGES <= 3: the configs before them.
 bool before_step_3(const Config& config) {
   return config.at("STAGES") <= 3 && config.at("TMA_STORE") == 0 && config.at("PERSISTENT") == 0 &&
          config.at("REG_SPLIT") == 0 && config.at("LONGEST_FIRST") == 0 && config.at("CLUSTER") == 1 &&
-         config.at("LAZY_RESCALE") == 0;
+         config.at("LAZY_RESCALE") == 0 && config.at("KV_SPLIT") == 0;
 }
+
+bool without_kv_split(const Config& config) { return config.at("KV_SPLIT") == 0; }
 
 // Valid configs of `problem` on sm_90 with the given INTRA_WG_OVERLAP, WARP_SPECIALIZE, PINGPONG, TMA_LOADS,
 // before the third step's parameters.
@@ -63,19 +65,30 @@ TEST(WgmmaSpace, ValidCountsOnHopper) {
   const SearchSpace space = SearchSpace::load(kWgmmaSpace);
   const DeviceInfo hopper = offline_device("sm_90");
   EXPECT_EQ(space.arch_suffix(), "a");
-  EXPECT_EQ(space.total_configs(), 36864u * 4 * 2 * 2);
+  EXPECT_EQ(space.total_configs(), 36864u * 4 * 2 * 2 * 2);
   // LONGEST_FIRST doubles the causal problems' configs only; LAZY_RESCALE (no condition names it) every
-  // problem's.
-  EXPECT_EQ(own_order(space.enumerate(space.resolve_problem("D=64"), hopper)).size(), 1576u * 2);
-  EXPECT_EQ(own_order(space.enumerate(space.resolve_problem("D=64,CAUSAL=1"), hopper)).size(), 3152u * 2);
-  EXPECT_EQ(own_order(space.enumerate(space.resolve_problem("D=128"), hopper)).size(), 979u * 2);
-  EXPECT_EQ(own_order(space.enumerate(space.resolve_problem("D=128,CAUSAL=1"), hopper)).size(), 1958u * 2);
+  // problem's; KV_SPLIT 1 (below) adds the configs loading with TMA on the overlapped path, one block a tile.
+  EXPECT_EQ(count_if(space, "D=64", without_kv_split), 1576u * 2);
+  EXPECT_EQ(count_if(space, "D=64,CAUSAL=1", without_kv_split), 3152u * 2);
+  EXPECT_EQ(count_if(space, "D=128", without_kv_split), 979u * 2);
+  EXPECT_EQ(count_if(space, "D=128,CAUSAL=1", without_kv_split), 1958u * 2);
+  for (const char* problem : {"D=64", "D=64,CAUSAL=1", "D=128", "D=128,CAUSAL=1"})
+    EXPECT_EQ(count_if(space, problem, [](const Config& c) { return c.at("KV_SPLIT") == 1; }),
+              count_if(space, problem,
+                       [](const Config& c) {
+                         return c.at("KV_SPLIT") == 0 && c.at("TMA_LOADS") == 1 &&
+                                c.at("INTRA_WG_OVERLAP") == 1 && c.at("CLUSTER") == 1;
+                       }))
+        << problem;
   for (const char* problem : {"D=64", "D=128,CAUSAL=1"})
     EXPECT_EQ(count_if(space, problem, [](const Config& c) { return c.at("LAZY_RESCALE") == 1; }),
               count_if(space, problem, [](const Config& c) { return c.at("LAZY_RESCALE") == 0; }))
         << problem;
   // CLUSTER 2: every config loading with TMA and not persistent once more.
-  const auto configs = own_order(space.enumerate(space.resolve_problem("D=64"), hopper));
+  auto configs = own_order(space.enumerate(space.resolve_problem("D=64"), hopper));
+  configs.erase(
+      std::remove_if(configs.begin(), configs.end(), [](const Config& c) { return c.at("KV_SPLIT"); }),
+      configs.end());
   const auto count = [&](auto keep) { return std::count_if(configs.begin(), configs.end(), keep); };
   EXPECT_EQ(count([](const Config& c) { return c.at("CLUSTER") == 2; }), count([](const Config& c) {
               return c.at("CLUSTER") == 1 && c.at("TMA_LOADS") && !c.at("PERSISTENT");
@@ -196,7 +209,8 @@ TEST(WgmmaSpace, FlashAttention3TilesAreValid) {
                         {"CLUSTER", 1},
                         {"HEAD_INTERLEAVE", 1},
                         {"Q_BUFFERS", 1},
-                        {"LAZY_RESCALE", 0}};
+                        {"LAZY_RESCALE", 0},
+                        {"KV_SPLIT", 0}};
     const auto configs = space.enumerate(space.resolve_problem(problem), hopper);
     return std::find(configs.begin(), configs.end(), config) != configs.end();
   };
