@@ -494,49 +494,29 @@ __device__ __forceinline__ void load_kv_tma(const TmaInputs& in, const Smem& sme
   }
 }
 
-// KV_SPLIT: K and V on their own barriers, K a ring tile ahead of V (FlashAttention-3's order): per ring tile
-// r its K (the stage's K free once S of ring tile r - STAGES has completed), then V of ring tile r - 1, then,
-// with a work tile's first, its Q onto K's full barrier once its Q tile is free; V of the last at the end. V
-// goes before Q so that the previous work tile's last P V, which frees the Q tile, never waits for it.
-__device__ __forceinline__ void produce_split(const TmaInputs& in, const Smem& smem, const KvRing& ring,
-                                              const Scheduler& scheduler) {
-  int ring_tile = 0;
-  int done_items = 0;
-  int v_tile = -1, v_kv_bh = 0;  // the V still to load: its tile in its work tile, and its K/V head
-  const auto load_v = [&](int r) {
-    const sm90::PipelineState<STAGES> state = KvRing::at(r);
-    ring.producer_acquire_v(r);
-    ring.pipe_v.producer_expect(state, KV_TILE_BYTES);
+// Work tile `done_items`'s Q into Q tile done_items % Q_BUFFERS, counted on `full` (its first K/V tile's),
+// once the epilogue of work tile done_items - Q_BUFFERS has left that tile (q_empty).
+__device__ __forceinline__ void load_q(const TmaInputs& in, const Smem& smem, const WorkTile& work,
+                                       int done_items, unsigned full) {
+  const int buffer = done_items % Q_BUFFERS;
+  if (done_items >= Q_BUFFERS)
+    sm90::mbarrier_wait(smem.q_empty(buffer), ((done_items - Q_BUFFERS) / Q_BUFFERS) & 1);
 #pragma unroll
-    for (int slab = 0; slab < D / 64; ++slab)
-      sm90::tma_load_3d(smem.v() + state.stage * KV_TILE_BYTES + slab * BLOCK_N * 128, in.v, slab * 64,
-                        v_tile * BLOCK_N, v_kv_bh, ring.pipe_v.full_barrier(state.stage));
-  };
-  for (int item = scheduler.first; item < scheduler.count; item += scheduler.step, ++done_items) {
-    const WorkTile work = scheduler.work_tile(item);
-    for (int tile = 0; tile < work.tiles; ++tile, ++ring_tile) {
-      const sm90::PipelineState<STAGES> state = KvRing::at(ring_tile);
-      ring.producer_acquire(ring_tile);
-      const unsigned full = ring.pipe.full_barrier(state.stage);
-      ring.pipe.producer_expect(state, KV_TILE_BYTES + (tile == 0 ? Q_BYTES : 0));
+  for (int slab = 0; slab < D / 64; ++slab)
+    sm90::tma_load_3d(smem.q(buffer) + slab * BLOCK_M * 128, in.q, slab * 64, work.m0, work.bh, full);
+}
+
+// (KV_SPLIT) V of ring tile `ring`, tile `tile` of K/V head `kv_bh`, onto V's own barriers once the stage's
+// V is free.
+__device__ __forceinline__ void load_v_tma(const TmaInputs& in, const Smem& smem, const KvRing& ring, int r,
+                                           int tile, int kv_bh) {
+  const sm90::PipelineState<STAGES> state = KvRing::at(r);
+  ring.producer_acquire_v(r);
+  ring.pipe_v.producer_expect(state, KV_TILE_BYTES);
 #pragma unroll
-      for (int slab = 0; slab < D / 64; ++slab)
-        sm90::tma_load_3d(smem.k() + state.stage * KV_TILE_BYTES + slab * BLOCK_N * 128, in.k, slab * 64,
-                          tile * BLOCK_N, work.kv_bh, full);
-      if (ring_tile > 0) load_v(ring_tile - 1);
-      v_tile = tile;
-      v_kv_bh = work.kv_bh;
-      if (tile == 0) {
-        const int buffer = done_items % Q_BUFFERS;
-        if (done_items >= Q_BUFFERS)
-          sm90::mbarrier_wait(smem.q_empty(buffer), ((done_items - Q_BUFFERS) / Q_BUFFERS) & 1);
-#pragma unroll
-        for (int slab = 0; slab < D / 64; ++slab)
-          sm90::tma_load_3d(smem.q(buffer) + slab * BLOCK_M * 128, in.q, slab * 64, work.m0, work.bh, full);
-      }
-    }
-  }
-  if (ring_tile > 0) load_v(ring_tile - 1);
+  for (int slab = 0; slab < D / 64; ++slab)
+    sm90::tma_load_3d(smem.v() + state.stage * KV_TILE_BYTES + slab * BLOCK_N * 128, in.v, slab * 64,
+                      tile * BLOCK_N, kv_bh, ring.pipe_v.full_barrier(state.stage));
 }
 
 // The producer warpgroup with TMA: one thread issues every copy, per ring tile an arrival expecting the
@@ -545,36 +525,44 @@ __device__ __forceinline__ void produce_split(const TmaInputs& in, const Smem& s
 // is issued, so the ring runs ahead meanwhile; the full phase cannot complete before Q's bytes have landed.
 // With one Q tile that waits for the previous work tile's epilogue; with two, the next work tile's Q is in
 // flight while this one's last K/V tiles are computed.
+// KV_SPLIT (FlashAttention-3's order): K and V on their own barriers, K a ring tile ahead of V: per ring tile
+// r its K (the stage's K free once S of ring tile r - STAGES has completed), then V of ring tile r - 1, then
+// a work tile's Q; V of the last at the end. V goes before Q: the Q tile is freed by the previous work tile's
+// epilogue, which waits for its last P V, which waits for that V.
 __device__ __forceinline__ void produce(const TmaInputs& in, const Smem& smem, const KvRing& ring,
                                         const Scheduler& scheduler, unsigned rank) {
   if (threadIdx.x != CONSUMER_THREADS) {
     if constexpr (CLUSTER > 1) sm90::cluster_sync();  // the block stays until its peer no longer arrives here
     return;
   }
-  if constexpr (KV_SPLIT) {
-    produce_split(in, smem, ring, scheduler);
-    return;
-  }
   int ring_tile = 0;
   int done_items = 0;
+  int v_tile = 0, v_kv_bh = 0;  // (KV_SPLIT) the V still to load: its tile in its work tile, its K/V head
   for (int item = scheduler.first; item < scheduler.count; item += scheduler.step, ++done_items) {
     const WorkTile work = scheduler.work_tile(item);
     for (int tile = 0; tile < work.tiles; ++tile, ++ring_tile) {
       const sm90::PipelineState<STAGES> state = KvRing::at(ring_tile);
       ring.producer_acquire(ring_tile);
       const unsigned full = ring.pipe.full_barrier(state.stage);
-      ring.pipe.producer_expect(state, 2 * KV_TILE_BYTES + (tile == 0 ? Q_BYTES : 0));
-      load_kv_tma(in, smem, state.stage, tile, work.kv_bh, full, rank);
-      if (tile == 0) {
-        const int buffer = done_items % Q_BUFFERS;
-        if (done_items >= Q_BUFFERS)
-          sm90::mbarrier_wait(smem.q_empty(buffer), ((done_items - Q_BUFFERS) / Q_BUFFERS) & 1);
+      const int q_bytes = tile == 0 ? Q_BYTES : 0;
+      if constexpr (KV_SPLIT) {
+        ring.pipe.producer_expect(state, KV_TILE_BYTES + q_bytes);
 #pragma unroll
         for (int slab = 0; slab < D / 64; ++slab)
-          sm90::tma_load_3d(smem.q(buffer) + slab * BLOCK_M * 128, in.q, slab * 64, work.m0, work.bh, full);
+          sm90::tma_load_3d(smem.k() + state.stage * KV_TILE_BYTES + slab * BLOCK_N * 128, in.k, slab * 64,
+                            tile * BLOCK_N, work.kv_bh, full);
+        if (ring_tile > 0) load_v_tma(in, smem, ring, ring_tile - 1, v_tile, v_kv_bh);
+        v_tile = tile;
+        v_kv_bh = work.kv_bh;
+      } else {
+        ring.pipe.producer_expect(state, 2 * KV_TILE_BYTES + q_bytes);
+        load_kv_tma(in, smem, state.stage, tile, work.kv_bh, full, rank);
       }
+      if (tile == 0) load_q(in, smem, work, done_items, full);
     }
   }
+  if constexpr (KV_SPLIT)
+    if (ring_tile > 0) load_v_tma(in, smem, ring, ring_tile - 1, v_tile, v_kv_bh);
   if constexpr (CLUSTER > 1) sm90::cluster_sync();
 }
 
