@@ -273,7 +273,8 @@ TEST(WgmmaSpace, HeadInterleaveTwinsTheLongestFirstGrids) {
 // other. The Seeds that take it are persistent: two for the space's default problem (2 consumer warpgroups,
 // 128-key tiles, pingpong; 3 stages fit at D = 64, 2 at D = 128), and those found at the short shapes, each
 // naming its problem, valid there (the grouped 512-key prefills' 64-key tiles with 4 stages, longest first
-// with the causal mask; 4,32,1024,64's and 32,16,512,64's cooperative 128-key tiles with 3 stages).
+// with the causal mask; 4,32,1024,64's and 32,16,512,64's cooperative 128-key tiles with 3 stages), and
+// the KV_SPLIT seeds' 128-key tiles with 2 stages (one for every problem, one for each grouped 512-key prefill).
 TEST(WgmmaSpace, QBuffersTwinThePersistentConfigs) {
   for (const char* file : {kWgmmaSpace, "search_spaces/flash_attn_fwd_wgmma_bf16.json"}) {
     const SearchSpace space = SearchSpace::load(file);
@@ -304,7 +305,7 @@ TEST(WgmmaSpace, QBuffersTwinThePersistentConfigs) {
     std::vector<Config> two_q_tiles;
     for (const Config& seed : seeds)
       if (seed.at("Q_BUFFERS") == 2) two_q_tiles.push_back(seed);
-    ASSERT_EQ(two_q_tiles.size(), 6u) << file;
+    ASSERT_EQ(two_q_tiles.size(), 10u) << file;
     for (const Config& seed : two_q_tiles) EXPECT_EQ(seed.at("PERSISTENT"), 1) << file;
     for (size_t i = 0; i < 2; ++i) {
       EXPECT_EQ(two_q_tiles[i].at("BLOCK_N"), 128) << file;
@@ -324,6 +325,18 @@ TEST(WgmmaSpace, QBuffersTwinThePersistentConfigs) {
     EXPECT_TRUE(opens_with("B=8,H=32,HKV=8,S=512,D=128", 64, 4, 1, 0)) << file;
     EXPECT_TRUE(opens_with("B=4,H=32,S=1024,D=64", 128, 3, 0, 0)) << file;
     EXPECT_TRUE(opens_with("B=32,H=16,S=512,D=64", 128, 3, 0, 0)) << file;
+    // The grouped prefills' first two seeds hold a KV_SPLIT one (128-key tiles, 2 stages), valid there.
+    for (const char* problem : {"B=8,H=32,HKV=8,S=512,D=128", "B=8,H=32,HKV=8,S=512,D=128,CAUSAL=1",
+                                "B=8,H=64,HKV=8,S=512,D=128"}) {
+      const Sizes sizes = space.resolve_problem(problem);
+      const auto opening = space.seeds_for(sizes);
+      const auto split = std::find_if(opening.begin(), opening.begin() + 2,
+                                      [](const Config& c) { return c.at("KV_SPLIT") == 1; });
+      ASSERT_NE(split, opening.begin() + 2) << file << " " << problem;
+      EXPECT_EQ(split->at("BLOCK_N"), 128) << problem;
+      EXPECT_EQ(split->at("STAGES"), 2) << problem;
+      EXPECT_TRUE(space.check(*split, sizes, hopper).valid) << file << " " << problem;
+    }
     // The long shapes open with the anchors found there (each Seed naming its problem), not with the short
     // shapes' persistent tiles.
     for (const char* problem :
