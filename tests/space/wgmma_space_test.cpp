@@ -274,7 +274,8 @@ TEST(WgmmaSpace, HeadInterleaveTwinsTheLongestFirstGrids) {
 // 128-key tiles, pingpong; 3 stages fit at D = 64, 2 at D = 128), and those found at the short shapes, each
 // naming its problem, valid there (the grouped 512-key prefills' 64-key tiles with 4 stages, longest first
 // with the causal mask; 4,32,1024,64's and 32,16,512,64's cooperative 128-key tiles with 3 stages), and
-// the KV_SPLIT seeds' 128-key tiles with 2 stages (one for every problem, one for each grouped 512-key prefill).
+// the KV_SPLIT seeds' 128-key tiles with 2 stages (one for every problem, one for each grouped 512-key
+// prefill).
 TEST(WgmmaSpace, QBuffersTwinThePersistentConfigs) {
   for (const char* file : {kWgmmaSpace, "search_spaces/flash_attn_fwd_wgmma_bf16.json"}) {
     const SearchSpace space = SearchSpace::load(file);
