@@ -494,6 +494,16 @@ __device__ __forceinline__ void load_kv_tma(const TmaInputs& in, const Smem& sme
   }
 }
 
+// (KV_SPLIT) Tile `tile` of K or V (`map`, head `kv_bh`) into stage `stage` of that ring (`ring_base`:
+// smem.k() or smem.v()) with TMA, a box per 64-column slab, counted on `full`.
+__device__ __forceinline__ void load_k_or_v_tma(unsigned ring_base, const sm90::TensorMap& map, int stage,
+                                                int tile, int kv_bh, unsigned full) {
+#pragma unroll
+  for (int slab = 0; slab < D / 64; ++slab)
+    sm90::tma_load_3d(ring_base + stage * KV_TILE_BYTES + slab * BLOCK_N * 128, map, slab * 64,
+                      tile * BLOCK_N, kv_bh, full);
+}
+
 // Work tile `done_items`'s Q into Q tile done_items % Q_BUFFERS, counted on `full` (its first K/V tile's),
 // once the epilogue of work tile done_items - Q_BUFFERS has left that tile (q_empty).
 __device__ __forceinline__ void load_q(const TmaInputs& in, const Smem& smem, const WorkTile& work,
@@ -513,10 +523,7 @@ __device__ __forceinline__ void load_v_tma(const TmaInputs& in, const Smem& smem
   const sm90::PipelineState<STAGES> state = KvRing::at(r);
   ring.producer_acquire_v(r);
   ring.pipe_v.producer_expect(state, KV_TILE_BYTES);
-#pragma unroll
-  for (int slab = 0; slab < D / 64; ++slab)
-    sm90::tma_load_3d(smem.v() + state.stage * KV_TILE_BYTES + slab * BLOCK_N * 128, in.v, slab * 64,
-                      tile * BLOCK_N, kv_bh, ring.pipe_v.full_barrier(state.stage));
+  load_k_or_v_tma(smem.v(), in.v, state.stage, tile, kv_bh, ring.pipe_v.full_barrier(state.stage));
 }
 
 // The producer warpgroup with TMA: one thread issues every copy, per ring tile an arrival expecting the
@@ -547,10 +554,7 @@ __device__ __forceinline__ void produce(const TmaInputs& in, const Smem& smem, c
       const int q_bytes = tile == 0 ? Q_BYTES : 0;
       if constexpr (KV_SPLIT) {
         ring.pipe.producer_expect(state, KV_TILE_BYTES + q_bytes);
-#pragma unroll
-        for (int slab = 0; slab < D / 64; ++slab)
-          sm90::tma_load_3d(smem.k() + state.stage * KV_TILE_BYTES + slab * BLOCK_N * 128, in.k, slab * 64,
-                            tile * BLOCK_N, work.kv_bh, full);
+        load_k_or_v_tma(smem.k(), in.k, state.stage, tile, work.kv_bh, full);
         if (ring_tile > 0) load_v_tma(in, smem, ring, ring_tile - 1, v_tile, v_kv_bh);
         v_tile = tile;
         v_kv_bh = work.kv_bh;
