@@ -318,9 +318,10 @@ INSTANTIATE_TEST_SUITE_P(
 // SKV != S, both stores (O staged in the tile its Q was in), 1..3 consumer warpgroups, both head dimensions,
 // bf16. With the TMA store a work tile's store is waited for, and its Q tile handed back, only after the next
 // work tile's first S is issued (PendingStore); the plain loop's case has rows that see no key (S > SKV,
-// causal), where a warpgroup computes no tile. O wrong on every other work tile: the consumers' Q tile or the
-// staging out of step with the producer's, or a Q landing on rows a store still reads; a hang: the q_empty
-// parity, or an arrival the deferred wait never makes.
+// causal), where a warpgroup computes no tile; the Seed of 4,32,1024,64, and K and V on their own barriers
+// (KV_SPLIT) with SKV != S. O wrong on every other work tile: the consumers' Q tile or the staging out of
+// step with the producer's, or a Q landing on rows a store still reads; a hang: the q_empty parity, or an
+// arrival the deferred wait never makes.
 INSTANTIATE_TEST_SUITE_P(
     TwoQTiles, AttentionWgmma,
     ::testing::Values(
@@ -349,7 +350,13 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"B=4,H=16,HKV=4,S=777,SKV=300,D=64,CAUSAL=1",
              "CONSUMER_WARPGROUPS=3,BLOCK_N=64,STAGES=2,WARP_SPECIALIZE=1,TMA_LOADS=1,TMA_STORE=1,PERSISTENT="
              "1,"
-             "LONGEST_FIRST=1,Q_BUFFERS=2,LAZY_RESCALE=1"}),
+             "LONGEST_FIRST=1,Q_BUFFERS=2,LAZY_RESCALE=1"},
+        Case{"B=4,H=32,S=1024,D=64,CAUSAL=0",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=3,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,TMA_LOADS=1,TMA_"
+             "STORE=1,PERSISTENT=1,REG_SPLIT=1,Q_BUFFERS=2,LAZY_RESCALE=1"},
+        Case{"B=2,H=8,HKV=2,S=1024,SKV=700,D=128,CAUSAL=0",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
+             "LOADS=1,TMA_STORE=1,PERSISTENT=1,REG_SPLIT=1,Q_BUFFERS=2,LAZY_RESCALE=1,KV_SPLIT=1"}),
     case_name);
 
 // LAZY_RESCALE 1: a row's max moves only when a tile's scores exceed it by more than 8 (base 2), O's rows
