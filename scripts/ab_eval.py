@@ -3,7 +3,8 @@
 of the space's reference, then its timing), in interleaved rounds: A B, B A, A B, ... so that clocks and heat
 drifting through the run weigh on both alike. A contender is a kernel file with a config: the space's template
 as it was at a git revision (`--before REV`) against the working tree's, another kernel file (`--kernel-a`,
-`--kernel-b`), or two configs of one kernel (`--params-b`).
+`--kernel-b`), or two configs of one kernel (`--params-b`: the values where B differs from A, laid over A's
+config, e.g. `--params ...,CLUSTER_N=1 --params-b CLUSTER_N=2`).
 
     scripts/ab_eval.py --space search_spaces/flash_attn_fwd_wgmma.json --problem B=8,H=32,HKV=8,S=512,D=128 \\
         --params CONSUMER_WARPGROUPS=2,BLOCK_N=64,... --before HEAD --rounds 3
@@ -57,6 +58,26 @@ def write_revision(path, revision):
     return before
 
 
+def parse_config(text, option):
+    """K=V,... -> an ordered dict; a pair without its '=' or key is a bad argument."""
+    config = {}
+    for pair in filter(None, text.split(",")):
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            fail(f"{option}: '{pair}' is not NAME=VALUE")
+        config[key.strip()] = value.strip()
+    return config
+
+
+def config_b(params, params_b):
+    """B's config: A's, with --params-b's values over it (its new names after A's)."""
+    if params_b is None:
+        return params
+    merged = parse_config(params, "--params")
+    merged.update(parse_config(params_b, "--params-b"))
+    return ",".join(f"{key}={value}" for key, value in merged.items())
+
+
 def run_eval(evotune, kernel, space, problem, params, flags):
     """One `evotune eval --json`: {"status", "time_us", "message"} (status "error" when no JSON came back)."""
     command = [evotune, "eval", kernel, "--space", space, "--problem", problem] + (
@@ -89,7 +110,7 @@ def main(argv=None):
     parser.add_argument("--space", required=True)
     parser.add_argument("--problem", required=True)
     parser.add_argument("--params", default="", help="A's config (and B's, without --params-b)")
-    parser.add_argument("--params-b", help="B's config, where it differs from A's")
+    parser.add_argument("--params-b", help="B's values where they differ from A's config (laid over it)")
     parser.add_argument("--kernel-a", help="A's kernel file (default: the space's template)")
     parser.add_argument("--kernel-b", help="B's kernel file (default: the space's template)")
     parser.add_argument("--before", metavar="REV", help="A is the space's template as git revision REV had it")
@@ -109,7 +130,7 @@ def main(argv=None):
     template = template_path(args.space)
     before = write_revision(template, args.before) if args.before else None
     contenders = {"A": (before or args.kernel_a or template, args.params),
-                  "B": (args.kernel_b or template, args.params_b if args.params_b is not None else args.params)}
+                  "B": (args.kernel_b or template, config_b(args.params, args.params_b))}
     rows = []
     try:
         for number, pair in enumerate(order(args.rounds), start=1):

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """scripts/ab_eval.py on a stand-in evotune (a script answering `eval --json` with a time set by the kernel
 file's text and the config, logging every call): the interleaved order, the medians and ratios, --before's file
-from git (written beside the template, removed after), --params-b, the eval flags, and the failures: an eval
-that is not ok exits 1 with its reason, bad arguments exit 2 in one line."""
+from git (written beside the template, removed after), --params-b laid over --params, the eval flags, and the
+failures: an eval that is not ok exits 1 with its reason, bad arguments exit 2 in one line."""
 import json
 import os
 import subprocess
@@ -100,6 +100,15 @@ class AbEvalTest(unittest.TestCase):
         self.assertEqual([c["params"] for c in calls], ["BLOCK_N=64", "BLOCK_N=128", "BLOCK_N=128", "BLOCK_N=64"])
         self.assertTrue(all(c["args"][-3:] == ["--timing", "single", "--json"] for c in calls))
 
+    def test_params_b_is_laid_over_a_s_config(self):
+        done = self.run_script("--params", "BLOCK_N=64,STAGES=2,CLUSTER=1", "--params-b", "STAGES=3,PINGPONG=1",
+                               "--rounds", "1", "--json")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        by_contender = {row["contender"]: row for row in json.loads(done.stdout)["rounds"]}
+        self.assertEqual(set(by_contender), {"A", "B"})
+        self.assertEqual([c["params"] for c in self.calls()],
+                         ["BLOCK_N=64,STAGES=2,CLUSTER=1", "BLOCK_N=64,STAGES=3,CLUSTER=1,PINGPONG=1"])
+
     def test_a_contender_that_fails_its_checks_exits_1_with_its_reason(self):
         wrong = os.path.join(self.dir.name, "kernels", "wrong.cu")
         with open(wrong, "w") as f:
@@ -112,7 +121,9 @@ class AbEvalTest(unittest.TestCase):
     def test_bad_arguments_exit_2_in_one_line(self):
         for args, expected in ((["--rounds", "2"], "A and B are the same"),
                                (["--before", "no-such-revision"], "git show no-such-revision:kernels/k.cu"),
-                               (["--before", "HEAD", "--kernel-a", "x.cu"], "--before and --kernel-a")):
+                               (["--before", "HEAD", "--kernel-a", "x.cu"], "--before and --kernel-a"),
+                               (["--params", "BLOCK_N=64", "--params-b", "STAGES"],
+                                "--params-b: 'STAGES' is not NAME=VALUE")):
             done = self.run_script(*args)
             self.assertEqual(done.returncode, 2, args)
             self.assertIn(expected, done.stderr)
