@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""The GPU tests over several GPUs of one host: the gtest binary's tests in one shard a GPU (gtest's own
+sharding, GTEST_TOTAL_SHARDS / GTEST_SHARD_INDEX, each shard's process and the evals it starts seeing only its
+GPU through CUDA_VISIBLE_DEVICES), all shards at once, then the Python GPU tests (tests/gpu/*_test.py, one a
+GPU at a time); a merged summary.
+
+    scripts/gpu_shards.py --gpus 0,1,2,3 [--filter '*AttentionWgmma*'] [--timeout 1200] [--out DIR]
+
+Each shard runs under --timeout seconds; one stopped there (or killed by a crash) leaves its remaining tests
+unrun, and they are listed by name. Prints a line a shard (its GPU, counts and seconds), every failed and
+unrun test, the Python tests' verdicts, and `gpu tests: P passed, F failed, S skipped, N not run`; exits 1
+when a test failed or did not run, 2 on bad arguments. The logs (shard_I.log, python_NAME.log) go to --out.
+scripts/gpu_tests.sh --gpus LIST builds first, then runs this.
+"""
+import argparse
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+# A test's end: "[       OK ] Suite.Name (5 ms)"; a parameterised one's failure adds ", where GetParam() = ...".
+RESULT = re.compile(r"^\[\s*(OK|FAILED|SKIPPED)\s*\] ([^\s,]+\.[^\s,]+)(?:, where .*?)?(?: \(\d+ ms\))?$")
+RUN = re.compile(r"^\[ RUN\s*\] (\S+)$")
+PYTHON_SKIP = 77  # the Python GPU tests' exit status where they cannot run (no GPU, no torch)
+
+
+def fail(message):
+    """A bad argument: one line on stderr, exit 2."""
+    print(f"gpu_shards: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def parse_gpus(text):
+    """'0,1,3' -> ['0', '1', '3']: distinct device indices."""
+    gpus = [g.strip() for g in text.split(",") if g.strip()]
+    if not gpus or any(not g.isdigit() for g in gpus):
+        fail(f"--gpus {text}: a comma-separated list of GPU indices, e.g. 0,1,2,3")
+    if len(set(gpus)) != len(gpus):
+        fail(f"--gpus {text}: a GPU named twice")
+    return gpus
+
+
+def list_tests(binary, gtest_filter):
+    """Every test the binary would run under the filter, as Suite.Name (gtest's --gtest_list_tests)."""
+    done = subprocess.run([binary, f"--gtest_filter={gtest_filter}", "--gtest_list_tests"], capture_output=True,
+                          text=True)
+    if done.returncode != 0:
+        fail(f"{binary} --gtest_list_tests: exit {done.returncode}: {(done.stderr or done.stdout).strip()[-200:]}")
+    tests, suite = [], None
+    for line in done.stdout.splitlines():
+        if not line.strip() or line.startswith("Note:"):
+            continue
+        name = line.split("#")[0].rstrip()
+        if not line.startswith(" "):
+            suite = name.strip()
+        elif suite:
+            tests.append(suite + name.strip())
+    return tests
+
+
+def parse_log(text):
+    """A shard's gtest output -> {"passed": [...], "failed": [...], "skipped": [...], "running": name or None}
+    (running: started and never finished, the test the shard was in when it stopped)."""
+    result = {"passed": [], "failed": [], "skipped": [], "running": None}
+    kind = {"OK": "passed", "FAILED": "failed", "SKIPPED": "skipped"}
+    for line in text.splitlines():
+        run = RUN.match(line)
+        if run:
+            result["running"] = run.group(1)
+            continue
+        done = RESULT.match(line)
+        if done and done.group(2) == result["running"]:
+            result[kind[done.group(1)]].append(done.group(2))
+            result["running"] = None
+    return result
+
+
+def run_shard(index, count, gpu, args, out, shards):
+    env = dict(os.environ, CUDA_VISIBLE_DEVICES=gpu, GTEST_TOTAL_SHARDS=str(count), GTEST_SHARD_INDEX=str(index))
+    log_path = os.path.join(out, f"shard_{index}.log")
+    start = time.monotonic()
+    with open(log_path, "w") as log:
+        try:
+            status = subprocess.run([args.binary, f"--gtest_filter={args.filter}"], stdout=log,
+                                    stderr=subprocess.STDOUT, env=env, timeout=args.timeout).returncode
+        except subprocess.TimeoutExpired:
+            status = "timeout"
+    with open(log_path, errors="replace") as log:
+        shards[index] = dict(parse_log(log.read()), gpu=gpu, status=status, seconds=time.monotonic() - start)
+
+
+def run_python_tests(gpus, args, out):
+    """Each tests/gpu/*_test.py (with evotune's path) on the next free GPU: {name: (verdict, seconds)}."""
+    tests = sorted(glob.glob(os.path.join(ROOT, "tests", "gpu", "*_test.py")))
+    results, lock, queue = {}, threading.Lock(), list(tests)
+
+    def worker(gpu):
+        while True:
+            with lock:
+                if not queue:
+                    return
+                path = queue.pop(0)
+            name = os.path.basename(path)[:-3]
+            start = time.monotonic()
+            with open(os.path.join(out, f"python_{name}.log"), "w") as log:
+                try:
+                    status = subprocess.run([sys.executable, path, args.evotune], stdout=log,
+                                            stderr=subprocess.STDOUT, cwd=ROOT, timeout=args.timeout,
+                                            env=dict(os.environ, CUDA_VISIBLE_DEVICES=gpu)).returncode
+                except subprocess.TimeoutExpired:
+                    status = "timeout"
+            verdict = {0: "passed", PYTHON_SKIP: "skipped"}.get(status, f"failed ({status})")
+            with lock:
+                results[name] = (verdict, time.monotonic() - start, gpu)
+
+    threads = [threading.Thread(target=worker, args=(gpu,)) for gpu in gpus]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.error = fail
+    parser.add_argument("--gpus", required=True, help="GPU indices, one shard each: 0,1,2,3")
+    parser.add_argument("--filter", default="*", help="gtest filter (default: every test)")
+    parser.add_argument("--timeout", type=float, default=3600, help="seconds a shard (and a Python test) may run")
+    parser.add_argument("--binary", default=os.path.join(ROOT, "build", "evotune_gpu_tests"))
+    parser.add_argument("--evotune", default=os.path.join(ROOT, "build", "evotune"))
+    parser.add_argument("--python-tests", choices=["auto", "yes", "no"], default="auto",
+                        help="run tests/gpu/*_test.py too (auto: without --filter)")
+    parser.add_argument("--out", help="folder for the logs (default: a new temporary one)")
+    args = parser.parse_args(argv)
+    gpus = parse_gpus(args.gpus)
+    if args.timeout <= 0:
+        fail("--timeout must be positive")
+    if not os.access(args.binary, os.X_OK):
+        fail(f"{args.binary}: no test binary (build first: scripts/gpu_tests.sh --gpus {args.gpus})")
+    out = args.out or tempfile.mkdtemp(prefix="gpu_shards_")
+    os.makedirs(out, exist_ok=True)
+    expected = list_tests(args.binary, args.filter)
+
+    shards = {}
+    threads = [threading.Thread(target=run_shard, args=(i, len(gpus), gpu, args, out, shards))
+               for i, gpu in enumerate(gpus)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    totals = {"passed": 0, "failed": 0, "skipped": 0}
+    finished, failed, bad_shards = set(), [], 0
+    for index in sorted(shards):
+        shard = shards[index]
+        for kind in totals:
+            totals[kind] += len(shard[kind])
+        finished.update(shard["passed"] + shard["failed"] + shard["skipped"])
+        failed += shard["failed"]
+        ended = "stopped at the time limit" if shard["status"] == "timeout" else f"exit {shard['status']}"
+        if shard["status"] == "timeout" or (shard["status"] not in (0, 1)):
+            bad_shards += 1
+        where = f", in {shard['running']} when it stopped" if shard["running"] else ""
+        print(f"shard {index} (GPU {shard['gpu']}): {len(shard['passed'])} passed, {len(shard['failed'])} failed, "
+              f"{len(shard['skipped'])} skipped in {shard['seconds']:.0f} s, {ended}{where}")
+    not_run = [name for name in expected if name not in finished]
+    for name in failed:
+        print(f"FAILED {name}")
+    for name in not_run:
+        print(f"NOT RUN {name}")
+
+    python_failed = 0
+    run_python = args.python_tests == "yes" or (args.python_tests == "auto" and args.filter == "*")
+    if run_python:
+        for name, (verdict, seconds, gpu) in sorted(run_python_tests(gpus, args, out).items()):
+            print(f"python {name} (GPU {gpu}): {verdict} in {seconds:.0f} s")
+            if verdict.startswith("failed"):
+                python_failed += 1
+            else:
+                totals[verdict] += 1
+    print(f"gpu tests: {totals['passed']} passed, {len(failed) + python_failed} failed, {totals['skipped']} "
+          f"skipped, {len(not_run)} not run (logs in {out})")
+    return 1 if failed or not_run or python_failed or bad_shards else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

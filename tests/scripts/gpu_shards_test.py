@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""scripts/gpu_shards.py on a stand-in gtest binary (it lists its tests, runs its shard of them as gtest's
+sharding assigns them, fails, skips or hangs where a test's name says so, and logs the GPU it was given): one
+shard a GPU with CUDA_VISIBLE_DEVICES set, the counts merged, failures and the tests a stopped shard never ran
+listed by name, the Python GPU tests' verdicts (passed, skipped with 77, failed), the exit status, and the
+refusals."""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+SCRIPT = os.path.join(ROOT, "scripts", "gpu_shards.py")
+
+# Tests in gtest's listing order; a shard runs those whose index % GTEST_TOTAL_SHARDS is GTEST_SHARD_INDEX.
+FAKE_GTEST = r'''#!/usr/bin/env python3
+import fnmatch, os, sys, time
+tests = os.environ["FAKE_TESTS"].split(",")
+pattern = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--gtest_filter=")), "*")
+tests = [t for t in tests if fnmatch.fnmatch(t, pattern)]
+if "--gtest_list_tests" in sys.argv:
+    suites = {}
+    for t in tests:
+        suite, name = t.split(".", 1)
+        suites.setdefault(suite, []).append(name)
+    for suite, names in suites.items():
+        print(suite + ".")
+        for name in names:
+            print("  " + name + "  # GetParam() = x")
+    sys.exit(0)
+total, index = int(os.environ["GTEST_TOTAL_SHARDS"]), int(os.environ["GTEST_SHARD_INDEX"])
+print("Note: This is test shard %d of %d." % (index + 1, total))
+print("GPU " + os.environ.get("CUDA_VISIBLE_DEVICES", "none"), flush=True)
+failed = []
+for i, t in enumerate(tests):
+    if i % total != index:
+        continue
+    print("[ RUN      ] " + t, flush=True)
+    if "Hang" in t:
+        time.sleep(60)
+    if "Fail" in t:
+        failed.append(t)
+        print("x.cpp:1: Failure")
+        print("[  FAILED  ] %s, where GetParam() = x (3 ms)" % t)
+    elif "Skip" in t:
+        print("[  SKIPPED ] %s (0 ms)" % t)
+    else:
+        print("[       OK ] %s (5 ms)" % t)
+if failed:  # gtest's closing list names each failure again
+    print("[  FAILED  ] %d test, listed below:" % len(failed))
+    for t in failed:
+        print("[  FAILED  ] %s, where GetParam() = x" % t)
+sys.exit(1 if failed else 0)
+'''
+
+
+class GpuShardsTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.binary = os.path.join(self.dir.name, "fake_gtest")
+        with open(self.binary, "w") as f:
+            f.write(FAKE_GTEST)
+        os.chmod(self.binary, 0o755)
+        self.out = os.path.join(self.dir.name, "logs")
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def run_script(self, tests, *args):
+        env = dict(os.environ, FAKE_TESTS=",".join(tests))
+        return subprocess.run([sys.executable, SCRIPT, "--binary", self.binary, "--out", self.out,
+                               "--python-tests", "no", *args], capture_output=True, text=True, env=env)
+
+    def test_one_shard_a_gpu_and_the_counts_merged(self):
+        tests = [f"Fp16/Gemm.Case/case_{i}" for i in range(5)] + ["Cluster/Gemm.Skipped_case"]
+        done = self.run_script(tests, "--gpus", "2,5")
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertIn("shard 0 (GPU 2): 3 passed, 0 failed, 0 skipped", done.stdout)
+        self.assertIn("shard 1 (GPU 5): 2 passed, 0 failed, 1 skipped", done.stdout)
+        self.assertIn("gpu tests: 5 passed, 0 failed, 1 skipped, 0 not run", done.stdout)
+        with open(os.path.join(self.out, "shard_1.log")) as log:
+            self.assertIn("GPU 5", log.read())
+
+    def test_failures_and_a_stopped_shards_unrun_tests_are_named(self):
+        tests = ["S.A", "S.Fails", "S.Hangs", "S.B", "S.C", "S.D"]
+        done = self.run_script(tests, "--gpus", "0,1", "--timeout", "3")
+        self.assertEqual(done.returncode, 1)
+        self.assertIn("FAILED S.Fails", done.stdout)
+        # shard 0 runs S.A, S.Hangs, S.C: stopped in S.Hangs, so S.Hangs and S.C never finished
+        self.assertIn("stopped at the time limit, in S.Hangs when it stopped", done.stdout)
+        self.assertIn("NOT RUN S.Hangs", done.stdout)
+        self.assertIn("NOT RUN S.C", done.stdout)
+        self.assertIn("gpu tests: 3 passed, 1 failed, 0 skipped, 2 not run", done.stdout)
+
+    def test_the_filter_narrows_the_listing_and_the_shards(self):
+        tests = ["Fp16/Attn.Case/case_0", "Fp16/Gemm.Case/case_0", "Fp16/Gemm.Case/case_1"]
+        done = self.run_script(tests, "--gpus", "0", "--filter", "*Gemm*")
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertIn("gpu tests: 2 passed, 0 failed, 0 skipped, 0 not run", done.stdout)
+
+    def test_bad_arguments_exit_2_in_one_line(self):
+        for args, expected in ((["--gpus", "0,x"], "a comma-separated list of GPU indices"),
+                               (["--gpus", "1,1"], "a GPU named twice"),
+                               (["--gpus", "0", "--timeout", "0"], "--timeout must be positive"),
+                               (["--gpus", "0", "--binary", "/nonexistent/bin"], "no test binary")):
+            env = dict(os.environ, FAKE_TESTS="S.A")
+            command = [sys.executable, SCRIPT, "--binary", self.binary, *args]
+            done = subprocess.run(command, capture_output=True, text=True, env=env)
+            self.assertEqual(done.returncode, 2, args)
+            self.assertIn(expected, done.stderr)
+            self.assertEqual(len(done.stderr.strip().splitlines()), 1, done.stderr)
+
+
+class PythonTestsTest(unittest.TestCase):
+    def test_verdicts_by_exit_status(self):
+        sys.path.insert(0, os.path.join(ROOT, "scripts"))
+        import gpu_shards
+        with tempfile.TemporaryDirectory() as root:
+            os.makedirs(os.path.join(root, "tests", "gpu"))
+            for name, code in (("ok_test", 0), ("skip_test", 77), ("bad_test", 3)):
+                with open(os.path.join(root, "tests", "gpu", name + ".py"), "w") as f:
+                    f.write(f"import os, sys\nprint(os.environ['CUDA_VISIBLE_DEVICES'])\nsys.exit({code})\n")
+            saved = gpu_shards.ROOT
+            gpu_shards.ROOT = root
+            try:
+                args = type("Args", (), {"evotune": "evotune", "timeout": 30})()
+                results = gpu_shards.run_python_tests(["0", "1"], args, root)
+            finally:
+                gpu_shards.ROOT = saved
+        self.assertEqual({name: verdict for name, (verdict, _, _) in results.items()},
+                         {"ok_test": "passed", "skip_test": "skipped", "bad_test": "failed (3)"})
+        self.assertTrue({gpu for _, _, gpu in results.values()} <= {"0", "1"})
+
+
+if __name__ == "__main__":
+    unittest.main()
