@@ -6,16 +6,18 @@ GPU at a time); a merged summary.
 
     scripts/gpu_shards.py --gpus 0,1,2,3 [--filter '*AttentionWgmma*'] [--timeout 1200] [--out DIR]
 
-Each shard runs under --timeout seconds; one stopped there (or killed by a crash) leaves its remaining tests
-unrun, and they are listed by name. Prints a line a shard (its GPU, counts and seconds), every failed and
-unrun test, the Python tests' verdicts, and `gpu tests: P passed, F failed, S skipped, N not run`; exits 1
-when a test failed or did not run, 2 on bad arguments. The logs (shard_I.log, python_NAME.log) go to --out.
+Each shard runs under --timeout seconds, in a process group of its own that is killed there (the binary and
+the eval workers it started); a shard stopped so, or by a crash, leaves its remaining tests unrun, and they
+are listed by name. Prints a line a shard (its GPU, counts and seconds), every failed and unrun test, the
+Python tests' verdicts, and `gpu tests: P passed, F failed, S skipped, N not run`; exits 1 when a test failed
+or did not run, 2 on bad arguments. The logs (shard_I.log, python_NAME.log) go to --out.
 scripts/gpu_tests.sh --gpus LIST builds first, then runs this.
 """
 import argparse
 import glob
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -80,16 +82,25 @@ def parse_log(text):
     return result
 
 
+def run_group(command, log, env, timeout, cwd=None):
+    """The command in a process group of its own, output to `log`: its exit status, or "timeout", where the
+    whole group (the test binary and the eval workers it started) is killed at `timeout` seconds."""
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=cwd,
+                               start_new_session=True)
+    try:
+        return process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        return "timeout"
+
+
 def run_shard(index, count, gpu, args, out, shards):
     env = dict(os.environ, CUDA_VISIBLE_DEVICES=gpu, GTEST_TOTAL_SHARDS=str(count), GTEST_SHARD_INDEX=str(index))
     log_path = os.path.join(out, f"shard_{index}.log")
     start = time.monotonic()
     with open(log_path, "w") as log:
-        try:
-            status = subprocess.run([args.binary, f"--gtest_filter={args.filter}"], stdout=log,
-                                    stderr=subprocess.STDOUT, env=env, timeout=args.timeout).returncode
-        except subprocess.TimeoutExpired:
-            status = "timeout"
+        status = run_group([args.binary, f"--gtest_filter={args.filter}"], log, env, args.timeout)
     with open(log_path, errors="replace") as log:
         shards[index] = dict(parse_log(log.read()), gpu=gpu, status=status, seconds=time.monotonic() - start)
 
@@ -108,12 +119,8 @@ def run_python_tests(gpus, args, out):
             name = os.path.basename(path)[:-3]
             start = time.monotonic()
             with open(os.path.join(out, f"python_{name}.log"), "w") as log:
-                try:
-                    status = subprocess.run([sys.executable, path, args.evotune], stdout=log,
-                                            stderr=subprocess.STDOUT, cwd=ROOT, timeout=args.timeout,
-                                            env=dict(os.environ, CUDA_VISIBLE_DEVICES=gpu)).returncode
-                except subprocess.TimeoutExpired:
-                    status = "timeout"
+                status = run_group([sys.executable, path, args.evotune], log,
+                                   dict(os.environ, CUDA_VISIBLE_DEVICES=gpu), args.timeout, cwd=ROOT)
             verdict = {0: "passed", PYTHON_SKIP: "skipped"}.get(status, f"failed ({status})")
             with lock:
                 results[name] = (verdict, time.monotonic() - start, gpu)

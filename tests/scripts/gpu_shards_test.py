@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
@@ -37,7 +38,10 @@ for i, t in enumerate(tests):
     if i % total != index:
         continue
     print("[ RUN      ] " + t, flush=True)
-    if "Hang" in t:
+    if "Hang" in t:  # with a child of its own, as a test's eval worker: the time limit ends both
+        import subprocess
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        open(os.environ["FAKE_CHILD_PID"], "w").write(str(child.pid))
         time.sleep(60)
     if "Fail" in t:
         failed.append(t)
@@ -55,6 +59,15 @@ sys.exit(1 if failed else 0)
 '''
 
 
+def alive(pid):
+    """Whether process `pid` still runs (a killed one may linger as a zombie until it is reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
 class GpuShardsTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.TemporaryDirectory()
@@ -63,12 +76,13 @@ class GpuShardsTest(unittest.TestCase):
             f.write(FAKE_GTEST)
         os.chmod(self.binary, 0o755)
         self.out = os.path.join(self.dir.name, "logs")
+        self.child_pid = os.path.join(self.dir.name, "child.pid")
 
     def tearDown(self):
         self.dir.cleanup()
 
     def run_script(self, tests, *args):
-        env = dict(os.environ, FAKE_TESTS=",".join(tests))
+        env = dict(os.environ, FAKE_TESTS=",".join(tests), FAKE_CHILD_PID=self.child_pid)
         return subprocess.run([sys.executable, SCRIPT, "--binary", self.binary, "--out", self.out,
                                "--python-tests", "no", *args], capture_output=True, text=True, env=env)
 
@@ -92,6 +106,10 @@ class GpuShardsTest(unittest.TestCase):
         self.assertIn("NOT RUN S.Hangs", done.stdout)
         self.assertIn("NOT RUN S.C", done.stdout)
         self.assertIn("gpu tests: 3 passed, 1 failed, 0 skipped, 2 not run", done.stdout)
+        with open(self.child_pid) as f:
+            child = int(f.read())
+        time.sleep(0.2)
+        self.assertFalse(alive(child), "the hung test's own child was killed with it")
 
     def test_the_filter_narrows_the_listing_and_the_shards(self):
         tests = ["Fp16/Attn.Case/case_0", "Fp16/Gemm.Case/case_0", "Fp16/Gemm.Case/case_1"]
