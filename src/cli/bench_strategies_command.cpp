@@ -7,6 +7,7 @@
 #include "bench/strategy_bench.hpp"
 #include "cli/commands.hpp"
 #include "cli/evaluation_count.hpp"
+#include "cli/number_checks.hpp"
 #include "replay/recorded_sweep.hpp"
 
 namespace evotune::cli {
@@ -137,14 +138,14 @@ void add_bench_strategies_command(CLI::App& app) {
       ->check(CLI::ExistingFile);
   command->add_option("--seeds", options->seeds, "Seeds 1..N per strategy")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive());
   command->add_option("--strategies", options->strategies, "Comma-separated (default: all but exhaustive)")
       ->delimiter(',');
   command->add_option("--budget", options->budget, "Evaluations per run (default: every valid config)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive());
   command->add_option("--in-flight", options->in_flight, "Proposals taken before the oldest is observed")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive());
   command->add_flag("--json", options->json, "Print a JSON object instead of the table");
   command->callback([options] { run(*options); });
 }

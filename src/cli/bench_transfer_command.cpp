@@ -8,6 +8,7 @@
 #include "bench/transfer_bench.hpp"
 #include "cli/commands.hpp"
 #include "cli/evaluation_count.hpp"
+#include "cli/number_checks.hpp"
 #include "replay/recorded_sweep.hpp"
 
 namespace evotune::cli {
@@ -109,16 +110,16 @@ void add_bench_transfer_command(CLI::App& app) {
       ->check(CLI::ExistingFile);
   command->add_option("--seeds", options->seeds, "Seeds 1..N per strategy")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive());
   command->add_option("--strategies", options->strategies, "Comma-separated")
       ->delimiter(',')
       ->capture_default_str();
   command->add_option("--in-flight", options->in_flight, "Proposals taken before the oldest is observed")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive());
   command->add_option("--within", options->within, "How near the best counts as reached (0.02: 2%)")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(in_range(0.0, 1.0));
   command->add_flag("--json", options->json, "Print a JSON array instead of the table");
   command->callback([options] { run(*options); });
 }

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "cli/commands.hpp"
+#include "cli/number_checks.hpp"
 #include "cli/result_table.hpp"
 #include "cli/shape_table.hpp"
 #include "cli/stored_space.hpp"
@@ -115,7 +116,7 @@ void add_best_command(CLI::App& app) {
       "table of problem by config");
   command->add_option("--problems", options->problems_file, "File of problems: a table of problem by config")
       ->check(CLI::ExistingFile);
-  command->add_option("--top", options->top, "How many")->capture_default_str()->check(CLI::PositiveNumber);
+  command->add_option("--top", options->top, "How many")->capture_default_str()->check(positive());
   command->add_flag("--json", options->json, "Print a JSON array, best first");
   command->add_flag("--failed", options->failed, "Also list failed variants, after the working ones");
   command

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/number_checks.hpp"
 #include "cli/timing_option.hpp"
 #include "core/core_json.hpp"
 #include "tools/kernel_file_eval.hpp"
@@ -99,7 +100,7 @@ void add_eval_command(CLI::App& app) {
   command->add_option("--seed", r.seed, "Seed of the validation inputs")->capture_default_str();
   command->add_option("--validation-rounds", r.eval.validation_rounds, "Validation rounds on fresh inputs")
       ->capture_default_str()
-      ->check(CLI::Range(1, 64));
+      ->check(in_range(1, 64));
   add_timing_options(*command, &r.eval);
   command->add_flag("--json", options->json, "Print the result as one JSON object");
   command->add_flag_callback(

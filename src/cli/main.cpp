@@ -3,10 +3,12 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
+#include <string>
 
 #include "cli/commands.hpp"
 
@@ -60,7 +62,12 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);  // --help
+    // A bad command line, as every other refusal: one line, exit 1.
+    std::string message = e.what();
+    std::replace(message.begin(), message.end(), '\n', ' ');
+    std::fprintf(stderr, "evotune: error: %s (--help lists the options)\n", message.c_str());
+    return 1;
   } catch (const evotune::cli::ExitCode& exit) {
     return exit.code;
   } catch (const std::exception& e) {

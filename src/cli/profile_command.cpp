@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "cli/commands.hpp"
+#include "cli/number_checks.hpp"
 #include "cli/output_file.hpp"
 #include "cli/stored_space.hpp"
 #include "cli/stored_variant_options.hpp"
@@ -81,7 +82,7 @@ void add_profile_command(CLI::App& app) {
           "Profile the variant's Nth execution in a row (N - 1 untimed ones before it) of eval's timed "
           "phase")
       ->capture_default_str()
-      ->check(CLI::Range(1, 1000));
+      ->check(in_range(1, 1000));
   command->add_option("-o,--output", options->output,
                       "Report file (default: results/profiles/SPACE_CONFIG_PROBLEM.ncu-rep)");
   command->add_option("--ncu", options->ncu, "The ncu program (default: the CUDA toolkit's, then PATH)");

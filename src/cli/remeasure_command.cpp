@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/number_checks.hpp"
 #include "cli/result_table.hpp"
 #include "cli/timing_option.hpp"
 #include "core/error.hpp"
@@ -34,10 +35,10 @@ void add_remeasure_command(CLI::App& app) {
                       "Problem sizes, e.g. B=1,H=8,S=512,D=64 (default: the space's)");
   command->add_option("--top", options->rerank_top, "How many of the fastest configs")
       ->capture_default_str()
-      ->check(CLI::Range(2, 1000));
+      ->check(in_range(2, 1000));
   command->add_option("--rounds", options->rerank_rounds, "Interleaved rounds, each timing every config once")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive());
   command->add_option("--db", options->db_file, "Results database: a file or postgresql://...")
       ->capture_default_str();
   command->add_option("--devices", options->devices, "GPUs to time on: 0, 0,1 or all")->capture_default_str();

@@ -5,6 +5,7 @@
 #include <system_error>
 
 #include "cli/commands.hpp"
+#include "cli/number_checks.hpp"
 #include "cli/output_file.hpp"
 #include "cli/stored_space.hpp"
 #include "core/error.hpp"
@@ -95,7 +96,7 @@ void add_report_command(CLI::App& app) {
                       "Parameters of the heatmap, as A,B (default: the two most sensitive)");
   command->add_option("--top", options->top, "How many configs the top-K plot and table show")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive());
   command->callback([options] { run(*options); });
 }
 

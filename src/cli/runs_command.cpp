@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/number_checks.hpp"
 #include "core/core_json.hpp"
 #include "core/error.hpp"
 #include "core/gpu_state.hpp"
@@ -42,7 +43,7 @@ void add_runs_command(CLI::App& app) {
   auto db = std::make_shared<std::string>(kDefaultDb);
   auto limit = std::make_shared<int>(20);
   command->add_option("--db", *db, "Results database: a file or postgresql://...")->capture_default_str();
-  command->add_option("--limit", *limit, "How many")->capture_default_str()->check(CLI::PositiveNumber);
+  command->add_option("--limit", *limit, "How many")->capture_default_str()->check(positive());
   command->callback([db, limit] {
     const Store store = Store::open_existing(*db);
     const auto runs = store.runs(*limit);

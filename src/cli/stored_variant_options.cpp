@@ -1,5 +1,7 @@
 #include "cli/stored_variant_options.hpp"
 
+#include "cli/number_checks.hpp"
+
 namespace evotune::cli {
 
 void add_stored_variant_options(CLI::App& command, StoredVariantOptions& options,
@@ -10,9 +12,7 @@ void add_stored_variant_options(CLI::App& command, StoredVariantOptions& options
   command.add_option("--config", options.config_id, "Config id (from `evotune best`)")->required();
   command.add_option("--problem", options.problem, "Problem sizes (default: the space's)");
   command.add_option("--device", options.device, "GPU ordinal")->capture_default_str();
-  command.add_option("--limit-s", options.limit_s, limit_help)
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+  command.add_option("--limit-s", options.limit_s, limit_help)->capture_default_str()->check(positive());
   command.add_option("--db", options.db, "Results database")->capture_default_str();
 }
 

@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include "cli/number_checks.hpp"
+
 namespace evotune::cli {
 
 std::string timing_help() {
@@ -28,7 +30,7 @@ void add_timing_options(CLI::App& command, EvalSettings* eval) {
           "executions run at the clocks a sustained load of the variant settles at (power and thermal "
           "limits), not at an idle GPU's boost (0: no such warm-up)")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 60000.0));
+      ->check(in_range(0.0, 60000.0));
   command
       .add_option_function<std::string>(
           "--flush-l2", [eval](const std::string& value) { eval->flush_l2 = value == "on"; },
@@ -45,12 +47,12 @@ void add_timing_options(CLI::App& command, EvalSettings* eval) {
   command
       .add_option("--reps", eval->repetitions, "Timed launches (graph replays) per variant (median reported)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive());
   command
       .add_option("--timeout-ms", eval->timeout_ms,
                   "Ceiling of the per-launch limit (derived from the reference's and the best time)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive());
 }
 
 }  // namespace evotune::cli

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cli/commands.hpp"
+#include "cli/number_checks.hpp"
 #include "cli/result_table.hpp"
 #include "cli/sanitizer_table.hpp"
 #include "cli/timing_option.hpp"
@@ -187,14 +188,15 @@ void add_tune_command(CLI::App& app) {
   command->add_option("--strategy", options->strategy, strategy_help())
       ->check(CLI::IsMember(strategy_names()))
       ->capture_default_str();
-  command->add_option("--budget", *budget, "Variants to evaluate in this run (default: the space's Budget)");
+  command->add_option("--budget", *budget, "Variants to evaluate in this run (default: the space's Budget)")
+      ->check(positive());
   command
       ->add_option("--time-limit", options->time_limit_s,
                    "Seconds from the start of each problem's run after which no more variants are proposed "
                    "(those compiling or running finish, then the rerank, which starts no round past it after "
                    "its first; the search's first window is proposed even when the set-up took longer); 0: "
                    "the budget alone ends the search")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   command->add_option("--seed", options->seed, "Seed of the strategy and of the validation inputs")
       ->capture_default_str();
   command->add_option(
@@ -209,7 +211,7 @@ void add_tune_command(CLI::App& app) {
           "Validation rounds, each on fresh random inputs (the first also launched twice for a bitwise "
           "comparison when the space is deterministic)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 64));
+      ->check(in_range(1, 64));
   add_timing_options(*command, &options->eval);
   command
       ->add_option("--cut-slow", options->eval.cut_slow_factor,
@@ -242,7 +244,7 @@ void add_tune_command(CLI::App& app) {
       ->add_option("--energy-window-ms", options->eval.energy_window_ms,
                    "Energy: the loop of executions read around lasts at least this long")
       ->capture_default_str()
-      ->check(CLI::Range(10.0, 10000.0));
+      ->check(in_range(10.0, 10000.0));
   command
       ->add_option("--compile-threads", options->compile_threads, "Parallel NVRTC compiles (0: one per core)")
       ->capture_default_str();
@@ -256,7 +258,7 @@ void add_tune_command(CLI::App& app) {
       ->capture_default_str();
   command->add_option("--replay-workers", options->replay_workers, "Replay: worker processes")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive());
   command
       ->add_option("--rerank", options->rerank_top,
                    "After the search, re-time the K fastest working configs of this problem and device in "
@@ -264,16 +266,16 @@ void add_tune_command(CLI::App& app) {
                    "store their order and spread: `best` ranks by the re-measured medians and marks with ~ "
                    "the configs within noise of the winner (0: no rerank)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   command->add_option("--rerank-rounds", options->rerank_rounds, "Rounds of the rerank")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive());
   command
       ->add_option("--sanitize-top", *sanitize_count,
                    "After the search, run the K fastest working configs under compute-sanitizer (memcheck, "
                    "racecheck, synccheck, initcheck) and keep the findings (evotune show)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   command->callback([options, budget, replays, sanitize_count, problems_file] {
     if (*sanitize_count > 0 && !replays->empty()) throw Error("--sanitize-top needs a GPU run, not --replay");
     if (needs_energy(options->objective)) options->eval.measure_energy = true;

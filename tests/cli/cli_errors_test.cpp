@@ -64,6 +64,25 @@ TEST_F(CliErrors, FlushL2IsOnOrOff) {
   }
 }
 
+// A bad command line is refused as every other input: one line, exit 1, the option and its value named in
+// words (not CLI11's range of doubles written out to 1.8e308), and --help still prints the help and exits 0.
+TEST_F(CliErrors, BadCommandLinesAreRefusedInOneLine) {
+  const std::string db = " --db " + make_results_db().string();
+  expect_refused("best " + test::kSaxpy + db + " --top -1", "--top: -1 is not positive");
+  expect_refused("best " + test::kSaxpy + db + " --top x", "--top: 'x' is not a number");
+  expect_refused("tune " + test::kSaxpy + db + " --budget 0", "--budget: 0 is not positive");
+  expect_refused("tune " + test::kSaxpy + db + " --time-limit -5", "--time-limit: -5 is negative");
+  expect_refused("eval tests/data/spaces/saxpy.cu --space " + test::kSaxpy + " --warmup-ms -1",
+                 "--warmup-ms: -1 is not in 0..60000");
+  expect_refused("tune " + test::kSaxpy + db + " --strategy foo", "--strategy: foo not in");
+  expect_refused("tune " + test::kSaxpy + db + " --no-such-option", "--no-such-option");
+  expect_refused("best " + (dir_ / "none.json").string() + db, "none.json");
+  expect_refused("", "A subcommand is required");
+  const auto help = test::run_evotune("best --help");
+  EXPECT_EQ(help.exit_code, 0) << help.err;
+  EXPECT_NE(help.out.find("Usage:"), std::string::npos) << help.out;
+}
+
 TEST_F(CliErrors, MalformedProblem) {
   expect_every_command_refuses(test::kSaxpy + " --problem N=abc", "malformed item 'N=abc'");
 }
