@@ -35,6 +35,11 @@ RecordedSweep parse_sweep(const std::string& text, const std::string& file) {
   } catch (const json::exception& e) {
     throw Error(file + ": not valid JSON: " + e.what());
   }
+  // Not a recorded sweep at all (a search space given to --replay, say): said as such, not as a missing
+  // field.
+  if (!document.is_object() || !document.contains("format"))
+    throw Error(file + ": not a recorded sweep (no \"format\": \"" + std::string(kSweepFormat) +
+                "\"; `evotune record` writes one)");
   const Fields top(document, "", file);
   const std::string format = top.text("format");
   if (format != kSweepFormat)

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -175,7 +177,7 @@ TEST(SweepFile, MalformedFilesGiveOneLineNamingTheFileAndField) {
   const std::vector<Malformed> cases{
       {"format tag", [](json& j) { j["format"] = "evotune-sweep-v0"; },
        "format: expected \"evotune-sweep-v1\""},
-      {"no format", [](json& j) { j.erase("format"); }, "format: missing"},
+      {"no format", [](json& j) { j.erase("format"); }, "not a recorded sweep (no \"format\""},
       {"no space hash", [](json& j) { j.erase("space_hash"); }, "space_hash: missing"},
       {"unknown field", [](json& j) { j["extra"] = 1; }, "extra: unknown field"},
       {"problem value", [](json& j) { j["problem"]["N"] = "big"; }, "problem.N: expected an integer"},
@@ -226,6 +228,23 @@ TEST(SweepFile, NotJsonOrMissingFileNamesTheFile) {
     EXPECT_EQ(std::string(e.what()).rfind("half.json: not valid JSON", 0), 0u) << e.what();
   }
   EXPECT_THROW(load_sweep("/nonexistent/sweep.json"), Error);
+}
+
+// A file that is no sweep at all (a search space passed to --replay) is named as such, with what writes one.
+TEST(SweepFile, ASearchSpaceIsNotTakenForASweep) {
+  std::ifstream file("tests/data/spaces/saxpy.json");
+  const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  for (const std::string& document : {text, std::string("[1, 2]")}) {
+    try {
+      parse_sweep(document, "space.json");
+      ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(
+          std::string(e.what()),
+          "space.json: not a recorded sweep (no \"format\": \"evotune-sweep-v1\"; `evotune record` writes "
+          "one)");
+    }
+  }
 }
 
 }  // namespace recorded_sweep_test
