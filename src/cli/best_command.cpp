@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "core/objective.hpp"
 #include "space/problem_list.hpp"
+#include "space/search_space.hpp"
 #include "strategy/known_configs.hpp"
 
 namespace evotune::cli {
@@ -59,6 +60,8 @@ void run_problems(const BestOptions& options, const std::vector<std::string>& pr
 
 void run(const BestOptions& options) {
   const std::vector<std::string> problems = problem_list(options.problem, options.problems_file);
+  if (!options.problems_file.empty())
+    check_problems(SearchSpace::load(options.space_file), problems, options.problems_file);
   if (problems.size() > 1 || !options.problems_file.empty()) return run_problems(options, problems);
   const StoredSpace stored = open_stored_space(options.space_file, options.problem, options.db);
   auto results = stored.best(

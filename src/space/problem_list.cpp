@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "space/problem_items.hpp"
+#include "space/search_space.hpp"
 
 namespace evotune {
 namespace {
@@ -153,6 +154,21 @@ std::vector<std::string> read_problems_file(const std::filesystem::path& file) {
   }
   if (problems.empty()) throw Error("problems file " + file.string() + ": holds no problem");
   return problems;
+}
+
+void check_problems(const SearchSpace& space, const std::vector<std::string>& problems,
+                    const std::string& problems_file) {
+  for (const std::string& problem : problems) {
+    try {
+      (void)space.resolve_problem(problem);
+    } catch (const Error& e) {
+      if (problems_file.empty()) throw;
+      std::string why = e.what();
+      const std::string prefix = "problem: ";
+      if (why.rfind(prefix, 0) == 0) why = why.substr(prefix.size());
+      throw Error("problems file " + problems_file + ", problem '" + problem + "': " + why);
+    }
+  }
 }
 
 }  // namespace evotune

@@ -7,6 +7,8 @@
 
 namespace evotune {
 
+class SearchSpace;
+
 // Expands ranges and lists into one override text per problem ("NAME=VALUE,..."), in order, the first
 // size varying slowest; text without ranges or lists comes back as it is (trimmed). Items:
 //   NAME=V           one value
@@ -25,5 +27,11 @@ std::vector<std::string> problem_list(const std::string& problem, const std::str
 // {"S": 512}), or else one override text per line (blank lines and lines starting with # are skipped).
 // Throws Error naming the file when it cannot be read or holds no problem.
 std::vector<std::string> read_problems_file(const std::filesystem::path& file);
+
+// Resolves each of `problems` against `space` before any is used. A problem that does not resolve (an
+// unknown size, a value out of range) throws its Error; where the problems came from a file
+// (`problems_file` not empty) the one line names the file and the problem, as written there or expanded.
+void check_problems(const SearchSpace& space, const std::vector<std::string>& problems,
+                    const std::string& problems_file);
 
 }  // namespace evotune

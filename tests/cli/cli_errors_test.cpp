@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
 
 #include "cli/cli_error_fixture.hpp"
 
@@ -81,6 +82,16 @@ TEST_F(CliErrors, BadCommandLinesAreRefusedInOneLine) {
   const auto help = test::run_evotune("best --help");
   EXPECT_EQ(help.exit_code, 0) << help.err;
   EXPECT_NE(help.out.find("Usage:"), std::string::npos) << help.out;
+}
+
+// A problems file's problem that does not resolve is named with the file, before anything is tuned or read.
+TEST_F(CliErrors, AProblemsFilesBadProblemNamesTheFile) {
+  const auto file = dir_ / "problems.txt";
+  std::ofstream(file) << "N=1024\nQ=3\n";
+  const std::string db = " --db " + make_results_db().string();
+  const std::string cause = "problems file " + file.string() + ", problem 'Q=3': unknown size 'Q'";
+  expect_refused("tune " + test::kSaxpy + db + " --problems " + file.string(), cause);
+  expect_refused("best " + test::kSaxpy + db + " --problems " + file.string(), cause);
 }
 
 TEST_F(CliErrors, MalformedProblem) {
