@@ -106,7 +106,7 @@ def run_shard(index, count, gpu, args, out, shards):
 
 
 def run_python_tests(gpus, args, out):
-    """Each tests/gpu/*_test.py (with evotune's path) on the next free GPU: {name: (verdict, seconds)}."""
+    """Each tests/gpu/*_test.py (with evotune's path) on the next free GPU: {name: (verdict, seconds, gpu)}."""
     tests = sorted(glob.glob(os.path.join(ROOT, "tests", "gpu", "*_test.py")))
     results, lock, queue = {}, threading.Lock(), list(tests)
 
@@ -171,7 +171,7 @@ def main(argv=None):
         finished.update(shard["passed"] + shard["failed"] + shard["skipped"])
         failed += shard["failed"]
         ended = "stopped at the time limit" if shard["status"] == "timeout" else f"exit {shard['status']}"
-        if shard["status"] == "timeout" or (shard["status"] not in (0, 1)):
+        if shard["status"] not in (0, 1):  # stopped at the time limit, or crashed
             bad_shards += 1
         where = f", in {shard['running']} when it stopped" if shard["running"] else ""
         print(f"shard {index} (GPU {shard['gpu']}): {len(shard['passed'])} passed, {len(shard['failed'])} failed, "

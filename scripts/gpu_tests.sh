@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The GPU tests alone (on a machine with a GPU): builds, then runs the tests labelled gpu, one at a time.
+# The GPU tests alone (on a machine with a GPU): builds, then runs the tests labelled gpu.
 #   scripts/gpu_tests.sh                                 every GPU test through ctest (-L gpu), one GPU
 #   scripts/gpu_tests.sh --gpus 0,1,2,3 [--filter F] ... installs and builds, then scripts/gpu_shards.py: the
 #                                                        gtest cases in one shard a GPU, all at once, then the

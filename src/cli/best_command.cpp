@@ -44,8 +44,7 @@ std::vector<RankedResult> ranked_by(std::vector<RankedResult> results, Objective
 // Several problems: a table of problem by config, the columns each problem's fastest config.
 void run_problems(const BestOptions& options, const std::vector<std::string>& problems) {
   const SearchSpace space = SearchSpace::load(options.space_file);
-  std::vector<Sizes> sizes;
-  for (const std::string& problem : problems) sizes.push_back(space.resolve_problem(problem));
+  const std::vector<Sizes> sizes = resolve_problems(space, problems, options.problems_file);
   const Store store = Store::open_existing(options.db);
   const std::int64_t space_id = stored_space_id(space, store, options.space_file, options.db);
   const ShapeTable table = shape_table(store.ok_times_by_problem(space_id), sizes);
@@ -60,8 +59,6 @@ void run_problems(const BestOptions& options, const std::vector<std::string>& pr
 
 void run(const BestOptions& options) {
   const std::vector<std::string> problems = problem_list(options.problem, options.problems_file);
-  if (!options.problems_file.empty())
-    check_problems(SearchSpace::load(options.space_file), problems, options.problems_file);
   if (problems.size() > 1 || !options.problems_file.empty()) return run_problems(options, problems);
   const StoredSpace stored = open_stored_space(options.space_file, options.problem, options.db);
   auto results = stored.best(

@@ -139,8 +139,8 @@ void run(TuneOptions options, long long budget, int sanitize_count, const std::s
   options.worker_command = {self_path(), "worker"};
   const SearchSpace space = SearchSpace::load(options.space_file);
   std::vector<std::string> problems = problem_list(options.problem, problems_file);
-  check_problems(space, problems, problems_file);
-  if (problems.size() > 1) problems = tuning_sequence(space, options.db_file, problems);
+  const std::vector<Sizes> resolved = resolve_problems(space, problems, problems_file);
+  if (problems.size() > 1) problems = tuning_sequence(space, options.db_file, resolved);
   // Per problem, all chosen before the first search.
   const std::vector<std::filesystem::path> replay_files = replays_for(replays, space, problems);
   g_interrupted = false;

@@ -10,12 +10,10 @@
 namespace evotune {
 
 std::vector<std::string> tuning_sequence(const SearchSpace& space, const std::filesystem::path& db_file,
-                                         const std::vector<std::string>& problems) {
+                                         const std::vector<Sizes>& problems) {
   std::vector<Sizes> resolved;
-  for (const std::string& problem : problems) {
-    Sizes sizes = space.resolve_problem(problem);
+  for (const Sizes& sizes : problems)
     if (std::find(resolved.begin(), resolved.end(), sizes) == resolved.end()) resolved.push_back(sizes);
-  }
   std::vector<Sizes> tuned;
   if (std::filesystem::exists(db_file)) {
     const Store store = Store::open_existing(db_file);

@@ -9,11 +9,10 @@
 
 namespace evotune {
 
-// Resolves each override text (see expand_problem_text, read_problems_file) against the space, drops
-// repeats, and orders them with transfer_order: problems of this space version already stored in db_file
-// (when it exists) count as tuned, so the first new problem is the one nearest to them. Returns override
-// texts naming every size ("B=1,D=64,H=8,S=512"). Throws Error (one line) for a problem the space rejects.
+// The problems (resolved: resolve_problems) without repeats, ordered with transfer_order: problems of this
+// space version already stored in db_file (when it exists) count as tuned, so the first new problem is the
+// one nearest to them. Returns override texts naming every size ("B=1,D=64,H=8,S=512").
 std::vector<std::string> tuning_sequence(const SearchSpace& space, const std::filesystem::path& db_file,
-                                         const std::vector<std::string>& problems);
+                                         const std::vector<Sizes>& problems);
 
 }  // namespace evotune

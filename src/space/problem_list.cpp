@@ -156,11 +156,12 @@ std::vector<std::string> read_problems_file(const std::filesystem::path& file) {
   return problems;
 }
 
-void check_problems(const SearchSpace& space, const std::vector<std::string>& problems,
-                    const std::string& problems_file) {
+std::vector<Sizes> resolve_problems(const SearchSpace& space, const std::vector<std::string>& problems,
+                                    const std::string& problems_file) {
+  std::vector<Sizes> resolved;
   for (const std::string& problem : problems) {
     try {
-      (void)space.resolve_problem(problem);
+      resolved.push_back(space.resolve_problem(problem));
     } catch (const Error& e) {
       if (problems_file.empty()) throw;
       std::string why = e.what();
@@ -169,6 +170,7 @@ void check_problems(const SearchSpace& space, const std::vector<std::string>& pr
       throw Error("problems file " + problems_file + ", problem '" + problem + "': " + why);
     }
   }
+  return resolved;
 }
 
 }  // namespace evotune

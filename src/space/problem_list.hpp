@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "core/config.hpp"
+
 namespace evotune {
 
 class SearchSpace;
@@ -28,10 +30,10 @@ std::vector<std::string> problem_list(const std::string& problem, const std::str
 // Throws Error naming the file when it cannot be read or holds no problem.
 std::vector<std::string> read_problems_file(const std::filesystem::path& file);
 
-// Resolves each of `problems` against `space` before any is used. A problem that does not resolve (an
-// unknown size, a value out of range) throws its Error; where the problems came from a file
+// Each of `problems` resolved against `space`, in order, before any is used. A problem that does not resolve
+// (an unknown size, a value out of range) throws its Error; where the problems came from a file
 // (`problems_file` not empty) the one line names the file and the problem, as written there or expanded.
-void check_problems(const SearchSpace& space, const std::vector<std::string>& problems,
-                    const std::string& problems_file);
+std::vector<Sizes> resolve_problems(const SearchSpace& space, const std::vector<std::string>& problems,
+                                    const std::string& problems_file);
 
 }  // namespace evotune
