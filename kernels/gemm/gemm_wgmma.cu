@@ -73,7 +73,8 @@
 //                         so D is not bitwise repeatable
 // Clusters: the two blocks of a cluster compute adjacent tiles (a cluster tile of the raster order) in step.
 // Block rank r loads its own tile of the operand they do not share and rows [r, r + 1) / 2 of the shared one
-// (the map's box is half the tile, whole 8-row swizzle atoms; B row-major: every other 64-column slab) with
+// (the map's box is half the tile, whole 8-row swizzle atoms; B row-major: k rows [32 r, 32 r + 32) of every
+// 64-column slab, so that any BLOCK_N, 192 too, splits evenly) with
 // .multicast::cluster into the same offset of both blocks, counted on the full barrier there; each block's
 // full barrier expects the whole stage. A stage is refilled once the consumers of both blocks released it:
 // every consumer warp arrives on the empty barrier of both blocks, which count both blocks' warps, and the
@@ -203,8 +204,6 @@ static_assert(EPILOGUE >= 0 && EPILOGUE <= 3, "EPILOGUE is 0, 1, 2 or 3");
 constexpr int CLUSTER = CLUSTER_M * CLUSTER_N;
 static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters of 1 x 1, 2 x 1 or 1 x 2 blocks");
 static_assert(STREAM_K == 0 || CLUSTER == 1, "stream-K's shares are a block's own: no clusters");
-static_assert(CLUSTER_M == 1 || B_KMAJOR || (BLOCK_N / 64) % 2 == 0,
-              "CLUSTER_M 2 with B row-major: the blocks load every other 64-column slab of B");
 static_assert(CLUSTER_N == 1 || BLOCK_M % 16 == 0,
               "CLUSTER_N 2: each block multicasts half of A's rows, whole 8-row (1024-byte) swizzle atoms");
 
@@ -342,10 +341,10 @@ __device__ __forceinline__ void produce(SharedStorage& s, const sm90::TmaPipelin
       } else {
 #pragma unroll
         for (int slab = 0; slab < BLOCK_N / 64; ++slab) {
-          if constexpr (CLUSTER_M == 2) {  // every other slab, into both blocks
-            if (slab % 2 == rank)
-              sm90::tma_load_2d_multicast(b_tile + slab * B_SLAB_BYTES, b_map, tile.n * BLOCK_N + slab * 64,
-                                          kt * BLOCK_K, full, 0x3);
+          if constexpr (CLUSTER_M == 2) {  // this block's 32 k rows of the slab (4 swizzle atoms), into both
+            const int half = rank * (BLOCK_K / 2);
+            sm90::tma_load_2d_multicast(b_tile + slab * B_SLAB_BYTES + half * 128, b_map,
+                                        tile.n * BLOCK_N + slab * 64, kt * BLOCK_K + half, full, 0x3);
           } else {
             sm90::tma_load_2d(b_tile + slab * B_SLAB_BYTES, b_map, tile.n * BLOCK_N + slab * 64, kt * BLOCK_K,
                               full);

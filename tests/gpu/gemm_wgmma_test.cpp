@@ -99,7 +99,19 @@ INSTANTIATE_TEST_SUITE_P(
                   2) ",PERSISTENT=1,RASTER=1,SWIZZLE=8,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=2,CLUSTER_N=1"},
         Case{"M=16,N=4096,K=4096,B_KMAJOR=1,BIAS=1",
              TILE(64, 256, 4,
-                  1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=4,EPILOGUE=0,CLUSTER_M=2,CLUSTER_N=1"}),
+                  1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=4,EPILOGUE=0,CLUSTER_M=2,CLUSTER_N=1"},
+        // B [K, N] shared by 2 x 1: each block multicasts 32 of a stage's 64 k rows of every slab, so that
+        // tiles of an odd number of slabs (192 and 64 columns) split too; K = 2000 and the tails problem's
+        // K + 1 end inside a block's half.
+        Case{"M=1000,N=3000,K=2000,B_KMAJOR=0",
+             TILE(128, 192, 4,
+                  2) ",PERSISTENT=1,RASTER=1,SWIZZLE=8,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=2,CLUSTER_N=1"},
+        Case{"M=300,N=200,K=1000,B_KMAJOR=0,BIAS=1",
+             TILE(64, 64, 6,
+                  1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=0,CLUSTER_M=2,CLUSTER_N=1"},
+        Case{"M=77,N=5000,K=4096,B_KMAJOR=0",
+             "BLOCK_M=80,BLOCK_N=64,STAGES=8,CONSUMER_WARPGROUPS=1,SWAP_AB=1,PERSISTENT=0,RASTER=0,SWIZZLE=1,"
+             "SPLIT_K=1,EPILOGUE=1,CLUSTER_M=2,CLUSTER_N=1"}),
     case_name);
 
 // SWAP_AB 1: the block computes D^T = B^T A^T, D's columns on wgmma's m side and its BLOCK_M rows (8 to 96)
