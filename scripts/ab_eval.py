@@ -11,9 +11,11 @@ config, e.g. `--params ...,CLUSTER_N=1 --params-b CLUSTER_N=2`).
 
 Each eval runs with `--timing graph --flush-l2 off --warmup-ms 300` unless flags after `--` replace them.
 Prints every time, each contender's median, B / A of the medians and the median of the rounds' B / A; exits 1
-when any eval fails (its status and reason printed), 2 on bad arguments. `--before REV` writes the template as
-REV had it beside the working tree's (its #includes resolve to the working tree's headers) and removes it at
-the end.
+when any eval fails (its status and reason printed), 2 on bad arguments. `--before REV` writes the template and
+the space as REV had them beside the working tree's (the template's #includes and the space's other files
+resolve to the working tree's) and removes them at the end: a template goes with its space (its tensor maps'
+boxes, its expressions), so A is judged by REV's space, and A's config leaves out the parameters REV's space
+does not have (named in the output); a space that REV did not have is the working tree's.
 """
 import argparse
 import json
@@ -41,8 +43,8 @@ def template_path(space):
     return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(space)), spec["KernelFile"]))
 
 
-def write_revision(path, revision):
-    """The file at `path` as git revision `revision` had it, written beside it; returns the new file's path."""
+def show_revision(path, revision):
+    """The bytes of the file at `path` as git revision `revision` had it, or None with git's reason."""
     directory = os.path.dirname(path)
     top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=directory, capture_output=True, text=True)
     if top.returncode != 0:
@@ -50,12 +52,54 @@ def write_revision(path, revision):
     relative = os.path.relpath(path, top.stdout.strip())
     shown = subprocess.run(["git", "show", f"{revision}:{relative}"], cwd=directory, capture_output=True)
     if shown.returncode != 0:
-        fail(f"git show {revision}:{relative}: {shown.stderr.decode().strip()}")
+        return None, f"git show {revision}:{relative}: {shown.stderr.decode().strip()}"
+    return shown.stdout, None
+
+
+def beside(path):
+    """A hidden file's path beside `path` for this run: .STEM.ab_before_PID.EXT."""
     stem, ext = os.path.splitext(os.path.basename(path))
-    before = os.path.join(directory, f".{stem}.ab_before_{os.getpid()}{ext}")
+    return os.path.join(os.path.dirname(path), f".{stem}.ab_before_{os.getpid()}{ext}")
+
+
+def write_revision(path, revision):
+    """The file at `path` as git revision `revision` had it, written beside it; returns the new file's path."""
+    text, reason = show_revision(path, revision)
+    if text is None:
+        fail(reason)
+    before = beside(path)
     with open(before, "wb") as f:
-        f.write(shown.stdout)
+        f.write(text)
     return before
+
+
+def write_space_revision(space, revision, template):
+    """The space as `revision` had it, beside the working tree's, naming `template` (REV's template, written
+    beside the working tree's) as its kernel file: (its path, its parameter names), or (None, None) where
+    REV had no such space. Its parameter names are None where it lists none."""
+    text, _ = show_revision(os.path.abspath(space), revision)
+    if text is None:
+        return None, None
+    try:
+        spec = json.loads(text)
+        spec["KernelSpecification"]["KernelFile"] = os.path.relpath(template, os.path.dirname(os.path.abspath(space)))
+    except (ValueError, KeyError, TypeError) as error:
+        fail(f"{space} as {revision} had it is no space ({error})")
+    parameters = spec.get("ConfigurationSpace", {}).get("TuningParameters")
+    names = None if parameters is None else {parameter["Name"] for parameter in parameters}
+    path = beside(os.path.abspath(space))
+    with open(path, "w") as f:
+        json.dump(spec, f, indent=1)
+    return path, names
+
+
+def without(params, names):
+    """The config `params` (K=V,...) without the keys that are not in `names`: (kept, dropped)."""
+    if names is None:
+        return params, []
+    config = parse_config(params, "--params")
+    dropped = [key for key in config if key not in names]
+    return ",".join(f"{key}={value}" for key, value in config.items() if key in names), dropped
 
 
 def parse_config(text, option):
@@ -129,29 +173,41 @@ def main(argv=None):
     flags = extra or DEFAULT_EVAL_FLAGS
     template = template_path(args.space)
     before = write_revision(template, args.before) if args.before else None
-    contenders = {"A": (before or args.kernel_a or template, args.params),
+    before_space, names = write_space_revision(args.space, args.before, before) if before else (None, None)
+    params_a, dropped = without(args.params, names)
+    spaces = {"A": before_space or args.space, "B": args.space}
+    contenders = {"A": (before or args.kernel_a or template, params_a),
                   "B": (args.kernel_b or template, config_b(args.params, args.params_b))}
     rows = []
     try:
         for number, pair in enumerate(order(args.rounds), start=1):
             for name in pair:
                 kernel, params = contenders[name]
-                result = run_eval(args.evotune, kernel, args.space, args.problem, params, flags)
+                result = run_eval(args.evotune, kernel, spaces[name], args.problem, params, flags)
                 rows.append(dict(result, round=number, contender=name))
     finally:
-        if before:
-            os.remove(before)
+        for path in (before, before_space):
+            if path:
+                os.remove(path)
     failed = [f"round {row['round']} {row['contender']}: {row['status']}: {row['message']}" for row in rows
               if row["status"] != "ok" or row["time_us"] is None]
     summary = None if failed else summarise(
         {name: [row["time_us"] for row in rows if row["contender"] == name] for name in ("A", "B")})
+    notes = []
+    if before:
+        notes.append(f"A's space: {args.space} as {args.before} had it" if before_space else
+                     f"A's space: {args.space} as it is ({args.before} had none)")
+    if dropped:
+        notes.append(f"A's config leaves out {', '.join(dropped)}: {args.before}'s space has no such parameter")
     if args.json:
-        print(json.dumps({"rounds": rows, "summary": summary, "failed": failed}, indent=1))
+        print(json.dumps({"rounds": rows, "summary": summary, "failed": failed, "notes": notes}, indent=1))
     else:
         for name in ("A", "B"):
             kernel, params = contenders[name]
             shown = f"{args.before}:{os.path.relpath(template)}" if name == "A" and before else os.path.relpath(kernel)
             print(f"{name}: {shown}" + (f" with {params}" if params else ""))
+        for note in notes:
+            print(note)
         for row in rows:
             time = f"{row['time_us']:.2f} us" if row["time_us"] is not None else "-"
             print(f"round {row['round']} {row['contender']}: {row['status']} {time}")

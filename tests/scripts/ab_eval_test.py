@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """scripts/ab_eval.py on a stand-in evotune (a script answering `eval --json` with a time set by the kernel
-file's text and the config, logging every call): the interleaved order, the medians and ratios, --before's file
-from git (written beside the template, removed after), --params-b laid over --params, the eval flags, and the
-failures: an eval that is not ok exits 1 with its reason, bad arguments exit 2 in one line."""
+file's text and the config, logging every call): the interleaved order, the medians and ratios, --before's files
+from git (the template and the space, written beside the working tree's, removed after; A's config without the
+parameters REV's space lacks), --params-b laid over --params, the eval flags, and the failures: an eval that is
+not ok exits 1 with its reason, bad arguments exit 2 in one line."""
 import json
 import os
 import subprocess
@@ -21,8 +22,14 @@ args = sys.argv[1:]
 kernel = args[1]
 text = open(kernel).read()
 params = args[args.index("--params") + 1] if "--params" in args else ""
+space = args[args.index("--space") + 1]
+spec = json.load(open(space))
 with open(os.environ["FAKE_LOG"], "a") as log:
-    log.write(json.dumps({"kernel": kernel, "params": params, "args": args}) + "\n")
+    log.write(json.dumps({"kernel": kernel, "params": params, "args": args, "space": space,
+                          "space_kernel": spec["KernelSpecification"]["KernelFile"],
+                          "space_params": [p["Name"] for p in
+                                           spec.get("ConfigurationSpace", {}).get("TuningParameters", [])]})
+              + "\n")
 block_n = dict(kv.split("=") for kv in params.split(",") if kv).get("BLOCK_N", "0")
 if "wrong" in text:
     print(json.dumps({"status": "wrong", "time_us": None, "message": "O: 3 of 64 values differ"}))
@@ -90,6 +97,50 @@ class AbEvalTest(unittest.TestCase):
             self.assertEqual(call["args"][-7:], ["--timing", "graph", "--flush-l2", "off", "--warmup-ms", "300",
                                                  "--json"])
             self.assertEqual(call["params"], "BLOCK_N=64")
+
+    def test_before_judges_a_by_the_space_as_the_revision_had_it(self):
+        # The working tree's space gains a parameter (and a changed box, say) that HEAD's template knows nothing
+        # of: A runs HEAD's template with HEAD's space, without the new parameter; B the working tree's both.
+        with open(self.space, "w") as f:
+            json.dump({"KernelSpecification": {"KernelFile": "../kernels/k.cu"},
+                       "ConfigurationSpace": {"TuningParameters": [{"Name": "BLOCK_N"}, {"Name": "NEW"}]}}, f)
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "params"],
+                       cwd=self.dir.name, check=True, capture_output=True)
+        with open(self.space, "w") as f:
+            json.dump({"KernelSpecification": {"KernelFile": "../kernels/k.cu"},
+                       "ConfigurationSpace": {"TuningParameters": [{"Name": "BLOCK_N"}, {"Name": "NEW"},
+                                                                   {"Name": "NEWER"}]}}, f)
+        done = self.run_script("--params", "BLOCK_N=64,NEWER=1", "--before", "HEAD", "--rounds", "2")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        calls = self.calls()
+        a = [c for c in calls if ".ab_before_" in c["kernel"]]
+        b = [c for c in calls if ".ab_before_" not in c["kernel"]]
+        self.assertEqual((len(a), len(b)), (2, 2))
+        for call in a:
+            self.assertEqual(os.path.dirname(call["space"]), os.path.dirname(self.space), "beside the space")
+            self.assertIn(".ab_before_", call["space"])
+            self.assertFalse(os.path.exists(call["space"]), "removed after the rounds")
+            self.assertEqual(os.path.normpath(os.path.join(os.path.dirname(call["space"]), call["space_kernel"])),
+                             call["kernel"], "HEAD's space names HEAD's template")
+            self.assertEqual(call["space_params"], ["BLOCK_N", "NEW"])
+            self.assertEqual(call["params"], "BLOCK_N=64")
+        for call in b:
+            self.assertEqual(call["space"], self.space)
+            self.assertEqual(call["params"], "BLOCK_N=64,NEWER=1")
+        self.assertIn("A's space: " + self.space + " as HEAD had it", done.stdout)
+        self.assertIn("A's config leaves out NEWER: HEAD's space has no such parameter", done.stdout)
+
+    def test_before_a_space_the_revision_did_not_have_is_the_working_tree_s(self):
+        other = os.path.join(self.dir.name, "spaces", "new.json")
+        with open(other, "w") as f:
+            json.dump({"KernelSpecification": {"KernelFile": "../kernels/k.cu"}}, f)
+        env = dict(os.environ, FAKE_LOG=self.log)
+        done = subprocess.run([sys.executable, SCRIPT, "--space", other, "--problem", "B=1", "--evotune",
+                               self.evotune, "--before", "HEAD", "--rounds", "1", "--json"],
+                              capture_output=True, text=True, env=env)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual({c["space"] for c in self.calls()}, {other})
+        self.assertEqual(json.loads(done.stdout)["notes"], [f"A's space: {other} as it is (HEAD had none)"])
 
     def test_two_configs_of_one_kernel_and_eval_flags_after_the_separator(self):
         done = self.run_script("--params", "BLOCK_N=64", "--params-b", "BLOCK_N=128", "--rounds", "2", "--",
