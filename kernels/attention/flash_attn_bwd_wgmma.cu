@@ -37,6 +37,8 @@
 #include <cuda_fp16.h>
 
 #include "../common/sm90/arch.cuh"
+#include "../common/sm90/cp_async.cuh"
+#include "../common/sm90/element_type.cuh"
 #include "../common/sm90/head_interleave.cuh"
 #include "../common/sm90/mbarrier.cuh"
 #include "../common/sm90/named_barrier.cuh"
@@ -44,6 +46,7 @@
 #include "../common/sm90/registers.cuh"
 #include "../common/sm90/stmatrix.cuh"
 #include "../common/sm90/tma.cuh"
+#include "../common/sm90/warpgroup.cuh"
 #include "../common/sm90/wgmma.cuh"
 #include "bwd_tile_layout.cuh"
 
@@ -101,27 +104,10 @@ namespace attn_bwd {
 // header once, ahead of every variant's copy of this one).
 using namespace attn_bwd_layout;
 
-#if defined(BF16) && BF16
-typedef __nv_bfloat16 elem;  // the element type of Q, K, V, O, dO and the gradients
-typedef sm90::Bf16 mma_type;
-__device__ __forceinline__ unsigned pack_pair(float low, float high) {
-  const __nv_bfloat162 pair = __floats2bfloat162_rn(low, high);
-  return *reinterpret_cast<const unsigned*>(&pair);
-}
-__device__ __forceinline__ float2 unpack_pair(unsigned bits) {
-  return __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(&bits));
-}
-#else
-typedef half elem;
-typedef sm90::F16 mma_type;
-__device__ __forceinline__ unsigned pack_pair(float low, float high) {
-  const __half2 pair = __floats2half2_rn(low, high);
-  return *reinterpret_cast<const unsigned*>(&pair);
-}
-__device__ __forceinline__ float2 unpack_pair(unsigned bits) {
-  return __half22float2(*reinterpret_cast<const __half2*>(&bits));
-}
-#endif
+using element_type::elem;  // the element type of Q, K, V, O, dO and the gradients
+using element_type::mma_type;
+using element_type::pack_pair;
+using element_type::unpack_pair;
 
 constexpr int WARPGROUPS = BLOCK_N / 64;  // consumer warpgroups, each owning 64 keys of the block
 constexpr int CONSUMER_THREADS = 128 * WARPGROUPS;
@@ -364,20 +350,7 @@ static_assert(static_cast<int>(Barrier::warpgroup) + WARPGROUPS <= static_cast<i
                   static_cast<int>(Barrier::dq_empty) + WARPGROUPS <= 16,
               "each warpgroup's barriers have ids of their own, at most 15");
 
-// This thread's warpgroup (the producer's is the last) and, in a consumer warpgroup, its place in the
-// accumulator fragments.
-struct Lane {
-  int warpgroup;
-  int warp;   // within the warpgroup
-  int group;  // the accumulator row of this lane (and row + 8)
-  int quad;   // the accumulator column pair of this lane
-
-  static __device__ __forceinline__ Lane of_thread() {
-    const int lane = threadIdx.x % 32;
-    return {static_cast<int>(threadIdx.x / 128), static_cast<int>((threadIdx.x / 32) % 4), lane >> 2,
-            lane & 3};
-  }
-};
+using Lane = sm90::Lane;  // this thread's warpgroup and its place in the accumulator fragments
 
 // ---------------------------------------------------------------------------------------------------------
 // Schedule: the query tiles of a block
@@ -489,17 +462,6 @@ struct TmaInputs {
   const float* dsum;
 };
 
-// cp.async: 16 bytes from global to shared; src_bytes = 0 writes zeros (rows past S or SKV).
-__device__ __forceinline__ void copy_16(unsigned dst, const void* src, bool valid) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(valid ? 16 : 0)
-               : "memory");
-}
-__device__ __forceinline__ void commit_copies() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-template <int PENDING>
-__device__ __forceinline__ void wait_copies() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING) : "memory");
-}
-
 // ROWS rows of D elements from global (row stride D) into the swizzled tile at shared address `tile`, by
 // LOADERS threads; rows at or past `valid_rows` are zero-filled. Thread `loader` copies chunk column loader %
 // CHUNKS of rows loader / CHUNKS + k ROW_STEP, so its swizzle (row % 8) and address steps are fixed and it
@@ -516,7 +478,7 @@ __device__ __forceinline__ void load_tile(unsigned tile, const elem* global, int
 #pragma unroll 1
   for (; row < ROWS; row += ROW_STEP, dst += ROW_STEP * 128, src += ROW_STEP * D) {
     const bool valid = row < valid_rows;
-    copy_16(dst, valid ? src : global, valid);
+    sm90::copy_16(dst, valid ? src : global, valid);
   }
 }
 
@@ -529,7 +491,7 @@ __device__ __forceinline__ void load_rows(unsigned lse, unsigned dsum, const Poi
     const bool is_dsum = loader >= ROW_CHUNKS;
     const int c = loader % ROW_CHUNKS;
     const float* src = (is_dsum ? in.dsum : in.lse) + tile.rows_head + tile.m0 + 4 * c;
-    copy_16((is_dsum ? dsum : lse) + 16 * c, src, true);
+    sm90::copy_16((is_dsum ? dsum : lse) + 16 * c, src, true);
   }
 }
 
@@ -570,13 +532,13 @@ struct SelfLoadedRing {
 #pragma unroll
     for (int t = 0; t < PREFETCH; ++t) {
       if (t < schedule.tiles) load(t);
-      commit_copies();
+      sm90::commit_copies();
     }
   }
   __device__ __forceinline__ void acquire(int t) const {
     if (t + PREFETCH < schedule.tiles) load(t + PREFETCH);
-    commit_copies();
-    wait_copies<PREFETCH>();
+    sm90::commit_copies();
+    sm90::wait_copies<PREFETCH>();
     sm90::fence_async_shared();  // the copies were generic-proxy writes; wgmma reads through the async proxy
     __syncthreads();
   }
@@ -584,7 +546,7 @@ struct SelfLoadedRing {
     __syncthreads();  // the stage computed here is refilled by a later acquire
   }
   __device__ __forceinline__ void drain() const {
-    wait_copies<0>();  // no copy may land in the staging tiles
+    sm90::wait_copies<0>();  // no copy may land in the staging tiles
     __syncthreads();
   }
 };
@@ -630,8 +592,8 @@ __device__ __forceinline__ void produce(const PointerInputs& in, const Smem& sme
     load_query_tile<128>(smem, stage, in, schedule, tile, loader);
     sm90::mbarrier_arrive_when_copies_land(ring.pipe.full_barrier(stage));
   }
-  commit_copies();
-  wait_copies<0>();  // exit with no copy in flight
+  sm90::commit_copies();
+  sm90::wait_copies<0>();  // exit with no copy in flight
 }
 
 // The producer warpgroup with TMA: one thread issues every copy, per tile an arrival expecting the tile's

@@ -92,6 +92,7 @@
 
 #include "../common/sm90/arch.cuh"
 #include "../common/sm90/cluster.cuh"
+#include "../common/sm90/element_type.cuh"
 #include "../common/sm90/named_barrier.cuh"
 #include "../common/sm90/pipeline.cuh"
 #include "../common/sm90/registers.cuh"
@@ -150,13 +151,8 @@ static_assert(false, "BIAS (0 or 1) must be #defined");
 static_assert(false, "ACT (0 none, 1 ReLU, 2 GELU) must be #defined");
 #endif
 
-#if defined(BF16) && BF16
-typedef __nv_bfloat16 elem;
-typedef sm90::Bf16 mma_type;
-#else
-typedef half elem;
-typedef sm90::F16 mma_type;
-#endif
+using element_type::elem;
+using element_type::mma_type;
 #if defined(OUT_FLOAT) && OUT_FLOAT
 typedef float out_t;
 #else

@@ -256,6 +256,59 @@ TEST(ExportDispatch, TheBackwardsTwoVariantsCompileWithTheirLayoutHeaderInlinedO
   EXPECT_EQ(std::system(build.c_str()), 0) << build << "\n" << read(log).substr(0, 4000);
 }
 
+// The attention forward: its roles are headers of its own folder (fwd_wgmma/*.cuh) that read the tuning
+// parameters, so each variant holds its own copy of them inside its namespace, while the shared primitives
+// (kernels/common/sm90, the element type among them) stand once, ahead of the variants; two variants (one
+// persistent with two Q tiles and K/V on their own barriers, the other causal, longest first, in pingpong)
+// compile.
+TEST(ExportDispatch, TheForwardsRoleHeadersGoIntoEachVariantAndItsPrimitivesOnce) {
+  const auto space = SearchSpace::load("search_spaces/flash_attn_fwd_wgmma.json");
+  const auto fwd = [](ParamValue persistent, ParamValue longest_first, ParamValue kv_split) {
+    return Config{{"CONSUMER_WARPGROUPS", 2},
+                  {"BLOCK_N", 128},
+                  {"STAGES", 2},
+                  {"INTRA_WG_OVERLAP", 1},
+                  {"WARP_SPECIALIZE", 1},
+                  {"TMA_LOADS", 1},
+                  {"TMA_STORE", 1},
+                  {"PERSISTENT", persistent},
+                  {"REG_SPLIT", 1},
+                  {"LONGEST_FIRST", longest_first},
+                  {"CLUSTER", 1},
+                  {"PINGPONG", 1},
+                  {"HEAD_INTERLEAVE", 1},
+                  {"Q_BUFFERS", persistent ? 2 : 1},
+                  {"LAZY_RESCALE", 1},
+                  {"KV_SPLIT", kv_split}};
+  };
+  const auto problem = [&](const char* text) { return space.resolve_problem(text); };
+  const DispatchTable table({"D", "CAUSAL"},
+                            {{problem("B=8,H=32,HKV=8,S=512,D=128,CAUSAL=0"), {{fwd(1, 0, 1), 72.0}}},
+                             {problem("B=2,H=16,S=8192,D=128,CAUSAL=1"), {{fwd(0, 1, 0), 1000.0}}}});
+  const std::string text = render_dispatch_export(space, table, kDevice, "// t\n");
+  const auto count = [&](const std::string& part) {
+    std::size_t n = 0;
+    for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("namespace element_type {"), 1u) << "kernels/common/sm90/element_type.cuh, once";
+  EXPECT_EQ(count("struct Pair<F16> {"), 1u) << "kernels/common/sm90/warpgroup.cuh, once";
+  EXPECT_EQ(count("struct Softmax {"), 2u) << "fwd_wgmma/softmax.cuh, in each variant";
+  EXPECT_EQ(count("struct SharedStorage {"), 2u) << "fwd_wgmma/shared_storage.cuh, in each variant";
+  EXPECT_EQ(text.find("\n#include \"fwd_wgmma/"), std::string::npos) << "a role header left as an include";
+  EXPECT_EQ(text.find("\n#include \"config.cuh\""), std::string::npos) << "a role header's own include left";
+  EXPECT_NE(text.find("#define KV_SPLIT 1"), std::string::npos) << "the persistent variant";
+  EXPECT_NE(text.find("#define LONGEST_FIRST 1"), std::string::npos) << "the causal variant";
+  if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
+  const testing::TempSpaces folder;
+  const auto file = folder.write_text("fwd_dispatch.cu", text);
+  const auto log = folder.dir() / "nvcc.log";
+  const std::string build = nvcc() + " -gencode=arch=compute_90a,code=sm_90a -std=c++17 -c -o " +
+                            (folder.dir() / "fwd_dispatch.o").string() + " " + file.string() + " > " +
+                            log.string() + " 2>&1";
+  EXPECT_EQ(std::system(build.c_str()), 0) << build << "\n" << read(log).substr(0, 4000);
+}
+
 // saxpy_table with its ALIGN=1 problem at N=256 (winner: a tile of 256; measured beside it, tiles of 64 and
 // 32), and the covers add_neighbour_covers gives it: at N=255, next to it, no ALIGN=1 winner runs, so the
 // fastest config measured at N=256 that runs there, the 64-thread tile, serves N=64..255.
