@@ -98,8 +98,8 @@ def without(params, names):
     if names is None:
         return params, []
     config = parse_config(params, "--params")
-    dropped = [key for key in config if key not in names]
-    return ",".join(f"{key}={value}" for key, value in config.items() if key in names), dropped
+    return config_text({key: value for key, value in config.items() if key in names}), [
+        key for key in config if key not in names]
 
 
 def parse_config(text, option):
@@ -113,13 +113,18 @@ def parse_config(text, option):
     return config
 
 
+def config_text(config):
+    """An ordered dict -> K=V,..."""
+    return ",".join(f"{key}={value}" for key, value in config.items())
+
+
 def config_b(params, params_b):
     """B's config: A's, with --params-b's values over it (its new names after A's)."""
     if params_b is None:
         return params
     merged = parse_config(params, "--params")
     merged.update(parse_config(params_b, "--params-b"))
-    return ",".join(f"{key}={value}" for key, value in merged.items())
+    return config_text(merged)
 
 
 def run_eval(evotune, kernel, space, problem, params, flags):

@@ -82,6 +82,15 @@ def parse_log(text):
     return result
 
 
+def run_all(target, argument_tuples):
+    """target(*arguments) for each tuple, each on a thread of its own, all at once; returns when all have."""
+    threads = [threading.Thread(target=target, args=arguments) for arguments in argument_tuples]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
 def run_group(command, log, env, timeout, cwd=None):
     """The command in a process group of its own, output to `log`: its exit status, or "timeout", where the
     whole group (the test binary and the eval workers it started) is killed at `timeout` seconds."""
@@ -125,11 +134,7 @@ def run_python_tests(gpus, args, out):
             with lock:
                 results[name] = (verdict, time.monotonic() - start, gpu)
 
-    threads = [threading.Thread(target=worker, args=(gpu,)) for gpu in gpus]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_all(worker, [(gpu,) for gpu in gpus])
     return results
 
 
@@ -155,12 +160,7 @@ def main(argv=None):
     expected = list_tests(args.binary, args.filter)
 
     shards = {}
-    threads = [threading.Thread(target=run_shard, args=(i, len(gpus), gpu, args, out, shards))
-               for i, gpu in enumerate(gpus)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_all(run_shard, [(i, len(gpus), gpu, args, out, shards) for i, gpu in enumerate(gpus)])
 
     totals = {"passed": 0, "failed": 0, "skipped": 0}
     finished, failed, bad_shards = set(), [], 0

@@ -20,11 +20,13 @@
 namespace evotune {
 namespace export_dispatch_test {
 
+using test::compile_errors;
 using test::nvcc;
 using test::read;
 using testing::kSpaces;
 
 const DeviceInfo kDevice = offline_device("sm_90");
+const std::string kSm90a = "-gencode=arch=compute_90a,code=sm_90a";  // wgmma's target
 
 Config saxpy(ParamValue block, ParamValue items, ParamValue vector) {
   return {{"BLOCK", block}, {"ITEMS", items}, {"VECTOR", vector}};
@@ -129,10 +131,7 @@ TEST(ExportDispatch, TheTemplatesOwnHeadersAreInlinedOnce) {
   EXPECT_NE(text.find("const bool launch0 = evotune_expr::holds(STAGE_A);"), std::string::npos);
   if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
   const testing::TempSpaces folder;
-  const auto file = folder.write_text("gemm_dispatch.cu", text);
-  const std::string build = nvcc() + " -gencode=arch=compute_90a,code=sm_90a -std=c++17 -c -o " +
-                            (folder.dir() / "gemm_dispatch.o").string() + " " + file.string() + " 2>&1";
-  EXPECT_EQ(std::system(build.c_str()), 0) << build;
+  EXPECT_EQ(compile_errors(folder.write_text("gemm_dispatch.cu", text), kSm90a), "");
 }
 
 // The decode family's path (its torch op calls this dispatcher with a workspace it does not clear): a winner
@@ -171,10 +170,9 @@ TEST(ExportDispatch, DecodeCountersAreClearedBeforeTheLaunchThatCombinesInTheKer
   EXPECT_NE(text.find("_decode_attn_combine("), std::string::npos) << "the other variant's combine kernel";
   if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
   const testing::TempSpaces folder;
-  const auto file = folder.write_text("decode_dispatch.cu", text);
-  const std::string build = nvcc() + " -gencode=arch=compute_90,code=sm_90 -std=c++17 -c -o " +
-                            (folder.dir() / "decode_dispatch.o").string() + " " + file.string() + " 2>&1";
-  EXPECT_EQ(std::system(build.c_str()), 0) << build;
+  EXPECT_EQ(
+      compile_errors(folder.write_text("decode_dispatch.cu", text), "-gencode=arch=compute_90,code=sm_90"),
+      "");
 }
 
 // The decode space's PDL 1 winner: its combine launch sets the programmatic attribute only after a launch of
@@ -202,12 +200,8 @@ TEST(ExportDispatch, DecodeCombineIsProgrammaticOnlyBehindTheSplitKernel) {
   if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
   const testing::TempSpaces folder;
   const auto file = folder.write_text("decode_pdl_dispatch.cu", text);
-  for (const char* arch : {"sm_90", "sm_80"}) {
-    const std::string build = nvcc() + " -arch=" + arch + " -std=c++17 -c -o " +
-                              (folder.dir() / "decode_pdl_dispatch.o").string() + " " + file.string() +
-                              " 2>&1";
-    EXPECT_EQ(std::system(build.c_str()), 0) << build;
-  }
+  for (const char* arch : {"sm_90", "sm_80"})
+    EXPECT_EQ(compile_errors(file, std::string("-arch=") + arch), "");
 }
 
 // The attention backward: its template includes a header of its own folder (bwd_tile_layout.cuh, the tiles'
@@ -248,12 +242,7 @@ TEST(ExportDispatch, TheBackwardsTwoVariantsCompileWithTheirLayoutHeaderInlinedO
   EXPECT_NE(text.find("#define ROW_STATS_EARLY 1"), std::string::npos) << "its LSE values read early";
   if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
   const testing::TempSpaces folder;
-  const auto file = folder.write_text("bwd_dispatch.cu", text);
-  const auto log = folder.dir() / "nvcc.log";
-  const std::string build = nvcc() + " -gencode=arch=compute_90a,code=sm_90a -std=c++17 -c -o " +
-                            (folder.dir() / "bwd_dispatch.o").string() + " " + file.string() + " > " +
-                            log.string() + " 2>&1";
-  EXPECT_EQ(std::system(build.c_str()), 0) << build << "\n" << read(log).substr(0, 4000);
+  EXPECT_EQ(compile_errors(folder.write_text("bwd_dispatch.cu", text), kSm90a), "");
 }
 
 // The attention forward: its roles are headers of its own folder (fwd_wgmma/*.cuh) that read the tuning
@@ -301,12 +290,7 @@ TEST(ExportDispatch, TheForwardsRoleHeadersGoIntoEachVariantAndItsPrimitivesOnce
   EXPECT_NE(text.find("#define LONGEST_FIRST 1"), std::string::npos) << "the causal variant";
   if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
   const testing::TempSpaces folder;
-  const auto file = folder.write_text("fwd_dispatch.cu", text);
-  const auto log = folder.dir() / "nvcc.log";
-  const std::string build = nvcc() + " -gencode=arch=compute_90a,code=sm_90a -std=c++17 -c -o " +
-                            (folder.dir() / "fwd_dispatch.o").string() + " " + file.string() + " > " +
-                            log.string() + " 2>&1";
-  EXPECT_EQ(std::system(build.c_str()), 0) << build << "\n" << read(log).substr(0, 4000);
+  EXPECT_EQ(compile_errors(folder.write_text("fwd_dispatch.cu", text), kSm90a), "");
 }
 
 // saxpy_table with its ALIGN=1 problem at N=256 (winner: a tile of 256; measured beside it, tiles of 64 and

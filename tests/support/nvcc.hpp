@@ -1,4 +1,4 @@
-// For tests that build exported files: the toolkit's nvcc, and a file's text.
+// For tests that build exported files: the toolkit's nvcc, a file's text, and a compile's errors.
 #pragma once
 
 #include <cstdlib>
@@ -20,6 +20,16 @@ inline std::string nvcc() {
 inline std::string read(const std::filesystem::path& file) {
   std::ifstream in(file);
   return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// `nvcc <target> -std=c++17 -c source` (the object and nvcc's output beside the source): "" where it
+// compiled, else the command and the first 4000 characters nvcc printed.
+inline std::string compile_errors(const std::filesystem::path& source, const std::string& target) {
+  const std::string log = source.string() + ".log";
+  const std::string build = nvcc() + " " + target + " -std=c++17 -c -o " + source.string() + ".o " +
+                            source.string() + " > " + log + " 2>&1";
+  if (std::system(build.c_str()) == 0) return "";
+  return build + "\n" + read(log).substr(0, 4000);
 }
 
 }  // namespace evotune::test
