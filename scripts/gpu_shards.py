@@ -4,9 +4,12 @@ sharding, GTEST_TOTAL_SHARDS / GTEST_SHARD_INDEX, each shard's process and the e
 GPU through CUDA_VISIBLE_DEVICES), all shards at once, then the Python GPU tests (tests/gpu/*_test.py, one a
 GPU at a time); a merged summary.
 
-    scripts/gpu_shards.py --gpus 0,1,2,3 [--filter '*AttentionWgmma*'] [--timeout 1200] [--out DIR]
+    scripts/gpu_shards.py --gpus 0,1,2,3 [--per-gpu 4] [--filter '*AttentionWgmma*'] [--timeout 1200] [--out DIR]
 
-Each shard runs under --timeout seconds, in a process group of its own that is killed there (the binary and
+--per-gpu N runs N shards on each GPU at once: the correctness suites spend most of their time compiling each
+case's variant on one CPU core (about 2.8 s a case, against milliseconds on the GPU), so N shards a GPU finish
+them nearly N times sooner on a host with the cores; tests that time kernels share the GPU then (their checks
+do not depend on the times). Each shard runs under --timeout seconds, in a process group of its own that is killed there (the binary and
 the eval workers it started); a shard stopped so, or by a crash, leaves its remaining tests unrun, and they
 are listed by name. Prints a line a shard (its GPU, counts and seconds), every failed and unrun test, the
 Python tests' verdicts, and `gpu tests: P passed, F failed, S skipped, N not run`; exits 1 when a test failed
@@ -142,6 +145,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.error = fail
     parser.add_argument("--gpus", required=True, help="GPU indices, one shard each: 0,1,2,3")
+    parser.add_argument("--per-gpu", type=int, default=1, help="shards run at once on each GPU (default 1)")
     parser.add_argument("--filter", default="*", help="gtest filter (default: every test)")
     parser.add_argument("--timeout", type=float, default=3600, help="seconds a shard (and a Python test) may run")
     parser.add_argument("--binary", default=os.path.join(ROOT, "build", "evotune_gpu_tests"))
@@ -153,14 +157,16 @@ def main(argv=None):
     gpus = parse_gpus(args.gpus)
     if args.timeout <= 0:
         fail("--timeout must be positive")
+    if args.per_gpu < 1:
+        fail(f"--per-gpu {args.per_gpu}: at least 1 shard a GPU")
     if not os.access(args.binary, os.X_OK):
         fail(f"{args.binary}: no test binary (build first: scripts/gpu_tests.sh --gpus {args.gpus})")
     out = args.out or tempfile.mkdtemp(prefix="gpu_shards_")
     os.makedirs(out, exist_ok=True)
     expected = list_tests(args.binary, args.filter)
 
-    shards = {}
-    run_all(run_shard, [(i, len(gpus), gpu, args, out, shards) for i, gpu in enumerate(gpus)])
+    shards, shard_gpus = {}, gpus * args.per_gpu
+    run_all(run_shard, [(i, len(shard_gpus), gpu, args, out, shards) for i, gpu in enumerate(shard_gpus)])
 
     totals = {"passed": 0, "failed": 0, "skipped": 0}
     finished, failed, bad_shards = set(), [], 0

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """scripts/gpu_shards.py on a stand-in gtest binary (it lists its tests, runs its shard of them as gtest's
 sharding assigns them, fails, skips or hangs where a test's name says so, and logs the GPU it was given): one
-shard a GPU with CUDA_VISIBLE_DEVICES set, the counts merged, failures and the tests a stopped shard never ran
+shard a GPU with CUDA_VISIBLE_DEVICES set (or several with --per-gpu), the counts merged, failures and the tests a stopped shard never ran
 listed by name, the Python GPU tests' verdicts (passed, skipped with 77, failed), the exit status, and the
 refusals."""
 import os
@@ -96,6 +96,19 @@ class GpuShardsTest(unittest.TestCase):
         with open(os.path.join(self.out, "shard_1.log")) as log:
             self.assertIn("GPU 5", log.read())
 
+    def test_several_shards_a_gpu(self):
+        tests = [f"Fp16/Gemm.Case/case_{i}" for i in range(7)]
+        done = self.run_script(tests, "--gpus", "3,4", "--per-gpu", "2")
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        # four shards: 0 and 2 on GPU 3, 1 and 3 on GPU 4; gtest gives shard i the tests i, i + 4, ...
+        for index, gpu, passed in ((0, 3, 2), (1, 4, 2), (2, 3, 2), (3, 4, 1)):
+            self.assertIn(f"shard {index} (GPU {gpu}): {passed} passed, 0 failed", done.stdout)
+            with open(os.path.join(self.out, f"shard_{index}.log")) as log:
+                text = log.read()
+            self.assertIn(f"GPU {gpu}", text)
+            self.assertIn(f"test shard {index + 1} of 4", text)
+        self.assertIn("gpu tests: 7 passed, 0 failed, 0 skipped, 0 not run", done.stdout)
+
     def test_failures_and_a_stopped_shards_unrun_tests_are_named(self):
         tests = ["S.A", "S.Fails", "S.Hangs", "S.B", "S.C", "S.D"]
         done = self.run_script(tests, "--gpus", "0,1", "--timeout", "3")
@@ -121,6 +134,7 @@ class GpuShardsTest(unittest.TestCase):
         for args, expected in ((["--gpus", "0,x"], "a comma-separated list of GPU indices"),
                                (["--gpus", "1,1"], "a GPU named twice"),
                                (["--gpus", "0", "--timeout", "0"], "--timeout must be positive"),
+                               (["--gpus", "0", "--per-gpu", "0"], "at least 1 shard a GPU"),
                                (["--gpus", "0", "--binary", "/nonexistent/bin"], "no test binary")):
             env = dict(os.environ, FAKE_TESTS="S.A")
             command = [sys.executable, SCRIPT, "--binary", self.binary, *args]
