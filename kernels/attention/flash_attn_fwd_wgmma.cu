@@ -95,6 +95,9 @@ static_assert(false, "CLUSTER (1 or 2) must be #defined");
 #ifndef KV_SPLIT
 #define KV_SPLIT 0
 #endif
+#ifndef ROW_SUM_MMA
+#define ROW_SUM_MMA 0
+#endif
 
 #include "fwd_wgmma/config.cuh"
 #include "fwd_wgmma/epilogue.cuh"
@@ -113,6 +116,11 @@ namespace attn {
 __device__ __forceinline__ void consume(KvSupply& kv, Output out, float* lse, const Smem& smem,
                                         const Scheduler& scheduler, const Lane& me, float scale_log2) {
   const TileMma first_q_mma = TileMma::of(smem, me.warpgroup);
+  if constexpr (ROW_SUM_MMA) {  // the warpgroup's tile of ones, one element a thread, seen by its wgmmas
+    smem.ones_tile(me.warpgroup)[threadIdx.x % 128] = static_cast<elem>(1.0f);
+    sm90::fence_async_shared();
+    sm90::barrier_sync<128>(of_warpgroup(Barrier::warpgroup, me.warpgroup));
+  }
   const Turns turns{me.warpgroup};
   turns.start();
   int done_items = 0;

@@ -268,7 +268,8 @@ TEST(ExportDispatch, TheForwardsRoleHeadersGoIntoEachVariantAndItsPrimitivesOnce
                   {"HEAD_INTERLEAVE", 1},
                   {"Q_BUFFERS", persistent ? 2 : 1},
                   {"LAZY_RESCALE", 1},
-                  {"KV_SPLIT", kv_split}};
+                  {"KV_SPLIT", kv_split},
+                  {"ROW_SUM_MMA", persistent}};
   };
   const auto problem = [&](const char* text) { return space.resolve_problem(text); };
   const DispatchTable table({"D", "CAUSAL"},

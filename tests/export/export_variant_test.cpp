@@ -114,7 +114,8 @@ TEST(ExportVariant, TensorMapsAreEncodedByTheLauncher) {
       {"CONSUMER_WARPGROUPS", 2}, {"BLOCK_N", 128}, {"STAGES", 2},        {"INTRA_WG_OVERLAP", 1},
       {"WARP_SPECIALIZE", 1},     {"PINGPONG", 1},  {"TMA_LOADS", 1},     {"TMA_STORE", 1},
       {"PERSISTENT", 1},          {"REG_SPLIT", 1}, {"LONGEST_FIRST", 0}, {"CLUSTER", 1},
-      {"HEAD_INTERLEAVE", 1},     {"Q_BUFFERS", 1}, {"LAZY_RESCALE", 1},  {"KV_SPLIT", 0}};
+      {"HEAD_INTERLEAVE", 1},     {"Q_BUFFERS", 1}, {"LAZY_RESCALE", 1},  {"KV_SPLIT", 0},
+      {"ROW_SUM_MMA", 0}};
   const std::string text = exported("search_spaces/flash_attn_fwd_wgmma.json", "B=2,H=4,S=1000,D=64", config);
   EXPECT_TRUE(contains(text, "cudaGetDriverEntryPointByVersion(\"cuTensorMapEncodeTiled\""));
   EXPECT_TRUE(contains(text, "const cuuint64_t dims[] = {64u, 1000u, 8u};"))

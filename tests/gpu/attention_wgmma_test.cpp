@@ -10,7 +10,8 @@
 // tile shapes among them), Pingpong (both and the warpgroups' turns), Bf16 (the bf16 space, every path), Tma,
 // ThirdStep (TMA stores, four stages, the register split, persistent blocks, causal work tiles longest
 // first), HeadInterleave (longest first across groups of heads), Cluster (two blocks sharing K/V through TMA
-// multicast), TwoQTiles, LazyRescale (the max moved only past 2^8), KvSplit (K and V on their own barriers).
+// multicast), TwoQTiles, LazyRescale (the max moved only past 2^8), KvSplit (K and V on their own barriers),
+// RowSumMma (the row sums added by the tensor cores).
 // A synchronisation bug shows as a wrong result, or as a deadlock that `evotune eval` reports as a timeout;
 // long S makes every stage's mbarrier go through many phases. Grouped (K/V heads shared by 1, 4 or 8 query
 // heads, key lengths shorter and longer than the queries', causal aligned to the bottom right, rows that see
@@ -434,6 +435,36 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"B=16,H=16,S=256,D=128,CAUSAL=0",
              "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
              "LOADS=1,TMA_STORE=1,PERSISTENT=1,REG_SPLIT=1,Q_BUFFERS=2,LAZY_RESCALE=1,KV_SPLIT=1",
+             kBf16}),
+    case_name);
+
+// ROW_SUM_MMA 1: the row sums added by an m64n8k16 wgmma of P with a tile of ones beside each P V wgmma,
+// rescaled with O. Both mainloops (plain: the rescale inside the softmax; overlapped: after P V completed),
+// the self-loaded ring (no producer, the ones past where its barriers would be), pingpong, persistent blocks
+// with two Q tiles (the sums reset for each work tile), lagging maxima (LAZY_RESCALE), causal rows that see
+// no key (sum 0: O and LSE 0), grouped heads with SKV != S, 1..3 consumer warpgroups (each its own tile of
+// ones), both head dimensions, bf16. Wrong O by a row factor: the sums missed a rescale or a tile.
+INSTANTIATE_TEST_SUITE_P(
+    RowSumMma, AttentionWgmma,
+    ::testing::Values(
+        Case{"B=1,H=2,S=77,D=64,CAUSAL=0", "CONSUMER_WARPGROUPS=1,BLOCK_N=64,STAGES=1,ROW_SUM_MMA=1"},
+        Case{"B=2,H=1,S=130,D=64,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=3,BLOCK_N=96,STAGES=3,LAZY_RESCALE=1,ROW_SUM_MMA=1"},
+        Case{"B=1,H=2,S=1000,D=128,CAUSAL=0",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=3,INTRA_WG_OVERLAP=1,ROW_SUM_MMA=1"},
+        Case{"B=2,H=8,HKV=2,S=777,SKV=300,D=64,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=3,BLOCK_N=128,STAGES=4,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
+             "LOADS=1,TMA_STORE=1,LAZY_RESCALE=1,ROW_SUM_MMA=1"},
+        Case{
+            "B=4,H=32,S=1024,D=64,CAUSAL=0",
+            "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=3,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,TMA_LOADS=1,TMA_"
+            "STORE=1,PERSISTENT=1,REG_SPLIT=1,Q_BUFFERS=2,LAZY_RESCALE=1,ROW_SUM_MMA=1"},
+        Case{"B=1,H=4,S=4096,D=128,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
+             "LOADS=1,TMA_STORE=1,REG_SPLIT=1,LONGEST_FIRST=1,KV_SPLIT=1,ROW_SUM_MMA=1"},
+        Case{"B=1,H=4,S=4096,D=64,CAUSAL=1",
+             "CONSUMER_WARPGROUPS=2,BLOCK_N=128,STAGES=2,INTRA_WG_OVERLAP=1,WARP_SPECIALIZE=1,PINGPONG=1,TMA_"
+             "LOADS=1,TMA_STORE=1,REG_SPLIT=1,LONGEST_FIRST=1,LAZY_RESCALE=1,ROW_SUM_MMA=1",
              kBf16}),
     case_name);
 

@@ -18,8 +18,10 @@ constexpr int KV_TILE_BYTES = 2 * BLOCK_N * D;
 constexpr int CHUNKS = D / 8;  // 16-byte chunks per row
 // The space's SMEM_BYTES: the tiles, the producer's mbarriers (at most 96 bytes, 128 counted; with KV_SPLIT
 // at most 144, 256 counted) and room to align the tiles to 1024 bytes.
-constexpr int SMEM_BYTES =
-    Q_BUFFERS * Q_BYTES + 2 * STAGES * KV_TILE_BYTES + (WARP_SPECIALIZE ? 128 * (1 + KV_SPLIT) : 0) + 1024;
+// (ROW_SUM_MMA) and each consumer warpgroup's 256-byte tile of ones.
+constexpr int SMEM_BYTES = Q_BUFFERS * Q_BYTES + 2 * STAGES * KV_TILE_BYTES +
+                           (WARP_SPECIALIZE ? 128 * (1 + KV_SPLIT) : 0) + 1024 +
+                           256 * CONSUMER_WARPGROUPS * ROW_SUM_MMA;
 // The consumers loading the ring themselves: tiles in flight while one is computed (with the overlap two
 // stages are being read: K of tile j, V of tile j - 1).
 constexpr int PREFETCH = STAGES - 1 - INTRA_WG_OVERLAP;
@@ -49,6 +51,7 @@ static_assert(
     Q_BUFFERS == 1 || (Q_BUFFERS == 2 && PERSISTENT),
     "Q_BUFFERS 2: a persistent block's next work tile's Q lands in the other Q tile while this one runs");
 static_assert(REG_SPLIT >= 0 && REG_SPLIT <= 2, "REG_SPLIT is 0..2");
+static_assert(ROW_SUM_MMA == 0 || ROW_SUM_MMA == 1, "ROW_SUM_MMA is 0 or 1");
 static_assert(LONGEST_FIRST == 0 || CAUSAL, "LONGEST_FIRST orders work tiles of unequal length: causal only");
 static_assert(HEAD_INTERLEAVE == 1 || (LONGEST_FIRST && !PERSISTENT && CLUSTER == 1),
               "HEAD_INTERLEAVE: groups of heads whose query blocks take turns, longest first, one a block");

@@ -31,6 +31,11 @@ constexpr unsigned OFFSET_EMPTY_V = OFFSET_FULL_V + sizeof(SharedStorage::full_v
 static_assert(OFFSET_EMPTY_V + sizeof(SharedStorage::empty_v) == sizeof(SharedStorage),
               "SharedStorage has no padding: the offsets above are its members'");
 static_assert(sizeof(SharedStorage::k[0]) == KV_TILE_BYTES, "a stage is one K (or V) tile");
+// (ROW_SUM_MMA) the consumer warpgroups' tiles of ones, 256 bytes each, past the barriers (or, without a
+// producer, where they would be), 16-byte aligned for a wgmma descriptor.
+constexpr unsigned OFFSET_ONES = ((WARP_SPECIALIZE ? sizeof(SharedStorage) : OFFSET_FULL) + 15) & ~15u;
+static_assert(!ROW_SUM_MMA || OFFSET_ONES + 256 * CONSUMER_WARPGROUPS + 1024 <= SMEM_BYTES,
+              "SMEM_BYTES holds the tiles of ones");
 static_assert((WARP_SPECIALIZE ? sizeof(SharedStorage) : OFFSET_FULL) + 1024 <= SMEM_BYTES,
               "SMEM_BYTES (the space's expression) holds the layout and its alignment");
 
@@ -59,6 +64,13 @@ struct Smem {
   }
   __device__ __forceinline__ unsigned full_v() const { return base + OFFSET_FULL_V; }
   __device__ __forceinline__ unsigned empty_v() const { return base + OFFSET_EMPTY_V; }
+  // (ROW_SUM_MMA) consumer warpgroup w's tile of ones: its shared address, and its generic address.
+  __device__ __forceinline__ unsigned ones(int warpgroup) const {
+    return base + OFFSET_ONES + warpgroup * 256;
+  }
+  __device__ __forceinline__ elem* ones_tile(int warpgroup) const {
+    return reinterpret_cast<elem*>(staging + OFFSET_ONES + warpgroup * 256);
+  }
   // The generic address of Q tile `buffer`, where the epilogue stages O.
   __device__ __forceinline__ unsigned char* staging_rows(int buffer) const {
     return staging + buffer * Q_BYTES;

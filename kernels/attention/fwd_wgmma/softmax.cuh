@@ -45,13 +45,25 @@ __device__ __forceinline__ void rescale(float (&o_acc)[D / 2], const float (&fac
 struct Softmax {
   float scale_log2;
   float row_max[2];  // running max of the scaled scores
-  float row_sum[2];  // this lane's share of the running sums
+  float row_sum[2];  // this lane's share of the running sums (ROW_SUM_MMA: the whole sums, after finish)
+  // (ROW_SUM_MMA) the running sums as P V's wgmmas add them (P 1 on a tile of ones): the m64n8 accumulator,
+  // rows g (0, 1) and g + 8 (2, 3), every column the same sum; rescaled as O is.
+  float mma_sums[4];
 
   __device__ __forceinline__ void reset() {
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
       row_max[r] = neg_inf();
       row_sum[r] = 0.0f;
+    }
+#pragma unroll
+    for (int i = 0; i < 4; ++i) mma_sums[i] = 0.0f;
+  }
+  // (ROW_SUM_MMA) the running sums times their rows' factors, with O's.
+  __device__ __forceinline__ void rescale_sums(const float (&factor)[2]) {
+    if constexpr (ROW_SUM_MMA) {
+#pragma unroll
+      for (int i = 0; i < 4; ++i) mma_sums[i] *= factor[i / 2];
     }
   }
   // Turns the (masked) S accumulators into P and updates the running max and sums; factor[r] is what O's row
@@ -78,26 +90,34 @@ struct Softmax {
       }
       // A row with every key so far masked subtracts 0, so that its p are 0.
       const float base = row_max[r] == neg_inf() ? 0.0f : row_max[r];
-      float sum = 0.0f;
+      float sum = 0.0f;  // (not with ROW_SUM_MMA, whose wgmmas add P's rows)
 #pragma unroll
       for (int j = 0; j < BLOCK_N / 8; ++j)
 #pragma unroll
         for (int c = 0; c < 2; ++c) {
           const float p = exp2_approx(s_acc[4 * j + 2 * r + c] * scale_log2 - base);
           s_acc[4 * j + 2 * r + c] = p;
-          sum += p;
+          if constexpr (!ROW_SUM_MMA) sum += p;
         }
-      row_sum[r] = row_sum[r] * row_factor + sum;
+      if constexpr (!ROW_SUM_MMA) row_sum[r] = row_sum[r] * row_factor + sum;
       factor[r] = row_factor;
     }
-    if constexpr (RESCALE_NOW) rescale(o_acc, factor);
+    if constexpr (RESCALE_NOW) {
+      rescale(o_acc, factor);
+      rescale_sums(factor);
+    }
   }
   // After the last tile: each row's sum over the four lanes sharing it, in every one of them.
+  // With ROW_SUM_MMA the wgmmas' sums, complete in every lane (after the last P V has completed).
   __device__ __forceinline__ void finish() {
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
-      row_sum[r] += __shfl_xor_sync(0xffffffffu, row_sum[r], 1);
-      row_sum[r] += __shfl_xor_sync(0xffffffffu, row_sum[r], 2);
+      if constexpr (ROW_SUM_MMA) {
+        row_sum[r] = mma_sums[2 * r];
+      } else {
+        row_sum[r] += __shfl_xor_sync(0xffffffffu, row_sum[r], 1);
+        row_sum[r] += __shfl_xor_sync(0xffffffffu, row_sum[r], 2);
+      }
     }
   }
   // (After finish.) 1 / row r's sum; 0 for a row with every key masked (never NaN).

@@ -41,10 +41,11 @@ using Mma = sm90::Wgmma<N, mma_type>;
 // committed.
 struct TileMma {
   unsigned long long q_desc, k_desc, v_desc;
+  unsigned long long ones_desc;  // (ROW_SUM_MMA) the warpgroup's 16 x 8 tile of ones
 
   static __device__ __forceinline__ TileMma of(const Smem& smem, int warpgroup) {
     return {sm90::desc_kmajor_sw128(smem.q() + warpgroup * 64 * 128), sm90::desc_kmajor_sw128(smem.k()),
-            sm90::desc_mnmajor_sw128(smem.v(), BLOCK_N * 128)};
+            sm90::desc_mnmajor_sw128(smem.v(), BLOCK_N * 128), sm90::desc_kmajor_none(smem.ones(warpgroup))};
   }
   // The descriptor offset (16-byte units) of a stage.
   static __device__ __forceinline__ unsigned long long stage_offset(int stage) {
@@ -52,7 +53,7 @@ struct TileMma {
   }
   // The same wgmmas reading Q from Q tile `buffer`.
   __device__ __forceinline__ TileMma on_q(int buffer) const {
-    return {q_desc + (static_cast<unsigned long long>(buffer * Q_BYTES) >> 4), k_desc, v_desc};
+    return {q_desc + (static_cast<unsigned long long>(buffer * Q_BYTES) >> 4), k_desc, v_desc, ones_desc};
   }
   // S = Q K^T for this warpgroup's 64 rows and the tile's BLOCK_N keys.
   __device__ __forceinline__ void issue_qk(float (&s_acc)[BLOCK_N / 2], unsigned long long offset) const {
@@ -63,12 +64,17 @@ struct TileMma {
       Mma<BLOCK_N>::template ss<0, 0>(s_acc, q_desc + q_step, k_desc + offset + k_step, 1);
     }
   }
-  // O += P V: the packed S accumulators of keys [16 kt, 16 kt + 16) are the A fragment of k-step kt.
-  __device__ __forceinline__ void issue_pv(float (&o_acc)[D / 2], const unsigned (&p_frag)[BLOCK_N / 16][4],
+  // O += P V: the packed S accumulators of keys [16 kt, 16 kt + 16) are the A fragment of k-step kt. With
+  // ROW_SUM_MMA also row_sums += P 1, an m64n8k16 of the same fragment with a tile of ones: each of the 8
+  // columns of row_sums is its row's sum of P (as rounded for P V).
+  __device__ __forceinline__ void issue_pv(float (&o_acc)[D / 2], float (&row_sums)[4],
+                                           const unsigned (&p_frag)[BLOCK_N / 16][4],
                                            unsigned long long offset) const {
 #pragma unroll
-    for (int kt = 0; kt < BLOCK_N / 16; ++kt)
+    for (int kt = 0; kt < BLOCK_N / 16; ++kt) {
       Mma<D>::template rs<1>(o_acc, p_frag[kt], v_desc + offset + ((kt * 16 * 128) >> 4), 1);
+      if constexpr (ROW_SUM_MMA) Mma<8>::template rs<0>(row_sums, p_frag[kt], ones_desc, 1);
+    }
   }
 };
 

@@ -41,6 +41,13 @@ __device__ __forceinline__ unsigned long long desc_mnmajor_sw32(unsigned address
          static_cast<unsigned long long>(slab_bytes >> 4) << 16 |
          static_cast<unsigned long long>(256 >> 4) << 32 | 3ull << 62;
 }
+// A K-major operand without a swizzle, for a tile whose values do not depend on their place (a tile of ones):
+// 8-row core matrices of 16 bytes a row (128 bytes), the k-half [8, 16) of a k16 step 128 bytes (LBO) after
+// the first, the next 8 rows 256 bytes (SBO) further; a 16 x 8 operand reads 256 bytes from `address`.
+__device__ __forceinline__ unsigned long long desc_kmajor_none(unsigned address) {
+  return static_cast<unsigned long long>((address & 0x3FFFF) >> 4) |
+         static_cast<unsigned long long>(128 >> 4) << 16 | static_cast<unsigned long long>(256 >> 4) << 32;
+}
 // Orders this warpgroup's register writes (accumulators, A fragments) before the wgmmas that follow.
 __device__ __forceinline__ void wgmma_fence() { SM90A_ASM("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 // Closes the batch of wgmmas issued since the last commit into one group.
