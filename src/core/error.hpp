@@ -18,4 +18,15 @@ class SpaceError : public Error {
   using Error::Error;
 };
 
+// An error in a problem's text or sizes ("problem: unknown size 'X' (known: ...)"); reason() is the message
+// without its "problem: " lead, for callers that name the problem themselves (a problems file's line).
+class ProblemError : public Error {
+ public:
+  explicit ProblemError(const std::string& reason) : Error("problem: " + reason), reason_(reason) {}
+  const std::string& reason() const { return reason_; }
+
+ private:
+  std::string reason_;
+};
+
 }  // namespace evotune

@@ -21,7 +21,7 @@ std::int64_t integer(const std::string& text, const std::string& item) {
   const std::string t = trim_blanks(text);
   const auto [end, error] = std::from_chars(t.data(), t.data() + t.size(), value);
   if (t.empty() || error != std::errc() || end != t.data() + t.size())
-    throw Error("problem: malformed item '" + item + "' (expected NAME=V, NAME=A..B:xK or NAME=A..B:+K)");
+    throw ProblemError("malformed item '" + item + "' (expected NAME=V, NAME=A..B:xK or NAME=A..B:+K)");
   return value;
 }
 
@@ -38,20 +38,20 @@ std::vector<std::int64_t> values_of(const std::string& spec, const std::string& 
   if (colon != std::string::npos) {
     const std::string rule = trim_blanks(spec.substr(colon + 1));
     if (rule.size() < 2 || (rule[0] != 'x' && rule[0] != '+'))
-      throw Error("problem: malformed step in '" + item + "' (expected :xK or :+K)");
+      throw ProblemError("malformed step in '" + item + "' (expected :xK or :+K)");
     geometric = rule[0] == 'x';
     step = integer(rule.substr(1), item);
     if (geometric ? step < 2 : step < 1)
-      throw Error("problem: step of '" + item + "' must be " + (geometric ? "x2 or more" : "+1 or more"));
+      throw ProblemError("step of '" + item + "' must be " + (geometric ? "x2 or more" : "+1 or more"));
   }
   if (first > last)
-    throw Error("problem: empty range '" + item + "' (" + std::to_string(first) + " > " +
-                std::to_string(last) + ")");
-  if (geometric && first <= 0) throw Error("problem: a geometric range must start above 0: '" + item + "'");
+    throw ProblemError("empty range '" + item + "' (" + std::to_string(first) + " > " + std::to_string(last) +
+                       ")");
+  if (geometric && first <= 0) throw ProblemError("a geometric range must start above 0: '" + item + "'");
   std::vector<std::int64_t> values;
   for (std::int64_t v = first; v <= last; v = geometric ? v * step : v + step) {
     values.push_back(v);
-    if (values.size() > kMaxProblems) throw Error("problem: range '" + item + "' has too many values");
+    if (values.size() > kMaxProblems) throw ProblemError("range '" + item + "' has too many values");
   }
   return values;
 }
@@ -68,12 +68,12 @@ std::vector<std::string> expand_problem_text(const std::string& text) {
     if (equals != std::string::npos) {
       const std::string name = trim_blanks(item.substr(0, equals));
       for (const auto& size : sizes)
-        if (size.first == name) throw Error("problem: size '" + name + "' given twice");
+        if (size.first == name) throw ProblemError("size '" + name + "' given twice");
       sizes.push_back({name, {}});
       spec = item.substr(equals + 1);
     } else {
       if (sizes.empty())
-        throw Error("problem: malformed item '" + item + "' (expected NAME=INTEGER, e.g. S=512)");
+        throw ProblemError("malformed item '" + item + "' (expected NAME=INTEGER, e.g. S=512)");
       varies = true;
     }
     const auto values = values_of(spec, item);
@@ -86,8 +86,8 @@ std::vector<std::string> expand_problem_text(const std::string& text) {
   for (const auto& size : sizes) {
     count *= size.second.size();
     if (count > kMaxProblems)
-      throw Error("problem: '" + trim_blanks(text) + "' expands to more than " +
-                  std::to_string(kMaxProblems) + " problems");
+      throw ProblemError("'" + trim_blanks(text) + "' expands to more than " + std::to_string(kMaxProblems) +
+                         " problems");
   }
   std::vector<std::string> problems;
   std::set<std::string> seen;
@@ -162,12 +162,12 @@ std::vector<Sizes> resolve_problems(const SearchSpace& space, const std::vector<
   for (const std::string& problem : problems) {
     try {
       resolved.push_back(space.resolve_problem(problem));
+    } catch (const ProblemError& e) {
+      if (problems_file.empty()) throw;
+      throw Error("problems file " + problems_file + ", problem '" + problem + "': " + e.reason());
     } catch (const Error& e) {
       if (problems_file.empty()) throw;
-      std::string why = e.what();
-      const std::string prefix = "problem: ";
-      if (why.rfind(prefix, 0) == 0) why = why.substr(prefix.size());
-      throw Error("problems file " + problems_file + ", problem '" + problem + "': " + why);
+      throw Error("problems file " + problems_file + ", problem '" + problem + "': " + e.what());
     }
   }
   return resolved;

@@ -42,13 +42,12 @@ Sizes complete_sizes(const std::vector<SizeSpec>& specs, Sizes sizes) {
     expression.bind(table);  // the space file names only sizes declared before this one
     const double value = expression.evaluate();
     if (!(value >= 1 && value <= 9.0e15) || value != static_cast<double>(static_cast<std::int64_t>(value)))
-      throw Error("problem: " + spec.name + "'s default " + spec.default_expression +
-                  " is not a positive integer");
+      throw ProblemError(spec.name + "'s default " + spec.default_expression + " is not a positive integer");
     const auto whole = static_cast<std::int64_t>(value);
     if (!spec.allowed.empty() &&
         std::find(spec.allowed.begin(), spec.allowed.end(), whole) == spec.allowed.end())
-      throw Error("problem: " + spec.name + "'s default " + spec.default_expression + " = " +
-                  std::to_string(whole) + " is not allowed (allowed: " + list_text(spec.allowed) + ")");
+      throw ProblemError(spec.name + "'s default " + spec.default_expression + " = " + std::to_string(whole) +
+                         " is not allowed (allowed: " + list_text(spec.allowed) + ")");
     sizes[spec.name] = whole;
   }
   return sizes;
@@ -64,17 +63,17 @@ Sizes resolve_sizes(const std::vector<SizeSpec>& specs, const std::string& overr
     std::int64_t value = 0;
     const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), value);
     if (key.empty() || number.empty() || error != std::errc() || end != number.data() + number.size())
-      throw Error("problem: malformed item '" + item + "' (expected NAME=INTEGER, e.g. S=512)");
+      throw ProblemError("malformed item '" + item + "' (expected NAME=INTEGER, e.g. S=512)");
     const auto spec =
         std::find_if(specs.begin(), specs.end(), [&](const SizeSpec& s) { return s.name == key; });
     if (spec == specs.end()) {
       std::string known;
       for (const auto& s : specs) known += (known.empty() ? "" : ", ") + s.name;
-      throw Error("problem: unknown size '" + key + "' (known: " + known + ")");
+      throw ProblemError("unknown size '" + key + "' (known: " + known + ")");
     }
-    if (!given.emplace(key, value).second) throw Error("problem: size '" + key + "' given twice");
+    if (!given.emplace(key, value).second) throw ProblemError("size '" + key + "' given twice");
     if (const auto why = size_value_error(*spec, value))
-      throw Error("problem: " + key + "=" + std::to_string(value) + " " + *why);
+      throw ProblemError(key + "=" + std::to_string(value) + " " + *why);
   }
   return with_defaults(specs, std::move(given));
 }

@@ -41,6 +41,17 @@ __device__ __forceinline__ unsigned long long desc_mnmajor_sw32(unsigned address
          static_cast<unsigned long long>(slab_bytes >> 4) << 16 |
          static_cast<unsigned long long>(256 >> 4) << 32 | 3ull << 62;
 }
+// Where this thread's accumulators of an m64nN wgmma lie in the atom (the fragment above): its first row,
+// 16w + g (d[4j + e], e < 2; the row 8 further holds e = 2, 3), and its first column of each 8, 2q.
+__device__ __forceinline__ int accumulator_row() {
+  const int t = threadIdx.x % 128;
+  return 16 * (t / 32) + (t % 32) / 4;
+}
+__device__ __forceinline__ int accumulator_column() {
+  const int t = threadIdx.x % 128;
+  return 2 * (t % 4);
+}
+
 // A K-major operand without a swizzle, for a tile whose values do not depend on their place (a tile of ones):
 // 8-row core matrices of 16 bytes a row (128 bytes), the k-half [8, 16) of a k16 step 128 bytes (LBO) after
 // the first, the next 8 rows 256 bytes (SBO) further; a 16 x 8 operand reads 256 bytes from `address`.

@@ -13,9 +13,8 @@ namespace gemm {
 template <typename T, bool FINISH>
 __device__ __forceinline__ void store_rows(const float (&acc)[M_ATOMS][MMA_N / 2], T* __restrict__ out,
                                            const elem* __restrict__ bias, int m0, int n0, int M, int N) {
-  const int lane = threadIdx.x % 128;
-  const int row_in_atom = 16 * (lane / 32) + (lane % 32) / 4;
-  const int col_in_tile = 2 * (lane % 4);
+  const int row_in_atom = sm90::accumulator_row();
+  const int col_in_tile = sm90::accumulator_column();
 #pragma unroll
   for (int mi = 0; mi < M_ATOMS; ++mi)
 #pragma unroll
@@ -43,9 +42,8 @@ __device__ __forceinline__ void store_rows(const float (&acc)[M_ATOMS][MMA_N / 2
 template <typename T, bool FINISH>
 __device__ __forceinline__ void store_columns(const float (&acc)[M_ATOMS][MMA_N / 2], T* __restrict__ out,
                                               const elem* __restrict__ bias, int m0, int n0, int M, int N) {
-  const int lane = threadIdx.x % 128;
-  const int col_in_atom = 16 * (lane / 32) + (lane % 32) / 4;
-  const int row_in_tile = 2 * (lane % 4);
+  const int col_in_atom = sm90::accumulator_row();  // swapped: the product's rows are D's columns
+  const int row_in_tile = sm90::accumulator_column();
 #pragma unroll
   for (int mi = 0; mi < M_ATOMS; ++mi)
 #pragma unroll

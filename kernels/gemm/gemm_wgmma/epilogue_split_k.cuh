@@ -26,9 +26,8 @@ __device__ __forceinline__ void walk_values(const float* sums, int m0, int n0, i
   const auto after = [&](const float*& at, float value) {
     if (++calls % GROUP == 0) asm volatile("" : "+l"(at), "+l"(sums) : "f"(value));
   };
-  const int lane = threadIdx.x % 128;
-  const int across = 16 * (lane / 32) + (lane % 32) / 4;  // the thread's row of an m64 atom of the product
-  const int first = 2 * (lane % 4);                       // its first column of each 8 of the product
+  const int across = sm90::accumulator_row();    // the thread's row of an m64 atom of the product
+  const int first = sm90::accumulator_column();  // its first column of each 8 of the product
 #pragma unroll
   for (int mi = 0; mi < M_ATOMS; ++mi)
 #pragma unroll
@@ -136,9 +135,8 @@ __device__ __forceinline__ void opaque(float*& pointer) { asm volatile("" : "+l"
 // once a pair of adjacent columns (i even, `at` 8-byte aligned, pair true); otherwise once a value.
 template <typename F>
 __device__ __forceinline__ void walk_sums(float* sums, int m0, int n0, int M, int N, F&& f) {
-  const int lane = threadIdx.x % 128;
-  const int across = 16 * (lane / 32) + (lane % 32) / 4;  // the thread's row of an m64 atom of the product
-  const int first = 2 * (lane % 4);                       // its first column of each 8 of the product
+  const int across = sm90::accumulator_row();    // the thread's row of an m64 atom of the product
+  const int first = sm90::accumulator_column();  // its first column of each 8 of the product
 #pragma unroll
   for (int mi = 0; mi < M_ATOMS; ++mi)
 #pragma unroll

@@ -43,18 +43,17 @@ __device__ __forceinline__ void stage_one(unsigned address, float value) {
 __device__ __forceinline__ void fill_rows_box(const float (&acc)[M_ATOMS][MMA_N / 2], unsigned box,
                                               const elem* __restrict__ bias, int mi, int chunk, int n0,
                                               int N) {
-  const int lane = threadIdx.x % 128;
-  const int g = (lane % 32) / 4, q = lane % 4;
+  const int first_row = sm90::accumulator_row(), first_col = sm90::accumulator_column();
 #pragma unroll
   for (int j = 0; j < STAGING_COLS / 8; ++j)
 #pragma unroll
     for (int half_rows = 0; half_rows < 2; ++half_rows) {
-      const int row = 16 * (lane / 32) + g + 8 * half_rows;  // in the 64-row box
-      const int col = chunk * STAGING_COLS + 8 * j + 2 * q;  // in the tile
+      const int row = first_row + 8 * half_rows;                 // in the 64-row box
+      const int col = chunk * STAGING_COLS + 8 * j + first_col;  // in the tile
       const float* values = &acc[mi][4 * (chunk * STAGING_COLS / 8 + j) + 2 * half_rows];
       const float v0 = finish(values[0], bias, min(n0 + col, N - 1));
       const float v1 = finish(values[1], bias, min(n0 + col + 1, N - 1));
-      stage_pair(staged(box, row, (8 * j + 2 * q) * static_cast<int>(sizeof(out_t))), v0, v1);
+      stage_pair(staged(box, row, (8 * j + first_col) * static_cast<int>(sizeof(out_t))), v0, v1);
     }
 }
 
@@ -65,19 +64,18 @@ __device__ __forceinline__ void fill_rows_box(const float (&acc)[M_ATOMS][MMA_N 
 __device__ __forceinline__ void fill_columns_box(const float (&acc)[M_ATOMS][MMA_N / 2], unsigned box,
                                                  const elem* __restrict__ bias, int mi, int chunk, int rows,
                                                  int n0, int N) {
-  const int lane = threadIdx.x % 128;
-  const int g = (lane % 32) / 4, q = lane % 4;
+  const int first_col = sm90::accumulator_row(), first_row = sm90::accumulator_column();  // swapped
 #pragma unroll
   for (int half_cols = 0; half_cols < 2; ++half_cols) {
-    const int col = 16 * (lane / 32) + g + 8 * half_cols;  // in the atom's 64 columns of D
-    if (col / STAGING_COLS != chunk) continue;             // fp32 D: two boxes of 32 columns an atom
+    const int col = first_col + 8 * half_cols;  // in the atom's 64 columns of D
+    if (col / STAGING_COLS != chunk) continue;  // fp32 D: two boxes of 32 columns an atom
     const int byte = (col % STAGING_COLS) * static_cast<int>(sizeof(out_t));
     const int bias_col = min(n0 + mi * 64 + col, N - 1);
 #pragma unroll
     for (int j = 0; j < STORE_ROWS / 8; ++j)
 #pragma unroll
       for (int e = 0; e < 2; ++e) {
-        const int row = 8 * j + 2 * q + e;  // in the box
+        const int row = 8 * j + first_row + e;  // in the box
         const float value = acc[mi][4 * (rows * STORE_ROWS / 8 + j) + 2 * half_cols + e];
         stage_one(staged(box, row, byte), finish(value, bias, bias_col));
       }
