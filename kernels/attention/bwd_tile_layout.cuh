@@ -10,14 +10,11 @@
 #include <cuda_runtime_api.h>  // __host__, __device__ and __forceinline__ for a host compiler
 #endif
 
+#include "../common/sm90/swizzle.cuh"
+
 namespace attn_bwd_layout {
 
-// Byte offset of 16-byte chunk `chunk` (elements 8 chunk .. 8 chunk + 7) of row `row` in a swizzled tile of
-// ROWS rows: columns / 64 slabs of [ROWS][64] 16-bit elements, chunk c of a row at c ^ (row % 8).
-template <int ROWS>
-__host__ __device__ __forceinline__ constexpr int swizzled_offset(int row, int chunk) {
-  return (chunk >> 3) * (ROWS * 128) + row * 128 + (((chunk & 7) ^ (row & 7)) << 4);
-}
+using sm90::swizzled_offset;  // the tiles' 128-byte swizzle (kernels/common/sm90/swizzle.cuh)
 
 // The packed dS^T fragment of a consumer thread (warp `warp` of warpgroup `wg`, lane = 4 group + quad), the
 // S^T / dP^T accumulator's packed pairwise: register i of k-step kt holds key 64 wg + 16 warp + group + 8 (i

@@ -28,26 +28,6 @@ struct TmaInputs {
   const float* dsum;
 };
 
-// ROWS rows of D elements from global (row stride D) into the swizzled tile at shared address `tile`, by
-// LOADERS threads; rows at or past `valid_rows` are zero-filled. Thread `loader` copies chunk column loader %
-// CHUNKS of rows loader / CHUNKS + k ROW_STEP, so its swizzle (row % 8) and address steps are fixed and it
-// needs few registers (the producer warpgroup has 24).
-template <int ROWS, int LOADERS>
-__device__ __forceinline__ void load_tile(unsigned tile, const elem* global, int valid_rows, int loader) {
-  constexpr int ROW_STEP = LOADERS / CHUNKS;
-  static_assert(ROW_STEP % 8 == 0 && ROWS % ROW_STEP == 0,
-                "the loaders' rows are whole 8-row swizzle atoms and cover the tile exactly");
-  const int c = loader % CHUNKS;
-  int row = loader / CHUNKS;
-  unsigned dst = tile + swizzled_offset<ROWS>(row, c);
-  const elem* src = global + row * D + c * 8;
-#pragma unroll 1
-  for (; row < ROWS; row += ROW_STEP, dst += ROW_STEP * 128, src += ROW_STEP * D) {
-    const bool valid = row < valid_rows;
-    sm90::copy_16(dst, valid ? src : global, valid);
-  }
-}
-
 // A query tile's BLOCK_M LSE and Dsum values (padded rows: always inside the scratch, 16-byte aligned), by
 // the loaders below BLOCK_M / 2.
 __device__ __forceinline__ void load_rows(unsigned lse, unsigned dsum, const PointerInputs& in,
@@ -66,8 +46,9 @@ template <int LOADERS>
 __device__ __forceinline__ void load_query_tile(const Smem& smem, int stage, const PointerInputs& in,
                                                 const Schedule& schedule, const QueryTile& tile, int loader) {
   const long long offset = tile.head + static_cast<long long>(tile.m0) * D;
-  load_tile<BLOCK_M, LOADERS>(smem.q(stage), in.q + offset, schedule.S - tile.m0, loader);
-  load_tile<BLOCK_M, LOADERS>(smem.dout(stage), in.dout + offset, schedule.S - tile.m0, loader);
+  sm90::copy_tile_strided<BLOCK_M, D, LOADERS>(smem.q(stage), in.q + offset, schedule.S - tile.m0, loader);
+  sm90::copy_tile_strided<BLOCK_M, D, LOADERS>(smem.dout(stage), in.dout + offset, schedule.S - tile.m0,
+                                               loader);
   load_rows(smem.lse(stage), smem.dsum(stage), in, tile, loader);
 }
 
@@ -76,8 +57,8 @@ template <int LOADERS>
 __device__ __forceinline__ void load_kv(const Smem& smem, const PointerInputs& in, const Schedule& schedule,
                                         int loader) {
   const long long offset = schedule.kv_head() + static_cast<long long>(schedule.n0) * D;
-  load_tile<BLOCK_N, LOADERS>(smem.k(), in.k + offset, schedule.SKV - schedule.n0, loader);
-  load_tile<BLOCK_N, LOADERS>(smem.v(), in.v + offset, schedule.SKV - schedule.n0, loader);
+  sm90::copy_tile_strided<BLOCK_N, D, LOADERS>(smem.k(), in.k + offset, schedule.SKV - schedule.n0, loader);
+  sm90::copy_tile_strided<BLOCK_N, D, LOADERS>(smem.v(), in.v + offset, schedule.SKV - schedule.n0, loader);
 }
 
 // WARP_SPECIALIZE 0: the consumers load the ring themselves with cp.async, STAGES - 1 tiles ahead, K and V

@@ -34,24 +34,6 @@ __device__ __forceinline__ void load_tile(unsigned tile, const elem* global, int
   }
 }
 
-// The producer warpgroup's share of a ROWS-row tile (as load_tile, by 128 threads): thread `loader` copies
-// chunk column loader % CHUNKS of rows loader / CHUNKS + k ROW_STEP, so its swizzle (row % 8) and address
-// steps are fixed and it needs few registers (setmaxnreg leaves the producer 24 or 32).
-template <int ROWS>
-__device__ __forceinline__ void produce_tile(unsigned tile, const elem* global, int valid_rows, int loader) {
-  constexpr int ROW_STEP = 128 / CHUNKS;  // 16 or 8: a whole number of 8-row swizzle atoms
-  static_assert(ROWS % ROW_STEP == 0, "the producer's rows cover the tile exactly");
-  const int c = loader % CHUNKS;
-  int row = loader / CHUNKS;
-  unsigned dst = tile + swizzled_offset<ROWS>(row, c);
-  const elem* src = global + row * D + c * 8;
-#pragma unroll 1
-  for (; row < ROWS; row += ROW_STEP, dst += ROW_STEP * 128, src += ROW_STEP * D) {
-    const bool valid = row < valid_rows;
-    sm90::copy_16(dst, valid ? src : global, valid);
-  }
-}
-
 // The ring between the producer warpgroup and the consumers (WARP_SPECIALIZE), on sm90::TmaPipeline's
 // barriers. Its tiles are numbered across the block's work tiles: ring tile r sits in stage r % STAGES, in
 // round r / STAGES, whose full phase has parity (r / STAGES) & 1; the producer refills the stage once the
@@ -219,15 +201,15 @@ __device__ __forceinline__ void produce(const PointerInputs& in, const Smem& sme
                                         const Scheduler& scheduler, unsigned) {
   const int loader = threadIdx.x - CONSUMER_THREADS;
   const WorkTile work = scheduler.work_tile(scheduler.first);
-  produce_tile<BLOCK_M>(smem.q(), in.q + work.head + static_cast<long long>(work.m0) * D,
-                        scheduler.S - work.m0, loader);
+  sm90::copy_tile_strided<BLOCK_M, D, 128>(smem.q(), in.q + work.head + static_cast<long long>(work.m0) * D,
+                                           scheduler.S - work.m0, loader);
   for (int tile = 0; tile < work.tiles; ++tile) {
     const int stage = tile % STAGES;
     ring.producer_acquire(tile);
     const int n0 = tile * BLOCK_N;
     const long long offset = work.kv_head + static_cast<long long>(n0) * D;
-    produce_tile<BLOCK_N>(smem.k(stage), in.k + offset, scheduler.SKV - n0, loader);
-    produce_tile<BLOCK_N>(smem.v(stage), in.v + offset, scheduler.SKV - n0, loader);
+    sm90::copy_tile_strided<BLOCK_N, D, 128>(smem.k(stage), in.k + offset, scheduler.SKV - n0, loader);
+    sm90::copy_tile_strided<BLOCK_N, D, 128>(smem.v(stage), in.v + offset, scheduler.SKV - n0, loader);
     sm90::mbarrier_arrive_when_copies_land(ring.pipe.full_barrier(stage));
   }
   sm90::commit_copies();

@@ -76,12 +76,7 @@ struct Smem {
     return staging + buffer * Q_BYTES;
   }
 };
-// Byte offset of 16-byte chunk `chunk` (elements 8 chunk .. 8 chunk + 7) of row `row` in a swizzled tile of
-// ROWS rows.
-template <int ROWS>
-__device__ __forceinline__ int swizzled_offset(int row, int chunk) {
-  return (chunk >> 3) * (ROWS * 128) + row * 128 + (((chunk & 7) ^ (row & 7)) << 4);
-}
+using sm90::swizzled_offset;  // the tiles' 128-byte swizzle (kernels/common/sm90/swizzle.cuh)
 
 // Named barriers (0 is __syncthreads); the first of a kind plus w is consumer warpgroup w's.
 enum class Barrier : int {
