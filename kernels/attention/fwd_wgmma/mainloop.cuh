@@ -33,13 +33,13 @@ __device__ __forceinline__ void mainloop(KvSupply& kv, const TileMma& mma, const
       unsigned p_frag[BLOCK_N / 16][4];
       pack_p(s_acc, p_frag);
       sm90::pin(o_acc);
-      sm90::pin(softmax.mma_sums);
+      softmax.pin_sums();
       sm90::wgmma_fence();
       mma.issue_pv(o_acc, softmax.mma_sums, p_frag, offset);
       sm90::wgmma_commit();
       sm90::wgmma_wait<0>();
       sm90::pin(o_acc);
-      sm90::pin(softmax.mma_sums);
+      softmax.pin_sums();
 #pragma unroll
       for (int kt = 0; kt < BLOCK_N / 16; ++kt) sm90::pin(p_frag[kt]);  // read by the wgmmas until the wait
     }
@@ -82,7 +82,7 @@ __device__ __forceinline__ void mainloop_overlapped(KvSupply& kv, const TileMma&
     float s_acc[BLOCK_N / 2];
     clear(s_acc);
     sm90::pin(o_acc);
-    sm90::pin(softmax.mma_sums);
+    softmax.pin_sums();
     turns.take();
     sm90::wgmma_fence();
     mma.issue_qk(s_acc, TileMma::stage_offset(kv.stage(tile)));
@@ -99,7 +99,7 @@ __device__ __forceinline__ void mainloop_overlapped(KvSupply& kv, const TileMma&
     sm90::pin(s_acc);       // computed before P V is waited for
     sm90::wgmma_wait<0>();  // P V of the previous tile
     sm90::pin(o_acc);
-    sm90::pin(softmax.mma_sums);
+    softmax.pin_sums();
 #pragma unroll
     for (int kt = 0; kt < BLOCK_N / 16; ++kt) sm90::pin(p_frag[kt]);  // read by the wgmmas until the wait
     kv.release_v(tile - 1);
@@ -109,7 +109,7 @@ __device__ __forceinline__ void mainloop_overlapped(KvSupply& kv, const TileMma&
   }
   kv.acquire_v(wg_tiles - 1);
   sm90::pin(o_acc);
-  sm90::pin(softmax.mma_sums);
+  softmax.pin_sums();
   turns.take();
   sm90::wgmma_fence();
   mma.issue_pv(o_acc, softmax.mma_sums, p_frag, TileMma::stage_offset(kv.stage(wg_tiles - 1)));
@@ -117,7 +117,7 @@ __device__ __forceinline__ void mainloop_overlapped(KvSupply& kv, const TileMma&
   turns.pass();
   sm90::wgmma_wait<0>();
   sm90::pin(o_acc);
-  sm90::pin(softmax.mma_sums);
+  softmax.pin_sums();
 #pragma unroll
   for (int kt = 0; kt < BLOCK_N / 16; ++kt) sm90::pin(p_frag[kt]);
   kv.release_v(wg_tiles - 1);

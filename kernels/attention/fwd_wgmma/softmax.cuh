@@ -59,6 +59,11 @@ struct Softmax {
 #pragma unroll
     for (int i = 0; i < 4; ++i) mma_sums[i] = 0.0f;
   }
+  // (ROW_SUM_MMA) keeps the wgmmas' sums in registers across the asynchronous P V (sm90::pin); nothing
+  // without, so that the default path carries no such registers.
+  __device__ __forceinline__ void pin_sums() {
+    if constexpr (ROW_SUM_MMA) sm90::pin(mma_sums);
+  }
   // (ROW_SUM_MMA) the running sums times their rows' factors, with O's.
   __device__ __forceinline__ void rescale_sums(const float (&factor)[2]) {
     if constexpr (ROW_SUM_MMA) {

@@ -45,7 +45,8 @@ struct TileMma {
 
   static __device__ __forceinline__ TileMma of(const Smem& smem, int warpgroup) {
     return {sm90::desc_kmajor_sw128(smem.q() + warpgroup * 64 * 128), sm90::desc_kmajor_sw128(smem.k()),
-            sm90::desc_mnmajor_sw128(smem.v(), BLOCK_N * 128), sm90::desc_kmajor_none(smem.ones(warpgroup))};
+            sm90::desc_mnmajor_sw128(smem.v(), BLOCK_N * 128),
+            ROW_SUM_MMA ? sm90::desc_kmajor_none(smem.ones(warpgroup)) : 0ull};
   }
   // The descriptor offset (16-byte units) of a stage.
   static __device__ __forceinline__ unsigned long long stage_offset(int stage) {
