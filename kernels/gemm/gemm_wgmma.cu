@@ -49,12 +49,13 @@
 //                         sharing A), or 1 x 1: each block loads half of the shared operand with TMA
 //                         multicast into both (below)
 //   EPILOGUE              0: every consumer thread stores its values of D from registers; 1: through staging
-//                         boxes of STORE_ROWS rows x 128 bytes of D (double-buffered, one pair per consumer
-//                         warpgroup) that one thread stores with TMA (a D tensor map replaces the pointer;
-//                         rows and columns past M and N are clipped), so the stores drain while the next
-//                         tile's k loop runs. A box is 64 rows of an m64 atom unswapped; swapped, an atom's
-//                         64 columns of D by STORE_ROWS of its BLOCK_M rows (the largest of 64, 32, 16, 8
-//                         dividing BLOCK_M); 2 (SPLIT_K > 1): split-K reduced in the kernel, no second
+//                         boxes of STORE_ROWS rows x STAGING_ROW_BYTES of D (128, or unswapped the largest
+//                         of 64 and 32 that divides the tile's row of D; double-buffered, one pair per
+//                         consumer warpgroup) that one thread stores with TMA (a D tensor map replaces the
+//                         pointer; rows and columns past M and N are clipped), so the stores drain while the
+//                         next tile's k loop runs. A box is 64 rows of an m64 atom unswapped; swapped, an
+//                         atom's 64 columns of D by STORE_ROWS of its BLOCK_M rows (the largest of 64, 32,
+//                         16, 8 dividing BLOCK_M); 2 (SPLIT_K > 1): split-K reduced in the kernel, no second
 //                         launch: each consumer warp stores its slice's partial sums, then counts itself in
 //                         its own counter of the zeroed scratch `arrivals` (one int a warp of each tile, its
 //                         atomicAdd after a __threadfence); the warp that arrives last, SPLIT_K - 1 before

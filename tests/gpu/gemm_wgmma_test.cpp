@@ -6,8 +6,9 @@
 // through TMA multicast, fp16 and bf16, M = 1; the swapped product (SWAP_AB: D's few rows as the wgmma's n)
 // at M = 1, 8, 16, 33, 77 and 128 with the same variety; few tiles: swapped tiles of 48, 80 and 112 rows,
 // split-K in 5 and 6, 112- and 224-column tiles, the LLM table's Seeds; split-K reduced in the kernel
-// (EPILOGUE 2) and summed in L2 (EPILOGUE 3); stream-K (STREAM_K 1); and rows TMA cannot address (K or N
-// odd), staged into padded scratch by a first launch. Skips where the GPU is not compute capability 9.0,
+// (EPILOGUE 2) and summed in L2 (EPILOGUE 3); stream-K (STREAM_K 1); the TMA epilogue's boxes of 32 and 16
+// columns (tile widths 96 to 224); and rows TMA cannot address (K or N odd), staged into padded scratch by a
+// first launch. Skips where the GPU is not compute capability 9.0,
 // which has no wgmma.
 #include <gtest/gtest.h>
 
@@ -459,6 +460,33 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"M=128,N=4096,K=4096,B_KMAJOR=1",
              TILE(64, 64, 10,
                   1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=2"}),
+    case_name);
+
+// The TMA epilogue at tile widths whose row of D is no multiple of 128 bytes: boxes of 32 columns (96, 160,
+// 224) and of 16 (112, 176), whose rows TMA's 128-byte swizzle still spaces 128 bytes apart in shared memory;
+// N ending inside a box, bias and GELU per column, persistent blocks, clusters, bf16.
+INSTANTIATE_TEST_SUITE_P(
+    NarrowStagingBoxes, GemmWgmma,
+    ::testing::Values(
+        Case{"M=300,N=1000,K=520,B_KMAJOR=1",
+             TILE(128, 176, 4,
+                  2) ",PERSISTENT=1,RASTER=1,SWIZZLE=4,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=129,N=200,K=64,B_KMAJOR=1,BIAS=1,ACT=2",
+             TILE(64, 96, 3,
+                  1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=257,N=336,K=200,B_KMAJOR=1,BIAS=1,ACT=1",
+             TILE(128, 112, 4,
+                  2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1"},
+        Case{"M=1024,N=1400,K=512,B_KMAJOR=1",
+             TILE(128, 176, 5,
+                  2) ",PERSISTENT=0,RASTER=1,SWIZZLE=8,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=2,CLUSTER_N=1"},
+        Case{"M=500,N=1000,K=256,B_KMAJOR=1",
+             TILE(64, 160, 4,
+                  1) ",PERSISTENT=1,RASTER=0,SWIZZLE=2,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=2"},
+        Case{"M=1024,N=1000,K=512,B_KMAJOR=1,BIAS=1",
+             TILE(128, 224, 3,
+                  2) ",PERSISTENT=1,RASTER=1,SWIZZLE=4,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=2,CLUSTER_N=1",
+             "search_spaces/gemm_wgmma_bf16.json"}),
     case_name);
 
 }  // namespace gemm_wgmma_test

@@ -54,14 +54,24 @@ constexpr int TRANS_ROWS = SWAP_AB && !B_KMAJOR;
 constexpr int TRANS_COLUMNS = !SWAP_AB && !B_KMAJOR;
 
 constexpr int STAGING_BYTES = 64 * 128;  // room for one box of D of up to 64 rows, 128 bytes a row (swizzled)
-constexpr int STAGING_COLS = 128 / static_cast<int>(sizeof(out_t));  // columns of D in one staging box
+// The staging box's row of D (the D map's box width): 128 bytes; unswapped, where a tile's row of D is no
+// multiple of 128 bytes (BLOCK_N 96, 112, 160, 176, 224 of a 16-bit D), the largest of 64 and 32 bytes that
+// divides it. The D map's 128-byte swizzle still spaces a narrower box's rows 128 bytes apart in shared
+// memory, each row's 16-byte chunks swizzled as a whole row's (measured on an H200), so `staged` addresses
+// every width alike.
+constexpr int TILE_ROW_BYTES = BLOCK_N * static_cast<int>(sizeof(out_t));
+constexpr int STAGING_ROW_BYTES = SWAP_AB || TILE_ROW_BYTES % 128 == 0 ? 128
+                                  : TILE_ROW_BYTES % 64 == 0           ? 64
+                                                                       : 32;
+constexpr int STAGING_COLS = STAGING_ROW_BYTES / static_cast<int>(sizeof(out_t));  // columns of D in a box
 // Rows of D in one staging box (the D map's box): an m64 atom's unswapped; swapped, the largest of 64, 32, 16
 // and 8 that divides BLOCK_M, so that the boxes tile the block's rows.
 constexpr int STORE_ROWS = !SWAP_AB || BLOCK_M % 64 == 0 ? 64
                            : BLOCK_M % 32 == 0           ? 32
                            : BLOCK_M % 16 == 0           ? 16
                                                          : 8;
-static_assert(BLOCK_N % STAGING_COLS == 0 || EPILOGUE != 1, "the TMA epilogue stores whole 128-byte boxes");
+static_assert(BLOCK_N % STAGING_COLS == 0 || EPILOGUE != 1,
+              "the TMA epilogue stores whole boxes of the tile's columns");
 
 // Named barriers (0 is __syncthreads): each consumer warpgroup's own, for its epilogue's staging tile.
 enum class Barrier : int { epilogue_first = 1 };

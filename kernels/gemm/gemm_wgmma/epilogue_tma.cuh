@@ -7,8 +7,8 @@
 
 namespace gemm {
 
-// The shared address of byte `byte` of row `row` of a staging box (128-byte rows, swizzled as the D map reads
-// them).
+// The shared address of byte `byte` of row `row` of a staging box (rows 128 bytes apart, a narrower box's
+// too, swizzled as the D map reads them).
 __device__ __forceinline__ unsigned staged(unsigned box, int row, int byte) {
   return box + row * 128 + ((((byte / 16) ^ (row % 8)) * 16) | (byte % 16));
 }
