@@ -230,11 +230,11 @@ TEST(GemmSpace, SeedsOpenEachMBucketWithItsOwn) {
     for (const char* problem : {"M=16,N=28672,K=8192,B_KMAJOR=1", "M=16,N=8192,K=28672,B_KMAJOR=1"})
       expect_tiles(problem, {{16, 256, 1, 8}, {16, 256, 1, 1}, {8, 64, 1, 1}, {16, 64, 1, 1}});
     // 64 x 64 tiles (128 of them at 128 x 4096) where they are at most two waves; N = 14336 in 128 tiles of
-    // 112.
+    // 112, then the Seeds of 128 x 8192 x 8192 (64 x 128 in pairs sharing B) and 128 x 28672 x 8192.
     expect_tiles("M=128,N=4096,K=4096,B_KMAJOR=1",
                  {{64, 64, 0, 1}, {128, 128, 0, 4}, {80, 64, 1, 1}, {80, 128, 1, 3}});
     expect_tiles("M=128,N=14336,K=4096,B_KMAJOR=1",
-                 {{128, 112, 0, 1}, {128, 224, 0, 1}, {128, 128, 0, 4}, {80, 64, 1, 1}});
+                 {{128, 112, 0, 1}, {64, 128, 0, 1}, {128, 224, 0, 1}, {128, 128, 0, 4}});
     expect_tiles("M=77,N=5000,K=4096,B_KMAJOR=0",
                  {{80, 64, 1, 1}, {80, 128, 1, 3}, {64, 64, 0, 1}, {128, 128, 0, 4}});
     for (const char* problem : {"M=4096,B_KMAJOR=1", "M=16384,N=28672,K=8192,B_KMAJOR=1", "M=1024,B_KMAJOR=0",
