@@ -237,9 +237,13 @@ TEST(GemmSpace, SeedsOpenEachMBucketWithItsOwn) {
                  {{128, 112, 0, 1}, {64, 128, 0, 1}, {128, 224, 0, 1}, {128, 128, 0, 4}});
     expect_tiles("M=77,N=5000,K=4096,B_KMAJOR=0",
                  {{80, 64, 1, 1}, {80, 128, 1, 3}, {64, 64, 0, 1}, {128, 128, 0, 4}});
-    for (const char* problem : {"M=4096,B_KMAJOR=1", "M=16384,N=28672,K=8192,B_KMAJOR=1", "M=1024,B_KMAJOR=0",
-                                "M=8192,N=8192,K=8192,B_KMAJOR=0"})
+    for (const char* problem :
+         {"M=4096,B_KMAJOR=1", "M=16384,N=28672,K=8192,B_KMAJOR=1", "M=8192,N=8192,K=8192,B_KMAJOR=0"})
       expect_tiles(problem, {{128, 256, 0, 1}, {256, 128, 0, 1}, {128, 256, 0, 1}, {128, 256, 0, 1}});
+    // 1024 x 4096 x 4096 lies nearer 1000 x 3000 x 2000 than 4096^3: its Seed (128 x 192 in 2 x 1 pairs)
+    // first.
+    expect_tiles("M=1024,B_KMAJOR=0",
+                 {{128, 192, 0, 1}, {128, 256, 0, 1}, {256, 128, 0, 1}, {128, 256, 0, 1}});
     const auto large = first_valid("M=8192,N=8192,K=8192,B_KMAJOR=0");
     EXPECT_EQ(large[3].at("CLUSTER_M"), 2) << "the fourth: 128 x 256 in clusters of 2 x 1 sharing B";
     // N odd refuses the TMA store of D: the large tiles' register-epilogue forms (the last Seeds) open.
