@@ -46,9 +46,8 @@ struct Smem {
   unsigned char* staging;
 
   static __device__ __forceinline__ Smem of(unsigned char* raw) {
-    const unsigned raw_address = sm90::smem_address(raw);
-    const unsigned base = (raw_address + 1023) & ~1023u;
-    return {base, raw + (base - raw_address)};
+    const sm90::AlignedSmem aligned = sm90::align_smem_1024(raw);
+    return {aligned.shared, aligned.generic};
   }
   __device__ __forceinline__ unsigned q(int buffer = 0) const { return base + OFFSET_Q + buffer * Q_BYTES; }
   __device__ __forceinline__ unsigned k(int stage = 0) const {

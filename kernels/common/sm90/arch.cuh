@@ -30,6 +30,19 @@ __device__ __forceinline__ T* align_1024(void* raw) {
   return reinterpret_cast<T*>((reinterpret_cast<unsigned long long>(raw) + 1023) & ~1023ull);
 }
 
+// The block's dynamic shared memory from its first 1024-byte boundary, aligned in the shared window: its
+// shared address (what TMA, mbarriers and wgmma descriptors take) and its generic pointer (ordinary loads and
+// stores).
+struct AlignedSmem {
+  unsigned shared;
+  unsigned char* generic;
+};
+__device__ __forceinline__ AlignedSmem align_smem_1024(unsigned char* raw) {
+  const unsigned raw_address = smem_address(raw);
+  const unsigned base = (raw_address + 1023) & ~1023u;
+  return {base, raw + (base - raw_address)};
+}
+
 // Makes this thread's ordinary shared-memory writes visible to the async proxy (TMA stores, wgmma reads):
 // each writing thread, before the barrier that orders them.
 __device__ __forceinline__ void fence_async_shared() {
