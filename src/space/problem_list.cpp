@@ -162,12 +162,11 @@ std::vector<Sizes> resolve_problems(const SearchSpace& space, const std::vector<
   for (const std::string& problem : problems) {
     try {
       resolved.push_back(space.resolve_problem(problem));
-    } catch (const ProblemError& e) {
-      if (problems_file.empty()) throw;
-      throw Error("problems file " + problems_file + ", problem '" + problem + "': " + e.reason());
     } catch (const Error& e) {
       if (problems_file.empty()) throw;
-      throw Error("problems file " + problems_file + ", problem '" + problem + "': " + e.what());
+      const auto* in_problem = dynamic_cast<const ProblemError*>(&e);  // its reason, without "problem: "
+      throw Error("problems file " + problems_file + ", problem '" + problem +
+                  "': " + (in_problem ? in_problem->reason() : std::string(e.what())));
     }
   }
   return resolved;
