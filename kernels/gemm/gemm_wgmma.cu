@@ -45,6 +45,7 @@
 //                         whose addition completes k_tiles reads the sums and stores D. No block waits for
 //                         another. The producer and the consumers walk the same tiles and k steps
 //                         (unit_k_steps)
+//   PDL                   0, or 1: a programmatic dependent launch of the kernel before it (below)
 //   CLUSTER_M, CLUSTER_N  thread-block clusters of 2 x 1 (two row tiles sharing B) or 1 x 2 (two column tiles
 //                         sharing A), or 1 x 1: each block loads half of the shared operand with TMA
 //                         multicast into both (below)
@@ -88,6 +89,11 @@
 // a multiple of 8 (stage_rows.cuh) and its tensor map describes the copy (the space's BufferIf); the maps'
 // dims stay M, N and K, so TMA's zeros past them are unchanged and this kernel does not know. D's TMA store
 // (EPILOGUE 1) needs N a multiple of 8 as well (a condition of the space); the other epilogues store any N.
+// PDL 1 (the space launches the kernel as a programmatic dependent, "Programmatic": "always"): its blocks may
+// start while the kernel before it on the stream (the previous call's, a layer's) still runs; each does the
+// prologue above (barriers, tensor-map prefetches), then waits for that grid's completion before any global
+// access, and lets the grid after it start at once (its blocks take the SMs this grid leaves free and wait
+// in turn). A staging launch before it in the same call lets nothing start early: the wait then is a no-op.
 // The roles are headers of gemm_wgmma/, included after the parameters' checks (they read the #defines):
 // config (constants, checks, shared memory), scheduler (k steps, a block's tile), producer, mainloop,
 // epilogue_values (bias, activation, paired stores), epilogue_registers (EPILOGUE 0), epilogue_tma (1) and
@@ -98,6 +104,7 @@
 #include "../common/sm90/arch.cuh"
 #include "../common/sm90/cluster.cuh"
 #include "../common/sm90/element_type.cuh"
+#include "../common/sm90/grid_dependency.cuh"
 #include "../common/sm90/named_barrier.cuh"
 #include "../common/sm90/pipeline.cuh"
 #include "../common/sm90/registers.cuh"
@@ -151,6 +158,10 @@ static_assert(false, "B_KMAJOR (0: B is [K, N]; 1: B is [N, K]) must be #defined
 #endif
 #ifndef BIAS
 static_assert(false, "BIAS (0 or 1) must be #defined");
+#endif
+#ifndef PDL
+static_assert(false,
+              "PDL (1: a programmatic dependent of the kernel before it on the stream) must be #defined");
 #endif
 #ifndef ACT
 static_assert(false, "ACT (0 none, 1 ReLU, 2 GELU) must be #defined");
@@ -210,6 +221,10 @@ extern "C" __global__ void __launch_bounds__(gemm::THREADS, 1)
     sm90::cluster_sync();  // both blocks' barriers are initialised before any copy or arrival reaches them
   } else {
     __syncthreads();
+  }
+  if constexpr (PDL) {
+    sm90::wait_prior_grid();       // the kernel before this one (its writes of A, B, D) has completed
+    sm90::allow_dependent_grid();  // the next one's blocks may take the SMs this grid leaves free
   }
 
   const int tiles_m = sm90::cdiv(M, BLOCK_M);

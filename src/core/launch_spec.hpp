@@ -77,9 +77,10 @@ struct LaunchSpec {
   std::array<std::uint32_t, 3> block{1, 1, 1};  // threads
   std::uint32_t dynamic_smem_bytes = 0;
   std::array<std::uint32_t, 3> cluster{1, 1, 1};  // thread-block cluster, blocks (1, 1, 1: none)
-  // A programmatic dependent of the launch before it (a `then` entry only; Launches' "Programmatic"): on a
-  // device of compute capability 9.0 or later it may start before that grid ends and waits for it in the
-  // kernel (griddepcontrol.wait); elsewhere an ordinary launch.
+  // A programmatic dependent of the launch before it (a `then` entry; Launches' "Programmatic"; the first
+  // launch only with "Programmatic": "always", behind the kernel the stream ran before the call): on a device
+  // of compute capability 9.0 or later it may start before that grid ends and waits for it in the kernel
+  // (griddepcontrol.wait); elsewhere an ordinary launch.
   bool programmatic = false;
   std::vector<ArgSpec> args;
   std::vector<LaunchSpec> then;  // the launches after this one (each with no `then` or scratch of its own)

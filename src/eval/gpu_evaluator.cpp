@@ -349,11 +349,13 @@ KernelArgs GpuEvaluator::arguments(const LaunchSpec& launch, Role role) const {
 
 // A programmatic launch (compute capability 9.0 and later only; an ordinary one below) may start while the
 // grid before it runs, and its kernel waits for that grid (griddepcontrol.wait) before it reads its output.
-// It is never a variant's first launch (SpaceModel::launch), so what precedes it on the stream is always a
-// kernel of the variant, never the memset of a zeroed scratch (DeviceState::zero_scratch runs before the
-// first launch). The attribute would not relax a memset anyway: the driver overlaps the launch only with a
-// previous kernel that asks for it (griddepcontrol.launch_dependents), and a graph's programmatic edges join
-// kernels.
+// Unless its entry says "always" it is never a variant's first launch (SpaceModel::launch), so what precedes
+// it on the stream is a kernel of the variant; an "always" first launch follows whatever the stream ran
+// before the execution: the previous execution's last kernel (timed back to back, or in a graph), one of
+// ours (fills, checksums, the reference), or the memset of a zeroed scratch (DeviceState::zero_scratch runs
+// before the first launch). None of ours lets a dependent start early, and the attribute does not relax a
+// memset: the driver overlaps the launch only with a previous kernel that asks for it
+// (griddepcontrol.launch_dependents), and a graph's programmatic edges join kernels.
 void GpuEvaluator::launch(CUfunction function, const LaunchSpec& launch, KernelArgs& args) const {
   const bool programmatic = runs_programmatic(launch, device_.cc_major);
   if (clustered(launch) || programmatic) {

@@ -169,7 +169,8 @@ void write_tensor_map(std::ostream& out, const ArgumentDecl& map, const std::str
 
 // A launch of the variant, when its If holds. With `track` (the space has Programmatic launches), it sets
 // `earlier_launch`, and a Programmatic launch is one only after an earlier launch of this call (what precedes
-// the first is a scratch clearing or the caller's work) on a device that runs them.
+// the first is a scratch clearing or the caller's work) on a device that runs them; a "Programmatic":
+// "always" launch is one wherever it runs.
 void write_launch(std::ostream& out, const SearchSpace& space, const LaunchDecl& launch, std::size_t l,
                   std::size_t index, const std::string& prefix, bool track) {
   const std::string field = space.launches().size() > 1
@@ -234,8 +235,11 @@ void write_launch(std::ostream& out, const SearchSpace& space, const LaunchDecl&
   out << in << "config.attrs = attributes;\n";
   out << in << "config.numAttrs = cluster_x * cluster_y * cluster_z > 1 ? 1 : 0;\n";
   if (launch.programmatic) {
-    out << in
-        << "if (programmatic && earlier_launch) {  // Programmatic: may start before that launch ends\n";
+    if (launch.programmatic_first)  // "always": where it runs first too, behind the kernel before the call
+      out << in << "if (programmatic) {  // Programmatic: may start before the kernel before it ends\n";
+    else
+      out << in
+          << "if (programmatic && earlier_launch) {  // Programmatic: may start before that launch ends\n";
     out << in << "  attributes[config.numAttrs].id = cudaLaunchAttributeProgrammaticStreamSerialization;\n";
     out << in << "  attributes[config.numAttrs].val.programmaticStreamSerializationAllowed = 1;\n";
     out << in << "  ++config.numAttrs;\n" << in << "}\n";
@@ -373,7 +377,7 @@ std::string variant_run_code(const SearchSpace& space, const DispatchVariant& va
   out << "  if (mode == evotune_size_workspace) return 0;\n";
   out << "  if (workspace_bytes > 0 && (workspace == nullptr || workspace_size < workspace_bytes)) return "
          "-5;\n";
-  const bool track = std::any_of(launches.begin() + 1, launches.end(), [&](const LaunchDecl& launch) {
+  const bool track = std::any_of(launches.begin(), launches.end(), [&](const LaunchDecl& launch) {
     return launch.programmatic && possible[&launch - launches.data()];
   });
   if (track) out << programmatic_query_code("  ");  // before the stream sees anything of this call

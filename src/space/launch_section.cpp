@@ -1,5 +1,6 @@
 // Reads KernelSpecification.Launches: the kernels a variant runs in order, each with its arguments, an If and
-// whether it is launched as a programmatic dependent of the launch before it.
+// whether it is launched as a programmatic dependent of the launch before it (of the variant, or "always":
+// also of the kernel before the call where it runs first).
 #include <algorithm>
 
 #include "space/space_file.hpp"
@@ -18,9 +19,17 @@ LaunchDecl read_entry(const Field& entry, const SpaceFile& space, bool first) {
                      "Arguments", "Programmatic"});
   LaunchDecl launch{"", space.kernel};
   if (const auto programmatic = entry.find("Programmatic")) {
-    launch.programmatic = programmatic->boolean();
-    if (launch.programmatic && first)
-      programmatic->fail("the first launch has no launch before it to depend on programmatically");
+    if (programmatic->json().is_string()) {
+      if (programmatic->text() != "always")
+        programmatic->fail("expected true, false or \"always\", got \"" + programmatic->text() + "\"");
+      launch.programmatic = launch.programmatic_first = true;
+    } else {
+      launch.programmatic = programmatic->boolean();
+      if (launch.programmatic && first)
+        programmatic->fail(
+            "the first launch has no launch of the variant before it to depend on (\"always\": on the "
+            "kernel before the call)");
+    }
   }
   launch.kernel.arguments.clear();
   if (const auto condition = entry.find("If")) launch.condition = expression_text(*condition);

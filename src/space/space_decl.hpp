@@ -101,6 +101,9 @@ struct LaunchDecl {
   std::string condition;      // "If"; empty: always
   KernelDecl kernel;          // `file` is the template's
   bool programmatic = false;  // "Programmatic": a programmatic dependent of the launch before it
+  // "Programmatic": "always": also where it is the variant's first launch, a programmatic dependent of the
+  // kernel the stream ran before the call (the previous call's in a timed graph, the caller's in an export)
+  bool programmatic_first = false;
 };
 
 struct WorkFormula {

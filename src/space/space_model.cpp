@@ -404,8 +404,10 @@ LaunchSpec SpaceModel::launch(Scope scope) const {
     }
     steps.push_back(one_launch(file_->launches[i].kernel, launches_[i].geometry, scope));
     // The first launch that applies has no launch of the variant before it (only a zeroed scratch's memset,
-    // or the caller's work): it is an ordinary launch.
-    steps.back().programmatic = file_->launches[i].programmatic && steps.size() > 1;
+    // or the caller's work): an ordinary launch, or with "Programmatic": "always" a dependent of the caller's
+    // kernel before the call.
+    const LaunchDecl& declared = file_->launches[i];
+    steps.back().programmatic = declared.programmatic && (steps.size() > 1 || declared.programmatic_first);
   }
   if (steps.empty())
     throw SpaceError(file_->label + ": KernelSpecification.Launches: no launch applies (every If is 0)" +

@@ -90,7 +90,8 @@ TEST(ExportDispatch, TheTemplatesOwnHeadersAreInlinedOnce) {
                   {"STREAM_K", 0},
                   {"CLUSTER_M", 1},
                   {"CLUSTER_N", 1},
-                  {"EPILOGUE", split == 1 ? 1 : (reduce_in_kernel ? 2 : 0)}};
+                  {"EPILOGUE", split == 1 ? 1 : (reduce_in_kernel ? 2 : 0)},
+                  {"PDL", 0}};
   };
   const Sizes flags{{"B_KMAJOR", 1}, {"BIAS", 0}, {"ACT", 0}};
   Sizes large = flags, small = flags, few_tiles = flags;
@@ -125,9 +126,10 @@ TEST(ExportDispatch, TheTemplatesOwnHeadersAreInlinedOnce) {
   // first, their scratch in the workspace only then) and which buffer each map describes.
   EXPECT_NE(text.find("if (evotune_expr::holds(STAGE_A)) mapped = A_staged;"), std::string::npos);
   EXPECT_NE(text.find("if (evotune_expr::holds(STAGE_B)) mapped = B_staged;"), std::string::npos);
-  // (variant 0: its product is launch 3, EPILOGUE 1)
-  EXPECT_NE(text.find("  if (launch0 || (launch3 && evotune_expr::holds(STAGE_A))) {"), std::string::npos);
-  EXPECT_NE(text.find("  if (launch1 || (launch3 && evotune_expr::holds(STAGE_B))) {"), std::string::npos);
+  // (variant 0: its product is launch 4, EPILOGUE 1 with PDL 0)
+  EXPECT_NE(text.find("  if (launch0 || (launch4 && evotune_expr::holds(STAGE_A))) {"), std::string::npos);
+  EXPECT_NE(text.find("  if (launch1 || (launch4 && evotune_expr::holds(STAGE_B))) {"), std::string::npos);
+  EXPECT_EQ(text.find("programmatic_known"), std::string::npos) << "PDL 0 variants ask nothing";
   EXPECT_NE(text.find("const bool launch0 = evotune_expr::holds(STAGE_A);"), std::string::npos);
   if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
   const testing::TempSpaces folder;
@@ -173,6 +175,35 @@ TEST(ExportDispatch, DecodeCountersAreClearedBeforeTheLaunchThatCombinesInTheKer
   EXPECT_EQ(
       compile_errors(folder.write_text("decode_dispatch.cu", text), "-gencode=arch=compute_90,code=sm_90"),
       "");
+}
+
+// The GEMM space's PDL 1 winner: its product ("Programmatic": "always") sets the programmatic attribute on a
+// device the runtime reports as sm_90 or later wherever it runs, its first launch too (behind the caller's
+// kernel); the copy kernels that stage odd rows before it stay ordinary launches. It compiles for sm_90a.
+TEST(ExportDispatch, GemmPdlProductIsProgrammaticFromTheFirstLaunch) {
+  const SearchSpace space = SearchSpace::load("search_spaces/gemm_wgmma.json");
+  const Config pdl{
+      {"BLOCK_M", 128},  {"BLOCK_N", 256}, {"SWAP_AB", 0},  {"STAGES", 4},  {"CONSUMER_WARPGROUPS", 2},
+      {"PERSISTENT", 1}, {"RASTER", 0},    {"SWIZZLE", 8},  {"SPLIT_K", 1}, {"STREAM_K", 0},
+      {"CLUSTER_M", 1},  {"CLUSTER_N", 1}, {"EPILOGUE", 1}, {"PDL", 1}};
+  Sizes sizes{{"B_KMAJOR", 1}, {"BIAS", 0}, {"ACT", 0}, {"M", 4096}, {"N", 4096}, {"K", 4096}};
+  const DispatchTable table({"B_KMAJOR", "BIAS", "ACT"}, {{sizes, {{pdl, 200.0}}}});
+  const std::string text = render_dispatch_export(space, table, offline_device("sm_90"), "// t\n");
+  const auto asked =
+      text.find("const cudaError_t programmatic_known = evotune_programmatic_launches(&programmatic);");
+  ASSERT_NE(asked, std::string::npos) << text;
+  const std::string gated =
+      "    if (programmatic) {  // Programmatic: may start before the kernel before it ends";
+  const auto attribute = text.find(gated, asked);
+  ASSERT_NE(attribute, std::string::npos) << text;
+  EXPECT_EQ(text.find(gated, attribute + 1), std::string::npos) << "the product's launch only";
+  EXPECT_EQ(text.find("if (programmatic && earlier_launch)"), std::string::npos)
+      << "no launch waits for another";
+  EXPECT_NE(text.find("cudaLaunchAttributeProgrammaticStreamSerialization", attribute), std::string::npos);
+  EXPECT_NE(text.find("#define PDL 1"), std::string::npos);
+  if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
+  const testing::TempSpaces folder;
+  EXPECT_EQ(compile_errors(folder.write_text("gemm_pdl_dispatch.cu", text), kSm90a), "");
 }
 
 // The decode space's PDL 1 winner: its combine launch sets the programmatic attribute only after a launch of

@@ -137,9 +137,9 @@ TEST(ExportVariant, TensorMapsAreEncodedByTheLauncher) {
 // two-kernel split-K clears nothing.
 TEST(ExportVariant, ZeroedScratchIsClearedBeforeTheLaunch) {
   Config config{
-      {"BLOCK_M", 128},  {"BLOCK_N", 128}, {"SWAP_AB", 0}, {"STAGES", 6},  {"CONSUMER_WARPGROUPS", 2},
-      {"PERSISTENT", 0}, {"RASTER", 0},    {"SWIZZLE", 1}, {"SPLIT_K", 4}, {"STREAM_K", 0},
-      {"CLUSTER_M", 1},  {"CLUSTER_N", 1}, {"EPILOGUE", 2}};
+      {"BLOCK_M", 128},  {"BLOCK_N", 128}, {"SWAP_AB", 0},  {"STAGES", 6},  {"CONSUMER_WARPGROUPS", 2},
+      {"PERSISTENT", 0}, {"RASTER", 0},    {"SWIZZLE", 1},  {"SPLIT_K", 4}, {"STREAM_K", 0},
+      {"CLUSTER_M", 1},  {"CLUSTER_N", 1}, {"EPILOGUE", 2}, {"PDL", 0}};
   const std::string problem = "M=128,N=4096,K=4096,B_KMAJOR=1";
   const std::string text = exported("search_spaces/gemm_wgmma.json", problem, config);
   // partial: 4 x 128 x 4096 floats (8 MiB); arrivals after it: 32 tiles x 2 warpgroups x 4 warps, 1 KiB.
@@ -167,9 +167,9 @@ TEST(ExportVariant, ZeroedScratchIsClearedBeforeTheLaunch) {
 // encodes their maps over the copies with the padded strides; at aligned sizes it maps the caller's buffers.
 TEST(ExportVariant, OddRowsAreStagedIntoTheWorkspace) {
   const Config config{
-      {"BLOCK_M", 128},  {"BLOCK_N", 256}, {"SWAP_AB", 0}, {"STAGES", 4},  {"CONSUMER_WARPGROUPS", 2},
-      {"PERSISTENT", 1}, {"RASTER", 1},    {"SWIZZLE", 8}, {"SPLIT_K", 1}, {"STREAM_K", 0},
-      {"CLUSTER_M", 1},  {"CLUSTER_N", 1}, {"EPILOGUE", 0}};
+      {"BLOCK_M", 128},  {"BLOCK_N", 256}, {"SWAP_AB", 0},  {"STAGES", 4},  {"CONSUMER_WARPGROUPS", 2},
+      {"PERSISTENT", 1}, {"RASTER", 1},    {"SWIZZLE", 8},  {"SPLIT_K", 1}, {"STREAM_K", 0},
+      {"CLUSTER_M", 1},  {"CLUSTER_N", 1}, {"EPILOGUE", 0}, {"PDL", 0}};
   const std::string text =
       exported("search_spaces/gemm_wgmma.json", "M=4095,N=4097,K=4093,B_KMAJOR=0", config);
   // A_staged: 4095 rows of 4096 halves (33546240 bytes); B_staged after it: 4093 rows of 4104.

@@ -7,9 +7,9 @@
 // at M = 1, 8, 16, 33, 77 and 128 with the same variety; few tiles: swapped tiles of 48, 80 and 112 rows,
 // split-K in 5 and 6, 112- and 224-column tiles, the LLM table's Seeds; split-K reduced in the kernel
 // (EPILOGUE 2) and summed in L2 (EPILOGUE 3); stream-K (STREAM_K 1); the TMA epilogue's boxes of 32 and 16
-// columns (tile widths 96 to 224); and rows TMA cannot address (K or N odd), staged into padded scratch by a
-// first launch. Skips where the GPU is not compute capability 9.0,
-// which has no wgmma.
+// columns (tile widths 96 to 224); rows TMA cannot address (K or N odd), staged into padded scratch by a
+// first launch; and the product as a programmatic dependent launch (PDL 1). Skips where the GPU is not
+// compute capability 9.0, which has no wgmma.
 #include <gtest/gtest.h>
 
 #include "support/eval_variant.hpp"
@@ -25,10 +25,13 @@ struct Case {
 
 class GemmWgmma : public ::testing::TestWithParam<Case> {};
 
+// A case that does not name PDL runs with PDL 0 (ordinary launches); the ProgrammaticLaunch cases name 1.
 TEST_P(GemmWgmma, MatchesTheReference) {
   if (const std::string why = test::missing_gpu(true); !why.empty()) GTEST_SKIP() << why;
-  test::eval_variant("kernels/gemm/gemm_wgmma.cu", GetParam().space, GetParam().problem, GetParam().params,
-                     2 + 1 + 1, "two random rounds, A = 1, the tails problem");
+  std::string params = GetParam().params;
+  if (params.find("PDL=") == std::string::npos) params += ",PDL=0";
+  test::eval_variant("kernels/gemm/gemm_wgmma.cu", GetParam().space, GetParam().problem, params, 2 + 1 + 1,
+                     "two random rounds, A = 1, the tails problem");
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
@@ -486,6 +489,38 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"M=1024,N=1000,K=512,B_KMAJOR=1,BIAS=1",
              TILE(128, 224, 3,
                   2) ",PERSISTENT=1,RASTER=1,SWIZZLE=4,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=2,CLUSTER_N=1",
+             "search_spaces/gemm_wgmma_bf16.json"}),
+    case_name);
+
+// PDL 1: the product a programmatic dependent launch of the kernel before it ("Programmatic": "always"),
+// waiting for it before any global access: one block a tile and persistent, swapped, split-K with its second
+// kernel (an ordinary launch after it), the in-kernel and in-L2 reductions (their zeroed scratch cleared
+// before it), odd K (the staging kernel before it in the same call), a 2 x 1 cluster, bf16.
+INSTANTIATE_TEST_SUITE_P(
+    ProgrammaticLaunch, GemmWgmma,
+    ::testing::Values(
+        Case{"M=300,N=1000,K=520,B_KMAJOR=1",
+             TILE(128, 128, 4,
+                  2) ",PERSISTENT=1,RASTER=1,SWIZZLE=4,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1,PDL=1"},
+        Case{
+            "M=77,N=5000,K=4096,B_KMAJOR=0",
+            SWAPPED(80, 64, 8,
+                    1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1,PDL=1"},
+        Case{"M=16,N=4096,K=4096,B_KMAJOR=1,BIAS=1,ACT=1",
+             TILE(64, 128, 4,
+                  1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=4,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1,PDL=1"},
+        Case{"M=128,N=4096,K=4096,B_KMAJOR=1",
+             TILE(128, 128, 6,
+                  2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=4,EPILOGUE=2,CLUSTER_M=1,CLUSTER_N=1,PDL=1"},
+        Case{"M=128,N=4096,K=4096,B_KMAJOR=1",
+             TILE(128, 128, 6,
+                  2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=4,EPILOGUE=3,CLUSTER_M=1,CLUSTER_N=1,PDL=1"},
+        Case{"M=1000,N=3000,K=2001,B_KMAJOR=0",
+             TILE(128, 192, 4,
+                  2) ",PERSISTENT=1,RASTER=1,SWIZZLE=8,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=2,CLUSTER_N=1,PDL=1"},
+        Case{"M=1024,N=1000,K=512,B_KMAJOR=1",
+             TILE(128, 224, 3,
+                  2) ",PERSISTENT=1,RASTER=1,SWIZZLE=4,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1,PDL=1",
              "search_spaces/gemm_wgmma_bf16.json"}),
     case_name);
 

@@ -104,8 +104,8 @@ TEST(GemmSpace, SwappedTilesServeFewRowsOnly) {
     // small_tiles_for_few_tiles), no stream-K (STREAM_K 1: 512 tiles and more are three waves and more,
     // stream_k_for_partial_waves, so the counts are those from before the parameter); rings up to 16 stages
     // where they fit; B [K, N] in 2 x 1 clusters with tiles of any number of 64-column slabs (each block
-    // multicasts half of a stage's k rows), 5480 before.
-    for (const auto& [problem, count] : {std::pair{"B_KMAJOR=0", 6540u}, std::pair{"B_KMAJOR=1", 15420u}}) {
+    // multicasts half of a stage's k rows), 5480 before; every config with PDL 0 and 1.
+    for (const auto& [problem, count] : {std::pair{"B_KMAJOR=0", 13080u}, std::pair{"B_KMAJOR=1", 30840u}}) {
       const auto configs = space.enumerate(space.resolve_problem(problem), hopper);
       EXPECT_EQ(configs.size(), count) << file << " " << problem;
       EXPECT_EQ(std::count_if(configs.begin(), configs.end(), swapped), 0) << file << " " << problem;
@@ -258,9 +258,9 @@ TEST(GemmSpace, SeedsOpenEachMBucketWithItsOwn) {
 // 4096 x 4096, the shape the reductions were measured at).
 Config split_k_4_tile(int epilogue) {
   return {
-      {"BLOCK_M", 128},  {"BLOCK_N", 128}, {"SWAP_AB", 0},        {"STAGES", 6},  {"CONSUMER_WARPGROUPS", 2},
-      {"PERSISTENT", 0}, {"RASTER", 0},    {"SWIZZLE", 1},        {"SPLIT_K", 4}, {"STREAM_K", 0},
-      {"CLUSTER_M", 1},  {"CLUSTER_N", 1}, {"EPILOGUE", epilogue}};
+      {"BLOCK_M", 128},  {"BLOCK_N", 128}, {"SWAP_AB", 0},         {"STAGES", 6},  {"CONSUMER_WARPGROUPS", 2},
+      {"PERSISTENT", 0}, {"RASTER", 0},    {"SWIZZLE", 1},         {"SPLIT_K", 4}, {"STREAM_K", 0},
+      {"CLUSTER_M", 1},  {"CLUSTER_N", 1}, {"EPILOGUE", epilogue}, {"PDL", 0}};
 }
 
 // EPILOGUE 2 reduces split-K's slices in the kernel: one launch, the fp32 partial sums and a zeroed counter
@@ -297,9 +297,10 @@ TEST(GemmSpace, SplitKReducedInTheKernelIsOneLaunchWithZeroedCounters) {
     config["SPLIT_K"] = 1;
     config["EPILOGUE"] = 2;
     EXPECT_FALSE(space.check(config, sizes, hopper).valid) << "nothing to reduce";
-    config = {{"BLOCK_M", 128},  {"BLOCK_N", 192}, {"SWAP_AB", 0}, {"STAGES", 4},  {"CONSUMER_WARPGROUPS", 2},
-              {"PERSISTENT", 0}, {"RASTER", 0},    {"SWIZZLE", 1}, {"SPLIT_K", 2}, {"STREAM_K", 0},
-              {"CLUSTER_M", 1},  {"CLUSTER_N", 1}, {"EPILOGUE", 2}};
+    config = {
+        {"BLOCK_M", 128},  {"BLOCK_N", 192}, {"SWAP_AB", 0},  {"STAGES", 4},  {"CONSUMER_WARPGROUPS", 2},
+        {"PERSISTENT", 0}, {"RASTER", 0},    {"SWIZZLE", 1},  {"SPLIT_K", 2}, {"STREAM_K", 0},
+        {"CLUSTER_M", 1},  {"CLUSTER_N", 1}, {"EPILOGUE", 2}, {"PDL", 0}};
     EXPECT_FALSE(space.check(config, space.resolve_problem("M=128,N=2048,K=4096,B_KMAJOR=1"), hopper).valid)
         << "96 accumulators a thread: the reduction would spill";
 
@@ -349,9 +350,10 @@ TEST(GemmSpace, SplitKSummedInL2IsOneLaunchWithZeroedSumsAndCounters) {
     EXPECT_FALSE(space.check(config, sizes, hopper).valid) << "nothing to sum";
 
     // 128 accumulators a thread: EPILOGUE 2 would spill, EPILOGUE 3 does not.
-    config = {{"BLOCK_M", 128},  {"BLOCK_N", 256}, {"SWAP_AB", 0}, {"STAGES", 4},  {"CONSUMER_WARPGROUPS", 2},
-              {"PERSISTENT", 0}, {"RASTER", 0},    {"SWIZZLE", 1}, {"SPLIT_K", 2}, {"STREAM_K", 0},
-              {"CLUSTER_M", 1},  {"CLUSTER_N", 1}, {"EPILOGUE", 3}};
+    config = {
+        {"BLOCK_M", 128},  {"BLOCK_N", 256}, {"SWAP_AB", 0},  {"STAGES", 4},  {"CONSUMER_WARPGROUPS", 2},
+        {"PERSISTENT", 0}, {"RASTER", 0},    {"SWIZZLE", 1},  {"SPLIT_K", 2}, {"STREAM_K", 0},
+        {"CLUSTER_M", 1},  {"CLUSTER_N", 1}, {"EPILOGUE", 3}, {"PDL", 0}};
     const auto wide = space.resolve_problem("M=128,N=2048,K=4096,B_KMAJOR=1");
     EXPECT_TRUE(space.check(config, wide, hopper).valid) << file;
     config["EPILOGUE"] = 2;
@@ -397,7 +399,8 @@ TEST(GemmSpace, TheSwappedStagingBoxTilesTheBlocksRows) {
                         {"STREAM_K", 0},
                         {"CLUSTER_M", 1},
                         {"CLUSTER_N", 1},
-                        {"EPILOGUE", 1}};
+                        {"EPILOGUE", 1},
+                        {"PDL", 0}};
     const auto launch = space.variant_launch(config, space.resolve_problem("M=16,B_KMAJOR=1"), hopper);
     for (const ArgSpec& arg : launch.args)
       if (arg.kind == ArgSpec::Kind::tensor_map && arg.map.buffer == "D") {
@@ -440,9 +443,9 @@ const TensorMapSpec& map_named(const LaunchSpec& launch, const std::string& name
 TEST(GemmSpace, OddSizesStageTheOperandsWhoseRowsTmaCannotAddress) {
   const DeviceInfo hopper = offline_device("sm_90");
   const Config config{
-      {"BLOCK_M", 128},  {"BLOCK_N", 256}, {"SWAP_AB", 0}, {"STAGES", 4},  {"CONSUMER_WARPGROUPS", 2},
-      {"PERSISTENT", 1}, {"RASTER", 1},    {"SWIZZLE", 8}, {"SPLIT_K", 1}, {"STREAM_K", 0},
-      {"CLUSTER_M", 1},  {"CLUSTER_N", 1}, {"EPILOGUE", 0}};
+      {"BLOCK_M", 128},  {"BLOCK_N", 256}, {"SWAP_AB", 0},  {"STAGES", 4},  {"CONSUMER_WARPGROUPS", 2},
+      {"PERSISTENT", 1}, {"RASTER", 1},    {"SWIZZLE", 8},  {"SPLIT_K", 1}, {"STREAM_K", 0},
+      {"CLUSTER_M", 1},  {"CLUSTER_N", 1}, {"EPILOGUE", 0}, {"PDL", 0}};
   for (const char* file : kGemmSpaces) {
     const SearchSpace space = SearchSpace::load(file);
     const auto epilogue_1 = [](const Config& c) { return c.at("EPILOGUE") == 1; };
@@ -536,7 +539,8 @@ Config stream_k_tile(int block_m, int block_n, int swap, int stages, int warpgro
           {"STREAM_K", 1},
           {"CLUSTER_M", 1},
           {"CLUSTER_N", 1},
-          {"EPILOGUE", 3}};
+          {"EPILOGUE", 3},
+          {"PDL", 0}};
 }
 
 // STREAM_K 1 (issue 24): one launch of min(SMs, tiles x k steps) blocks, EPILOGUE 3's arguments and zeroed

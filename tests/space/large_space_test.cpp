@@ -95,17 +95,17 @@ TEST(LargeSpace, DrawnCandidatesHoldTheValidSeeds) {
   EXPECT_LE(candidates.size(), 2000u + valid_seeds);
 }
 
-// A sample nearly as large as the valid configs (50,000 of the GEMM space's 71,350 at 256 x 256 x 512, the
-// torch-export tests' problem): drawn config by config until 50,000 distinct ones came, the repeats made it
-// 18 s of every such tune; positions drawn among the valid configs and picked in one walk take well under
-// one.
+// A sample of a large part of the valid configs (50,000 of the GEMM space's 142,700 at 256 x 256 x 512, the
+// torch-export tests' problem; 71,350 of them before PDL doubled it): drawn config by config until 50,000
+// distinct ones came, the repeats made it 18 s of every such tune; positions drawn among the valid configs
+// and picked in one walk take well under one.
 TEST(LargeSpace, ASampleNearlyAsLargeAsTheValidConfigsIsPickedInOneWalk) {
   const auto space = SearchSpace::load("search_spaces/gemm_wgmma.json");
   const DeviceInfo hopper = offline_device("sm_90");
   const Sizes sizes = space.resolve_problem("M=256,N=256,K=512,B_KMAJOR=0,BIAS=0,ACT=0");
   const std::uint64_t valid = space.count_valid(sizes, hopper);
   ASSERT_GT(valid, 50'000u);
-  ASSERT_LT(valid, 80'000u);
+  ASSERT_LT(valid, 160'000u);
   const auto start = std::chrono::steady_clock::now();
   const auto candidates = space.search_candidates(sizes, hopper, 12);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -217,12 +217,15 @@ TEST_F(LaunchErrors, ExpressionsOfALaunch) {
             "ROWS=100,COLS=1000; config BLOCK=128,SPLITS=2)");
 }
 
-// Programmatic: never on the first entry, a boolean, and only in Launches.
-TEST_F(LaunchErrors, ProgrammaticIsABooleanAfterTheFirstLaunch) {
-  EXPECT_EQ(
-      load_error([&](auto& json) { launches(json)[0]["Programmatic"] = true; }),
-      ": KernelSpecification.Launches[0].Programmatic: the first launch has no launch before it to depend "
-      "on programmatically");
+// Programmatic: true never on the first entry ("always" may be), a boolean or "always", and only in Launches.
+TEST_F(LaunchErrors, ProgrammaticIsABooleanAfterTheFirstLaunchOrAlways) {
+  EXPECT_EQ(load_error([&](auto& json) { launches(json)[0]["Programmatic"] = true; }),
+            ": KernelSpecification.Launches[0].Programmatic: the first launch has no launch of the variant "
+            "before it to depend on (\"always\": on the kernel before the call)");
+  EXPECT_EQ(load_error([&](auto& json) { launches(json)[0]["Programmatic"] = "always"; }), "no error");
+  EXPECT_EQ(load_error([&](auto& json) { launches(json)[2]["Programmatic"] = "sometimes"; }),
+            ": KernelSpecification.Launches[2].Programmatic: expected true, false or \"always\", got "
+            "\"sometimes\"");
   EXPECT_EQ(load_error([&](auto& json) { launches(json)[2]["Programmatic"] = 1; }),
             ": KernelSpecification.Launches[2].Programmatic: expected true or false, got 1");
   EXPECT_EQ(load_error([&](auto& json) { launches(json)[0]["Programmatic"] = false; }), "no error");
@@ -254,6 +257,29 @@ TEST(Launches, AProgrammaticLaunchFollowsALaunchOfTheSameVariant) {
   const auto one = space.variant_launch(row_sum_config(1), space.resolve_problem(""), kDevice);
   EXPECT_FALSE(one.programmatic);
   EXPECT_TRUE(one.then.empty());
+}
+
+// "Programmatic": "always": the launch is a programmatic dependent wherever it runs, as the variant's first
+// launch too (behind the kernel the stream ran before the call).
+TEST(Launches, AnAlwaysProgrammaticLaunchIsOneWhereItRunsFirst) {
+  TempSpaces spaces;
+  std::ifstream in(kSpaces / "row_sum.json");
+  auto json = nlohmann::ordered_json::parse(in);
+  json["KernelSpecification"]["KernelFile"] = std::filesystem::absolute(kSpaces / "row_sum.cu").string();
+  json["Reference"]["KernelFile"] = std::filesystem::absolute(kSpaces / "row_sum_ref.cu").string();
+  json["KernelSpecification"]["Launches"][0]["Programmatic"] = "always";  // row_sum (If SPLITS == 1)
+  json["KernelSpecification"]["Launches"][1]["Programmatic"] = "always";  // row_sum_part
+  const auto space = SearchSpace::load(spaces.write_text("space.json", json.dump(2)));
+  EXPECT_TRUE(space.launches()[0].programmatic_first);
+  EXPECT_FALSE(space.launches()[2].programmatic_first);
+  const auto one = space.variant_launch(row_sum_config(1), space.resolve_problem(""), kDevice);
+  EXPECT_EQ(one.kernel_name, "row_sum");
+  EXPECT_TRUE(one.programmatic) << "the first launch, behind the kernel before the call";
+  const auto split = space.variant_launch(row_sum_config(4), space.resolve_problem(""), kDevice);
+  EXPECT_EQ(split.kernel_name, "row_sum_part");
+  EXPECT_TRUE(split.programmatic);
+  ASSERT_EQ(split.then.size(), 1u);
+  EXPECT_FALSE(split.then[0].programmatic) << "row_sum_combine says nothing";
 }
 
 // ClusterSize: evaluated per config into the launch; launches inherit it like the rest of the geometry.
