@@ -236,17 +236,25 @@ TEST_F(LaunchErrors, ProgrammaticIsABooleanAfterTheFirstLaunchOrAlways) {
   EXPECT_EQ(outside.rfind(": KernelSpecification.Programmatic: unknown field (known: ", 0), 0u) << outside;
 }
 
-// A programmatic entry depends on the launch before it in the variant; where the entries before it do not
-// apply, it is the variant's first launch and an ordinary one.
-TEST(Launches, AProgrammaticLaunchFollowsALaunchOfTheSameVariant) {
-  TempSpaces spaces;
+// The row_sum space (three launches: row_sum If SPLITS == 1, row_sum_part, row_sum_combine) with
+// `programmatic` set on the entries it names, loaded from a copy.
+SearchSpace row_sum_with_programmatic(
+    TempSpaces& spaces, const std::vector<std::pair<int, nlohmann::ordered_json>>& programmatic) {
   std::ifstream in(kSpaces / "row_sum.json");
   auto json = nlohmann::ordered_json::parse(in);
   json["KernelSpecification"]["KernelFile"] = std::filesystem::absolute(kSpaces / "row_sum.cu").string();
   json["Reference"]["KernelFile"] = std::filesystem::absolute(kSpaces / "row_sum_ref.cu").string();
-  json["KernelSpecification"]["Launches"][1]["Programmatic"] = true;  // row_sum_part, after row_sum's If
-  json["KernelSpecification"]["Launches"][2]["Programmatic"] = true;  // row_sum_combine
-  const auto space = SearchSpace::load(spaces.write_text("space.json", json.dump(2)));
+  for (const auto& [entry, value] : programmatic)
+    json["KernelSpecification"]["Launches"][entry]["Programmatic"] = value;
+  return SearchSpace::load(spaces.write_text("space.json", json.dump(2)));
+}
+
+// A programmatic entry depends on the launch before it in the variant; where the entries before it do not
+// apply, it is the variant's first launch and an ordinary one.
+TEST(Launches, AProgrammaticLaunchFollowsALaunchOfTheSameVariant) {
+  TempSpaces spaces;
+  // row_sum_part (after row_sum's If) and row_sum_combine
+  const auto space = row_sum_with_programmatic(spaces, {{1, true}, {2, true}});
   EXPECT_FALSE(space.launches()[0].programmatic);
   EXPECT_TRUE(space.launches()[1].programmatic);
   const auto split = space.variant_launch(row_sum_config(4), space.resolve_problem(""), kDevice);
@@ -263,13 +271,8 @@ TEST(Launches, AProgrammaticLaunchFollowsALaunchOfTheSameVariant) {
 // launch too (behind the kernel the stream ran before the call).
 TEST(Launches, AnAlwaysProgrammaticLaunchIsOneWhereItRunsFirst) {
   TempSpaces spaces;
-  std::ifstream in(kSpaces / "row_sum.json");
-  auto json = nlohmann::ordered_json::parse(in);
-  json["KernelSpecification"]["KernelFile"] = std::filesystem::absolute(kSpaces / "row_sum.cu").string();
-  json["Reference"]["KernelFile"] = std::filesystem::absolute(kSpaces / "row_sum_ref.cu").string();
-  json["KernelSpecification"]["Launches"][0]["Programmatic"] = "always";  // row_sum (If SPLITS == 1)
-  json["KernelSpecification"]["Launches"][1]["Programmatic"] = "always";  // row_sum_part
-  const auto space = SearchSpace::load(spaces.write_text("space.json", json.dump(2)));
+  const auto space =
+      row_sum_with_programmatic(spaces, {{0, "always"}, {1, "always"}});  // row_sum, row_sum_part
   EXPECT_TRUE(space.launches()[0].programmatic_first);
   EXPECT_FALSE(space.launches()[2].programmatic_first);
   const auto one = space.variant_launch(row_sum_config(1), space.resolve_problem(""), kDevice);
