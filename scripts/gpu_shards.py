@@ -9,7 +9,8 @@ GPU at a time); a merged summary.
 --per-gpu N runs N shards on each GPU at once: the correctness suites spend most of their time compiling each
 case's variant on one CPU core (about 2.8 s a case, against milliseconds on the GPU), so N shards a GPU finish
 them nearly N times sooner on a host with the cores; tests that time kernels share the GPU then (their checks
-do not depend on the times). Each shard runs under --timeout seconds, in a process group of its own that is killed there (the binary and
+do not depend on the times), except the few that read the whole GPU's power (ALONE), which run after the
+shards, alone on their GPUs (logged as the last shard_I.log files). Each shard runs under --timeout seconds, in a process group of its own that is killed there (the binary and
 the eval workers it started); a shard stopped so, or by a crash, leaves its remaining tests unrun, and they
 are listed by name. Prints a line a shard (its GPU, counts and seconds), every failed and unrun test, the
 Python tests' verdicts, and `gpu tests: P passed, F failed, S skipped, N not run`; exits 1 when a test failed
@@ -17,6 +18,7 @@ or did not run, 2 on bad arguments. The logs (shard_I.log, python_NAME.log) go t
 scripts/gpu_tests.sh --gpus LIST builds first, then runs this.
 """
 import argparse
+import fnmatch
 import glob
 import os
 import re
@@ -32,6 +34,10 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 RESULT = re.compile(r"^\[\s*(OK|FAILED|SKIPPED)\s*\] ([^\s,]+\.[^\s,]+)(?:, where .*?)?(?: \(\d+ ms\))?$")
 RUN = re.compile(r"^\[ RUN\s*\] (\S+)$")
 PYTHON_SKIP = 77  # the Python GPU tests' exit status where they cannot run (no GPU, no torch)
+# Tests that read the whole GPU's state (NVML's power and energy against a loop's time): with other shards on
+# the same GPU their figures take the others' work in, so with --per-gpu above 1 they run after the shards,
+# one process a GPU, alone.
+ALONE = ["EnergyOnTheGpu.*"]
 
 
 def fail(message):
@@ -107,12 +113,20 @@ def run_group(command, log, env, timeout, cwd=None):
         return "timeout"
 
 
-def run_shard(index, count, gpu, args, out, shards):
-    env = dict(os.environ, CUDA_VISIBLE_DEVICES=gpu, GTEST_TOTAL_SHARDS=str(count), GTEST_SHARD_INDEX=str(index))
+def without(gtest_filter, patterns):
+    """The filter with the patterns added to its negative part: 'A*:B*-C*' + ['D.*'] -> 'A*:B*-C*:D.*'."""
+    return gtest_filter + (":" if "-" in gtest_filter else "-") + ":".join(patterns)
+
+
+def run_shard(index, count, gpu, args, out, shards, gtest_filter):
+    """One gtest process on `gpu` under `gtest_filter`: shard `index` of `count` (count 1: the whole filter)."""
+    env = dict(os.environ, CUDA_VISIBLE_DEVICES=gpu)
+    if count > 1:
+        env.update(GTEST_TOTAL_SHARDS=str(count), GTEST_SHARD_INDEX=str(index))
     log_path = os.path.join(out, f"shard_{index}.log")
     start = time.monotonic()
     with open(log_path, "w") as log:
-        status = run_group([args.binary, f"--gtest_filter={args.filter}"], log, env, args.timeout)
+        status = run_group([args.binary, f"--gtest_filter={gtest_filter}"], log, env, args.timeout)
     with open(log_path, errors="replace") as log:
         shards[index] = dict(parse_log(log.read()), gpu=gpu, status=status, seconds=time.monotonic() - start)
 
@@ -166,7 +180,14 @@ def main(argv=None):
     expected = list_tests(args.binary, args.filter)
 
     shards, shard_gpus = {}, gpus * args.per_gpu
-    run_all(run_shard, [(i, len(shard_gpus), gpu, args, out, shards) for i, gpu in enumerate(shard_gpus)])
+    alone = [name for name in expected if any(fnmatch.fnmatchcase(name, p) for p in ALONE)] if args.per_gpu > 1 else []
+    shared_filter = without(args.filter, ALONE) if alone else args.filter
+    run_all(run_shard, [(i, len(shard_gpus), gpu, args, out, shards, shared_filter)
+                        for i, gpu in enumerate(shard_gpus)])
+    if alone:  # one GPU's share of them a process, each on a GPU of its own, after the shards
+        groups = [alone[i::len(gpus)] for i in range(len(gpus))]
+        run_all(run_shard, [(len(shard_gpus) + i, 1, gpu, args, out, shards, ":".join(group))
+                            for i, (gpu, group) in enumerate(zip(gpus, groups)) if group])
 
     totals = {"passed": 0, "failed": 0, "skipped": 0}
     finished, failed, bad_shards = set(), [], 0

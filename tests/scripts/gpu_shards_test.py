@@ -19,7 +19,9 @@ FAKE_GTEST = r'''#!/usr/bin/env python3
 import fnmatch, os, sys, time
 tests = os.environ["FAKE_TESTS"].split(",")
 pattern = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--gtest_filter=")), "*")
-tests = [t for t in tests if fnmatch.fnmatch(t, pattern)]
+positive, _, negative = pattern.partition("-")  # gtest's "P1:P2-N1:N2"
+matches = lambda t, patterns: any(fnmatch.fnmatchcase(t, p) for p in patterns.split(":") if p)
+tests = [t for t in tests if matches(t, positive or "*") and not matches(t, negative)]
 if "--gtest_list_tests" in sys.argv:
     suites = {}
     for t in tests:
@@ -30,8 +32,9 @@ if "--gtest_list_tests" in sys.argv:
         for name in names:
             print("  " + name + "  # GetParam() = x")
     sys.exit(0)
-total, index = int(os.environ["GTEST_TOTAL_SHARDS"]), int(os.environ["GTEST_SHARD_INDEX"])
-print("Note: This is test shard %d of %d." % (index + 1, total))
+total, index = int(os.environ.get("GTEST_TOTAL_SHARDS", 1)), int(os.environ.get("GTEST_SHARD_INDEX", 0))
+if "GTEST_TOTAL_SHARDS" in os.environ:
+    print("Note: This is test shard %d of %d." % (index + 1, total))
 print("GPU " + os.environ.get("CUDA_VISIBLE_DEVICES", "none"), flush=True)
 failed = []
 for i, t in enumerate(tests):
@@ -108,6 +111,30 @@ class GpuShardsTest(unittest.TestCase):
             self.assertIn(f"GPU {gpu}", text)
             self.assertIn(f"test shard {index + 1} of 4", text)
         self.assertIn("gpu tests: 7 passed, 0 failed, 0 skipped, 0 not run", done.stdout)
+
+    def test_the_whole_gpu_tests_run_alone_after_the_shards(self):
+        # NVML's power and energy take in whatever else runs on the GPU: with several shards a GPU, the
+        # energy test runs after them, in a process of its own (unsharded), one a GPU.
+        tests = [f"Fp16/Gemm.Case/case_{i}" for i in range(4)] + ["EnergyOnTheGpu.PowerCase",
+                                                                  "EnergyOnTheGpu.OtherCase"]
+        done = self.run_script(tests, "--gpus", "3,4", "--per-gpu", "2", "--filter", "*Case*:EnergyOnTheGpu.*")
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        for index in range(4):
+            with open(os.path.join(self.out, f"shard_{index}.log")) as log:
+                self.assertNotIn("EnergyOnTheGpu", log.read(), index)
+        for index, gpu, test in ((4, 3, "EnergyOnTheGpu.PowerCase"), (5, 4, "EnergyOnTheGpu.OtherCase")):
+            with open(os.path.join(self.out, f"shard_{index}.log")) as log:
+                text = log.read()
+            self.assertIn(f"GPU {gpu}", text)
+            self.assertNotIn("test shard", text)
+            self.assertIn(f"[       OK ] {test}", text)
+            self.assertIn(f"shard {index} (GPU {gpu}): 1 passed, 0 failed", done.stdout)
+        self.assertIn("gpu tests: 6 passed, 0 failed, 0 skipped, 0 not run", done.stdout)
+        # One shard a GPU: nothing else shares it, so they stay among the rest.
+        done = self.run_script(tests, "--gpus", "3", "--filter", "*Case*-*case_3")
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertIn("shard 0 (GPU 3): 5 passed", done.stdout)
+        self.assertNotIn("shard 1", done.stdout)
 
     def test_failures_and_a_stopped_shards_unrun_tests_are_named(self):
         tests = ["S.A", "S.Fails", "S.Hangs", "S.B", "S.C", "S.D"]
