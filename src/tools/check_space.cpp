@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -61,12 +62,11 @@ CheckReport check_space(const std::filesystem::path& space_file, const std::stri
     configs = space.enumerate(sizes, device);
     report.valid_configs = static_cast<std::int64_t>(configs.size());
     if (sample > 0) configs = sample_configs(configs, sample);
-  } else {  // too many to hold: counted, and the sample drawn (every config when --sample is 0 is refused)
-    if (sample == 0)
-      throw Error(space.name() + ": " + std::to_string(report.total_configs) +
-                  " candidates are too many to compile every valid config: give --sample N");
+  } else {  // too many candidates to hold: the valid ones walked, a sample of them or (--sample 0) every one
     std::uint64_t valid = 0;
-    configs = space.sample_valid(sample, 0, sizes, device, true, &valid);
+    configs = sample > 0 ? space.sample_valid(sample, 0, sizes, device, true, &valid)
+                         : space.sample_valid(std::numeric_limits<std::size_t>::max(), 0, sizes, device,
+                                              false, &valid);
     report.valid_configs = static_cast<std::int64_t>(valid);
     if (configs.empty()) space.search_candidates(sizes, device, 0, 1);  // throws: names why none is valid
   }
