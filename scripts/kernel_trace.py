@@ -75,9 +75,13 @@ def format_kernels(label, summary):
     """Lines of one contender's summary under `label`: span, busy and gaps a call, then each kernel."""
     if not summary or "error" in summary:
         return [f"{label}: {summary['error'] if summary else 'not traced'}"]
+    if summary["gap_us"] >= 0:
+        gaps = f"{summary['busy_us']:.1f} us of it in kernels, {summary['gap_us']:.1f} us between them"
+    else:  # kernels that ran at once: a programmatic dependent's blocks waiting while the kernel ahead ends
+        gaps = (f"{summary['busy_us']:.1f} us in kernels, {-summary['gap_us']:.1f} us more than the span: "
+                f"kernels overlap (a programmatic dependent starts before the one ahead ends)")
     lines = [f"{label}: {summary['span_us']:.1f} us a call from the first kernel's start to the last one's end, "
-             f"{summary['busy_us']:.1f} us of it in kernels, {summary['gap_us']:.1f} us between them "
-             f"(traced: {summary['traced']})"]
+             f"{gaps} (traced: {summary['traced']})"]
     for kernel in summary["kernels"]:
         lines.append(f"    {kernel['us']:9.1f} us  x{kernel['launches']:g}  {short_name(kernel['name'])}")
     return lines

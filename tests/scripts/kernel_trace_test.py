@@ -46,6 +46,12 @@ class SummaryTest(unittest.TestCase):
                                    "one's end, 9.0 us of it in kernels, 1.0 us between them (traced: graph)")
         self.assertEqual(lines[1:], ["          3.0 us  x1  a", "          6.0 us  x1  b"])
         self.assertEqual(kernel_trace.format_kernels("x", {"error": "none"}), ["x: none"])
+        # Kernels that overlap (PDL: the next call's blocks wait on the SMs while this one ends): busy > span.
+        summary = dict(kernel_trace.kernel_summary([("a", 0.0, 6.0), ("a", 4.0, 10.0)], calls=2), traced="graph")
+        self.assertEqual(kernel_trace.format_kernels("77,5000,4096 ours", summary)[0],
+                         "77,5000,4096 ours: 5.0 us a call from the first kernel's start to the last one's end, "
+                         "6.0 us in kernels, 1.0 us more than the span: kernels overlap (a programmatic "
+                         "dependent starts before the one ahead ends) (traced: graph)")
 
 
 class FakeEvent:
