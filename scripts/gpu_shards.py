@@ -10,7 +10,8 @@ GPU at a time); a merged summary.
 case's variant on one CPU core (about 2.8 s a case, against milliseconds on the GPU), so N shards a GPU finish
 them nearly N times sooner on a host with the cores; tests that time kernels share the GPU then (their checks
 do not depend on the times), except the few that read the whole GPU's power (ALONE), which run after the
-shards, alone on their GPUs (logged as the last shard_I.log files). Each shard runs under --timeout seconds, in a process group of its own that is killed there (the binary and
+shards, alone on their GPUs (logged as the last shard_I.log files). Each shard runs under --timeout seconds,
+in a process group of its own that is killed there (the binary and
 the eval workers it started); a shard stopped so, or by a crash, leaves its remaining tests unrun, and they
 are listed by name. Prints a line a shard (its GPU, counts and seconds), every failed and unrun test, the
 Python tests' verdicts, and `gpu tests: P passed, F failed, S skipped, N not run`; exits 1 when a test failed
@@ -180,7 +181,8 @@ def main(argv=None):
     expected = list_tests(args.binary, args.filter)
 
     shards, shard_gpus = {}, gpus * args.per_gpu
-    alone = [name for name in expected if any(fnmatch.fnmatchcase(name, p) for p in ALONE)] if args.per_gpu > 1 else []
+    alone = [] if args.per_gpu == 1 else [name for name in expected
+                                          if any(fnmatch.fnmatchcase(name, p) for p in ALONE)]
     shared_filter = without(args.filter, ALONE) if alone else args.filter
     run_all(run_shard, [(i, len(shard_gpus), gpu, args, out, shards, shared_filter)
                         for i, gpu in enumerate(shard_gpus)])

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <limits>
 #include <map>
 #include <optional>
 
@@ -58,15 +57,14 @@ CheckReport check_space(const std::filesystem::path& space_file, const std::stri
   report.problem = key_value_text(sizes);
   report.total_configs = space.total_configs();
   std::vector<Config> configs;
-  if (report.total_configs <= SearchSpace::kEnumerableCandidates) {
+  // Every valid config (enumerate walks a space of too many candidates to test one by one), or a sample.
+  if (sample == 0 || report.total_configs <= SearchSpace::kEnumerableCandidates) {
     configs = space.enumerate(sizes, device);
     report.valid_configs = static_cast<std::int64_t>(configs.size());
     if (sample > 0) configs = sample_configs(configs, sample);
-  } else {  // too many candidates to hold: the valid ones walked, a sample of them or (--sample 0) every one
+  } else {  // too many candidates to hold: counted, and the sample drawn
     std::uint64_t valid = 0;
-    configs = sample > 0 ? space.sample_valid(sample, 0, sizes, device, true, &valid)
-                         : space.sample_valid(std::numeric_limits<std::size_t>::max(), 0, sizes, device,
-                                              false, &valid);
+    configs = space.sample_valid(sample, 0, sizes, device, true, &valid);
     report.valid_configs = static_cast<std::int64_t>(valid);
     if (configs.empty()) space.search_candidates(sizes, device, 0, 1);  // throws: names why none is valid
   }

@@ -2,8 +2,6 @@
 // one-line error of every malformed launch list.
 #include <gtest/gtest.h>
 
-#include <fstream>
-
 #include "core/error.hpp"
 #include "core/known_devices.hpp"
 #include "space/search_space.hpp"
@@ -81,12 +79,7 @@ TEST(Launches, ASpaceWithoutLaunchesHasItsOneKernel) {
 class LaunchErrors : public ::testing::Test {
  protected:
   std::string load_error(const std::function<void(nlohmann::ordered_json&)>& edit) {
-    std::ifstream in(kSpaces / "row_sum.json");
-    auto json = nlohmann::ordered_json::parse(in);
-    json["KernelSpecification"]["KernelFile"] = std::filesystem::absolute(kSpaces / "row_sum.cu").string();
-    json["Reference"]["KernelFile"] = std::filesystem::absolute(kSpaces / "row_sum_ref.cu").string();
-    edit(json);
-    const auto path = spaces_.write_text("space.json", json.dump(2));
+    const auto path = spaces_.write_from("row_sum", edit);
     try {
       const auto space = SearchSpace::load(path);
       space.variant_launch(row_sum_config(2), space.resolve_problem(""), kDevice);
@@ -170,12 +163,9 @@ TEST_F(LaunchErrors, ScratchFields) {
 // FillType Zero: a scratch buffer that starts at zero (counters, sums by atomics), cleared before every
 // execution; no other fill, since a scratch buffer is otherwise NaN-poisoned.
 TEST_F(LaunchErrors, AScratchBufferMayStartAtZero) {
-  std::ifstream in(kSpaces / "row_sum.json");
-  auto json = nlohmann::ordered_json::parse(in);
-  json["KernelSpecification"]["KernelFile"] = std::filesystem::absolute(kSpaces / "row_sum.cu").string();
-  json["Reference"]["KernelFile"] = std::filesystem::absolute(kSpaces / "row_sum_ref.cu").string();
-  json["KernelSpecification"]["Arguments"][2]["FillType"] = "Zero";
-  const auto space = SearchSpace::load(spaces_.write_text("zeroed.json", json.dump(2)));
+  const auto space = SearchSpace::load(spaces_.write_from(
+      "row_sum", [](auto& json) { json["KernelSpecification"]["Arguments"][2]["FillType"] = "Zero"; },
+      "zeroed.json"));
   EXPECT_TRUE(space.arguments()[2].scratch_zeroed);
   EXPECT_FALSE(space.arguments()[0].scratch_zeroed);
   const auto launch = space.variant_launch(row_sum_config(4), space.resolve_problem(""), kDevice);
@@ -240,13 +230,10 @@ TEST_F(LaunchErrors, ProgrammaticIsABooleanAfterTheFirstLaunchOrAlways) {
 // `programmatic` set on the entries it names, loaded from a copy.
 SearchSpace row_sum_with_programmatic(
     TempSpaces& spaces, const std::vector<std::pair<int, nlohmann::ordered_json>>& programmatic) {
-  std::ifstream in(kSpaces / "row_sum.json");
-  auto json = nlohmann::ordered_json::parse(in);
-  json["KernelSpecification"]["KernelFile"] = std::filesystem::absolute(kSpaces / "row_sum.cu").string();
-  json["Reference"]["KernelFile"] = std::filesystem::absolute(kSpaces / "row_sum_ref.cu").string();
-  for (const auto& [entry, value] : programmatic)
-    json["KernelSpecification"]["Launches"][entry]["Programmatic"] = value;
-  return SearchSpace::load(spaces.write_text("space.json", json.dump(2)));
+  return SearchSpace::load(spaces.write_from("row_sum", [&](auto& json) {
+    for (const auto& [entry, value] : programmatic)
+      json["KernelSpecification"]["Launches"][entry]["Programmatic"] = value;
+  }));
 }
 
 // A programmatic entry depends on the launch before it in the variant; where the entries before it do not

@@ -1,5 +1,5 @@
-// Test helpers: edited copies of tests/data/spaces/saxpy.json in a private temporary folder, and the error a
-// space file fails to load with.
+// Test helpers: edited copies of tests/data/spaces/saxpy.json (or another space there) in a private temporary
+// folder, and the error a space file fails to load with.
 #pragma once
 
 #include <unistd.h>
@@ -47,10 +47,18 @@ class TempSpaces {
   // saxpy.json with `edit` applied; kernel files point at the originals unless `edit` changes them.
   std::filesystem::path write(const std::function<void(nlohmann::ordered_json&)>& edit,
                               const std::string& name = "space.json") const {
-    std::ifstream in(kSpaces / "saxpy.json");
+    return write_from("saxpy", edit, name);
+  }
+
+  // kSpaces / `base`.json (its template `base`.cu, its reference `base`_ref.cu) with `edit` applied, the same
+  // way.
+  std::filesystem::path write_from(const std::string& base,
+                                   const std::function<void(nlohmann::ordered_json&)>& edit,
+                                   const std::string& name = "space.json") const {
+    std::ifstream in(kSpaces / (base + ".json"));
     auto json = nlohmann::ordered_json::parse(in);
-    json["KernelSpecification"]["KernelFile"] = std::filesystem::absolute(kSpaces / "saxpy.cu").string();
-    json["Reference"]["KernelFile"] = std::filesystem::absolute(kSpaces / "saxpy_ref.cu").string();
+    json["KernelSpecification"]["KernelFile"] = std::filesystem::absolute(kSpaces / (base + ".cu")).string();
+    json["Reference"]["KernelFile"] = std::filesystem::absolute(kSpaces / (base + "_ref.cu")).string();
     edit(json);
     return write_text(name, json.dump(2));
   }

@@ -3,9 +3,7 @@
 // valid config is walked and compiled, not refused.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <set>
 
 #include "space/search_space.hpp"
 #include "space/space_fixture.hpp"
@@ -14,27 +12,22 @@
 namespace evotune {
 namespace check_large_space_test {
 
-using testing::kSpaces;
-
 // row_sum.json (9 valid configs) with three unused parameters of 101 values each, of which the conditions
 // allow one: 9 x 101^3 = 9,272,709 candidates, 9 valid.
 std::filesystem::path padded_row_sum(testing::TempSpaces& spaces) {
-  std::ifstream in(kSpaces / "row_sum.json");
-  auto json = nlohmann::ordered_json::parse(in);
-  json["KernelSpecification"]["KernelFile"] = std::filesystem::absolute(kSpaces / "row_sum.cu").string();
-  json["Reference"]["KernelFile"] = std::filesystem::absolute(kSpaces / "row_sum_ref.cu").string();
-  auto& parameters = json["ConfigurationSpace"]["TuningParameters"];
-  auto& conditions = json["ConfigurationSpace"]["Conditions"];
-  for (const char* name : {"PAD_A", "PAD_B", "PAD_C"}) {
-    nlohmann::ordered_json values = nlohmann::ordered_json::array();
-    for (int v = 0; v <= 100; ++v) values.push_back(v);
-    parameters.push_back({{"Name", name}, {"Type", "int"}, {"Values", values}, {"Description", "unused"}});
-    conditions.push_back({{"Name", std::string("no_") + name},
-                          {"Parameters", {name}},
-                          {"Expression", std::string(name) + " == 7"},
-                          {"Reason", "one value only"}});
-  }
-  return spaces.write_text("padded.json", json.dump(2));
+  return spaces.write_from("row_sum", [](auto& json) {
+    auto& parameters = json["ConfigurationSpace"]["TuningParameters"];
+    auto& conditions = json["ConfigurationSpace"]["Conditions"];
+    for (const char* name : {"PAD_A", "PAD_B", "PAD_C"}) {
+      nlohmann::ordered_json values = nlohmann::ordered_json::array();
+      for (int v = 0; v <= 100; ++v) values.push_back(v);
+      parameters.push_back({{"Name", name}, {"Type", "int"}, {"Values", values}, {"Description", "unused"}});
+      conditions.push_back({{"Name", std::string("no_") + name},
+                            {"Parameters", {name}},
+                            {"Expression", std::string(name) + " == 7"},
+                            {"Reason", "one value only"}});
+    }
+  });
 }
 
 TEST(CheckLargeSpace, EveryValidConfigOfTooManyCandidatesIsCompiled) {

@@ -1,7 +1,6 @@
 // `evotune check` of a space of several launches: every launch's kernel must be in the compiled module.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "space/space_fixture.hpp"
@@ -23,12 +22,9 @@ TEST(CheckLaunches, EveryConfigOfTheRowSumSpaceCompiles) {
 
 TEST(CheckLaunches, ALaunchOfAKernelTheModuleLacksFails) {
   testing::TempSpaces spaces;
-  std::ifstream in(kSpaces / "row_sum.json");
-  auto json = nlohmann::ordered_json::parse(in);
-  json["KernelSpecification"]["KernelFile"] = std::filesystem::absolute(kSpaces / "row_sum.cu").string();
-  json["Reference"]["KernelFile"] = std::filesystem::absolute(kSpaces / "row_sum_ref.cu").string();
-  json["KernelSpecification"]["Launches"][2]["KernelName"] = "row_sum_merge";
-  const auto path = spaces.write_text("space.json", json.dump(2));
+  const auto path = spaces.write_from("row_sum", [](auto& json) {
+    json["KernelSpecification"]["Launches"][2]["KernelName"] = "row_sum_merge";
+  });
   const CheckReport report = check_space(path, "", "sm_90", 2, 0);
   EXPECT_EQ(report.compiled, 3);  // SPLITS = 1 runs row_sum alone
   ASSERT_EQ(report.failures.size(), 6u);
