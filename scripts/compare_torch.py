@@ -437,6 +437,14 @@ def space_dtype(space, argument_name):
     return None
 
 
+def space_output_dtype(space, argument_name):
+    """'fp16', 'bf16' or 'fp32': the element type of the space's output argument (None for another type)."""
+    for argument in space["KernelSpecification"]["Arguments"]:
+        if argument["Name"] == argument_name:
+            return {**SPACE_TYPES, "float": "fp32"}.get(argument["Type"])
+    return None
+
+
 def space_arch(space, arch):
     """The target for a space: the GPU's arch plus the space's ArchSuffix ("a": sm_90a for wgmma)."""
     suffix = space.get("KernelSpecification", {}).get("ArchSuffix", "")
@@ -778,14 +786,22 @@ def compare_attention(torch, shape, args, work):
 
 def compare_gemm(torch, shape, args, work):
     import torch.nn.functional as functional
-    dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}[args.dtype]
+    types = {"fp16": torch.float16, "bf16": torch.bfloat16, "fp32": torch.float32}
+    dtype, out_dtype = types[args.dtype], types[args.out_dtype]
     m, n, k = shape["M"], shape["N"], shape["K"]
     tensors = {"a": torch.rand(m, k, device="cuda", dtype=dtype) * 2 - 1,
                "b": torch.rand(*((n, k) if shape["nt"] else (k, n)), device="cuda", dtype=dtype) * 2 - 1,
-               "bias": torch.zeros(n, device="cuda", dtype=dtype), "d": torch.empty(m, n, device="cuda", dtype=dtype)}
+               "bias": torch.zeros(n, device="cuda", dtype=dtype),
+               "d": torch.empty(m, n, device="cuda", dtype=out_dtype)}
 
     def cublas():
-        if shape["nt"]:
+        if out_dtype != dtype:  # D in fp32 from 16-bit inputs: cuBLAS's fp32 output through torch.mm's out_dtype
+            b = tensors["b"].t() if shape["nt"] else tensors["b"]
+            try:
+                torch.mm(tensors["a"], b, out_dtype=out_dtype)
+            except TypeError as e:
+                raise RuntimeError(f"torch.mm takes no out_dtype in PyTorch {torch.__version__}: {e}") from None
+        elif shape["nt"]:
             functional.linear(tensors["a"], tensors["b"])
         else:
             torch.matmul(tensors["a"], tensors["b"])
@@ -947,7 +963,7 @@ ATTENTION = {"parse": parse_attention_shape, "problem": attention_problem, "tag"
                                   "yes" if row["causal"] else "no"]}
 GEMM = {"parse": parse_gemm_shape, "problem": gemm_problem, "tag": gemm_tag,
         "flops": lambda shape: 2.0 * shape["M"] * shape["N"] * shape["K"], "values": gemm_values,
-        "compare": compare_gemm, "shapes": GEMM_SHAPES, "spaces": GEMM_SPACES, "input": "A",
+        "compare": compare_gemm, "shapes": GEMM_SHAPES, "spaces": GEMM_SPACES, "input": "A", "output": "D",
         "max_abs_error": GEMM_MAX_ABS_ERROR, "shape_help": "M,N,K[,nt]", "torch": {"cublas": "cuBLAS"},
         "ratio": "ours/cuBLAS", "against": "cuBLAS's", "header": ["M,N,K", "B"],
         "cells": lambda row: [f"{row['M']},{row['N']},{row['K']}", "[N,K]" if row["nt"] else "[K,N]"]}
@@ -1029,6 +1045,16 @@ def parse_arguments(argv):
                 print(f"{space_file}: not {args.dtype}, left out", file=sys.stderr)
     if not args.spaces:
         ap.error(f"no {args.dtype} space among " + ", ".join(args.space or op["spaces"]))
+    args.out_dtype = args.dtype
+    if op.get("output"):  # one output type a run: cuBLAS is timed writing it
+        out_types = {}
+        for space_file in args.spaces:
+            with open(space_file) as f:
+                out_types[space_file] = space_output_dtype(json.load(f), op["output"])
+        if len(set(out_types.values())) > 1:
+            ap.error("the spaces write " + op["output"] + " in different types ("
+                     + ", ".join(f"{f}: {t}" for f, t in out_types.items()) + "): compare one type a run")
+        args.out_dtype = next(iter(out_types.values())) or args.dtype
     args.forward_spaces = []
     for space_file in getattr(args, "forward_space", None) or (TRAINING_FORWARD_SPACES if name == "training" else []):
         with open(space_file) as f:
@@ -1038,7 +1064,9 @@ def parse_arguments(argv):
 
 def method_line(torch, op, args):
     """The line above the table: the GPU, PyTorch, the dtype and how every time was taken."""
-    return (f"{torch.cuda.get_device_name()}, PyTorch {torch.__version__}, {args.dtype}: median over {args.rounds} "
+    out_dtype = getattr(args, "out_dtype", args.dtype)  # the output's type where a space names it
+    dtype = args.dtype if out_dtype == args.dtype else f"{args.dtype} in, {out_dtype} out"
+    return (f"{torch.cuda.get_device_name()}, PyTorch {torch.__version__}, {dtype}: median over {args.rounds} "
             f"interleaved rounds (the contenders' order rotated each round) of the median of {args.reps} replays "
             f"(after {args.warmup} untimed) of a CUDA graph of {REPLAYS_PER_GRAPH} calls, "
             f"{'each replay waited for' if args.sync_each_replay else 'replays queued back to back'}, no L2 flush; "

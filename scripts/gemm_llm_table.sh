@@ -16,7 +16,8 @@
 #                    overran, keeping what it measured: exit status 130)
 #   GRACE            seconds a tune may run past LIMIT, its rerank's, before that SIGTERM (30)
 #   BUDGET           variants a tune at most (200)
-#   SPACE            search_spaces/gemm_wgmma.json (or gemm_wgmma_bf16.json: cuBLAS is then timed in bf16)
+#   SPACE            search_spaces/gemm_wgmma.json (or gemm_wgmma_bf16.json: cuBLAS is then timed in bf16; a
+#                    *_out_f32.json space: cuBLAS writes fp32 too)
 #   EVOTUNE          build/evotune
 #   PYTHON           python3, with torch for the comparison
 #   REPS             compare_torch.py's timed replays (30)

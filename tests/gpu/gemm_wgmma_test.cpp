@@ -8,8 +8,8 @@
 // split-K in 5 and 6, 112- and 224-column tiles, the LLM table's Seeds; split-K reduced in the kernel
 // (EPILOGUE 2) and summed in L2 (EPILOGUE 3); stream-K (STREAM_K 1); the TMA epilogue's boxes of 32 and 16
 // columns (tile widths 96 to 224); rows TMA cannot address (K or N odd), staged into padded scratch by a
-// first launch; and the product as a programmatic dependent launch (PDL 1). Skips where the GPU is not
-// compute capability 9.0, which has no wgmma.
+// first launch; the product as a programmatic dependent launch (PDL 1); and D in fp32. Skips where the GPU is
+// not compute capability 9.0, which has no wgmma.
 #include <gtest/gtest.h>
 
 #include "support/eval_variant.hpp"
@@ -521,6 +521,72 @@ INSTANTIATE_TEST_SUITE_P(
              TILE(128, 224, 3,
                   2) ",PERSISTENT=1,RASTER=1,SWIZZLE=4,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1,PDL=1",
              "search_spaces/gemm_wgmma_bf16.json"}),
+    case_name);
+
+// fp32 D (gemm_wgmma_out_f32.json and its bf16 twin, the template compiled with -DOUT_FLOAT=1): the TMA
+// epilogue's 128-byte boxes hold 32 columns (and 16 at 176-column tiles), so an m64 atom of a swapped tile
+// takes two; stores from registers as float pairs (N odd: one at a time); split-K's second kernel, the
+// in-kernel and in-L2 reductions and stream-K writing fp32; a 2 x 1 cluster; bias and both activations. The
+// spaces' tolerances (0.02, relative L2 1e-4) fail a D rounded through 16 bits on the way.
+constexpr const char* kFp32Out = "search_spaces/gemm_wgmma_out_f32.json";
+constexpr const char* kBf16Fp32Out = "search_spaces/gemm_wgmma_bf16_out_f32.json";
+INSTANTIATE_TEST_SUITE_P(
+    Fp32Out, GemmWgmma,
+    ::testing::Values(
+        Case{"M=300,N=1000,K=520,B_KMAJOR=1,BIAS=1,ACT=2",
+             TILE(128, 128, 4,
+                  2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1",
+             kFp32Out},
+        Case{"M=257,N=528,K=200,B_KMAJOR=1",
+             TILE(128, 176, 4,
+                  2) ",PERSISTENT=1,RASTER=1,SWIZZLE=4,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1",
+             kFp32Out},
+        Case{"M=129,N=200,K=64,B_KMAJOR=1,ACT=1",
+             TILE(64, 96, 3,
+                  1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1",
+             kFp32Out},
+        Case{"M=77,N=1001,K=72,B_KMAJOR=0,BIAS=1",
+             TILE(128, 128, 3,
+                  2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1",
+             kFp32Out},
+        Case{"M=16,N=4096,K=4096,B_KMAJOR=1,BIAS=1",
+             SWAPPED(16, 128, 7,
+                     1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1",
+             kFp32Out},
+        Case{"M=77,N=5000,K=4096,B_KMAJOR=0",
+             SWAPPED(80, 64, 8,
+                     1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1",
+             kFp32Out},
+        Case{"M=16,N=4096,K=4096,B_KMAJOR=1",
+             SWAPPED(16, 128, 7,
+                     1) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=4,EPILOGUE=0,CLUSTER_M=1,CLUSTER_N=1",
+             kFp32Out},
+        Case{"M=128,N=4096,K=4096,B_KMAJOR=1,BIAS=1,ACT=1",
+             TILE(128, 128, 6,
+                  2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=2,EPILOGUE=2,CLUSTER_M=1,CLUSTER_N=1",
+             kFp32Out},
+        Case{
+            "M=300,N=1000,K=520,B_KMAJOR=0",
+            TILE(
+                128, 128, 6,
+                2) ",PERSISTENT=1,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=3,CLUSTER_M=1,CLUSTER_N=1,STREAM_K=1",
+            kFp32Out},
+        Case{"M=128,N=4096,K=4096,B_KMAJOR=1",
+             TILE(128, 128, 6,
+                  2) ",PERSISTENT=0,RASTER=0,SWIZZLE=1,SPLIT_K=4,EPILOGUE=3,CLUSTER_M=1,CLUSTER_N=1",
+             kFp32Out},
+        Case{"M=1024,N=1000,K=512,B_KMAJOR=1,BIAS=1",
+             TILE(128, 224, 3,
+                  2) ",PERSISTENT=1,RASTER=1,SWIZZLE=4,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=2,CLUSTER_N=1",
+             kBf16Fp32Out},
+        Case{"M=1,N=4096,K=1024,B_KMAJOR=0,BIAS=1,ACT=2",
+             SWAPPED(8, 128, 7,
+                     1) ",PERSISTENT=1,RASTER=0,SWIZZLE=1,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=1",
+             kBf16Fp32Out},
+        Case{"M=33,N=296,K=264,B_KMAJOR=1",
+             SWAPPED(32, 128, 3,
+                     1) ",PERSISTENT=0,RASTER=1,SWIZZLE=1,SPLIT_K=1,EPILOGUE=1,CLUSTER_M=1,CLUSTER_N=2",
+             kBf16Fp32Out}),
     case_name);
 
 }  // namespace gemm_wgmma_test

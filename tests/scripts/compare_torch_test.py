@@ -443,6 +443,16 @@ class CommandLineTest(unittest.TestCase):
         self.assertEqual(args.spaces, ["search_spaces/gemm_wgmma_bf16.json"])
         self.assertEqual(len(args.shapes), len(compare_torch.GEMM_SHAPES))
         self.assertTrue(args.sync_each_replay)
+        self.assertEqual(args.out_dtype, "bf16")
+        # A space of an fp32 D: cuBLAS is timed writing fp32 too; spaces of two D types in one run are refused.
+        with contextlib.redirect_stderr(io.StringIO()):
+            op, args = compare_torch.parse_arguments(["gemm", "--space", "search_spaces/gemm_wgmma_out_f32.json"])
+        self.assertEqual((args.dtype, args.out_dtype), ("fp16", "fp32"))
+        with contextlib.redirect_stderr(io.StringIO()) as err, self.assertRaises(SystemExit):
+            compare_torch.parse_arguments(["gemm", "--space", "search_spaces/gemm_wgmma.json",
+                                           "--space", "search_spaces/gemm_wgmma_out_f32.json"])
+        self.assertIn("the spaces write D in different types", err.getvalue())
+        self.assertIn("gemm_wgmma_out_f32.json: fp32", err.getvalue())
 
     def test_bad_command_lines_exit_with_usage(self):
         for argv in ([], ["conv"], ["attention", "--shape", "1,8,512"], ["gemm", "--shape", "1,2,3,tn"],

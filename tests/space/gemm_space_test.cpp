@@ -93,6 +93,7 @@ TEST(GemmSpace, TheVersionCoversTheTemplatesOwnHeaders) {
   (void)header;
 }
 
+// The GEMM spaces of a 16-bit D (their fp32-D twins: AnFp32DHoldsHalfTheColumnsOfABoxAndIsOtherwiseItsTwin).
 const char* const kGemmSpaces[] = {"search_spaces/gemm_wgmma.json", "search_spaces/gemm_wgmma_bf16.json"};
 
 TEST(GemmSpace, SwappedTilesServeFewRowsOnly) {
@@ -381,26 +382,31 @@ TEST(GemmSpace, SplitKSummedInL2IsOneLaunchWithZeroedSumsAndCounters) {
   }
 }
 
+// A tile whose D goes out through the TMA epilogue's staging boxes (EPILOGUE 1), 4 stages, one block a tile.
+Config staged_tile(int block_m, int block_n, int swap, int consumer_warpgroups) {
+  return {{"BLOCK_M", block_m},
+          {"BLOCK_N", block_n},
+          {"SWAP_AB", swap},
+          {"STAGES", 4},
+          {"CONSUMER_WARPGROUPS", consumer_warpgroups},
+          {"PERSISTENT", 0},
+          {"RASTER", 0},
+          {"SWIZZLE", 1},
+          {"SPLIT_K", 1},
+          {"STREAM_K", 0},
+          {"CLUSTER_M", 1},
+          {"CLUSTER_N", 1},
+          {"EPILOGUE", 1},
+          {"PDL", 0}};
+}
+
 // EPILOGUE 1 stores D through staging boxes of the D map's box: 64 rows unswapped; swapped, the largest of
 // 64, 32, 16 and 8 that divides BLOCK_M (96 rows: three boxes of 32).
 TEST(GemmSpace, TheSwappedStagingBoxTilesTheBlocksRows) {
   const SearchSpace space = SearchSpace::load("search_spaces/gemm_wgmma.json");
   const DeviceInfo hopper = offline_device("sm_90");
   const auto box_rows = [&](int block_m, int block_n, int swap) {
-    const Config config{{"BLOCK_M", block_m},
-                        {"BLOCK_N", block_n},
-                        {"SWAP_AB", swap},
-                        {"STAGES", 4},
-                        {"CONSUMER_WARPGROUPS", 1},
-                        {"PERSISTENT", 0},
-                        {"RASTER", 0},
-                        {"SWIZZLE", 1},
-                        {"SPLIT_K", 1},
-                        {"STREAM_K", 0},
-                        {"CLUSTER_M", 1},
-                        {"CLUSTER_N", 1},
-                        {"EPILOGUE", 1},
-                        {"PDL", 0}};
+    const Config config = staged_tile(block_m, block_n, swap, 1);
     const auto launch = space.variant_launch(config, space.resolve_problem("M=16,B_KMAJOR=1"), hopper);
     for (const ArgSpec& arg : launch.args)
       if (arg.kind == ArgSpec::Kind::tensor_map && arg.map.buffer == "D") {
@@ -434,6 +440,64 @@ const TensorMapSpec& map_named(const LaunchSpec& launch, const std::string& name
     for (const ArgSpec& arg : step->args)
       if (arg.kind == ArgSpec::Kind::tensor_map && arg.name == name) return arg.map;
   throw Error("no tensor map " + name);
+}
+
+// An fp32 D (the _out_f32 spaces, -DOUT_FLOAT=1): its staging boxes are the same 128 bytes wide, so 32
+// columns where a 16-bit D's hold 64 (unswapped tiles whose row of D is a multiple of 128 bytes, and every
+// swapped tile: two boxes an m64 atom), and 16 at 176 columns (704 bytes: boxes of 64 bytes) as a 16-bit D's;
+// TMA stores rows a multiple of 16 bytes apart, so N = 4100 takes the TMA epilogue in fp32 only; otherwise
+// the twins are one space: the same valid configs, D float, and a bound on the error that a D rounded through
+// 16 bits on the way would exceed.
+TEST(GemmSpace, AnFp32DHoldsHalfTheColumnsOfABoxAndIsOtherwiseItsTwin) {
+  const DeviceInfo hopper = offline_device("sm_90");
+  const auto box_cols = [&](const SearchSpace& space, int block_m, int block_n, int swap) {
+    const Config config = staged_tile(block_m, block_n, swap, !swap && block_m == 128 ? 2 : 1);
+    const char* problem = swap ? "M=16,B_KMAJOR=1" : "M=1024,B_KMAJOR=1";
+    const ConstraintCheck check = space.check(config, space.resolve_problem(problem), hopper);
+    EXPECT_TRUE(check.valid) << block_m << "x" << block_n << ": " << check.condition;
+    return map_named(space.variant_launch(config, space.resolve_problem(problem), hopper), "D_map").box.at(0);
+  };
+  for (const auto& [narrow, wide] :
+       {std::pair{"search_spaces/gemm_wgmma.json", "search_spaces/gemm_wgmma_out_f32.json"},
+        std::pair{"search_spaces/gemm_wgmma_bf16.json", "search_spaces/gemm_wgmma_bf16_out_f32.json"}}) {
+    const SearchSpace half = SearchSpace::load(narrow), full = SearchSpace::load(wide);
+    for (const auto& [block_m, block_n, swap, half_cols, full_cols] :
+         std::vector<std::tuple<int, int, int, int, int>>{{128, 128, 0, 64, 32},
+                                                          {128, 256, 0, 64, 32},
+                                                          {64, 96, 0, 32, 32},
+                                                          {128, 112, 0, 16, 16},
+                                                          {128, 176, 0, 16, 16},
+                                                          {128, 224, 0, 32, 32},
+                                                          {16, 128, 1, 64, 32},
+                                                          {80, 64, 1, 64, 32}}) {
+      EXPECT_EQ(box_cols(half, block_m, block_n, swap), half_cols)
+          << narrow << " " << block_m << "x" << block_n;
+      EXPECT_EQ(box_cols(full, block_m, block_n, swap), full_cols)
+          << wide << " " << block_m << "x" << block_n;
+    }
+    const auto tma_epilogue = [&](const SearchSpace& space, const char* problem) {
+      const auto configs = space.enumerate(space.resolve_problem(problem), hopper);
+      return std::any_of(configs.begin(), configs.end(),
+                         [](const Config& c) { return c.at("EPILOGUE") == 1; });
+    };
+    EXPECT_FALSE(tma_epilogue(half, "M=1024,N=4100,K=1024,B_KMAJOR=1")) << "4100 halves: 8200 bytes a row";
+    EXPECT_TRUE(tma_epilogue(full, "M=1024,N=4100,K=1024,B_KMAJOR=1")) << "4100 floats: 16400 bytes a row";
+    EXPECT_FALSE(tma_epilogue(full, "M=1024,N=4102,K=1024,B_KMAJOR=1")) << "4102 floats: 16408 bytes a row";
+    for (const char* problem : {"M=4096,B_KMAJOR=0", "M=16,B_KMAJOR=1", "M=4095,N=4097,K=4093,B_KMAJOR=1"})
+      EXPECT_EQ(full.enumerate(full.resolve_problem(problem), hopper).size(),
+                half.enumerate(half.resolve_problem(problem), hopper).size())
+          << wide << " " << problem;
+    const auto d_type = [](const SearchSpace& space) {
+      for (const auto& argument : space.arguments())
+        if (argument.name == "D") return argument.dtype;
+      throw Error("no D");
+    };
+    EXPECT_EQ(d_type(full), DType::f32);
+    EXPECT_NE(d_type(half), DType::f32);
+    const auto& options = full.compiler_options();
+    EXPECT_NE(std::find(options.begin(), options.end(), "-DOUT_FLOAT=1"), options.end());
+    EXPECT_LT(full.tolerances().rel_l2, 2.8e-4) << "a D rounded to fp16: about 2.8e-4";
+  }
 }
 
 // Sizes whose rows TMA cannot address: the operand whose rows are K (A, B [N, K]) or N (B [K, N]) elements
