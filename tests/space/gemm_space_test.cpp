@@ -493,6 +493,10 @@ TEST(GemmSpace, AnFp32DHoldsHalfTheColumnsOfABoxAndIsOtherwiseItsTwin) {
       throw Error("no D");
     };
     EXPECT_EQ(d_type(full), DType::f32);
+    const auto baseline = full.baseline(full.resolve_problem("M=1024,B_KMAJOR=1"));
+    ASSERT_TRUE(baseline.has_value());
+    EXPECT_EQ(baseline->output, DType::f32) << "cuBLASLt timed writing fp32 too";
+    EXPECT_EQ(baseline->input, d_type(half));
     EXPECT_NE(d_type(half), DType::f32);
     const auto& options = full.compiler_options();
     EXPECT_NE(std::find(options.begin(), options.end(), "-DOUT_FLOAT=1"), options.end());
