@@ -97,9 +97,10 @@ inline std::vector<unsigned char> run_reference(
 }
 
 // A parameterised reference test's name: the problem ("B=1,H=2,S=77") with '=' and ',' as '_', and "_bf16"
-// when the space is the bf16 one.
+// when the space is the bf16 one ("_out_f32" when its output is fp32).
 inline std::string problem_case_name(const std::string& problem, const std::string& space) {
-  std::string name = problem + (space.find("bf16") != std::string::npos ? "_bf16" : "");
+  std::string name = problem + (space.find("bf16") != std::string::npos ? "_bf16" : "") +
+                     (space.find("out_f32") != std::string::npos ? "_out_f32" : "");
   for (char& c : name)
     if (c == '=' || c == ',') c = '_';
   return name;
