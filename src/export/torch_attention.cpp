@@ -90,6 +90,7 @@ TorchFamily attention_torch_family() {
        {"LSE", {"lse.data_ptr()", "lse"}}},
       attention_torch_sizes(),
       {"LSE"},
+      {},
       attention_refusal,
       attention_values,
       forms,

@@ -34,6 +34,7 @@ TorchFamily attention_backward_torch_family() {
        {"dV", {"dv.data_ptr()", "dv"}}},
       attention_torch_sizes(),
       {"LSE"},
+      {},
       backward_refusal,
       [](const SearchSpace&, bool) { return std::map<std::string, std::string>{}; },
       [](const SearchSpace&, bool) {

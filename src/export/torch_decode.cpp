@@ -57,6 +57,7 @@ TorchFamily decode_torch_family() {
        {"PAGED", {"ds.page > 0 ? 1 : 0", "1 if page else 0"}},
        {"PAGE", {"ds.page > 0 ? ds.page : kPageWhenContiguous", "page or PAGE_WHEN_CONTIGUOUS"}}},
       {},
+      {},
       decode_refusal,
       decode_values,
       [](const SearchSpace&, bool) {

@@ -158,6 +158,10 @@ const TorchFamily& require_one_dispatch(const std::vector<const SearchSpace*>& s
     if (buffer_names(*space) != buffer_names(first))
       throw Error("--torch makes one op of spaces with the same buffers: " + first.name() + " and " +
                   space->name() + " differ");
+    if (torch_float32_outputs(*space) != torch_float32_outputs(first))
+      throw Error("--torch makes one op of spaces whose outputs are of one kind: " + first.name() +
+                  (torch_float32_outputs(first) ? " writes fp32, " : " writes its inputs' dtype, ") +
+                  space->name() + (torch_float32_outputs(*space) ? " fp32" : " its inputs' dtype"));
     if (space->arch_suffix() != first.arch_suffix())
       throw Error("--torch makes one op of spaces of one architecture: " + first.name() + " and " +
                   space->name() + " differ in ArchSuffix");

@@ -46,6 +46,7 @@ DType torch_element_type(const SearchSpace& space) {
                     std::string(to_string(argument.dtype)));
       continue;
     }
+    if (among(family.float32_or_dtype_outputs, argument.name) && argument.dtype == DType::f32) continue;
     if (argument.dtype != DType::f16 && argument.dtype != DType::bf16)
       throw Error("--torch exports spaces of 16-bit float buffers: " + space.name() + "'s " + argument.name +
                   " is " + std::string(to_string(argument.dtype)));
@@ -55,6 +56,20 @@ DType torch_element_type(const SearchSpace& space) {
   }
   if (!type) throw Error("--torch: " + space.name() + " has no buffers");
   return *type;
+}
+
+bool torch_float32_outputs(const SearchSpace& space) {
+  const TorchFamily& family = torch_family_of(space);
+  std::optional<bool> float32;
+  for (const auto& argument : space.arguments()) {
+    if (!argument.is_vector || argument.is_scratch || argument.is_tensor_map) continue;
+    if (!among(family.float32_or_dtype_outputs, argument.name)) continue;
+    const bool this_one = argument.dtype == DType::f32;
+    if (float32 && *float32 != this_one)
+      throw Error("--torch: " + space.name() + " holds some of its outputs in fp32 and some not");
+    float32 = this_one;
+  }
+  return float32.value_or(false);
 }
 
 bool has_size(const SearchSpace& space, const std::string& name) {

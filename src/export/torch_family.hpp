@@ -41,6 +41,9 @@ struct TorchFamily {
   // Buffers that are fp32 whatever the op's dtype (attention's row log-sum-exps, LSE); the others are of the
   // op's dtype.
   std::vector<std::string> float32_buffers;
+  // Outputs that a space may hold in fp32 instead of the op's dtype (the GEMM's D: an fp32 product of 16-bit
+  // inputs); one choice for all of an op's spaces, which the op's output then has.
+  std::vector<std::string> float32_or_dtype_outputs;
   // "" when `space` is of this family, else why not.
   std::string (*refusal)(const SearchSpace& space);
   // The family's own template values for `space` ({{KEY}} -> text); `differentiable`: backward spaces were
@@ -63,9 +66,12 @@ const std::vector<TorchFamily>& torch_families();
 const TorchFamily& torch_family_of(const SearchSpace& space);
 
 // The one element type of the space's Vector buffers (the op's dtype): its family's float32_buffers aside
-// (those must be fp32) and integer ones (a cache's lengths or block table, the family's to check); throws
-// Error when they mix types or are not 16-bit floats.
+// (those must be fp32), its float32_or_dtype_outputs where fp32, and integer ones (a cache's lengths or block
+// table, the family's to check); throws Error when they mix types or are not 16-bit floats.
 DType torch_element_type(const SearchSpace& space);
+
+// Whether the space holds its family's float32_or_dtype_outputs in fp32 (all of them, or none: Error).
+bool torch_float32_outputs(const SearchSpace& space);
 
 // Families' definitions (torch_attention.cpp, torch_attention_backward.cpp, torch_gemm.cpp,
 // torch_decode.cpp).

@@ -29,7 +29,11 @@ std::map<std::string, std::string> gemm_values(const SearchSpace& space,
   const bool staged = std::none_of(space.arguments().begin(), space.arguments().end(), direct);
   const std::size_t alignment =
       has_tensor_map(space) && !staged ? 16 / size_of(torch_element_type(space)) : 1;
-  return {{"BIAS_VARIANTS", bias ? "true" : "false"},
+  const bool float32 = torch_float32_outputs(space);  // D in fp32 from 16-bit inputs
+  return {{"OUT_OPTIONS", float32 ? "a.options().dtype(at::kFloat)" : "a.options()"},
+          {"OUT_DTYPE_PY", float32 ? ", dtype=torch.float32" : ""},
+          {"OUT_TEXT", float32 ? "in fp32" : "of a's dtype"},
+          {"BIAS_VARIANTS", bias ? "true" : "false"},
           {"BIAS_VARIANTS_PY", bias ? "True" : "False"},
           {"KMAJOR_VARIANTS", kmajor ? "true" : "false"},
           {"KMAJOR_VARIANTS_PY", kmajor ? "True" : "False"},
@@ -59,6 +63,7 @@ TorchFamily gemm_torch_family() {
        {"BIAS", {"bias.has_value() ? 1 : 0", "0 if bias is None else 1"}},
        {"ACT", {"0", "0"}}},  // no activation: the op is the product (+ bias)
       {},
+      {"D"},  // D may be fp32 (the _out_f32 spaces)
       gemm_refusal,
       gemm_values,
       [](const SearchSpace&, bool) {

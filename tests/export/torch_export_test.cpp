@@ -251,6 +251,37 @@ TEST(TorchExport, TheGemmSpaceGivesTheGemmOpWithBiasAndBothLayouts) {
   EXPECT_TRUE(has(files.at("README.md"), "like F.linear(x, weight, bias)"));
 }
 
+// The fp32-D twins make an op of their own whose output is fp32 whatever a's dtype (D float* to the
+// dispatchers); an fp32-D space and one whose D is of its inputs' dtype make no one op.
+TEST(TorchExport, TheFp32DSpacesGiveAnOpWithAnFp32Output) {
+  const auto files =
+      files_of({"search_spaces/gemm_wgmma_out_f32.json", "search_spaces/gemm_wgmma_bf16_out_f32.json"},
+               "gemm_out_f32");
+  expect_rendered(files);
+  const std::string& binding = files.at("binding.cpp");
+  EXPECT_TRUE(
+      has(binding, "at::Tensor d = at::empty(output_shape(a, gemm.n), a.options().dtype(at::kFloat));"));
+  EXPECT_TRUE(has(binding, "at::zeros(output_shape(a, gemm.n), a.options().dtype(at::kFloat))"));
+  EXPECT_FALSE(has(binding, "a.options())")) << "every output of the op in fp32";
+  EXPECT_TRUE(has(binding, "{at::kBFloat16, gemm_wgmma_bf16_out_f32_pick_at, "));
+  EXPECT_TRUE(has(binding, "{at::kHalf, gemm_wgmma_out_f32_pick_at, "));
+  EXPECT_TRUE(
+      has(binding,
+          "extern \"C\" int gemm_wgmma_out_f32_dispatch(const half*, const half*, const half*, float*, "));
+  EXPECT_TRUE(has(binding, "static_cast<float*>(b[3])"));
+  const std::string& load = files.at("load.py");
+  EXPECT_TRUE(has(load, "d = a.new_empty(shape, dtype=torch.float32)"));
+  EXPECT_TRUE(has(load, "return a.new_empty(list(a.shape[:-1]) + [n], dtype=torch.float32)"));
+  expect_python(load);
+  EXPECT_TRUE(has(files.at("README.md"), "of shape [..., N] in fp32, accumulated in fp32"));
+  const auto plain = files_of({"search_spaces/gemm_wgmma.json"}, "gemm_wgmma");
+  EXPECT_TRUE(has(plain.at("README.md"), "of shape [..., N] of a's dtype, accumulated in fp32"));
+  EXPECT_EQ(
+      refusal({"search_spaces/gemm_wgmma_bf16.json", "search_spaces/gemm_wgmma_out_f32.json"}),
+      "--torch makes one op of spaces whose outputs are of one kind: gemm_wgmma_bf16 writes its inputs' "
+      "dtype, gemm_wgmma_out_f32 fp32");
+}
+
 // A GEMM space whose maps read a and b directly (no BufferIf) needs K and N multiples of 16 bytes, and its op
 // says so before a launch.
 TEST(TorchExport, AGemmSpaceWithoutStagingAsksForAlignedRows) {

@@ -9,7 +9,8 @@ built with torch.utils.cpp_extension and through build_so.sh (ctypes), and check
 F.linear in fp32 at the tuned and untuned sizes (odd M, a batched a), inside a CUDA graph and under
 torch.compile(fullgraph=True), at K and N that are no multiple of 8 (rows TMA cannot address: the op stages
 them), for its errors (fp32, mixed dtypes, a CPU tensor, a non-contiguous b, mismatched K, an untuned
-compile-time size) and for its empty products (M, N or K = 0).
+compile-time size) and for its empty products (M, N or K = 0). The fp32-D twins (gemm_wgmma_out_f32.json and
+its bf16 twin), tuned the same way, as an op of their own whose output is fp32 from either input dtype.
 
 Attention: flash_attn_fwd_wgmma.json from two recorded H100 sweeps (replayed) and its bf16 twin tuned
 briefly on this GPU, exported as one op and checked against F.scaled_dot_product_attention in fp32 in both
@@ -25,6 +26,7 @@ import tempfile
 from torch_op_test import SKIP, check, expect_error, failures, torch_on_hopper
 
 GEMM_SPACES = ["search_spaces/gemm_wgmma.json", "search_spaces/gemm_wgmma_bf16.json"]
+GEMM_FP32_SPACES = ["search_spaces/gemm_wgmma_out_f32.json", "search_spaces/gemm_wgmma_bf16_out_f32.json"]
 # The third: rows that TMA cannot address (staged by the op) and N not a multiple of 8, where the TMA epilogue is
 # refused; tuned, so that a variant valid at such sizes is exported whichever two configs the brief tune times.
 GEMM_PROBLEMS = ["M=256,N=256,K=512,B_KMAJOR=0,BIAS=0,ACT=0", "M=256,N=256,K=512,B_KMAJOR=1,BIAS=1,ACT=0",
@@ -54,11 +56,35 @@ def export(evotune, spaces, name, db, folder):
     return load, load.build(build_directory=folder), prebuilt
 
 
-def gemm_tests(evotune, work, torch, F):
-    db = os.path.join(work, "gemm.db")
-    for space in GEMM_SPACES:
+def tuned_gemm_op(evotune, work, spaces, name):
+    """`spaces` tuned briefly at GEMM_PROBLEMS into one database and exported as the op `name`: export's
+    (load, op, prebuilt)."""
+    db = os.path.join(work, name + ".db")
+    for space in spaces:
         tune(evotune, space, GEMM_PROBLEMS, db)
-    load, op, prebuilt = export(evotune, GEMM_SPACES, "gemm_dtypes", db, os.path.join(work, "gemm_op"))
+    return export(evotune, spaces, name, db, os.path.join(work, name + "_op"))
+
+
+def replayed(torch, op, static, **kwargs):
+    """op(*static, **kwargs) captured in a CUDA graph (after a warm-up outside it, where shared-memory
+    attributes are set once) and replayed after `static` was redrawn: the captured output."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        op(*static, **kwargs)
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        captured = op(*static, **kwargs)
+    for x in static:
+        x.uniform_(-1, 1)
+    graph.replay()
+    torch.cuda.synchronize()
+    return captured
+
+
+def gemm_tests(evotune, work, torch, F):
+    load, op, prebuilt = tuned_gemm_op(evotune, work, GEMM_SPACES, "gemm_dtypes")
 
     def rand(*shape, dtype):
         return torch.empty(*shape, device="cuda", dtype=dtype).uniform_(-1, 1)
@@ -112,18 +138,7 @@ def gemm_tests(evotune, work, torch, F):
 
     for dtype in (torch.float16, torch.bfloat16):
         static = [rand(300, 512, dtype=dtype), rand(256, 512, dtype=dtype), rand(256, dtype=dtype)]
-        side = torch.cuda.Stream()
-        side.wait_stream(torch.cuda.current_stream())
-        with torch.cuda.stream(side):
-            op(*static, b_kmajor=True)  # warm-up outside the capture (shared-memory attributes are set once)
-        torch.cuda.current_stream().wait_stream(side)
-        graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph):
-            captured = op(*static, b_kmajor=True)
-        for x in static:
-            x.uniform_(-1, 1)
-        graph.replay()
-        torch.cuda.synchronize()
+        captured = replayed(torch, op, static, b_kmajor=True)
         worst = error(captured, F.linear(*[x.float() for x in static]))
         check(worst <= tolerance[dtype], f"{dtype}: a CUDA graph replays the op on new inputs ({worst:.1e})")
         compiled = torch.compile(lambda x, w, bias: op(x, w, bias, b_kmajor=True) * 2.0, fullgraph=True)
@@ -137,6 +152,58 @@ def gemm_tests(evotune, work, torch, F):
         correct(ctypes_op, "ctypes")
         empty(ctypes_op, "ctypes")
         refusals(ctypes_op, "ctypes")
+
+
+def gemm_fp32_tests(evotune, work, torch, F):
+    """The fp32-D twins (gemm_wgmma_out_f32.json, gemm_wgmma_bf16_out_f32.json) as one op of their own: D in
+    fp32 from fp16 or bf16 inputs, against torch.matmul and F.linear in fp32, in a CUDA graph and under
+    torch.compile (whose fake tensor must be fp32 too), K = 0, and through the ctypes library."""
+    load, op, prebuilt = tuned_gemm_op(evotune, work, GEMM_FP32_SPACES, "gemm_out_f32")
+
+    def rand(*shape, dtype):
+        return torch.empty(*shape, device="cuda", dtype=dtype).uniform_(-1, 1)
+
+    def error(out, expected):
+        return ((out - expected).abs().max() / expected.abs().max().clamp(min=1)).item()
+
+    previous_tf32 = torch.backends.cuda.matmul.allow_tf32
+    torch.backends.cuda.matmul.allow_tf32 = False  # the fp32 products compared with are fp32's own
+    tolerance = 1e-4  # fp32 sums in another order; a D rounded through fp16 would be off by up to 2.4e-4
+
+    def correct(gemm, label):
+        for dtype in (torch.float16, torch.bfloat16):
+            name = str(dtype).replace("torch.", "")
+            for m, n, k in [(256, 256, 512), (77, 137, 75), (1, 512, 256)]:
+                a, b = rand(m, k, dtype=dtype), rand(k, n, dtype=dtype)
+                out = gemm(a, b)
+                worst = error(out, torch.matmul(a.float(), b.float()))
+                check(out.dtype == torch.float32 and worst <= tolerance,
+                      f"{label} {name} -> fp32: matmul {m}x{n}x{k}: {out.dtype}, relative error {worst:.1e}")
+            x, w, bias = rand(4, 33, 512, dtype=dtype), rand(256, 512, dtype=dtype), rand(256, dtype=dtype)
+            out = gemm(x, w, bias, b_kmajor=True)
+            worst = error(out, F.linear(x.float(), w.float(), bias.float()))
+            check(out.dtype == torch.float32 and tuple(out.shape) == (4, 33, 256) and worst <= tolerance,
+                  f"{label} {name} -> fp32: F.linear: {tuple(out.shape)} {out.dtype}, relative error {worst:.1e}")
+        out = gemm(rand(64, 0, dtype=torch.float16), rand(0, 128, dtype=torch.float16))
+        check(out.dtype == torch.float32 and out.abs().max().item() == 0, f"{label}: K = 0 gives fp32 zeros")
+
+    correct(op, "torch.ops.evotune")
+    static = [rand(300, 512, dtype=torch.bfloat16), rand(256, 512, dtype=torch.bfloat16),
+              rand(256, dtype=torch.bfloat16)]
+    captured = replayed(torch, op, static, b_kmajor=True)
+    worst = error(captured, F.linear(*[x.float() for x in static]))
+    check(worst <= tolerance, f"bf16 -> fp32: a CUDA graph replays the op on new inputs ({worst:.1e})")
+    compiled = torch.compile(lambda x, w, bias: op(x, w, bias, b_kmajor=True) + 1.0, fullgraph=True)
+    x, w, bias = (rand(2, 50, 512, dtype=torch.float16), rand(256, 512, dtype=torch.float16),
+                  rand(256, dtype=torch.float16))
+    out = compiled(x, w, bias)
+    worst = error(out - 1.0, F.linear(x.float(), w.float(), bias.float()))
+    check(out.dtype == torch.float32 and worst <= tolerance,
+          f"fp16 -> fp32: torch.compile(fullgraph=True): {out.dtype}, relative error {worst:.1e}")
+    check(prebuilt.wait() == 0, "gemm fp32: build_so.sh built the ctypes library")
+    if prebuilt.returncode == 0:
+        correct(load.load_prebuilt(), "ctypes")
+    torch.backends.cuda.matmul.allow_tf32 = previous_tf32
 
 
 def attention_tests(evotune, work, torch, F):
@@ -219,6 +286,7 @@ def main():
     work = tempfile.mkdtemp(prefix="evotune_torch_op_dtypes_")
     torch.manual_seed(0)
     gemm_tests(evotune, work, torch, F)
+    gemm_fp32_tests(evotune, work, torch, F)
     attention_tests(evotune, work, torch, F)
     print(f"torch_op_dtypes_test: {'FAILED: ' + '; '.join(failures) if failures else 'all passed'} ({work})")
     return 1 if failures else 0
