@@ -46,9 +46,10 @@ std::string buffer_type(const ArgumentDecl& argument) {
   return (read_only ? "const " : "") + std::string(cuda_type_name(argument.dtype)) + "*";
 }
 
-// A launch's If, decided at export time where it reads no run-time size (directly or through Expressions):
-// a launch that cannot apply is left out, as its kernel's parameters may be of other types in this variant
-// (TMA_LOADS: tensor maps instead of pointers). nullopt: it depends on the sizes of the call.
+// A launch's If (or ProgrammaticIf), decided at export time where it reads no run-time size (directly or
+// through Expressions): a launch that cannot apply is left out, as its kernel's parameters may be of other
+// types in this variant (TMA_LOADS: tensor maps instead of pointers). nullopt: it depends on the sizes of the
+// call.
 std::optional<bool> fixed_condition(const SearchSpace& space, const DispatchVariant& variant,
                                     const DeviceInfo& device, const std::string& text) {
   if (text.empty()) return true;
@@ -167,12 +168,15 @@ void write_tensor_map(std::ostream& out, const ArgumentDecl& map, const std::str
   out << in << "    return -6;\n" << in << "}\n";
 }
 
-// A launch of the variant, when its If holds. With `track` (the space has Programmatic launches), it sets
+// A launch of the variant, when its If holds. With `track` (the variant has Programmatic launches), it sets
 // `earlier_launch`, and a Programmatic launch is one only after an earlier launch of this call (what precedes
 // the first is a scratch clearing or the caller's work) on a device that runs them; a "Programmatic":
-// "always" launch is one wherever it runs.
+// "always" launch is one wherever it runs. `programmatic_if`: empty where the launch is an ordinary one for
+// this variant (not Programmatic, or its ProgrammaticIf 0), "true", or the C++ of a ProgrammaticIf that reads
+// the call's sizes.
 void write_launch(std::ostream& out, const SearchSpace& space, const LaunchDecl& launch, std::size_t l,
-                  std::size_t index, const std::string& prefix, bool track) {
+                  std::size_t index, const std::string& prefix, bool track,
+                  const std::string& programmatic_if) {
   const std::string field = space.launches().size() > 1
                                 ? "KernelSpecification.Launches[" + std::to_string(l) + "]"
                                 : "KernelSpecification";
@@ -234,12 +238,14 @@ void write_launch(std::ostream& out, const SearchSpace& space, const LaunchDecl&
   out << in << "attributes[0].val.clusterDim.z = unsigned(cluster_z);\n";
   out << in << "config.attrs = attributes;\n";
   out << in << "config.numAttrs = cluster_x * cluster_y * cluster_z > 1 ? 1 : 0;\n";
-  if (launch.programmatic) {
+  if (!programmatic_if.empty()) {
+    const std::string also = programmatic_if == "true" ? "" : " && " + programmatic_if;
     if (launch.programmatic_first)  // "always": where it runs first too, behind the kernel before the call
-      out << in << "if (programmatic) {  // Programmatic: may start before the kernel before it ends\n";
+      out << in << "if (programmatic" << also
+          << ") {  // Programmatic: may start before the kernel before it ends\n";
     else
-      out << in
-          << "if (programmatic && earlier_launch) {  // Programmatic: may start before that launch ends\n";
+      out << in << "if (programmatic && earlier_launch" << also
+          << ") {  // Programmatic: may start before that launch ends\n";
     out << in << "  attributes[config.numAttrs].id = cudaLaunchAttributeProgrammaticStreamSerialization;\n";
     out << in << "  attributes[config.numAttrs].val.programmaticStreamSerializationAllowed = 1;\n";
     out << in << "  ++config.numAttrs;\n" << in << "}\n";
@@ -377,14 +383,23 @@ std::string variant_run_code(const SearchSpace& space, const DispatchVariant& va
   out << "  if (mode == evotune_size_workspace) return 0;\n";
   out << "  if (workspace_bytes > 0 && (workspace == nullptr || workspace_size < workspace_bytes)) return "
          "-5;\n";
-  const bool track = std::any_of(launches.begin(), launches.end(), [&](const LaunchDecl& launch) {
-    return launch.programmatic && possible[&launch - launches.data()];
-  });
+  std::vector<std::string> programmatic_if(launches.size());  // per launch: see write_launch
+  for (std::size_t l = 0; l < launches.size(); ++l) {
+    if (!launches[l].programmatic || !possible[l]) continue;
+    const std::string& condition = launches[l].programmatic_condition;
+    const std::optional<bool> fixed = fixed_condition(space, variant, device, condition);
+    programmatic_if[l] =
+        !fixed   ? holds(condition, "KernelSpecification.Launches[" + std::to_string(l) + "].ProgrammaticIf")
+        : *fixed ? "true"
+                 : "";
+  }
+  const bool track = std::any_of(programmatic_if.begin(), programmatic_if.end(),
+                                 [](const std::string& condition) { return !condition.empty(); });
   if (track) out << programmatic_query_code("  ");  // before the stream sees anything of this call
   out << scratch;
   if (track) out << "  bool earlier_launch = false;\n";
   for (std::size_t l = 0; l < launches.size(); ++l)
-    if (possible[l]) write_launch(out, space, launches[l], l, index, prefix, track);
+    if (possible[l]) write_launch(out, space, launches[l], l, index, prefix, track, programmatic_if[l]);
   out << "  return 0;\n}\n";
   return out.str();
 }

@@ -1,6 +1,6 @@
 // Reads KernelSpecification.Launches: the kernels a variant runs in order, each with its arguments, an If and
 // whether it is launched as a programmatic dependent of the launch before it (of the variant, or "always":
-// also of the kernel before the call where it runs first).
+// also of the kernel before the call where it runs first), for the variants whose ProgrammaticIf holds.
 #include <algorithm>
 
 #include "space/space_file.hpp"
@@ -16,7 +16,7 @@ const ArgumentDecl* find_argument(const SpaceFile& space, const std::string& nam
 
 LaunchDecl read_entry(const Field& entry, const SpaceFile& space, bool first) {
   allow_only(entry, {"If", "KernelName", "GlobalSize", "LocalSize", "SharedMemory", "ClusterSize",
-                     "Arguments", "Programmatic"});
+                     "Arguments", "Programmatic", "ProgrammaticIf"});
   LaunchDecl launch{"", space.kernel};
   if (const auto programmatic = entry.find("Programmatic")) {
     if (programmatic->json().is_string()) {
@@ -30,6 +30,11 @@ LaunchDecl read_entry(const Field& entry, const SpaceFile& space, bool first) {
             "the first launch has no launch of the variant before it to depend on (\"always\": on the "
             "kernel before the call)");
     }
+  }
+  if (const auto condition = entry.find("ProgrammaticIf")) {
+    if (!launch.programmatic)
+      condition->fail("a condition of \"Programmatic\" (true or \"always\"), which this launch does not set");
+    launch.programmatic_condition = expression_text(*condition);
   }
   launch.kernel.arguments.clear();
   if (const auto condition = entry.find("If")) launch.condition = expression_text(*condition);

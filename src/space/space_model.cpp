@@ -77,6 +77,9 @@ SpaceModel::SpaceModel(const SpaceFile& file) : file_(&file) {
     CompiledLaunch compiled;
     if (!launch.condition.empty())
       compiled.condition = compile(launch.condition, section + ".If", Scope::variant, all);
+    if (!launch.programmatic_condition.empty())
+      compiled.programmatic_condition =
+          compile(launch.programmatic_condition, section + ".ProgrammaticIf", Scope::variant, all);
     compiled.geometry = compile_geometry(launch.kernel, section, &file.kernel, Scope::variant);
     launches_.push_back(std::move(compiled));
   }
@@ -407,7 +410,15 @@ LaunchSpec SpaceModel::launch(Scope scope) const {
     // or the caller's work): an ordinary launch, or with "Programmatic": "always" a dependent of the caller's
     // kernel before the call.
     const LaunchDecl& declared = file_->launches[i];
-    steps.back().programmatic = declared.programmatic && (steps.size() > 1 || declared.programmatic_first);
+    bool programmatic = declared.programmatic && (steps.size() > 1 || declared.programmatic_first);
+    if (const auto& condition = launches_[i].programmatic_condition; programmatic && condition) {
+      const double value = condition->expression.evaluate();
+      if (std::isnan(value))
+        throw SpaceError(file_->label + ": " + condition->path + ": cannot be evaluated (NaN)" +
+                         context(scope));
+      programmatic = value != 0;
+    }
+    steps.back().programmatic = programmatic;
   }
   if (steps.empty())
     throw SpaceError(file_->label + ": KernelSpecification.Launches: no launch applies (every If is 0)" +

@@ -99,8 +99,9 @@ class SpaceModel {
   std::vector<Named> named_;
   std::vector<Compiled> conditions_;
   struct CompiledLaunch {
-    std::optional<Compiled> condition;  // If
-    std::vector<Compiled> geometry;     // grid X Y Z, block X Y Z, shared memory, cluster X Y Z
+    std::optional<Compiled> condition;               // If
+    std::optional<Compiled> programmatic_condition;  // ProgrammaticIf
+    std::vector<Compiled> geometry;                  // grid X Y Z, block X Y Z, shared memory, cluster X Y Z
   };
   std::vector<CompiledLaunch> launches_;  // per file.launches
   std::vector<Compiled> reference_geometry_;

@@ -126,9 +126,13 @@ TEST(ExportDispatch, TheTemplatesOwnHeadersAreInlinedOnce) {
   // first, their scratch in the workspace only then) and which buffer each map describes.
   EXPECT_NE(text.find("if (evotune_expr::holds(STAGE_A)) mapped = A_staged;"), std::string::npos);
   EXPECT_NE(text.find("if (evotune_expr::holds(STAGE_B)) mapped = B_staged;"), std::string::npos);
-  // (variant 0: its product is launch 4, EPILOGUE 1 with PDL 0)
-  EXPECT_NE(text.find("  if (launch0 || (launch4 && evotune_expr::holds(STAGE_A))) {"), std::string::npos);
-  EXPECT_NE(text.find("  if (launch1 || (launch4 && evotune_expr::holds(STAGE_B))) {"), std::string::npos);
+  // (variant 0: its product is launch 3, EPILOGUE 1; variant 2's launch 4, EPILOGUE 2)
+  for (const char* product : {"launch3", "launch4"}) {
+    EXPECT_NE(text.find("  if (launch0 || (" + std::string(product) + " && evotune_expr::holds(STAGE_A))) {"),
+              std::string::npos);
+    EXPECT_NE(text.find("  if (launch1 || (" + std::string(product) + " && evotune_expr::holds(STAGE_B))) {"),
+              std::string::npos);
+  }
   EXPECT_EQ(text.find("programmatic_known"), std::string::npos) << "PDL 0 variants ask nothing";
   EXPECT_NE(text.find("const bool launch0 = evotune_expr::holds(STAGE_A);"), std::string::npos);
   if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
@@ -488,6 +492,38 @@ int main() {
   // 4 x 100 floats = 1600 bytes, in 256-byte steps 1792; SPLITS = 4 cannot split 2 columns: the SPLITS = 1
   // winner, which needs no scratch; nothing splits 1 column 4 ways but SPLITS = 1 still runs.
   EXPECT_EQ(read(output), "0 0 1792\n0 0 16128\n1 0 0\n1 0 0\n1 0 0\n");
+}
+
+// A ProgrammaticIf that reads the call's sizes is decided on each call (beside the launch behind which it
+// runs); one that reads only the variant's parameters is decided in the export: where it is 0 the variant
+// asks nothing about programmatic launches. Both compile for sm_90.
+TEST(ExportDispatch, AProgrammaticIfOfTheSizesIsDecidedOnEachCall) {
+  const auto dispatch = [](const std::string& condition) {
+    testing::TempSpaces spaces;
+    const auto space = SearchSpace::load(spaces.write_from("row_sum", [&](auto& json) {
+      auto& combine = json["KernelSpecification"]["Launches"][2];
+      combine["Programmatic"] = true;
+      combine["ProgrammaticIf"] = condition;
+    }));
+    const DispatchTable table({},
+                              {{{{"ROWS", 100}, {"COLS", 1000}}, {{{{"BLOCK", 128}, {"SPLITS", 4}}, 2.0}}}});
+    return render_dispatch_export(space, table, kDevice, "// t\n");
+  };
+  const std::string by_rows = dispatch("ROWS > 100");
+  const std::string gated = "    if (programmatic && earlier_launch && evotune_expr::holds(";
+  const auto attribute = by_rows.find(gated);
+  ASSERT_NE(attribute, std::string::npos) << by_rows;
+  EXPECT_EQ(by_rows.find(gated, attribute + 1), std::string::npos) << "the combine's launch only";
+  EXPECT_NE(by_rows.find("evotune_programmatic_launches(&programmatic);"), std::string::npos);
+  const std::string by_splits = dispatch("SPLITS == 2");
+  EXPECT_EQ(by_splits.find("evotune_programmatic_launches(&programmatic);"), std::string::npos)
+      << "SPLITS 4: never programmatic";
+  EXPECT_EQ(by_splits.find("cudaLaunchAttributeProgrammaticStreamSerialization"), std::string::npos);
+  const std::string always = dispatch("SPLITS == 4");
+  EXPECT_NE(always.find("    if (programmatic && earlier_launch) {"), std::string::npos) << always;
+  if (nvcc().empty()) GTEST_SKIP() << "no nvcc in $CUDA_HOME/bin or /usr/local/cuda/bin";
+  const testing::TempSpaces folder;
+  EXPECT_EQ(compile_errors(folder.write_text("by_rows.cu", by_rows), "-arch=sm_90"), "");
 }
 
 // N=600 is nearest to N=1024, whose winner's tile (1024) does not fit; the next that runs is N=65536's.

@@ -109,7 +109,7 @@ TEST_F(LaunchErrors, MalformedLists) {
         launches(json)[1]["Grid"] = {{"X", 1}};
       }),
       ": KernelSpecification.Launches[1].Grid: unknown field (known: If, KernelName, GlobalSize, LocalSize, "
-      "SharedMemory, ClusterSize, Arguments, Programmatic, Description)");
+      "SharedMemory, ClusterSize, Arguments, Programmatic, ProgrammaticIf, Description)");
   EXPECT_EQ(load_error([&](auto& json) { launches(json)[2].erase("Arguments"); }),
             ": KernelSpecification.Launches[2].Arguments: missing required field");
   EXPECT_EQ(load_error([&](auto& json) { launches(json)[1]["KernelName"] = "row-sum"; }),
@@ -226,6 +226,24 @@ TEST_F(LaunchErrors, ProgrammaticIsABooleanAfterTheFirstLaunchOrAlways) {
   EXPECT_EQ(outside.rfind(": KernelSpecification.Programmatic: unknown field (known: ", 0), 0u) << outside;
 }
 
+// ProgrammaticIf: a condition of a Programmatic launch, so only beside "Programmatic": true or "always".
+TEST_F(LaunchErrors, ProgrammaticIfNeedsAProgrammaticLaunch) {
+  const std::string message =
+      ": KernelSpecification.Launches[2].ProgrammaticIf: a condition of \"Programmatic\" "
+      "(true or \"always\"), which this launch does not set";
+  EXPECT_EQ(load_error([&](auto& json) { launches(json)[2]["ProgrammaticIf"] = "SPLITS == 4"; }), message);
+  EXPECT_EQ(load_error([&](auto& json) {
+              launches(json)[2]["Programmatic"] = false;
+              launches(json)[2]["ProgrammaticIf"] = "SPLITS == 4";
+            }),
+            message);
+  EXPECT_EQ(load_error([&](auto& json) {
+              launches(json)[2]["Programmatic"] = true;
+              launches(json)[2]["ProgrammaticIf"] = "SPLITS == 4";
+            }),
+            "no error");
+}
+
 // The row_sum space (three launches: row_sum If SPLITS == 1, row_sum_part, row_sum_combine) with
 // `programmatic` set on the entries it names, loaded from a copy.
 SearchSpace row_sum_with_programmatic(
@@ -270,6 +288,41 @@ TEST(Launches, AnAlwaysProgrammaticLaunchIsOneWhereItRunsFirst) {
   EXPECT_TRUE(split.programmatic);
   ASSERT_EQ(split.then.size(), 1u);
   EXPECT_FALSE(split.then[0].programmatic) << "row_sum_combine says nothing";
+}
+
+// ProgrammaticIf: the launch is a programmatic dependent only for the variants (and problems) where it holds,
+// an ordinary launch elsewhere; one that cannot be evaluated is an error naming it.
+TEST(Launches, AProgrammaticIfDecidesPerVariantAndProblem) {
+  TempSpaces spaces;
+  const auto with = [&](const std::string& condition) {
+    return SearchSpace::load(spaces.write_from("row_sum", [&](auto& json) {
+      auto& combine = json["KernelSpecification"]["Launches"][2];
+      combine["Programmatic"] = true;
+      combine["ProgrammaticIf"] = condition;
+    }));
+  };
+  const auto by_splits = with("SPLITS == 4");
+  EXPECT_EQ(by_splits.launches()[2].programmatic_condition, "SPLITS == 4");
+  const auto combine = [](const SearchSpace& space, ParamValue splits, const std::string& problem) {
+    const auto launch = space.variant_launch(row_sum_config(splits), space.resolve_problem(problem), kDevice);
+    EXPECT_EQ(launch.then.size(), 1u);
+    return launch.then.empty() ? false : launch.then[0].programmatic;
+  };
+  EXPECT_TRUE(combine(by_splits, 4, ""));
+  EXPECT_FALSE(combine(by_splits, 2, "")) << "SPLITS 2: an ordinary launch";
+  const auto by_rows = with("ROWS > 100");
+  EXPECT_TRUE(combine(by_rows, 2, "ROWS=130"));
+  EXPECT_FALSE(combine(by_rows, 2, "ROWS=100"));
+  const auto undefined = with("0 / 0");
+  try {
+    undefined.variant_launch(row_sum_config(2), undefined.resolve_problem(""), kDevice);
+    ADD_FAILURE() << "no error";
+  } catch (const std::exception& error) {
+    EXPECT_NE(
+        std::string(error.what()).find("KernelSpecification.Launches[2].ProgrammaticIf: cannot be evaluated"),
+        std::string::npos)
+        << error.what();
+  }
 }
 
 // ClusterSize: evaluated per config into the launch; launches inherit it like the rest of the geometry.
