@@ -206,7 +206,7 @@ extern "C" __global__ void __launch_bounds__(gemm::THREADS, 1)
                int M, int N, int K) {
   using namespace gemm;
   extern __shared__ unsigned char smem_raw[];
-  SharedStorage& s = *sm90::align_1024<SharedStorage>(smem_raw);
+  SharedStorage& s = *reinterpret_cast<SharedStorage*>(sm90::align_smem_1024(smem_raw).generic);
   const sm90::TmaPipeline<STAGES> pipe{sm90::smem_address(s.full), sm90::smem_address(s.empty)};
   const int rank = CLUSTER > 1 ? static_cast<int>(sm90::cluster_rank()) : 0;
   if (threadIdx.x == 0) {

@@ -24,13 +24,8 @@ __device__ __forceinline__ unsigned smem_address(const void* pointer) {
   return static_cast<unsigned>(__cvta_generic_to_shared(pointer));
 }
 
-// The first 1024-byte boundary at or after `raw` (the 128-byte swizzle's atoms must start on one).
-template <typename T>
-__device__ __forceinline__ T* align_1024(void* raw) {
-  return reinterpret_cast<T*>((reinterpret_cast<unsigned long long>(raw) + 1023) & ~1023ull);
-}
-
-// The block's dynamic shared memory from its first 1024-byte boundary, aligned in the shared window: its
+// The block's dynamic shared memory from its first 1024-byte boundary (the 128-byte swizzle's atoms must
+// start on one), aligned in the shared window: its
 // shared address (what TMA, mbarriers and wgmma descriptors take) and its generic pointer (ordinary loads and
 // stores).
 struct AlignedSmem {
