@@ -105,7 +105,7 @@ struct LaunchDecl {
   // kernel the stream ran before the call (the previous call's in a timed graph, the caller's in an export)
   bool programmatic_first = false;
   // "ProgrammaticIf": where it is 0 for a variant, the launch is an ordinary one; empty: wherever it runs
-  std::string programmatic_condition;
+  std::string programmatic_condition = {};
 };
 
 struct WorkFormula {
