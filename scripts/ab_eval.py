@@ -24,6 +24,8 @@ import statistics
 import subprocess
 import sys
 
+import space_doc
+
 DEFAULT_EVAL_FLAGS = ["--timing", "graph", "--flush-l2", "off", "--warmup-ms", "300"]
 
 
@@ -36,8 +38,7 @@ def fail(message):
 def template_path(space):
     """The kernel file a space names (KernelSpecification.KernelFile, relative to the space file)."""
     try:
-        with open(space) as f:
-            spec = json.load(f)["KernelSpecification"]
+        spec = space_doc.load(space)["KernelSpecification"]
     except (OSError, ValueError, KeyError) as error:
         fail(f"{space}: no space's KernelSpecification.KernelFile ({error})")
     return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(space)), spec["KernelFile"]))
@@ -74,14 +75,20 @@ def write_revision(path, revision):
 
 
 def write_space_revision(space, revision, template):
-    """The space as `revision` had it, beside the working tree's, naming `template` (REV's template, written
+    """The space as `revision` had it (a base it extends as REV had it too), beside the working tree's, naming `template` (REV's template, written
     beside the working tree's) as its kernel file: (its path, its parameter names), or (None, None) where
     REV had no such space. Its parameter names are None where it lists none."""
     text, _ = show_revision(os.path.abspath(space), revision)
     if text is None:
         return None, None
+    def read_at_revision(path):  # a base it extends, as REV had it too
+        base, why = show_revision(path, revision)
+        if base is None:
+            raise space_doc.SpaceDocError(why)
+        return json.loads(base)
+
     try:
-        spec = json.loads(text)
+        spec = space_doc.resolve(json.loads(text), os.path.abspath(space), read_at_revision)
         spec["KernelSpecification"]["KernelFile"] = os.path.relpath(template, os.path.dirname(os.path.abspath(space)))
     except (ValueError, KeyError, TypeError) as error:
         fail(f"{space} as {revision} had it is no space ({error})")

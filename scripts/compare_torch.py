@@ -44,6 +44,7 @@ import tempfile
 
 import gpu_power
 import kernel_trace
+import space_doc
 
 REPLAYS_PER_GRAPH = 10
 SPACE_TYPES = {"half": "fp16", "bfloat16": "bf16"}  # a space's input element type -> --dtype
@@ -307,8 +308,7 @@ def training_candidates(torch, contenders, shape, tensors, error_of, args, work)
     as one call, checked (O and the gradients) and added to `contenders`: one entry per backward space."""
     candidates = []
     for space_file in args.spaces:
-        with open(space_file) as f:
-            dtype_of_space = space_dtype(json.load(f), BACKWARD["input"])
+        dtype_of_space = space_dtype(space_doc.load(space_file), BACKWARD["input"])
         forward_file = next((f for f in args.forward_spaces if f["dtype"] == dtype_of_space), None)
         if forward_file is None:
             candidates.append({"space": space_file, "error": f"no {dtype_of_space} forward space"})
@@ -699,8 +699,7 @@ def load_winner(torch, op, shape, space_file, tensors, args, work):
     """(call, `best --json` entry, space) of a space's exported winner for `shape`, its arguments from `tensors`
     (a workspace, where the launcher takes one, is put in tensors["workspace"] and kept by the call). Raises
     RuntimeError where the space stores no working variant for the shape."""
-    with open(space_file) as f:
-        space = json.load(f)
+    space = space_doc.load(space_file)
     library_path, best = build_winner(args, space_file, space, op["problem"](shape), op["tag"](shape), work)
     call = load_launcher(torch, ctypes.CDLL(library_path), space, tensors,
                          lambda names, tensors: op["values"](names, tensors, shape))
@@ -1038,27 +1037,25 @@ def parse_arguments(argv):
         ap.error(str(e))
     args.spaces = []
     for space_file in args.space or op["spaces"]:
-        with open(space_file) as f:
-            if space_dtype(json.load(f), op["input"]) == args.dtype:
-                args.spaces.append(space_file)
-            else:
-                print(f"{space_file}: not {args.dtype}, left out", file=sys.stderr)
+        if space_dtype(space_doc.load(space_file), op["input"]) == args.dtype:
+            args.spaces.append(space_file)
+        else:
+            print(f"{space_file}: not {args.dtype}, left out", file=sys.stderr)
     if not args.spaces:
         ap.error(f"no {args.dtype} space among " + ", ".join(args.space or op["spaces"]))
     args.out_dtype = args.dtype
     if op.get("output"):  # one output type a run: cuBLAS is timed writing it
         out_types = {}
         for space_file in args.spaces:
-            with open(space_file) as f:
-                out_types[space_file] = space_output_dtype(json.load(f), op["output"])
+            out_types[space_file] = space_output_dtype(space_doc.load(space_file), op["output"])
         if len(set(out_types.values())) > 1:
             ap.error("the spaces write " + op["output"] + " in different types ("
                      + ", ".join(f"{f}: {t}" for f, t in out_types.items()) + "): compare one type a run")
         args.out_dtype = next(iter(out_types.values())) or args.dtype
     args.forward_spaces = []
     for space_file in getattr(args, "forward_space", None) or (TRAINING_FORWARD_SPACES if name == "training" else []):
-        with open(space_file) as f:
-            args.forward_spaces.append({"file": space_file, "dtype": space_dtype(json.load(f), ATTENTION["input"])})
+        dtype_of_space = space_dtype(space_doc.load(space_file), ATTENTION["input"])
+        args.forward_spaces.append({"file": space_file, "dtype": dtype_of_space})
     return op, args
 
 

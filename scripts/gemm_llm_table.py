@@ -18,6 +18,8 @@ import json
 import math
 import sys
 
+import space_doc
+
 LLM_M = [1, 16, 128, 1024, 4096, 16384]
 LLM_NK = [(4096, 4096), (14336, 4096), (4096, 14336), (8192, 8192), (28672, 8192), (8192, 28672)]
 ODD_MNK = [(4095, 4097, 4093), (1000, 3000, 2000), (77, 5000, 4096)]
@@ -67,8 +69,7 @@ def shard(shapes, index, count, staged=True):
 def stages_rows(space_path):
     """Whether the space copies operands whose rows TMA cannot address into padded scratch first: every tensor
     map of A and B has a BufferIf (docs/kernels/gemm_wgmma.md), so that any K and N run."""
-    with open(space_path) as f:
-        arguments = json.load(f)["KernelSpecification"]["Arguments"]
+    arguments = space_doc.load(space_path)["KernelSpecification"]["Arguments"]
     return all("BufferIf" in argument for argument in arguments
                if argument.get("MemoryType") == "TensorMap" and argument.get("Buffer") in ("A", "B"))
 

@@ -70,8 +70,8 @@ print(c.gemm_problem(c.parse_gemm_shape(sys.argv[1])))' "$shape")  # one shape p
     echo "gemm_llm_table: GPU $gpu: $shape tuned in $wall s (exit $status)" >&2
   done
   local dtype  # the space's element type, which compare_torch.py times cuBLAS in
-  dtype=$("$python" -c 'import json, sys; sys.path.insert(0, "scripts"); import compare_torch as c
-print(c.space_dtype(json.load(open(sys.argv[1])), "A") or "fp16")' "$space")
+  dtype=$("$python" -c 'import sys; sys.path.insert(0, "scripts"); import compare_torch as c, space_doc
+print(c.space_dtype(space_doc.load(sys.argv[1]), "A") or "fp16")' "$space")
   CUDA_VISIBLE_DEVICES=$gpu "$python" scripts/compare_torch.py gemm --space "$space" --dtype "$dtype" --db "$db" \
     --evotune "$evotune" --reps "$reps" "${shape_args[@]}" --json "$out/compare_$index.json" \
     >"$out/compare_$index.txt" 2>&1 || {

@@ -1,4 +1,5 @@
-// `evotune convert T1.json -o space.json`: writes the evotune space a T1 file is read as, for editing.
+// `evotune convert T1.json -o space.json`: writes the evotune space a T1 file (or a space that extends
+// another) is read as, for editing or reading.
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -6,6 +7,7 @@
 #include "cli/output_file.hpp"
 #include "core/error.hpp"
 #include "space/search_space.hpp"
+#include "space/space_extends.hpp"
 #include "space/space_file.hpp"
 #include "space/t1_space.hpp"
 
@@ -20,22 +22,36 @@ struct ConvertOptions {
 void run(const ConvertOptions& options) {
   const SearchSpace space = SearchSpace::load(options.input);  // the whole check, the conversion included
   const auto text = read_text_file(options.input);
-  if (!text || !is_t1_document(nlohmann::ordered_json::parse(*text, nullptr, false)))
-    throw Error(options.input + ": already an evotune space file (it has a top-level Name), not a T1 file");
+  const auto given = nlohmann::ordered_json::parse(text ? *text : std::string(), nullptr, false);
+  if (!is_t1_document(given) && !extends_another(given))
+    throw Error(
+        options.input +
+        ": already an evotune space file of its own (it has a top-level Name and no Extends), not a T1 "
+        "file");
   auto document = nlohmann::ordered_json::parse(space.json_text());
   // Relative file paths resolve against the space file's folder: the output's, from now on.
+  const auto input_folder = std::filesystem::absolute(options.input).parent_path();
   const auto folder = std::filesystem::absolute(options.output).parent_path();
-  document["KernelSpecification"]["KernelFile"] =
-      std::filesystem::absolute(space.kernel().file).lexically_relative(folder).generic_string();
+  for (const char* section : {"KernelSpecification", "Reference", "DerivedInputs"}) {
+    if (!document.contains(section) || !document[section].contains("KernelFile")) continue;
+    auto& kernel_file = document[section]["KernelFile"];
+    const std::filesystem::path file(kernel_file.get<std::string>());
+    const auto absolute = std::string(section) == "KernelSpecification"
+                              ? std::filesystem::absolute(space.kernel().file)  // as the reader found it
+                          : file.is_absolute() ? file
+                                               : (input_folder / file).lexically_normal();
+    kernel_file = absolute.lexically_relative(folder).generic_string();
+  }
   write_output_file(options.output, document.dump(2) + "\n");
 }
 
 }  // namespace
 
 void add_convert_command(CLI::App& app) {
-  auto* command = app.add_subcommand("convert", "Write the evotune space a T1 tuning file is read as");
+  auto* command = app.add_subcommand(
+      "convert", "Write the evotune space a T1 tuning file (or a space that Extends another) is read as");
   auto options = std::make_shared<ConvertOptions>();
-  command->add_option("file", options->input, "T1 JSON file (BAT, Kernel Tuner)")
+  command->add_option("file", options->input, "T1 JSON file (BAT, Kernel Tuner), or a space with Extends")
       ->required()
       ->check(CLI::ExistingFile);
   command->add_option("-o,--output", options->output, "The evotune space file to write")->required();

@@ -13,6 +13,7 @@
 #include "space/device_variables.hpp"
 #include "space/expression.hpp"
 #include "space/problem_text.hpp"
+#include "space/space_extends.hpp"
 #include "space/t1_space.hpp"
 
 namespace evotune {
@@ -274,6 +275,14 @@ SpaceFile read_space_file(const std::filesystem::path& file) {
   if (!text) throw SpaceError(space.label + ": cannot read the file");
   space.json_text = *text;
   Json json = parse_json(space.json_text, space.label);
+  if (extends_another(json)) {  // read as its base's document with its own fields: the resolved one is stored
+    json = resolve_extends(json, file, space.label, [](const std::filesystem::path& base) {
+      const auto base_text = read_text_file(base);
+      if (!base_text) throw SpaceError(base.string() + ": cannot read the file (named by Extends)");
+      return parse_json(*base_text, base.string());
+    });
+    space.json_text = json.dump(2) + "\n";
+  }
   if (is_t1_document(json)) {  // read as the space `evotune convert` writes for it
     T1Conversion conversion = convert_t1(json, space.label);
     json = std::move(conversion.space);

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_error_fixture.hpp"
+#include "space/search_space.hpp"
 #include "support/nvcc.hpp"
 
 namespace evotune::test {
@@ -22,7 +23,7 @@ class ExportTorchCommand : public CliErrorTest {
  protected:
   // A sweep of `space`'s Seeds at `problem` ("M=256,..."), each ok, the first fastest.
   std::filesystem::path seed_sweep(const std::string& space, const std::string& problem) const {
-    const auto file = nlohmann::json::parse(read(space));
+    const auto file = nlohmann::json::parse(SearchSpace::load(space).json_text());  // Extends resolved
     nlohmann::json sizes = nlohmann::json::object();
     for (std::size_t at = 0; at < problem.size();) {
       const auto comma = std::min(problem.find(',', at), problem.size());

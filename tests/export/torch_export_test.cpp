@@ -395,7 +395,8 @@ TEST(TorchExport, WhatCannotMakeOneOpIsRefusedInOneLine) {
 // The bf16 wgmma space rewritten by `edit` into a temporary file (its kernels by absolute path).
 std::string edited_bf16_space(const std::string& tag, void (*edit)(nlohmann::ordered_json&)) {
   const std::filesystem::path source = "search_spaces/flash_attn_fwd_wgmma_bf16.json";
-  auto space = nlohmann::ordered_json::parse(std::ifstream(source));  // Expressions in order
+  // As read (its Extends resolved), Expressions in order.
+  auto space = nlohmann::ordered_json::parse(SearchSpace::load(source).json_text());
   for (const char* section : {"KernelSpecification", "Reference"}) {
     auto& file = space[section]["KernelFile"];
     file =

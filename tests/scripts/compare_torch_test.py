@@ -5,7 +5,6 @@ CUDA-graph timing in interleaved rounds) on a stand-in for torch and for the bui
 import contextlib
 import ctypes
 import io
-import json
 import os
 import statistics
 import sys
@@ -16,6 +15,7 @@ import weakref
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import compare_torch  # noqa: E402
+import space_doc  # noqa: E402
 
 
 class FakeTensor:
@@ -168,8 +168,7 @@ class AttentionTest(unittest.TestCase):
 
     def test_launcher_signature_and_values_follow_the_space(self):
         for space_file in compare_torch.ATTENTION_SPACES:
-            with open(os.path.join(ROOT, space_file)) as f:
-                space = json.load(f)
+            space = space_doc.load(os.path.join(ROOT, space_file))
             symbol, names, argtypes = compare_torch.launcher_signature(space)
             self.assertEqual(symbol, space["KernelSpecification"]["KernelName"] + "_launch")
             # Spaces of several launches (the mma spaces' SPLITS, the wgmma spaces' TMA_LOADS) export one
@@ -187,13 +186,13 @@ class AttentionTest(unittest.TestCase):
                                   [ctypes.c_int32] * len(sizes)))
         tensors = {name: FakeTensor(address) for name, address in zip("qkvo", [16, 32, 48, 64])}
         tensors["workspace"] = FakeTensor(80)
-        with open(os.path.join(ROOT, "search_spaces/flash_attn_fwd_mma_bf16.json")) as f:
-            names = compare_torch.launcher_signature(json.load(f))[1]
+        space = space_doc.load(os.path.join(ROOT, "search_spaces/flash_attn_fwd_mma_bf16.json"))
+        names = compare_torch.launcher_signature(space)[1]
         shape = compare_torch.parse_attention_shape("2,4,100,64")
         # A launcher without LSE needs no lse tensor.
         self.assertEqual(compare_torch.attention_values(names, tensors, shape), [16, 32, 48, 64, 2, 4, 100, 0.125, 80])
-        with open(os.path.join(ROOT, "search_spaces/flash_attn_fwd_wgmma.json")) as f:
-            names = compare_torch.launcher_signature(json.load(f))[1]
+        space = space_doc.load(os.path.join(ROOT, "search_spaces/flash_attn_fwd_wgmma.json"))
+        names = compare_torch.launcher_signature(space)[1]
         with self.assertRaises(KeyError):  # the wgmma launcher writes the rows' log-sum-exps too
             compare_torch.attention_values(names, tensors, shape)
         tensors["lse"] = FakeTensor(96)
@@ -209,14 +208,12 @@ class AttentionTest(unittest.TestCase):
     def test_space_dtypes_and_arch(self):
         dtypes = {}
         for space_file in compare_torch.ATTENTION_SPACES:
-            with open(os.path.join(ROOT, space_file)) as f:
-                dtypes[os.path.basename(space_file)] = compare_torch.space_dtype(json.load(f), "Q")
+            space = space_doc.load(os.path.join(ROOT, space_file))
+            dtypes[os.path.basename(space_file)] = compare_torch.space_dtype(space, "Q")
         self.assertEqual(dtypes, {"flash_attn_fwd.json": "fp16", "flash_attn_fwd_mma.json": "fp16",
                                   "flash_attn_fwd_mma_bf16.json": "bf16", "flash_attn_fwd_wgmma.json": "fp16"})
-        with open(os.path.join(ROOT, "search_spaces/flash_attn_fwd_wgmma.json")) as f:
-            wgmma = json.load(f)
-        with open(os.path.join(ROOT, "search_spaces/flash_attn_fwd_mma.json")) as f:
-            mma = json.load(f)
+        wgmma = space_doc.load(os.path.join(ROOT, "search_spaces/flash_attn_fwd_wgmma.json"))
+        mma = space_doc.load(os.path.join(ROOT, "search_spaces/flash_attn_fwd_mma.json"))
         self.assertEqual(compare_torch.space_arch(wgmma, "sm_90"), "sm_90a")
         self.assertEqual(compare_torch.space_arch(wgmma, "sm_90a"), "sm_90a")
         self.assertEqual(compare_torch.space_arch(mma, "sm_90"), "sm_90")
@@ -254,8 +251,7 @@ class GemmTest(unittest.TestCase):
 
     def test_launcher_signature_and_values_follow_the_space(self):
         for space_file in compare_torch.GEMM_SPACES:
-            with open(os.path.join(ROOT, space_file)) as f:
-                space = json.load(f)
+            space = space_doc.load(os.path.join(ROOT, space_file))
             self.assertIn(compare_torch.space_dtype(space, "A"), ("fp16", "bf16"))
             symbol, names, argtypes = compare_torch.launcher_signature(space)
             self.assertEqual(symbol, "gemm_wgmma_launch")
@@ -312,8 +308,7 @@ class DecodeTest(unittest.TestCase):
 
     def test_launcher_signature_and_values_follow_the_space(self):
         for space_file in compare_torch.DECODE_SPACES:
-            with open(os.path.join(ROOT, space_file)) as f:
-                space = json.load(f)
+            space = space_doc.load(os.path.join(ROOT, space_file))
             self.assertIn(compare_torch.space_dtype(space, "q"), ("fp16", "bf16"))
             symbol, names, argtypes = compare_torch.launcher_signature(space)
             self.assertEqual(names, ["q", "k_cache", "v_cache", "cache_seqlens", "block_table", "o", "batch", "hkv",
@@ -360,8 +355,7 @@ class BackwardTest(unittest.TestCase):
             path = os.path.join(ROOT, space_file)
             if not os.path.exists(path):
                 self.skipTest(f"{space_file} is not in this tree")
-            with open(path) as f:
-                space = json.load(f)
+            space = space_doc.load(path)
             names = compare_torch.launcher_signature(space)[1]
             tensors = {name: FakeTensor(16 * (i + 1)) for i, name in
                        enumerate(["q", "k", "v", "o", "do", "lse", "dq", "dk", "dv", "workspace"])}
@@ -380,8 +374,7 @@ class TrainingTest(unittest.TestCase):
         self.assertIs(compare_torch.TRAINING["compare"], compare_torch.compare_training)
         # Each forward space's launcher takes what attention_values gives, and writes the LSE the backward reads.
         for space_file in compare_torch.TRAINING_FORWARD_SPACES:
-            with open(os.path.join(ROOT, space_file)) as f:
-                space = json.load(f)
+            space = space_doc.load(os.path.join(ROOT, space_file))
             names = compare_torch.launcher_signature(space)[1]
             self.assertIn("LSE", names, space_file)
             tensors = {name: FakeTensor(16 * (i + 1)) for i, name in enumerate(["q", "k", "v", "o", "lse", "workspace"])}
@@ -549,8 +542,7 @@ class SharedLoopTest(unittest.TestCase):
         self.assertIsNone(compare_torch.fastest_candidate([]))
 
     def test_load_launcher_sizes_the_workspace_and_passes_the_stream(self):
-        with open(os.path.join(ROOT, "search_spaces/gemm_wgmma.json")) as f:
-            space = json.load(f)
+        space = space_doc.load(os.path.join(ROOT, "search_spaces/gemm_wgmma.json"))
         torch = FakeTorch(replay_ms=[1.0])
         library = type("Library", (), {})()
         library.gemm_wgmma_launch, library.gemm_wgmma_workspace_bytes = FakeFunction(0), FakeFunction(0)
