@@ -79,6 +79,9 @@ def resolve(document, path, read, chain=()):
     if not isinstance(resolved, dict):
         raise SpaceDocError(f"{path}: Extends: {name} is not a space (not an object)")
     resolved = resolve(resolved, base, read, chain)
+    if document.get("Name") is None or document.get("Name") == resolved.get("Name"):
+        raise SpaceDocError(f"{path}: Extends: an extending space needs a Name of its own (its results are stored "
+                            f"under it), not {json.dumps(resolved.get('Name'))}")
     for key, value in document.items():
         if key not in ("Extends", "Overrides"):
             resolved[key] = value

@@ -22,8 +22,8 @@ bool extends_another(const nlohmann::ordered_json& document);
 // Overrides in place of the base's (a new one after them), then each Overrides entry's value at its path. A
 // path is the field names of the error messages joined by dots, a list element chosen by its Name,
 // `Arguments(A)`, or its index, `Seeds[0]`; each must name a field the base has. Throws SpaceError ("FILE:
-// Extends: ...", "FILE: Overrides.PATH: ...") on a base outside the folder, a cycle, a path that names
-// nothing.
+// Extends: ...", "FILE: Overrides.PATH: ...") on a base outside the folder, a cycle, a missing Name or the
+// base's, a path that names nothing.
 nlohmann::ordered_json resolve_extends(const nlohmann::ordered_json& document,
                                        const std::filesystem::path& file, const std::string& label,
                                        const SpaceDocumentReader& read);

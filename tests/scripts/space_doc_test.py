@@ -106,6 +106,12 @@ BAD = {
                         "not_a_list.json: Overrides.Validation(x).Type: Validation is not a list"),
     "bad_path.json": ({"Extends": "base.json", "Name": "n", "Overrides": {"Validation..Type": 1}},
                       "bad_path.json: Overrides.Validation..Type: '': expected Field, Field(Name) or Field[index]"),
+    "no_name.json": ({"Extends": "base.json"},
+                     "no_name.json: Extends: an extending space needs a Name of its own (its results are stored under "
+                     "it), not \"base\""),
+    "same_name.json": ({"Extends": "base.json", "Name": "base"},
+                       "same_name.json: Extends: an extending space needs a Name of its own (its results are stored "
+                       "under it), not \"base\""),
     "bad_overrides.json": ({"Extends": "base.json", "Name": "n", "Overrides": [1]},
                            "bad_overrides.json: Overrides: expected an object of field paths and values"),
 }
