@@ -1,9 +1,11 @@
-// `evotune convert`: the written space is an evotune file, in another folder, that reads as the T1 file does.
+// `evotune convert`: the written space is an evotune file, in another folder, that reads as the T1 file (or
+// the space with Extends) does.
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "core/known_devices.hpp"
 #include "space/search_space.hpp"
 #include "space/t1_space.hpp"
 #include "store/store_fixture.hpp"
@@ -40,6 +42,30 @@ TEST(ConvertCommand, WritesAnEquivalentSpaceAnywhere) {
       test::run_evotune("convert " + output.string() + " -o " + dir.file("again.json").string());
   EXPECT_NE(again.exit_code, 0);
   EXPECT_NE(again.err.find("already an evotune space file"), std::string::npos) << again.err;
+}
+
+// A space that extends another: the resolved document, its kernel files (template, reference) found from the
+// output's folder; it reads as the twin does and stands alone (no Extends).
+TEST(ConvertCommand, WritesTheDocumentAnExtendingSpaceIsReadAs) {
+  store_test::TempDir dir;
+  const auto output = dir.file("nested/gemm_bf16.json");
+  std::filesystem::create_directories(output.parent_path());
+  const auto result = test::run_evotune("convert search_spaces/gemm_wgmma_bf16.json -o " + output.string());
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  std::ifstream in(output);
+  const auto document = nlohmann::ordered_json::parse(in);
+  EXPECT_FALSE(document.contains("Extends"));
+  EXPECT_EQ(document["Name"], "gemm_wgmma_bf16");
+  const auto twin = SearchSpace::load("search_spaces/gemm_wgmma_bf16.json");
+  const auto native = SearchSpace::load(output);
+  EXPECT_EQ(native.name(), twin.name());
+  EXPECT_EQ(native.template_source(), twin.template_source());
+  EXPECT_EQ(native.compiler_options(), twin.compiler_options());
+  EXPECT_EQ(native.seeds(), twin.seeds());
+  const Sizes sizes = twin.resolve_problem("M=77,N=5000,K=4096,B_KMAJOR=0");
+  const DeviceInfo h100 = offline_device("sm_90");
+  EXPECT_EQ(native.variant_launch(twin.seeds()[0], sizes, h100).grid,
+            twin.variant_launch(twin.seeds()[0], sizes, h100).grid);
 }
 
 }  // namespace convert_command_test
