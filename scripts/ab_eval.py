@@ -75,12 +75,14 @@ def write_revision(path, revision):
 
 
 def write_space_revision(space, revision, template):
-    """The space as `revision` had it (a base it extends as REV had it too), beside the working tree's, naming `template` (REV's template, written
-    beside the working tree's) as its kernel file: (its path, its parameter names), or (None, None) where
-    REV had no such space. Its parameter names are None where it lists none."""
+    """The space as `revision` had it (a base it extends as REV had it too), beside the working tree's,
+    naming `template` (REV's template, written beside the working tree's) as its kernel file: (its path, its
+    parameter names), or (None, None) where REV had no such space. Its parameter names are None where it lists
+    none."""
     text, _ = show_revision(os.path.abspath(space), revision)
     if text is None:
         return None, None
+
     def read_at_revision(path):  # a base it extends, as REV had it too
         base, why = show_revision(path, revision)
         if base is None:

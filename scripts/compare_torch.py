@@ -429,20 +429,20 @@ def gemm_values(names, tensors, shape):
 
 
 # --- the exported launcher -----------------------------------------------------------------------------------
+def argument_type(space, argument_name):
+    """The Type of the space's argument of that name (None where it has none)."""
+    return next((argument["Type"] for argument in space["KernelSpecification"]["Arguments"]
+                 if argument["Name"] == argument_name), None)
+
+
 def space_dtype(space, argument_name):
     """'fp16' or 'bf16': the element type of the space's argument (None for another type)."""
-    for argument in space["KernelSpecification"]["Arguments"]:
-        if argument["Name"] == argument_name:
-            return SPACE_TYPES.get(argument["Type"])
-    return None
+    return SPACE_TYPES.get(argument_type(space, argument_name))
 
 
 def space_output_dtype(space, argument_name):
     """'fp16', 'bf16' or 'fp32': the element type of the space's output argument (None for another type)."""
-    for argument in space["KernelSpecification"]["Arguments"]:
-        if argument["Name"] == argument_name:
-            return {**SPACE_TYPES, "float": "fp32"}.get(argument["Type"])
-    return None
+    return {**SPACE_TYPES, "float": "fp32"}.get(argument_type(space, argument_name))
 
 
 def space_arch(space, arch):
@@ -1035,9 +1035,10 @@ def parse_arguments(argv):
         args.shapes = [op["parse"](text) for text in (args.shape or op["shapes"])]
     except ValueError as e:
         ap.error(str(e))
-    args.spaces = []
+    args.spaces, documents = [], {}
     for space_file in args.space or op["spaces"]:
-        if space_dtype(space_doc.load(space_file), op["input"]) == args.dtype:
+        documents[space_file] = space_doc.load(space_file)
+        if space_dtype(documents[space_file], op["input"]) == args.dtype:
             args.spaces.append(space_file)
         else:
             print(f"{space_file}: not {args.dtype}, left out", file=sys.stderr)
@@ -1045,9 +1046,8 @@ def parse_arguments(argv):
         ap.error(f"no {args.dtype} space among " + ", ".join(args.space or op["spaces"]))
     args.out_dtype = args.dtype
     if op.get("output"):  # one output type a run: cuBLAS is timed writing it
-        out_types = {}
-        for space_file in args.spaces:
-            out_types[space_file] = space_output_dtype(space_doc.load(space_file), op["output"])
+        out_types = {space_file: space_output_dtype(documents[space_file], op["output"])
+                     for space_file in args.spaces}
         if len(set(out_types.values())) > 1:
             ap.error("the spaces write " + op["output"] + " in different types ("
                      + ", ".join(f"{f}: {t}" for f, t in out_types.items()) + "): compare one type a run")

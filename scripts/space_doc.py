@@ -22,9 +22,10 @@ STEP = re.compile(r"^([^.()\[\]]+)(?:\(([^()]+)\)|\[(\d+)\])?$")
 
 def field_at(document, path, where):
     """The container holding the field `path` names in `document`, and its key (or index) there."""
-    parts = path.split(".")
-    node, walked = document, ""
-    for number, part in enumerate(parts):
+    node, holder, slot, walked = document, None, None, ""
+    for part in path.split("."):
+        if holder is not None:
+            node = holder[slot]
         match = STEP.match(part)
         if not match:
             raise SpaceDocError(f"{where}: '{part}': expected Field, Field(Name) or Field[index]")
@@ -34,18 +35,14 @@ def field_at(document, path, where):
             raise SpaceDocError(f"{where}: the extended space has no field {walked}")
         holder, slot = node, key
         if name is None and index is None:
-            if number == len(parts) - 1:
-                return holder, slot
-            node = node[key]
             continue
         items = node[key]
         if not isinstance(items, list):
             raise SpaceDocError(f"{where}: {walked} is not a list")
         if index is not None:
-            index = int(index)
-            if index >= len(items):
+            if int(index) >= len(items):
                 raise SpaceDocError(f"{where}: {walked} has {len(items)} elements, no [{index}]")
-            holder, slot = items, index
+            holder, slot = items, int(index)
             walked += f"[{index}]"
         else:
             found = [i for i, item in enumerate(items) if isinstance(item, dict) and item.get("Name") == name]
@@ -53,10 +50,7 @@ def field_at(document, path, where):
                 raise SpaceDocError(f"{where}: {walked} has no element named '{name}'")
             holder, slot = items, found[-1]
             walked += f"({name})"
-        if number == len(parts) - 1:
-            return holder, slot
-        node = holder[slot]
-    raise SpaceDocError(f"{where}: expected a field path like Section.Field, got '{path}'")
+    return holder, slot
 
 
 def resolve(document, path, read, chain=()):

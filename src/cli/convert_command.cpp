@@ -2,6 +2,7 @@
 // another) is read as, for editing or reading.
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "cli/commands.hpp"
 #include "cli/output_file.hpp"
@@ -29,19 +30,16 @@ void run(const ConvertOptions& options) {
         ": already an evotune space file of its own (it has a top-level Name and no Extends), not a T1 "
         "file");
   auto document = nlohmann::ordered_json::parse(space.json_text());
-  // Relative file paths resolve against the space file's folder: the output's, from now on.
-  const auto input_folder = std::filesystem::absolute(options.input).parent_path();
+  // Relative file paths resolve against the space file's folder: the output's, from now on. Each kernel file
+  // is where the reader found it.
   const auto folder = std::filesystem::absolute(options.output).parent_path();
-  for (const char* section : {"KernelSpecification", "Reference", "DerivedInputs"}) {
-    if (!document.contains(section) || !document[section].contains("KernelFile")) continue;
-    auto& kernel_file = document[section]["KernelFile"];
-    const std::filesystem::path file(kernel_file.get<std::string>());
-    const auto absolute = std::string(section) == "KernelSpecification"
-                              ? std::filesystem::absolute(space.kernel().file)  // as the reader found it
-                          : file.is_absolute() ? file
-                                               : (input_folder / file).lexically_normal();
-    kernel_file = absolute.lexically_relative(folder).generic_string();
-  }
+  const std::pair<const char*, const KernelDecl*> kernels[] = {{"KernelSpecification", &space.kernel()},
+                                                               {"Reference", &space.reference()},
+                                                               {"DerivedInputs", space.derived_inputs()}};
+  for (const auto& [section, kernel] : kernels)
+    if (kernel && document.contains(section) && document[section].contains("KernelFile"))
+      document[section]["KernelFile"] =
+          std::filesystem::absolute(kernel->file).lexically_relative(folder).generic_string();
   write_output_file(options.output, document.dump(2) + "\n");
 }
 

@@ -141,6 +141,7 @@ std::string torch_arch(const std::string& arch, const std::string& suffix) {
 const TorchFamily& require_one_dispatch(const std::vector<const SearchSpace*>& spaces) {
   const SearchSpace& first = *spaces.front();
   const TorchFamily& family = torch_family_of(first);
+  const bool first_float32 = torch_float32_outputs(first);
   std::vector<DType> types;
   for (const SearchSpace* space : spaces) {
     const TorchFamily& other = torch_family_of(*space);
@@ -158,10 +159,10 @@ const TorchFamily& require_one_dispatch(const std::vector<const SearchSpace*>& s
     if (buffer_names(*space) != buffer_names(first))
       throw Error("--torch makes one op of spaces with the same buffers: " + first.name() + " and " +
                   space->name() + " differ");
-    if (torch_float32_outputs(*space) != torch_float32_outputs(first))
+    if (const bool float32 = torch_float32_outputs(*space); float32 != first_float32)
       throw Error("--torch makes one op of spaces whose outputs are of one kind: " + first.name() +
-                  (torch_float32_outputs(first) ? " writes fp32, " : " writes its inputs' dtype, ") +
-                  space->name() + (torch_float32_outputs(*space) ? " fp32" : " its inputs' dtype"));
+                  (first_float32 ? " writes fp32, " : " writes its inputs' dtype, ") + space->name() +
+                  (float32 ? " fp32" : " its inputs' dtype"));
     if (space->arch_suffix() != first.arch_suffix())
       throw Error("--torch makes one op of spaces of one architecture: " + first.name() + " and " +
                   space->name() + " differ in ArchSuffix");

@@ -98,11 +98,12 @@ Json resolve(const Json& document, const std::filesystem::path& file, const std:
   if (!resolved.is_object())
     throw SpaceError(label + ": Extends: " + name + " is not a space (not an object)");
   if (extends_another(resolved)) resolved = resolve(resolved, base, base.string(), read, chain);
-  if (!document.contains("Name") || document["Name"] == resolved["Name"])
+  const Json base_name = resolved.value("Name", Json());
+  if (!document.contains("Name") || document["Name"] == base_name)
     throw SpaceError(label +
                      ": Extends: an extending space needs a Name of its own (its results are stored "
                      "under it), not " +
-                     resolved["Name"].dump());
+                     base_name.dump());
   for (const auto& [key, value] : document.items())
     if (key != "Extends" && key != "Overrides") resolved[key] = value;
   if (!document.contains("Overrides")) return resolved;

@@ -295,6 +295,13 @@ std::int64_t SpaceModel::whole(const Compiled& compiled, std::int64_t max, Scope
                    ", not an integer in [0, " + std::to_string(max) + "]" + context(scope));
 }
 
+bool SpaceModel::holds(const Compiled& compiled, Scope scope) const {
+  const double value = compiled.expression.evaluate();
+  if (std::isnan(value))
+    throw SpaceError(file_->label + ": " + compiled.path + ": cannot be evaluated (NaN)" + context(scope));
+  return value != 0;
+}
+
 std::string SpaceModel::context(Scope scope) const {
   std::string text;
   for (std::size_t i = 0; i < file_->sizes.size(); ++i)
@@ -350,11 +357,7 @@ TensorMapSpec SpaceModel::tensor_map(std::size_t i, Scope scope) const {
   TensorMapSpec map;
   map.buffer = argument.map_buffer;
   for (std::size_t c = 0; c < compiled.buffer_if.size(); ++c) {
-    const double value = compiled.buffer_if[c].expression.evaluate();
-    if (std::isnan(value))
-      throw SpaceError(file_->label + ": " + compiled.buffer_if[c].path + ": cannot be evaluated (NaN)" +
-                       context(scope));
-    if (value != 0) {
+    if (holds(compiled.buffer_if[c], scope)) {
       map.buffer = argument.map_buffer_if[c].buffer;
       break;
     }
@@ -386,11 +389,7 @@ TensorMapSpec SpaceModel::tensor_map(std::size_t i, Scope scope) const {
 
 bool SpaceModel::deterministic() const {
   if (!deterministic_) return file_->tolerances.deterministic;
-  const double value = deterministic_->expression.evaluate();
-  if (std::isnan(value))
-    throw SpaceError(file_->label + ": " + deterministic_->path + ": cannot be evaluated (NaN)" +
-                     context(Scope::variant));
-  return value != 0;
+  return holds(*deterministic_, Scope::variant);
 }
 
 LaunchSpec SpaceModel::launch(Scope scope) const {
@@ -398,27 +397,15 @@ LaunchSpec SpaceModel::launch(Scope scope) const {
   if (scope != Scope::variant) return one_launch(file_->reference, reference_geometry_, scope);
   std::vector<LaunchSpec> steps;
   for (std::size_t i = 0; i < launches_.size(); ++i) {
-    if (const auto& condition = launches_[i].condition) {
-      const double value = condition->expression.evaluate();
-      if (std::isnan(value))
-        throw SpaceError(file_->label + ": " + condition->path + ": cannot be evaluated (NaN)" +
-                         context(scope));
-      if (value == 0) continue;
-    }
+    if (const auto& condition = launches_[i].condition; condition && !holds(*condition, scope)) continue;
     steps.push_back(one_launch(file_->launches[i].kernel, launches_[i].geometry, scope));
     // The first launch that applies has no launch of the variant before it (only a zeroed scratch's memset,
     // or the caller's work): an ordinary launch, or with "Programmatic": "always" a dependent of the caller's
     // kernel before the call.
     const LaunchDecl& declared = file_->launches[i];
-    bool programmatic = declared.programmatic && (steps.size() > 1 || declared.programmatic_first);
-    if (const auto& condition = launches_[i].programmatic_condition; programmatic && condition) {
-      const double value = condition->expression.evaluate();
-      if (std::isnan(value))
-        throw SpaceError(file_->label + ": " + condition->path + ": cannot be evaluated (NaN)" +
-                         context(scope));
-      programmatic = value != 0;
-    }
-    steps.back().programmatic = programmatic;
+    const auto& condition = launches_[i].programmatic_condition;
+    steps.back().programmatic = declared.programmatic && (steps.size() > 1 || declared.programmatic_first) &&
+                                (!condition || holds(*condition, scope));
   }
   if (steps.empty())
     throw SpaceError(file_->label + ": KernelSpecification.Launches: no launch applies (every If is 0)" +

@@ -84,6 +84,9 @@ class SpaceModel {
   std::string unavailable(const std::string& name, Scope scope, std::size_t visible_named) const;
   std::int64_t whole(const Compiled& compiled, std::int64_t max, Scope scope) const;
   double amount(const Compiled& compiled) const;
+  // A condition (a launch's If or ProgrammaticIf, a map's BufferIf, Deterministic): non-zero; NaN is an
+  // error.
+  bool holds(const Compiled& compiled, Scope scope) const;
   std::string context(Scope scope) const;
   // One kernel's launch from its declaration and compiled geometry (grid, block, shared memory).
   LaunchSpec one_launch(const KernelDecl& decl, const std::vector<Compiled>& geometry, Scope scope) const;

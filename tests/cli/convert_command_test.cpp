@@ -14,17 +14,26 @@
 namespace evotune {
 namespace convert_command_test {
 
+// `evotune convert INPUT` into `output` (its folder made first); the run's result.
+test::CommandResult convert(const std::string& input, const std::filesystem::path& output) {
+  std::filesystem::create_directories(output.parent_path());
+  return test::run_evotune("convert " + input + " -o " + output.string());
+}
+
+nlohmann::ordered_json read_json(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  return nlohmann::ordered_json::parse(in);
+}
+
 TEST(ConvertCommand, WritesAnEquivalentSpaceAnywhere) {
   store_test::TempDir dir;
   const auto output = dir.file("nested/stencil_space.json");
-  std::filesystem::create_directories(output.parent_path());
-  const auto result = test::run_evotune("convert tests/data/t1/stencil.json -o " + output.string());
+  const auto result = convert("tests/data/t1/stencil.json", output);
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_NE(result.err.find("T1 fields accepted without effect on what is measured: General.FormatVersion"),
             std::string::npos)
       << result.err;
-  std::ifstream in(output);
-  const auto document = nlohmann::ordered_json::parse(in);
+  const auto document = read_json(output);
   EXPECT_FALSE(is_t1_document(document));
   EXPECT_EQ(document["Name"], "stencil2d");
   EXPECT_EQ(document["Reference"]["Config"],
@@ -38,8 +47,7 @@ TEST(ConvertCommand, WritesAnEquivalentSpaceAnywhere) {
   EXPECT_EQ(native.variant_launch(config, sizes, DeviceInfo{}).grid,
             t1.variant_launch(config, sizes, DeviceInfo{}).grid);
 
-  const auto again =
-      test::run_evotune("convert " + output.string() + " -o " + dir.file("again.json").string());
+  const auto again = convert(output.string(), dir.file("again.json"));
   EXPECT_NE(again.exit_code, 0);
   EXPECT_NE(again.err.find("already an evotune space file"), std::string::npos) << again.err;
 }
@@ -49,11 +57,9 @@ TEST(ConvertCommand, WritesAnEquivalentSpaceAnywhere) {
 TEST(ConvertCommand, WritesTheDocumentAnExtendingSpaceIsReadAs) {
   store_test::TempDir dir;
   const auto output = dir.file("nested/gemm_bf16.json");
-  std::filesystem::create_directories(output.parent_path());
-  const auto result = test::run_evotune("convert search_spaces/gemm_wgmma_bf16.json -o " + output.string());
+  const auto result = convert("search_spaces/gemm_wgmma_bf16.json", output);
   ASSERT_EQ(result.exit_code, 0) << result.err;
-  std::ifstream in(output);
-  const auto document = nlohmann::ordered_json::parse(in);
+  const auto document = read_json(output);
   EXPECT_FALSE(document.contains("Extends"));
   EXPECT_EQ(document["Name"], "gemm_wgmma_bf16");
   const auto twin = SearchSpace::load("search_spaces/gemm_wgmma_bf16.json");

@@ -500,11 +500,7 @@ int main() {
 TEST(ExportDispatch, AProgrammaticIfOfTheSizesIsDecidedOnEachCall) {
   const auto dispatch = [](const std::string& condition) {
     testing::TempSpaces spaces;
-    const auto space = SearchSpace::load(spaces.write_from("row_sum", [&](auto& json) {
-      auto& combine = json["KernelSpecification"]["Launches"][2];
-      combine["Programmatic"] = true;
-      combine["ProgrammaticIf"] = condition;
-    }));
+    const auto space = testing::row_sum_with_programmatic(spaces, {{2, true}}, condition);  // the combine
     const DispatchTable table({},
                               {{{{"ROWS", 100}, {"COLS", 1000}}, {{{{"BLOCK", 128}, {"SPLITS", 4}}, 2.0}}}});
     return render_dispatch_export(space, table, kDevice, "// t\n");

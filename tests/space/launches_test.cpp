@@ -11,6 +11,7 @@ namespace evotune {
 namespace launches_test {
 
 using testing::kSpaces;
+using testing::row_sum_with_programmatic;
 using testing::TempSpaces;
 
 const DeviceInfo kDevice = offline_device("sm_90");
@@ -244,16 +245,6 @@ TEST_F(LaunchErrors, ProgrammaticIfNeedsAProgrammaticLaunch) {
             "no error");
 }
 
-// The row_sum space (three launches: row_sum If SPLITS == 1, row_sum_part, row_sum_combine) with
-// `programmatic` set on the entries it names, loaded from a copy.
-SearchSpace row_sum_with_programmatic(
-    TempSpaces& spaces, const std::vector<std::pair<int, nlohmann::ordered_json>>& programmatic) {
-  return SearchSpace::load(spaces.write_from("row_sum", [&](auto& json) {
-    for (const auto& [entry, value] : programmatic)
-      json["KernelSpecification"]["Launches"][entry]["Programmatic"] = value;
-  }));
-}
-
 // A programmatic entry depends on the launch before it in the variant; where the entries before it do not
 // apply, it is the variant's first launch and an ordinary one.
 TEST(Launches, AProgrammaticLaunchFollowsALaunchOfTheSameVariant) {
@@ -295,11 +286,7 @@ TEST(Launches, AnAlwaysProgrammaticLaunchIsOneWhereItRunsFirst) {
 TEST(Launches, AProgrammaticIfDecidesPerVariantAndProblem) {
   TempSpaces spaces;
   const auto with = [&](const std::string& condition) {
-    return SearchSpace::load(spaces.write_from("row_sum", [&](auto& json) {
-      auto& combine = json["KernelSpecification"]["Launches"][2];
-      combine["Programmatic"] = true;
-      combine["ProgrammaticIf"] = condition;
-    }));
+    return row_sum_with_programmatic(spaces, {{2, true}}, condition);  // row_sum_combine
   };
   const auto by_splits = with("SPLITS == 4");
   EXPECT_EQ(by_splits.launches()[2].programmatic_condition, "SPLITS == 4");

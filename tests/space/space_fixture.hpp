@@ -9,6 +9,8 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/error.hpp"
 #include "space/search_space.hpp"
@@ -72,5 +74,20 @@ class TempSpaces {
  private:
   std::filesystem::path dir_;
 };
+
+// The row_sum space (three launches: row_sum If SPLITS == 1, row_sum_part, row_sum_combine) with
+// `programmatic` set on the entries it names (and `condition`, where given, as their ProgrammaticIf), loaded
+// from a copy in `spaces`.
+inline SearchSpace row_sum_with_programmatic(
+    const TempSpaces& spaces, const std::vector<std::pair<int, nlohmann::ordered_json>>& programmatic,
+    const std::string& condition = "") {
+  return SearchSpace::load(spaces.write_from("row_sum", [&](auto& json) {
+    for (const auto& [entry, value] : programmatic) {
+      auto& launch = json["KernelSpecification"]["Launches"][entry];
+      launch["Programmatic"] = value;
+      if (!condition.empty()) launch["ProgrammaticIf"] = condition;
+    }
+  }));
+}
 
 }  // namespace evotune::testing
